@@ -1,0 +1,52 @@
+import type { ErrorObject } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsImport from 'ajv-formats';
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
+const addFormats = addFormatsImport as unknown as (ajv: Ajv2020) => Ajv2020;
+
+export type { ErrorObject };
+
+/** A strict JSON Schema 2020-12 validator with the uuid and date-time formats. */
+export function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
+  addFormats(ajv);
+  return ajv;
+}
+
+/** One readable line per ajv error: the JSON path, what was expected, and what was found. */
+export function describeAjvError(error: ErrorObject, data: unknown): string {
+  const path = error.instancePath === '' ? '/' : error.instancePath;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return `${joinPointer(error.instancePath, String(params.additionalProperty))}: unknown field`;
+    case 'required':
+      return `${joinPointer(error.instancePath, String(params.missingProperty))}: required field is missing`;
+    case 'enum':
+      return `${path}: must be one of ${JSON.stringify(params.allowedValues)} (got ${JSON.stringify(valueAt(data, error.instancePath))})`;
+    default:
+      return `${path}: ${error.message ?? error.keyword} (got ${preview(valueAt(data, error.instancePath))})`;
+  }
+}
+
+function joinPointer(base: string, key: string): string {
+  return `${base}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+function valueAt(data: unknown, pointer: string): unknown {
+  if (pointer === '') return data;
+  let node: unknown = data;
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+function preview(value: unknown): string {
+  const text = JSON.stringify(value);
+  if (text === undefined) return 'nothing';
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

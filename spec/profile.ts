@@ -1,0 +1,153 @@
+import { readFileSync } from 'node:fs';
+import { createAjv, describeAjvError } from './ajv.js';
+import { specFile } from './paths.js';
+import { parseYamlText } from './yaml-file.js';
+
+export const REFUSAL_KINDS = [
+  'validation', 'not_found', 'forbidden', 'unauthenticated', 'version_mismatch',
+  'trashed', 'quota_exceeded', 'unknown_snapshot', 'cursor_mismatch', 'rate_limited',
+] as const;
+export type RefusalKind = (typeof REFUSAL_KINDS)[number];
+
+export interface EndpointDecl { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string }
+
+export interface NotesListNames {
+  cursor?: string; collection?: string; include_content?: string;
+  contains_open_tasks?: string; contains_tasks?: string; contains_images?: string; contains_files?: string;
+}
+export interface NotesSearchNames {
+  collections?: string; response_shape?: string;
+  contains_open_tasks?: string; contains_tasks?: string; contains_images?: string; contains_files?: string;
+}
+export interface BoundNames { created_after?: string; created_before?: string; updated_after?: string; updated_before?: string }
+export type ContainsKind = 'open_tasks' | 'tasks' | 'images' | 'files';
+export const CONTAINS_KINDS: readonly ContainsKind[] = ['open_tasks', 'tasks', 'images', 'files'];
+
+export type FixtureOffer = 'users' | 'grants' | 'quota' | 'attachments' | 'rate_limit';
+
+export interface Profile {
+  name: string;
+  description?: string;
+  statuses?: Partial<Record<RefusalKind, number>>;
+  error_body?: { kind_pointer: string; message_pointer?: string; kinds?: Partial<Record<Exclude<RefusalKind, 'quota_exceeded'>, string>> };
+  names?: {
+    notes_list?: NotesListNames;
+    notes_search?: NotesSearchNames;
+    collections_list?: BoundNames & { cursor?: string };
+    collections_search?: BoundNames & { query?: string };
+  };
+  endpoints?: {
+    restore_note?: EndpointDecl;
+    remove_note_from_collection?: EndpointDecl;
+    attachment_question?: EndpointDecl;
+    trash_collection?: EndpointDecl;
+  };
+  title?: { derivation?: 'as_is' | 'strip_heading_markers' };
+  list_order?: 'newest_first' | 'oldest_first';
+  content_markers?: { open_task?: string; done_task?: string; image?: string; file?: string };
+  capabilities?: {
+    secondary_token?: boolean;
+    fixtures?: { path_prefix: string; admin_token_env?: string; admin_token?: string; offers?: FixtureOffer[] };
+    rate_limit_headers?: { operations?: string[]; names?: string[]; retry_after?: boolean };
+  };
+  strict_responses?: boolean;
+  clock_tolerance_ms?: number;
+  budgets?: {
+    property_runs?: number; model_runs?: number; model_max_commands?: number; max_seed_notes?: number;
+    request_budget?: number; requests_per_second?: number; request_timeout_ms?: number;
+  };
+  fake?: { timestamps?: 'utc_millis' | 'offset_micros'; request_ids?: 'uuid' | 'prefixed'; extra_fields?: boolean };
+}
+
+/** A profile that cannot be used: the file, the JSON path of each bad field and what was expected. */
+export class ProfileError extends Error {
+  override name = 'ProfileError';
+  constructor(readonly source: string, readonly problems: readonly string[]) {
+    super(`${source}: invalid target profile\n  ${problems.join('\n  ')}`);
+  }
+}
+
+let schemaCache: Record<string, unknown> | undefined;
+export function profileSchema(): Record<string, unknown> {
+  schemaCache ??= JSON.parse(readFileSync(specFile('profile.schema.json'), 'utf8')) as Record<string, unknown>;
+  return schemaCache;
+}
+
+let validatorCache: ReturnType<ReturnType<typeof createAjv>['compile']> | undefined;
+function validator() {
+  validatorCache ??= createAjv().compile(profileSchema());
+  return validatorCache;
+}
+
+/** Validates parsed profile data; unknown fields are refused. */
+export function validateProfile(data: unknown, source: string): Profile {
+  const validate = validator();
+  if (!validate(data)) {
+    const problems = (validate.errors ?? [])
+      .filter((e) => e.keyword !== 'if')
+      .map((e) => describeAjvError(e, data));
+    throw new ProfileError(source, [...new Set(problems)]);
+  }
+  return deepFreeze(data as Profile);
+}
+
+export function parseProfile(text: string, source: string): Profile {
+  let data: unknown;
+  try {
+    data = parseYamlText(text, source);
+  } catch (error) {
+    throw new ProfileError(source, [(error as Error).message.replace(`${source}:`, 'line ')]);
+  }
+  if (data === null || data === undefined) throw new ProfileError(source, ['/: the file is empty; a profile needs at least a name']);
+  return validateProfile(data, source);
+}
+
+export function loadProfile(path: string): Profile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ProfileError(path, [`cannot read the file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`]);
+  }
+  return parseProfile(text, path);
+}
+
+export type BuiltinProfileName = 'fake' | 'fake-divergent';
+export function builtinProfilePath(name: BuiltinProfileName): string {
+  return specFile('profiles', `${name}.yaml`);
+}
+export function loadBuiltinProfile(name: BuiltinProfileName): Profile {
+  return loadProfile(builtinProfilePath(name));
+}
+
+/** The value at a dotted field path (`statuses.validation`), or undefined. */
+export function profileField(profile: Profile, dotted: string): unknown {
+  let node: unknown = profile;
+  for (const key of dotted.split('.')) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+/** Whether a dotted field path names a field of profile.schema.json. */
+export function isProfileSchemaField(dotted: string): boolean {
+  const schema = profileSchema();
+  const defs = (schema.$defs ?? {}) as Record<string, Record<string, unknown>>;
+  let node: Record<string, unknown> | undefined = schema;
+  for (const key of dotted.split('.')) {
+    if (!node) return false;
+    if (typeof node.$ref === 'string') node = defs[node.$ref.replace('#/$defs/', '')];
+    const props = node?.properties as Record<string, Record<string, unknown>> | undefined;
+    node = props?.[key];
+  }
+  return node !== undefined;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}

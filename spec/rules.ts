@@ -1,0 +1,99 @@
+import { createAjv, describeAjvError } from './ajv.js';
+import { specFile } from './paths.js';
+import { SpecFileError, readYamlFile } from './yaml-file.js';
+
+export type RuleLevel = 'documented' | 'profile' | 'advisory';
+
+export interface Rule {
+  readonly id: string;
+  readonly section: string;
+  /** The document's own words; each occurs verbatim in the API document. */
+  readonly quote: readonly string[];
+  readonly statement: string;
+  readonly level: RuleLevel;
+  /** For profile rules: the profile field (dotted path) that decides the expectation. */
+  readonly profile?: string;
+  /** Profile fields (dotted paths) the target must declare or offer for the rule to be checkable. */
+  readonly needs: readonly string[];
+  readonly operations: readonly string[];
+}
+
+export const RULE_ID_PATTERN = /^[a-z][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*){2,}$/;
+
+const catalogueSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['rules'],
+  properties: {
+    rules: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'section', 'quote', 'statement', 'level', 'operations'],
+        properties: {
+          id: { type: 'string', pattern: RULE_ID_PATTERN.source },
+          section: { type: 'string', minLength: 3 },
+          quote: {
+            anyOf: [
+              { type: 'string', minLength: 3 },
+              { type: 'array', minItems: 1, items: { type: 'string', minLength: 3 } },
+            ],
+          },
+          statement: { type: 'string', minLength: 10, pattern: '\\.$' },
+          level: { enum: ['documented', 'profile', 'advisory'] },
+          profile: { type: 'string', pattern: '^[a-z_]+(\\.[a-z_]+)*$' },
+          needs: { type: 'array', items: { type: 'string' }, uniqueItems: true },
+          operations: { type: 'array', minItems: 1, items: { type: 'string' }, uniqueItems: true },
+        },
+        if: { type: 'object', properties: { level: { const: 'profile' } } },
+        then: { type: 'object', required: ['profile'], properties: { profile: true } },
+        else: { type: 'object', not: { type: 'object', required: ['profile'], properties: { profile: true } } },
+      },
+    },
+  },
+} as const;
+
+let cached: readonly Rule[] | undefined;
+
+/** The rule catalogue, validated against its own schema; ids are unique. */
+export function loadRules(path = specFile('rules.yaml')): readonly Rule[] {
+  if (cached && path === specFile('rules.yaml')) return cached;
+  const data = readYamlFile(path);
+  const validate = createAjv().compile(catalogueSchema);
+  if (!validate(data)) {
+    const lines = (validate.errors ?? []).map((e) => describeAjvError(e, data));
+    throw new SpecFileError(`${path}: invalid rule catalogue:\n  ${lines.join('\n  ')}`);
+  }
+  const raw = (data as { rules: Array<Record<string, unknown>> }).rules;
+  const seen = new Set<string>();
+  const rules = raw.map((entry): Rule => {
+    const id = entry.id as string;
+    if (seen.has(id)) throw new SpecFileError(`${path}: duplicate rule id ${id}`);
+    seen.add(id);
+    const quote = entry.quote as string | string[];
+    return Object.freeze({
+      id,
+      section: entry.section as string,
+      quote: Object.freeze(Array.isArray(quote) ? [...quote] : [quote]),
+      statement: entry.statement as string,
+      level: entry.level as RuleLevel,
+      ...(entry.profile === undefined ? {} : { profile: entry.profile as string }),
+      needs: Object.freeze([...((entry.needs as string[] | undefined) ?? [])]),
+      operations: Object.freeze([...(entry.operations as string[])]),
+    });
+  });
+  const frozen = Object.freeze(rules);
+  if (path === specFile('rules.yaml')) cached = frozen;
+  return frozen;
+}
+
+export function rulesById(rules: readonly Rule[] = loadRules()): ReadonlyMap<string, Rule> {
+  return new Map(rules.map((r) => [r.id, r]));
+}
+
+/** The report area of a rule: its first id segment (notes, collections, membership, ...). */
+export function ruleArea(id: string): string {
+  return id.split('.')[0]!;
+}

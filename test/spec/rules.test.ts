@@ -1,0 +1,68 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { listOperations } from '../../spec/openapi.js';
+import { packageRoot, specFile } from '../../spec/paths.js';
+import { isProfileSchemaField, loadBuiltinProfile, profileField } from '../../spec/profile.js';
+import { RULE_ID_PATTERN, loadRules } from '../../spec/rules.js';
+
+const normalise = (text: string) => text.replace(/\s+/g, ' ').trim();
+const documentText = readFileSync(specFile('api', 'notes-collections-v2.md'), 'utf8');
+const documentFlat = normalise(documentText);
+
+describe('rules.yaml', () => {
+  const rules = loadRules();
+  const operationIds = new Set(listOperations().map((o) => o.operationId));
+
+  it('has well over 100 rules with unique, well-formed ids', () => {
+    expect(rules.length).toBeGreaterThan(150);
+    expect(new Set(rules.map((r) => r.id)).size).toBe(rules.length);
+    for (const rule of rules) expect(rule.id).toMatch(RULE_ID_PATTERN);
+  });
+
+  it('quotes the API document verbatim in every rule', () => {
+    const missing = rules.flatMap((r) => r.quote.filter((q) => !documentFlat.includes(normalise(q))).map((q) => `${r.id}: ${q}`));
+    expect(missing).toEqual([]);
+  });
+
+  it('names only operations of openapi.yaml', () => {
+    const unknown = rules.flatMap((r) => r.operations.filter((op) => !operationIds.has(op)).map((op) => `${r.id}: ${op}`));
+    expect(unknown).toEqual([]);
+  });
+
+  it('ties every profile rule, and every need, to a field of the profile schema', () => {
+    const bad = rules.flatMap((r) => [r.profile, ...r.needs].filter((f): f is string => f !== undefined && !isProfileSchemaField(f)).map((f) => `${r.id}: ${f}`));
+    expect(bad).toEqual([]);
+    for (const rule of rules) expect(rule.level === 'profile').toBe(rule.profile !== undefined);
+  });
+
+  it('cites a part of the document that exists', () => {
+    const parts = new Set([...documentText.matchAll(/^## (\d+)\. /gm)].map((m) => m[1]));
+    for (const rule of rules) expect(parts.has(rule.section.split('.')[0]), rule.id).toBe(true);
+  });
+
+  it('covers every operation the document shows, and every endpoint heading of part 4', () => {
+    const covered = new Set(rules.flatMap((r) => r.operations));
+    for (const op of operationIds) expect(covered.has(op), op).toBe(true);
+    const headings = [...documentText.matchAll(/^\*\*(GET|POST|PUT|PATCH|DELETE) (\S+)\*\*/gm)].map((m) => `${m[1]} ${m[2]}`);
+    expect(headings.length).toBe(16);
+    const sections = rules.map((r) => r.section).join('\n');
+    for (const heading of headings) expect(sections.includes(heading), heading).toBe(true);
+  });
+
+  it('is fully declared by the fake profile, so the fake can decide every profile rule', () => {
+    const fake = loadBuiltinProfile('fake');
+    for (const rule of rules) {
+      for (const field of [rule.profile, ...rule.needs].filter((f): f is string => f !== undefined)) {
+        expect(profileField(fake, field), `${rule.id}: ${field}`).toBeDefined();
+      }
+    }
+  });
+});
+
+describe('spec/api copy of the API document', () => {
+  const shared = join(packageRoot, '..', 'shared', 'api', 'notes-collections-v2.md');
+  it.skipIf(!existsSync(shared))('matches ../shared/api when that checkout is present', () => {
+    expect(documentText).toBe(readFileSync(shared, 'utf8'));
+  });
+});
