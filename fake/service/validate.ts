@@ -1,0 +1,129 @@
+import { isUuid } from '../ids.js';
+import { invalid } from './errors.js';
+
+/** A request body or query after the http layer mapped profile names to canonical ones. */
+export type Input = Readonly<Record<string, unknown>>;
+
+export function requireObject(body: unknown, what = 'request body'): Input {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid(`${what} must be a JSON object`);
+  return body as Input;
+}
+
+/** Characters are Unicode code points (a surrogate pair is one character). */
+export function charLength(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+export function utf8Length(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+export interface StringLimits {
+  maxChars?: number;
+  maxBytes?: number;
+  minChars?: number;
+}
+
+export function checkString(value: unknown, field: string, limits: StringLimits = {}): string {
+  if (typeof value !== 'string') throw invalid(`${field} must be a string`);
+  const chars = limits.maxChars !== undefined || limits.minChars !== undefined ? charLength(value) : 0;
+  if (limits.minChars !== undefined && chars < limits.minChars) throw invalid(`${field} must have at least ${limits.minChars} character(s)`);
+  if (limits.maxChars !== undefined && chars > limits.maxChars) throw invalid(`${field} must have at most ${limits.maxChars} characters (has ${chars})`);
+  if (limits.maxBytes !== undefined) {
+    const bytes = utf8Length(value);
+    if (bytes > limits.maxBytes) throw invalid(`${field} must have at most ${limits.maxBytes} UTF-8 bytes (has ${bytes})`);
+  }
+  return value;
+}
+
+export function checkUuid(value: unknown, field: string): string {
+  if (!isUuid(value)) throw invalid(`${field} must be a UUID`);
+  return value.toLowerCase();
+}
+
+export function checkArray(value: unknown, field: string): unknown[] {
+  if (!Array.isArray(value)) throw invalid(`${field} must be an array`);
+  return value;
+}
+
+export function checkBoolean(value: unknown, field: string): boolean {
+  if (typeof value !== 'boolean') throw invalid(`${field} must be a boolean`);
+  return value;
+}
+
+// RFC 3339 date-time; the offset (Z or ±hh:mm) is mandatory.
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|([+-])(\d{2}):(\d{2}))$/;
+const NO_OFFSET = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+
+/** Milliseconds since the epoch of an RFC 3339 timestamp with an offset; sub-millisecond digits are truncated. */
+export function parseTimestamp(value: unknown, field: string): number {
+  if (typeof value !== 'string') throw invalid(`${field} must be a date-time string`);
+  const m = TIMESTAMP.exec(value);
+  if (!m) {
+    if (NO_OFFSET.test(value)) throw invalid(`${field} must carry a timezone offset (Z or such as +01:00)`);
+    throw invalid(`${field} must be an ISO 8601 date-time with an offset, such as 2025-04-11T04:47:14.457Z`);
+  }
+  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
+  const millis = m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0;
+  const offsetMinutes = m[9] ? (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11])) : 0;
+  if (month! < 1 || month! > 12 || day! < 1 || day! > daysInMonth(year!, month!) || hour! > 23 || minute! > 59 || second! > 59
+    || (m[10] !== undefined && (Number(m[10]) > 23 || Number(m[11]) > 59))) {
+    throw invalid(`${field} is not a valid date-time`);
+  }
+  const ms = Date.UTC(year!, month! - 1, day!, hour!, minute!, second!, millis) - offsetMinutes * 60_000;
+  if (!Number.isFinite(ms)) throw invalid(`${field} is out of range`);
+  return ms;
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+export function checkNotFuture(ms: number, now: number, field: string): number {
+  if (ms > now) throw invalid(`${field} must not be in the future`);
+  return ms;
+}
+
+/** A timestamp field that may be absent (or null where the document allows null). */
+export function optionalTimestamp(input: Input, field: string, now: number, options: { nullable?: boolean; notFuture?: boolean } = {}): number | undefined {
+  const value = input[field];
+  if (value === undefined || (value === null && options.nullable)) return undefined;
+  const ms = parseTimestamp(value, field);
+  return options.notFuture === false ? ms : checkNotFuture(ms, now, field);
+}
+
+// ---- query parameters (strings from the http layer) ----
+
+export function intParam(raw: unknown, field: string, range: { min: number; max?: number; fallback: number }): number {
+  if (raw === undefined) return range.fallback;
+  if (typeof raw !== 'string' || !/^-?\d{1,16}$/.test(raw)) throw invalid(`${field} must be an integer`);
+  const n = Number(raw);
+  if (n < range.min || (range.max !== undefined && n > range.max)) {
+    throw invalid(range.max === undefined ? `${field} must be >= ${range.min}` : `${field} must be between ${range.min} and ${range.max}`);
+  }
+  return n;
+}
+
+export function boolParam(raw: unknown, field: string): boolean {
+  if (raw === undefined) return false;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw invalid(`${field} must be true or false`);
+}
+
+export function enumParam<T extends string>(raw: unknown, field: string, values: readonly T[], fallback: T): T {
+  if (raw === undefined) return fallback;
+  if (typeof raw !== 'string' || !values.includes(raw as T)) throw invalid(`${field} must be one of ${values.join(', ')}`);
+  return raw as T;
+}

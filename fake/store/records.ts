@@ -1,0 +1,82 @@
+/** Permission levels of the document's part 5, weakest first. */
+export const LEVELS = ['access', 'contribute', 'edit', 'own'] as const;
+export type Level = (typeof LEVELS)[number];
+export const LEVEL_RANK: Readonly<Record<Level, number>> = { access: 1, contribute: 2, edit: 3, own: 4 };
+
+export interface QuotaState {
+  plan: string;
+  limit: number;
+  /** Notes created since the quota period began; deletes do not refund and set-created-at does not count. */
+  used: number;
+}
+
+export interface RateLimitConfig {
+  /** Requests the X-RateLimit bucket holds, and how many leak out per second. */
+  requests: number;
+  requestsPerSecond: number;
+  /** Complexity points the X-Complexity bucket holds, and how many leak out per second. */
+  complexity: number;
+  complexityPerSecond: number;
+}
+
+export interface UserRecord {
+  readonly id: string;
+  readonly token: string;
+  readonly name: string;
+  quota: QuotaState | undefined;
+  rateLimit: RateLimitConfig | undefined;
+}
+
+export interface AttachmentRecord {
+  attachment_id: string;
+  attachment_kind: string;
+  image_type: string | null;
+  ocr_text: string | null;
+  page_count: number | null;
+  suggested_search: string | null;
+  summary: string | null;
+  visual_description: string | null;
+}
+
+/** Content features for the contains filters, as a bit set. */
+export const FEATURE = { openTask: 1, task: 2, image: 4, file: 8 } as const;
+
+export interface NoteRecord {
+  readonly id: string;
+  /** Dense integer handle for the search index's score arrays. */
+  readonly seq: number;
+  readonly ownerId: string;
+  content: string;
+  title: string;
+  snippet: string;
+  features: number;
+  createdAt: number;
+  /** The creation time before any set-created-at: the backdate limit. */
+  readonly originalCreatedAt: number;
+  updatedAt: number;
+  version: number;
+  trashedAt: number | null;
+  readonly collectionIds: Set<string>;
+  readonly audioRecordingIds: string[];
+  readonly attachments: AttachmentRecord[];
+}
+
+export interface CollectionRecord {
+  readonly id: string;
+  readonly ownerId: string;
+  title: string;
+  description: string | null;
+  createdAt: number;
+  updatedAt: number;
+  /** Collections can be trashed only through the fake's extra endpoint; their ids stay taken (409). */
+  trashedAt: number | null;
+  readonly noteIds: Set<string>;
+}
+
+export interface SearchSnapshot {
+  readonly id: string;
+  readonly userId: string;
+  readonly createdAt: number;
+  /** The frozen, ranked result window (at most 100 rendered list items). */
+  readonly items: readonly Record<string, unknown>[];
+}

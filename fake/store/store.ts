@@ -1,0 +1,136 @@
+import { type CollectionRecord, type Level, type NoteRecord, type SearchSnapshot, type UserRecord } from './records.js';
+import { SearchIndex } from './search-index.js';
+import { SortedIndex } from './sorted-index.js';
+
+const SNAPSHOT_CAPACITY = 10_000;
+
+/**
+ * All state of one fake instance, with the indexes kept in step by the mutation methods below.
+ * The store enforces no rule of the API: validation, permissions and domain rules live in
+ * service/. It never sees HTTP.
+ */
+export class Store {
+  readonly users = new Map<string, UserRecord>();
+  readonly usersByToken = new Map<string, UserRecord>();
+  readonly notes = new Map<string, NoteRecord>();
+  readonly notesBySeq: (NoteRecord | undefined)[] = [];
+  readonly collections = new Map<string, CollectionRecord>();
+  /** resource id (note or collection) -> user id -> level granted through the fixture API. */
+  readonly grants = new Map<string, Map<string, Level>>();
+  readonly notesByCreated = new SortedIndex();
+  readonly notesByUpdated = new SortedIndex();
+  readonly collectionsByCreated = new SortedIndex();
+  readonly collectionsByUpdated = new SortedIndex();
+  readonly search = new SearchIndex();
+  readonly snapshots = new Map<string, SearchSnapshot>();
+  private nextSeq = 0;
+
+  allocateSeq(): number {
+    return this.nextSeq++;
+  }
+
+  // ---- users ----
+
+  addUser(user: UserRecord): void {
+    this.users.set(user.id, user);
+    this.usersByToken.set(user.token, user);
+  }
+
+  removeUser(userId: string): void {
+    const user = this.users.get(userId);
+    if (!user) return;
+    for (const note of [...this.notes.values()]) if (note.ownerId === userId) this.deleteNote(note);
+    for (const coll of [...this.collections.values()]) if (coll.ownerId === userId) this.deleteCollection(coll);
+    for (const levels of this.grants.values()) levels.delete(userId);
+    this.users.delete(userId);
+    this.usersByToken.delete(user.token);
+  }
+
+  // ---- notes ----
+
+  insertNote(note: NoteRecord): void {
+    this.notes.set(note.id, note);
+    this.notesBySeq[note.seq] = note;
+    this.notesByCreated.insert(note.createdAt, note.id);
+    this.notesByUpdated.insert(note.updatedAt, note.id);
+    this.search.add(note.seq, note.title, note.content);
+  }
+
+  /** Replaces content-derived fields and re-indexes the note for search. */
+  setNoteContent(note: NoteRecord, fields: { content: string; title: string; snippet: string; features: number }): void {
+    note.content = fields.content;
+    note.title = fields.title;
+    note.snippet = fields.snippet;
+    note.features = fields.features;
+    this.search.add(note.seq, note.title, note.content);
+  }
+
+  setNoteUpdatedAt(note: NoteRecord, updatedAt: number): void {
+    this.notesByUpdated.move(note.updatedAt, updatedAt, note.id);
+    note.updatedAt = updatedAt;
+  }
+
+  setNoteCreatedAt(note: NoteRecord, createdAt: number): void {
+    this.notesByCreated.move(note.createdAt, createdAt, note.id);
+    note.createdAt = createdAt;
+  }
+
+  deleteNote(note: NoteRecord): void {
+    for (const collectionId of note.collectionIds) this.collections.get(collectionId)?.noteIds.delete(note.id);
+    this.notesByCreated.remove(note.createdAt, note.id);
+    this.notesByUpdated.remove(note.updatedAt, note.id);
+    this.search.remove(note.seq);
+    this.notes.delete(note.id);
+    this.notesBySeq[note.seq] = undefined;
+    this.grants.delete(note.id);
+  }
+
+  // ---- collections ----
+
+  insertCollection(collection: CollectionRecord): void {
+    this.collections.set(collection.id, collection);
+    this.collectionsByCreated.insert(collection.createdAt, collection.id);
+    this.collectionsByUpdated.insert(collection.updatedAt, collection.id);
+  }
+
+  setCollectionUpdatedAt(collection: CollectionRecord, updatedAt: number): void {
+    this.collectionsByUpdated.move(collection.updatedAt, updatedAt, collection.id);
+    collection.updatedAt = updatedAt;
+  }
+
+  deleteCollection(collection: CollectionRecord): void {
+    for (const noteId of collection.noteIds) this.notes.get(noteId)?.collectionIds.delete(collection.id);
+    this.collectionsByCreated.remove(collection.createdAt, collection.id);
+    this.collectionsByUpdated.remove(collection.updatedAt, collection.id);
+    this.collections.delete(collection.id);
+    this.grants.delete(collection.id);
+  }
+
+  // ---- membership ----
+
+  link(note: NoteRecord, collection: CollectionRecord): void {
+    note.collectionIds.add(collection.id);
+    collection.noteIds.add(note.id);
+  }
+
+  unlink(note: NoteRecord, collection: CollectionRecord): void {
+    note.collectionIds.delete(collection.id);
+    collection.noteIds.delete(note.id);
+  }
+
+  // ---- grants and snapshots ----
+
+  grant(resourceId: string, userId: string, level: Level): void {
+    let levels = this.grants.get(resourceId);
+    if (!levels) this.grants.set(resourceId, (levels = new Map()));
+    levels.set(userId, level);
+  }
+
+  saveSnapshot(snapshot: SearchSnapshot): void {
+    if (this.snapshots.size >= SNAPSHOT_CAPACITY) {
+      const oldest = this.snapshots.keys().next().value;
+      if (oldest !== undefined) this.snapshots.delete(oldest);
+    }
+    this.snapshots.set(snapshot.id, snapshot);
+  }
+}
