@@ -1,4 +1,5 @@
-import { type AttachmentRecord, FEATURE } from '../store/records.js';
+import { type AttachmentRecord, FEATURE, type NoteRecord } from '../store/records.js';
+import type { ServiceContext } from './context.js';
 
 export type TitleDerivation = 'as_is' | 'strip_heading_markers';
 
@@ -39,3 +40,14 @@ export function featuresOf(content: string, attachments: readonly AttachmentReco
   if (FILE_LINK.test(content) || attachments.some((a) => a.attachment_kind !== 'image')) bits |= FEATURE.file;
   return bits;
 }
+
+/** Everything derived from a note's content, as the instance's settings (and faults) derive it. */
+export function contentFields(ctx: ServiceContext, content: string, note?: NoteRecord): { content: string; title: string; snippet: string; features: number } {
+  const title = ctx.broken('notes.title.spans-lines')
+    ? content.replace(/\s+/g, ' ').trim().slice(0, 60)
+    : deriveTitle(content, ctx.broken('notes.title.heading-derivation-flipped')
+      ? (ctx.settings.titleDerivation === 'as_is' ? 'strip_heading_markers' : 'as_is')
+      : ctx.settings.titleDerivation);
+  return { content, title, snippet: snippetOf(content), features: featuresOf(content, note?.attachments ?? []) };
+}
+

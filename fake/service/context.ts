@@ -26,4 +26,13 @@ export interface ServiceContext {
   readonly settings: FakeSettings;
   /** Whether the instance was started with this fault (a deliberate single-rule violation). */
   broken(fault: FaultName): boolean;
+  /** State that only faults use (a bin of deleted notes, notes still locked after restore). */
+  readonly faultMemory: Map<string, unknown>;
+}
+
+/** A per-instance map of fault state, created on first use. */
+export function faultMemory<T>(ctx: ServiceContext, key: string, create: () => T): T {
+  let value = ctx.faultMemory.get(key) as T | undefined;
+  if (value === undefined) ctx.faultMemory.set(key, (value = create()));
+  return value;
 }

@@ -14,16 +14,27 @@ function stronger(a: Level | undefined, b: Level | undefined): Level | undefined
  */
 export function noteLevel(ctx: ServiceContext, user: UserRecord, note: NoteRecord): Level | undefined {
   if (note.ownerId === user.id) return 'own';
+  if (ctx.broken('auth.scope.notes-unchecked')) return 'own';
   const grants = ctx.store.grants;
   if (grants.size === 0) return undefined;
-  let level = grants.get(note.id)?.get(user.id);
-  for (const collectionId of note.collectionIds) level = stronger(level, grants.get(collectionId)?.get(user.id));
+  let level = weakened(ctx, grants.get(note.id)?.get(user.id));
+  for (const collectionId of note.collectionIds) level = stronger(level, weakened(ctx, grants.get(collectionId)?.get(user.id)));
+  return level;
+}
+
+/** Grants as a broken server reads them (faults of the permission rules). */
+function weakened(ctx: ServiceContext, level: Level | undefined): Level | undefined {
+  if (level === 'access' && ctx.broken('permissions.access.grant-ignored')) return undefined;
+  if (level === 'edit' && ctx.broken('permissions.edit.treated-as-access')) return 'access';
+  if (level === 'contribute' && ctx.broken('permissions.contribute.treated-as-access')) return 'access';
+  if (level === 'own' && ctx.broken('permissions.own.owner-only')) return 'edit';
   return level;
 }
 
 export function collectionLevel(ctx: ServiceContext, user: UserRecord, collection: CollectionRecord): Level | undefined {
-  if (collection.ownerId === user.id) return 'own';
-  return ctx.store.grants.get(collection.id)?.get(user.id);
+  if (collection.ownerId === user.id || ctx.broken('auth.scope.collections-unchecked')) return 'own';
+  if (ctx.broken('permissions.collection.grants-ignored')) return undefined;
+  return weakened(ctx, ctx.store.grants.get(collection.id)?.get(user.id));
 }
 
 export function atLeast(level: Level | undefined, needed: Level): boolean {
@@ -53,5 +64,5 @@ export function canSeeNote(ctx: ServiceContext, user: UserRecord, note: NoteReco
 }
 
 export function canSeeCollection(ctx: ServiceContext, user: UserRecord, collection: CollectionRecord): boolean {
-  return collection.trashedAt === null && (collection.ownerId === user.id || ctx.store.grants.get(collection.id)?.has(user.id) === true);
+  return collection.trashedAt === null && collectionLevel(ctx, user, collection) !== undefined;
 }

@@ -33,6 +33,13 @@ export class SearchIndex {
     return this.docTerms.size;
   }
 
+  clear(): void {
+    this.postings.clear();
+    this.docTerms.clear();
+    this.docLength.clear();
+    this.totalLength = 0;
+  }
+
   add(seq: number, title: string, body: string): void {
     this.remove(seq);
     const terms = new Map<string, number>();

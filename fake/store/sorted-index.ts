@@ -11,6 +11,11 @@ export class SortedIndex {
     return this.ids.length;
   }
 
+  clear(): void {
+    this.keys = [];
+    this.ids = [];
+  }
+
   insert(key: number, id: string): void {
     const at = this.lowerBound(key, id);
     if (at === this.ids.length) {

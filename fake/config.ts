@@ -1,0 +1,101 @@
+import { type BuiltinProfileName, type Profile, loadBuiltinProfile, loadProfile } from '../spec/profile.js';
+import { type Clock, systemClock } from './clock.js';
+import { type FaultName, parseFaults } from './faults/catalogue.js';
+import type { Endpoints, Names } from './http/routes.js';
+import { type IdSource, randomIds, seededIds } from './ids.js';
+import type { TitleDerivation } from './service/content.js';
+import { GENEROUS_RATE_LIMIT } from './service/rate-limit.js';
+import type { RateLimitConfig } from './store/records.js';
+
+export interface FakeUserOption {
+  token: string;
+  name?: string;
+  quota?: { limit: number; plan?: string };
+}
+
+export interface FakeOptions {
+  /** The not-shown choices: a profile object, a built-in name, or a YAML file path. Default: 'fake'. */
+  profile?: Profile | BuiltinProfileName | string;
+  /** Deliberate single-rule violations (see faults/catalogue.ts). */
+  faults?: readonly string[];
+  clock?: Clock;
+  /** Seeds ids, request ids and snapshot ids, so that a run replays exactly. */
+  seed?: number;
+  /** Users created at start, by token. */
+  users?: ReadonlyArray<string | FakeUserOption>;
+  /** Bearer token of the fixture API; random when omitted. */
+  adminToken?: string;
+  /** Quota for every user created without one (off by default). */
+  quota?: { limit: number; plan?: string };
+  /** Rate limit for every user created without one (generous by default). */
+  rateLimit?: Partial<RateLimitConfig>;
+  /** Largest request body read, in bytes (default 4 MiB); larger ones get 413 without being buffered. */
+  bodyLimitBytes?: number;
+  snapshotTtlMs?: number;
+}
+
+export interface RateHeaderConfig {
+  operations: ReadonlySet<string>;
+  names: readonly string[];
+  retryAfter: boolean;
+}
+
+/** Everything one instance runs with, resolved from options and profile over the fake's defaults. */
+export interface FakeConfig {
+  profile: Profile;
+  names: Names;
+  endpoints: Endpoints;
+  titleDerivation: TitleDerivation;
+  newestFirst: boolean;
+  fixturesPrefix: string;
+  rateHeaders: RateHeaderConfig;
+  presentation: NonNullable<Profile['fake']>;
+  faults: ReadonlySet<FaultName>;
+  clock: Clock;
+  ids: IdSource;
+  seeded: boolean;
+  users: FakeUserOption[];
+  adminToken: string;
+  defaultQuota: { limit: number; plan: string } | undefined;
+  defaultRateLimit: RateLimitConfig;
+  bodyLimitBytes: number;
+  snapshotTtlMs: number;
+}
+
+function resolveProfile(option: FakeOptions['profile']): Profile {
+  if (option === undefined || option === 'fake' || option === 'fake-divergent') return loadBuiltinProfile(option ?? 'fake');
+  if (typeof option === 'string') return loadProfile(option);
+  return option;
+}
+
+export function resolveConfig(options: FakeOptions = {}): FakeConfig {
+  const profile = resolveProfile(options.profile);
+  const base = loadBuiltinProfile('fake');
+  const group = <K extends keyof Names>(key: K): Names[K] => ({ ...base.names![key], ...profile.names?.[key] }) as Names[K];
+  const ids = options.seed === undefined ? randomIds : seededIds(options.seed);
+  const rateHeaders = profile.capabilities?.rate_limit_headers ?? base.capabilities!.rate_limit_headers!;
+  return {
+    profile,
+    names: { notes_list: group('notes_list'), notes_search: group('notes_search'), collections_list: group('collections_list'), collections_search: group('collections_search') },
+    endpoints: { ...base.endpoints, ...profile.endpoints } as Endpoints,
+    titleDerivation: profile.title?.derivation ?? 'as_is',
+    newestFirst: (profile.list_order ?? 'newest_first') === 'newest_first',
+    fixturesPrefix: profile.capabilities?.fixtures?.path_prefix ?? '/_fixtures',
+    rateHeaders: {
+      operations: new Set(rateHeaders.operations ?? base.capabilities!.rate_limit_headers!.operations),
+      names: rateHeaders.names ?? base.capabilities!.rate_limit_headers!.names!,
+      retryAfter: rateHeaders.retry_after ?? true,
+    },
+    presentation: profile.fake ?? {},
+    faults: parseFaults(options.faults ?? []),
+    clock: options.clock ?? systemClock,
+    ids,
+    seeded: options.seed !== undefined,
+    users: (options.users ?? []).map((u) => (typeof u === 'string' ? { token: u } : u)),
+    adminToken: options.adminToken ?? `admin_${ids.uuid().replace(/-/g, '')}`,
+    defaultQuota: options.quota ? { limit: options.quota.limit, plan: options.quota.plan ?? 'free' } : undefined,
+    defaultRateLimit: { ...GENEROUS_RATE_LIMIT, ...options.rateLimit },
+    bodyLimitBytes: options.bodyLimitBytes ?? 4 * 1024 * 1024,
+    snapshotTtlMs: options.snapshotTtlMs ?? 60 * 60_000,
+  };
+}

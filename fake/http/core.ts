@@ -1,0 +1,229 @@
+import type { FakeConfig } from '../config.js';
+import type { FaultName } from '../faults/catalogue.js';
+import { EMPTY_BODY_FAULTS, applyResponseFaults } from '../faults/response-faults.js';
+import { isUuid } from '../ids.js';
+import type { FakeSettings, ServiceContext } from '../service/context.js';
+import { DomainError } from '../service/errors.js';
+import { COMPLEXITY_COST, type BucketReading, LeakyBuckets } from '../service/rate-limit.js';
+import type { View } from '../service/views.js';
+import type { UserRecord } from '../store/records.js';
+import { Store } from '../store/store.js';
+import { type ErrorResponse, createErrorMapper } from './error-map.js';
+import { FixtureApi } from './fixtures.js';
+import { header, parseJsonBody, parseQuery } from './parse.js';
+import { type Call, type Route, buildRoutes } from './routes.js';
+import { Router } from './router.js';
+import type { FakeRequest, FakeResponse } from './types.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const ANONYMOUS: UserRecord = { id: '00000000-0000-4000-8000-000000000000', token: '', name: 'anonymous', quota: undefined, rateLimit: undefined };
+const UUID_PARAMS = new Set(['note_id', 'collection_id', 'source_collection_id', 'attachment_id', 'user_id']);
+
+/**
+ * The transport-free core: a request in, a response out, synchronously. Routing, parsing,
+ * authentication, rate limiting and serialising live here; every rule of the API lives in
+ * service/, which this layer calls with canonical inputs.
+ */
+export class FakeCore {
+  readonly ctx: ServiceContext;
+  private readonly router: Router<Route>;
+  private readonly mapError: (error: DomainError) => ErrorResponse;
+  private readonly buckets = new Map<string, LeakyBuckets>();
+  private readonly fixtures: FixtureApi;
+  private requestCounter = 0;
+
+  constructor(readonly config: FakeConfig) {
+    const faults = config.faults;
+    const broken = (f: FaultName) => faults.has(f);
+    const settings: FakeSettings = {
+      titleDerivation: config.titleDerivation,
+      newestFirst: config.newestFirst,
+      formatTime: timeFormatter(config, broken('conventions.timestamps.no-offset-in-responses')),
+      snapshotTtlMs: config.snapshotTtlMs,
+      defaultQuota: config.defaultQuota,
+      defaultRateLimit: config.defaultRateLimit,
+    };
+    this.ctx = { store: new Store(), clock: config.clock, ids: config.ids, settings, broken, faultMemory: new Map() };
+    this.router = new Router(buildRoutes(config.names, config.endpoints, broken));
+    this.mapError = createErrorMapper(config.profile, broken);
+    this.fixtures = new FixtureApi(this.ctx, config, (user) => this.buckets.delete(user.id));
+  }
+
+  handle(request: FakeRequest): FakeResponse {
+    const method = request.method.toUpperCase();
+    const q = request.url.indexOf('?');
+    const path = q === -1 ? request.url : request.url.slice(0, q);
+    const search = q === -1 ? '' : request.url.slice(q + 1);
+    let op = 'unknown';
+    let reading: BucketReading | undefined;
+    try {
+      if (path === this.config.fixturesPrefix || path.startsWith(`${this.config.fixturesPrefix}/`)) {
+        return this.success(this.fixtures.handle(method, path.slice(this.config.fixturesPrefix.length), header(request.headers, 'authorization'), request.body), 'fixture', undefined);
+      }
+      const { route, params } = this.router.match(method, path);
+      op = route.op;
+      const user = this.authenticate(header(request.headers, 'authorization'), method);
+      reading = this.bucketFor(user).take(COMPLEXITY_COST[op] ?? 1, this.ctx.clock.now());
+      if (!reading.allowed) throw new DomainError('rate_limited', `rate limit exceeded; retry after ${reading.retryAfter} s`);
+      this.checkParams(op, params);
+      const call: Call = {
+        user,
+        params,
+        query: this.canonicalQuery(route, search),
+        body: route.body ? renameFields(this.parseBody(request), route.body) : undefined,
+      };
+      const view = route.run(this.ctx, call);
+      return this.success(view, op, reading);
+    } catch (error) {
+      if (error instanceof DomainError) return this.failure(error, op, reading);
+      return this.internalError(error);
+    }
+  }
+
+  private parseBody(request: FakeRequest): unknown {
+    try {
+      return parseJsonBody(request.body, header(request.headers, 'content-type'));
+    } catch (error) {
+      if (this.ctx.broken('errors.bad-input.crashes-on-malformed-json') && /not valid JSON/.test((error as Error).message)) {
+        throw new Error('unexpected token in JSON');
+      }
+      throw error;
+    }
+  }
+
+  private authenticate(authorization: string | undefined, method: string): UserRecord {
+    const token = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
+    const user = token === undefined ? undefined : this.ctx.store.usersByToken.get(token);
+    if (user) return user;
+    if (token === undefined && method === 'GET' && this.ctx.broken('auth.bearer.missing-allowed-on-get')) return ANONYMOUS;
+    if (token !== undefined && this.ctx.broken('auth.bearer.any-token-accepted')) return ANONYMOUS;
+    throw new DomainError('unauthenticated', token === undefined
+      ? 'send Authorization: Bearer <token>'
+      : 'the bearer token is not valid');
+  }
+
+  private bucketFor(user: UserRecord): LeakyBuckets {
+    let bucket = this.buckets.get(user.id);
+    if (!bucket) this.buckets.set(user.id, (bucket = new LeakyBuckets(user.rateLimit ?? this.config.defaultRateLimit, this.ctx.clock.now())));
+    return bucket;
+  }
+
+  private checkParams(op: string, params: Record<string, string>): void {
+    for (const [name, value] of Object.entries(params)) {
+      if (!UUID_PARAMS.has(name) || isUuid(value)) continue;
+      const crash = (name === 'note_id' && this.ctx.broken('notes.read.invalid-id-500') && op === 'getNote')
+        || (name === 'collection_id' && this.ctx.broken('collections.read.invalid-id-500') && op === 'getCollection');
+      if (crash) throw new Error(`cannot parse ${name}`);
+      throw new DomainError('validation', `${name} must be a UUID`);
+    }
+    for (const key of Object.keys(params)) if (UUID_PARAMS.has(key)) params[key] = params[key]!.toLowerCase();
+  }
+
+  private canonicalQuery(route: Route, search: string): Record<string, string> {
+    const raw = parseQuery(search);
+    const out: Record<string, string> = Object.create(null);
+    for (const [wire, value] of Object.entries(raw)) {
+      const canonical = route.query[wire];
+      if (canonical === undefined) throw new DomainError('validation', `unknown query parameter ${wire}`);
+      out[canonical] = value;
+    }
+    return out;
+  }
+
+  private success(view: View, op: string, reading: BucketReading | undefined): FakeResponse {
+    const headers: Record<string, string> = { 'content-type': JSON_TYPE };
+    this.rateHeaders(headers, op, reading);
+    const emptyFault = EMPTY_BODY_FAULTS[op];
+    if (emptyFault && this.ctx.broken(emptyFault)) return respond(200, headers, {});
+    if (op === 'addNoteToCollection' && this.ctx.broken('conventions.json.text-bodies')) {
+      return { status: 200, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' }, json: undefined, text: 'OK' };
+    }
+    const body: View = { ...view, request_id: this.requestId() };
+    if (this.config.presentation.extra_fields && op !== 'fixture') addExtraFields(body);
+    const status = applyResponseFaults(this.ctx, op, body, this.config.faults) ?? 200;
+    if (this.ctx.broken('conventions.json.content-type-text')) headers['content-type'] = 'text/plain; charset=utf-8';
+    return respond(status, headers, body);
+  }
+
+  private failure(error: DomainError, op: string, reading: BucketReading | undefined): FakeResponse {
+    const { status, body } = this.mapError(error);
+    const headers: Record<string, string> = { 'content-type': JSON_TYPE };
+    this.rateHeaders(headers, op, reading);
+    if (error.kind === 'rate_limited' && reading && this.config.rateHeaders.retryAfter && !this.ctx.broken('headers.rate-limit.no-retry-after')) {
+      headers['retry-after'] = String(reading.retryAfter);
+    }
+    if (error.kind === 'method_not_allowed') headers.allow = error.message.replace(/^.*use /, '');
+    return respond(status, headers, body);
+  }
+
+  /** A refusal outside handle(): the node adapter's 413 for oversized bodies. */
+  refuse(error: DomainError): FakeResponse {
+    return this.failure(error, 'unknown', undefined);
+  }
+
+  private internalError(error: unknown): FakeResponse {
+    // Only reached through faults that simulate crashes, or a bug; either way the client gets a clear 500.
+    const body = { error: { type: 'internal_error', message: `internal error: ${(error as Error)?.message ?? String(error)}` } };
+    return respond(500, { 'content-type': JSON_TYPE }, body);
+  }
+
+  private rateHeaders(headers: Record<string, string>, op: string, reading: BucketReading | undefined): void {
+    if (!reading || !this.config.rateHeaders.operations.has(op) || this.ctx.broken('headers.rate-limit.missing')) return;
+    for (const name of this.config.rateHeaders.names) {
+      const value = headerValue(name, reading);
+      if (value === undefined) continue;
+      const wire = name === 'X-RateLimit-Remaining' && this.ctx.broken('headers.rate-limit.names-differ') ? 'X-RateLimit-Left' : name;
+      headers[wire.toLowerCase()] = String(value);
+    }
+  }
+
+  private requestId(): string {
+    if (this.ctx.broken('conventions.request-id.repeated')) return 'req-0000';
+    if (this.config.presentation.request_ids === 'prefixed') return `req_${(++this.requestCounter).toString(36).padStart(8, '0')}`;
+    return this.ctx.ids.uuid();
+  }
+}
+
+function respond(status: number, headers: Record<string, string>, json: unknown): FakeResponse {
+  return { status, headers, json, text: JSON.stringify(json) };
+}
+
+function renameFields(body: unknown, fields: Readonly<Record<string, string>>): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const out: Record<string, unknown> = {};
+  for (const [wire, value] of Object.entries(body)) {
+    const canonical = fields[wire];
+    if (canonical === undefined) throw new DomainError('validation', `unknown field ${wire}`);
+    out[canonical] = value;
+  }
+  return out;
+}
+
+function headerValue(name: string, r: BucketReading): number | undefined {
+  const [family, suffix] = name.toLowerCase().startsWith('x-ratelimit-')
+    ? ['requests', name.slice('x-ratelimit-'.length).toLowerCase()]
+    : ['complexity', name.slice('x-complexity-'.length).toLowerCase()];
+  const requests = family === 'requests';
+  switch (suffix) {
+    case 'limit': return requests ? r.limit : r.complexityLimit;
+    case 'remaining': return requests ? r.remaining : r.complexityRemaining;
+    case 'reset': return requests ? r.reset : r.complexityReset;
+    case 'used': return requests ? r.limit - r.remaining : r.complexityLimit - r.complexityRemaining;
+    case 'cost': return requests ? 1 : r.cost;
+    default: return undefined;
+  }
+}
+
+function addExtraFields(body: View): void {
+  body.server_version = 'notes-fake/divergent';
+  if (Array.isArray(body.results)) for (const item of body.results as View[]) item.etag = `W/"${String(item.id ?? '').slice(0, 8)}"`;
+}
+
+const TWO_HOURS = 2 * 3_600_000;
+function timeFormatter(config: FakeConfig, noOffset: boolean): (ms: number) => string {
+  if (noOffset) return (ms) => new Date(ms).toISOString().slice(0, 23);
+  if (config.presentation.timestamps === 'offset_micros') {
+    return (ms) => `${new Date(ms + TWO_HOURS).toISOString().slice(0, 23)}000+02:00`;
+  }
+  return (ms) => new Date(ms).toISOString();
+}

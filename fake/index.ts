@@ -1,0 +1,89 @@
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type FakeConfig, type FakeOptions, resolveConfig } from './config.js';
+import { FakeCore } from './http/core.js';
+import { nodeHandler } from './http/node-adapter.js';
+import type { FakeRequest, FakeResponse } from './http/types.js';
+import * as fixtureOps from './service/fixtures.js';
+import type { View } from './service/views.js';
+
+export type { FakeOptions, FakeUserOption } from './config.js';
+export type { FakeRequest, FakeResponse } from './http/types.js';
+export { FAULTS, FAULT_NAMES, type FaultName } from './faults/catalogue.js';
+export { ManualClock, anchoredClock, systemClock, type Clock } from './clock.js';
+
+/** In-process access to the fixture API (no admin token needed). */
+export interface FakeFixtures {
+  createUser(input?: { token?: string; name?: string; quota?: { limit: number; plan?: string } }): { user_id: string; token: string };
+  deleteUser(userId: string): void;
+  grant(input: { resource: 'note' | 'collection'; id: string; user_id?: string; token?: string; level: 'access' | 'contribute' | 'edit' | 'own' }): void;
+  setQuota(userId: string, quota: { limit: number; plan?: string; used?: number } | null): void;
+  addAttachment(noteId: string, input: Record<string, unknown>): View;
+  addAudioRecording(noteId: string): View;
+  reset(): void;
+  stats(): View;
+}
+
+export interface Fake {
+  /** Base URL when listening (http://127.0.0.1:PORT), else undefined. */
+  readonly url: string | undefined;
+  /** Tokens of the users the fake was started with. */
+  readonly tokens: readonly string[];
+  readonly adminToken: string;
+  readonly config: FakeConfig;
+  readonly fixtures: FakeFixtures;
+  /** Answers a request in-process, without HTTP. */
+  handle(request: FakeRequest): FakeResponse;
+  close(): Promise<void>;
+}
+
+export interface CreateFakeOptions extends FakeOptions {
+  /** Listen on 127.0.0.1 (default true); false gives an in-process fake with handle() only. */
+  listen?: boolean;
+  port?: number;
+  host?: string;
+}
+
+/** Starts a reference fake; by default it listens on an ephemeral port of 127.0.0.1. */
+export async function createFake(options: CreateFakeOptions = {}): Promise<Fake> {
+  const config = resolveConfig(options);
+  const core = new FakeCore(config);
+  const tokens = config.users.map((u) => fixtureOps.createUser(core.ctx, { token: u.token, ...(u.name ? { name: u.name } : {}), ...(u.quota ? { quota: u.quota } : {}) }).token as string);
+  let server: Server | undefined;
+  let url: string | undefined;
+  if (options.listen !== false) {
+    server = createServer({ keepAliveTimeout: 30_000 }, nodeHandler(core, config.bodyLimitBytes));
+    server.headersTimeout = 30_000;
+    await new Promise<void>((resolve, reject) => {
+      server!.once('error', reject);
+      server!.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    });
+    const address = server.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    url = `http://${host}:${address.port}`;
+  }
+  const ctx = core.ctx;
+  const fixtures: FakeFixtures = {
+    createUser: (input = {}) => fixtureOps.createUser(ctx, input) as { user_id: string; token: string },
+    deleteUser: (userId) => void fixtureOps.deleteUser(ctx, userId),
+    grant: (input) => void fixtureOps.grant(ctx, input),
+    setQuota: (userId, quota) => void fixtureOps.setQuota(ctx, userId, quota),
+    addAttachment: (noteId, input) => fixtureOps.addAttachment(ctx, noteId, input),
+    addAudioRecording: (noteId) => fixtureOps.addAudioRecording(ctx, noteId),
+    reset: () => void core.handle({ method: 'POST', url: `${config.fixturesPrefix}/reset`, headers: { authorization: `Bearer ${config.adminToken}` } }),
+    stats: () => fixtureOps.stats(ctx),
+  };
+  return {
+    url,
+    tokens,
+    adminToken: config.adminToken,
+    config,
+    fixtures,
+    handle: (request) => core.handle(request),
+    close: () => new Promise<void>((resolve) => {
+      if (!server) return resolve();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}
