@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Fake, createFake } from '../../fake/index.js';
@@ -31,7 +32,7 @@ describe('the fake over node:http', () => {
     async function* chunks() {
       for (let i = 0; i < 100; i++) yield Buffer.alloc(4096, 0x61);
     }
-    const chunked = await request(`${fake.url}/v2/notes`, { method: 'POST', body: chunks(), headers: { authorization: 'Bearer server-token' } });
+    const chunked = await request(`${fake.url}/v2/notes`, { method: 'POST', body: Readable.from(chunks()), headers: { authorization: 'Bearer server-token' } });
     expect(chunked.statusCode).toBe(413);
     await chunked.body.dump();
     expect((await call('GET', '/v2/notes')).statusCode).toBe(200);

@@ -1,0 +1,57 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FAULTS, FAULT_NAMES, type FaultName } from '../../fake/faults/catalogue.js';
+import { packageRoot } from '../../spec/paths.js';
+import { rulesById } from '../../spec/rules.js';
+import { Session } from './fault-session.js';
+import { SCENARIOS } from './fault-scenarios.js';
+
+function sources(dir: string): string {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('catalogue.ts'))
+    .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'))
+    .join('\n');
+}
+
+describe('fault catalogue', () => {
+  const rules = rulesById();
+
+  it('ties every fault to rules of the catalogue', () => {
+    const unknown = FAULT_NAMES.flatMap((f) => FAULTS[f].rules.filter((r) => !rules.has(r)).map((r) => `${f}: ${r}`));
+    expect(unknown).toEqual([]);
+  });
+
+  it('uses every fault somewhere in the fake', () => {
+    const code = sources(join(packageRoot, 'fake'));
+    expect(FAULT_NAMES.filter((f) => !code.includes(`'${f}'`))).toEqual([]);
+  });
+
+  it('has at least one fault for every documented rule', () => {
+    const covered = new Set<string>(FAULT_NAMES.flatMap((f) => FAULTS[f].rules));
+    const missing = [...rules.values()].filter((r) => r.level === 'documented' && !covered.has(r.id)).map((r) => r.id);
+    expect(missing).toEqual([]);
+  });
+});
+
+function observe(scenario: (typeof SCENARIOS)[number], faults: FaultName[]): string {
+  const session = new Session({ ...scenario.options, faults });
+  scenario.run(session);
+  return JSON.stringify(session.observed);
+}
+
+describe('each fault changes the behaviour of the rules it names', () => {
+  const clean = new Map(SCENARIOS.map((s) => [s, observe(s, [])]));
+
+  it('runs every scenario cleanly without a 5xx', () => {
+    for (const [scenario, out] of clean) expect(out, scenario.name).not.toMatch(/"status":5\d\d/);
+  });
+
+  it.each(FAULT_NAMES)('%s', (fault) => {
+    const named = new Set<string>(FAULTS[fault].rules);
+    const scenarios = SCENARIOS.filter((s) => s.rules.some((r) => named.has(r)));
+    expect(scenarios.length, `no scenario exercises ${[...named].join(', ')}`).toBeGreaterThan(0);
+    const changed = scenarios.filter((s) => observe(s, [fault]) !== clean.get(s));
+    expect(changed.map((s) => s.name), `no scenario of ${[...named].join(', ')} observes a difference`).not.toEqual([]);
+  });
+});
