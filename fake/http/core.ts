@@ -17,6 +17,7 @@ import type { FakeRequest, FakeResponse } from './types.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const ANONYMOUS: UserRecord = { id: '00000000-0000-4000-8000-000000000000', token: '', name: 'anonymous', quota: undefined, rateLimit: undefined };
+const EMPTY_QUERY: Record<string, string> = Object.freeze(Object.create(null));
 const UUID_PARAMS = new Set(['note_id', 'collection_id', 'source_collection_id', 'attachment_id', 'user_id']);
 
 /**
@@ -30,6 +31,7 @@ export class FakeCore {
   private readonly mapError: (error: DomainError) => ErrorResponse;
   private readonly buckets = new Map<string, LeakyBuckets>();
   private readonly fixtures: FixtureApi;
+  private readonly rateHeaderFields: ReadonlyArray<{ wire: string; read: (r: BucketReading) => number }>;
   private requestCounter = 0;
 
   constructor(readonly config: FakeConfig) {
@@ -47,6 +49,11 @@ export class FakeCore {
     this.router = new Router(buildRoutes(config.names, config.endpoints, broken));
     this.mapError = createErrorMapper(config.profile, broken);
     this.fixtures = new FixtureApi(this.ctx, config, (user) => this.buckets.delete(user.id));
+    this.rateHeaderFields = config.rateHeaders.names.flatMap((name) => {
+      const read = headerReader(name);
+      const wire = name === 'X-RateLimit-Remaining' && broken('headers.rate-limit.names-differ') ? 'X-RateLimit-Left' : name;
+      return read ? [{ wire: wire.toLowerCase(), read }] : [];
+    });
   }
 
   handle(request: FakeRequest): FakeResponse {
@@ -109,17 +116,19 @@ export class FakeCore {
   }
 
   private checkParams(op: string, params: Record<string, string>): void {
-    for (const [name, value] of Object.entries(params)) {
+    for (const name in params) {
+      const value = params[name]!;
       if (!UUID_PARAMS.has(name) || isUuid(value)) continue;
       const crash = (name === 'note_id' && this.ctx.broken('notes.read.invalid-id-500') && op === 'getNote')
         || (name === 'collection_id' && this.ctx.broken('collections.read.invalid-id-500') && op === 'getCollection');
       if (crash) throw new Error(`cannot parse ${name}`);
       throw new DomainError('validation', `${name} must be a UUID`);
     }
-    for (const key of Object.keys(params)) if (UUID_PARAMS.has(key)) params[key] = params[key]!.toLowerCase();
+    for (const key in params) if (UUID_PARAMS.has(key)) params[key] = params[key]!.toLowerCase();
   }
 
   private canonicalQuery(route: Route, search: string): Record<string, string> {
+    if (search === '') return EMPTY_QUERY;
     const raw = parseQuery(search);
     const out: Record<string, string> = Object.create(null);
     for (const [wire, value] of Object.entries(raw)) {
@@ -169,12 +178,7 @@ export class FakeCore {
 
   private rateHeaders(headers: Record<string, string>, op: string, reading: BucketReading | undefined): void {
     if (!reading || !this.config.rateHeaders.operations.has(op) || this.ctx.broken('headers.rate-limit.missing')) return;
-    for (const name of this.config.rateHeaders.names) {
-      const value = headerValue(name, reading);
-      if (value === undefined) continue;
-      const wire = name === 'X-RateLimit-Remaining' && this.ctx.broken('headers.rate-limit.names-differ') ? 'X-RateLimit-Left' : name;
-      headers[wire.toLowerCase()] = String(value);
-    }
+    for (const field of this.rateHeaderFields) headers[field.wire] = String(field.read(reading));
   }
 
   private requestId(): string {
@@ -199,17 +203,17 @@ function renameFields(body: unknown, fields: Readonly<Record<string, string>>): 
   return out;
 }
 
-function headerValue(name: string, r: BucketReading): number | undefined {
-  const [family, suffix] = name.toLowerCase().startsWith('x-ratelimit-')
-    ? ['requests', name.slice('x-ratelimit-'.length).toLowerCase()]
-    : ['complexity', name.slice('x-complexity-'.length).toLowerCase()];
-  const requests = family === 'requests';
+/** How to read a declared header name's value from the buckets (unknown suffixes are not sent). */
+function headerReader(name: string): ((r: BucketReading) => number) | undefined {
+  const lower = name.toLowerCase();
+  const requests = lower.startsWith('x-ratelimit-');
+  const suffix = lower.slice(requests ? 'x-ratelimit-'.length : 'x-complexity-'.length);
   switch (suffix) {
-    case 'limit': return requests ? r.limit : r.complexityLimit;
-    case 'remaining': return requests ? r.remaining : r.complexityRemaining;
-    case 'reset': return requests ? r.reset : r.complexityReset;
-    case 'used': return requests ? r.limit - r.remaining : r.complexityLimit - r.complexityRemaining;
-    case 'cost': return requests ? 1 : r.cost;
+    case 'limit': return requests ? (r) => r.limit : (r) => r.complexityLimit;
+    case 'remaining': return requests ? (r) => r.remaining : (r) => r.complexityRemaining;
+    case 'reset': return requests ? (r) => r.reset : (r) => r.complexityReset;
+    case 'used': return requests ? (r) => r.limit - r.remaining : (r) => r.complexityLimit - r.complexityRemaining;
+    case 'cost': return requests ? () => 1 : (r) => r.cost;
     default: return undefined;
   }
 }
@@ -221,9 +225,19 @@ function addExtraFields(body: View): void {
 
 const TWO_HOURS = 2 * 3_600_000;
 function timeFormatter(config: FakeConfig, noOffset: boolean): (ms: number) => string {
-  if (noOffset) return (ms) => new Date(ms).toISOString().slice(0, 23);
-  if (config.presentation.timestamps === 'offset_micros') {
-    return (ms) => `${new Date(ms + TWO_HOURS).toISOString().slice(0, 23)}000+02:00`;
-  }
-  return (ms) => new Date(ms).toISOString();
+  const format: (ms: number) => string = noOffset
+    ? (ms) => new Date(ms).toISOString().slice(0, 23)
+    : config.presentation.timestamps === 'offset_micros'
+      ? (ms) => `${new Date(ms + TWO_HOURS).toISOString().slice(0, 23)}000+02:00`
+      : (ms) => new Date(ms).toISOString();
+  // Reads render the same few instants over and over; Date#toISOString is a hot spot.
+  const cache = new Map<number, string>();
+  return (ms) => {
+    let text = cache.get(ms);
+    if (text === undefined) {
+      if (cache.size >= 50_000) cache.clear();
+      cache.set(ms, (text = format(ms)));
+    }
+    return text;
+  };
 }

@@ -17,6 +17,12 @@ export function nodeHandler(core: FakeCore, bodyLimitBytes: number): (req: Incom
       req.resume();
       return;
     }
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+      // No body (most GETs): answer at once instead of waiting for the end of an empty stream.
+      req.resume();
+      send(res, answer(core, req, undefined), false);
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     let refused = false;
@@ -34,20 +40,24 @@ export function nodeHandler(core: FakeCore, bodyLimitBytes: number): (req: Incom
     req.on('end', () => {
       if (refused) return;
       const body = chunks.length === 0 ? undefined : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-      let response: FakeResponse;
-      try {
-        response = core.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body });
-      } catch (error) {
-        response = { status: 500, headers: { 'content-type': 'application/json' }, json: undefined, text: JSON.stringify({ error: { type: 'internal_error', message: String(error) } }) };
-      }
-      send(res, response, false);
+      send(res, answer(core, req, body), false);
     });
   };
 }
 
+function answer(core: FakeCore, req: IncomingMessage, body: Buffer | undefined): FakeResponse {
+  try {
+    return core.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, ...(body ? { body } : {}) });
+  } catch (error) {
+    // The core never throws; this guards the process against a bug all the same.
+    return { status: 500, headers: { 'content-type': 'application/json' }, json: undefined, text: JSON.stringify({ error: { type: 'internal_error', message: String(error) } }) };
+  }
+}
+
 function send(res: ServerResponse, response: FakeResponse, close: boolean): void {
   if (res.headersSent) return;
-  const headers: Record<string, string | number> = { ...response.headers, 'content-length': Buffer.byteLength(response.text) };
+  const headers: Record<string, string | number> = response.headers;
+  headers['content-length'] = Buffer.byteLength(response.text);
   if (close) headers.connection = 'close';
   res.writeHead(response.status, headers);
   res.end(response.text);

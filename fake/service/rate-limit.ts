@@ -76,9 +76,10 @@ export const COMPLEXITY_COST: Readonly<Record<string, number>> = {
   askAttachmentQuestion: 20,
 };
 
+/** The default: far above what one client can send, so only a configured limit is ever reached. */
 export const GENEROUS_RATE_LIMIT: RateLimitConfig = {
-  requests: 100_000,
-  requestsPerSecond: 50_000,
-  complexity: 1_000_000,
-  complexityPerSecond: 500_000,
+  requests: 1_000_000,
+  requestsPerSecond: 1_000_000,
+  complexity: 10_000_000,
+  complexityPerSecond: 10_000_000,
 };

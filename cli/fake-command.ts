@@ -1,0 +1,94 @@
+import { parseArgs } from 'node:util';
+import { FAULTS, FAULT_NAMES } from '../fake/faults/catalogue.js';
+import { type CreateFakeOptions, createFake } from '../fake/index.js';
+import { ProfileError } from '../spec/profile.js';
+import { UsageError } from './usage-error.js';
+
+export const FAKE_USAGE = `Usage: notes-conformance fake [options]
+
+Serves the reference fake of the Notes and Collections API v2.
+
+  --port N             port to listen on (default 8080; 0 picks a free one)
+  --host ADDR          address to bind (default 127.0.0.1)
+  --profile P          not-shown choices: fake (default), fake-divergent, or a profile YAML file
+  --token T            create a user with this bearer token (repeatable; default: two random users)
+  --admin-token T      token of the fixture API (default: random, printed)
+  --quota N            each user may create N notes, then quota_exceeded
+  --rate-limit R/S     each user may send R requests per S seconds (default generous)
+  --seed N             deterministic ids and request ids
+  --fault NAME         start with a deliberate rule violation (repeatable)
+  --list-faults        print every fault and the rule it breaks, then exit
+  -h, --help           this text`;
+
+export interface FakeCommandIo {
+  out: (line: string) => void;
+  /** Resolves when the server should stop (SIGINT/SIGTERM in the real CLI). */
+  untilStopped: () => Promise<void>;
+}
+
+export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        port: { type: 'string' }, host: { type: 'string' }, profile: { type: 'string' }, token: { type: 'string', multiple: true },
+        'admin-token': { type: 'string' }, quota: { type: 'string' }, 'rate-limit': { type: 'string' }, seed: { type: 'string' },
+        fault: { type: 'string', multiple: true }, 'list-faults': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${FAKE_USAGE}`);
+  }
+  if (values.help) {
+    io.out(FAKE_USAGE);
+    return 0;
+  }
+  if (values['list-faults']) {
+    for (const name of FAULT_NAMES) io.out(`${name.padEnd(58)} breaks ${FAULTS[name].rules.join(', ')}: ${FAULTS[name].does}`);
+    return 0;
+  }
+  const options: CreateFakeOptions = {
+    port: integer(values.port ?? '8080', '--port', 0, 65535),
+    host: values.host ?? '127.0.0.1',
+    ...(values.profile ? { profile: values.profile } : {}),
+    ...(values.fault ? { faults: values.fault } : {}),
+    ...(values.seed !== undefined ? { seed: integer(values.seed, '--seed', 0, 2 ** 32 - 1) } : {}),
+    ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
+    ...(values.quota !== undefined ? { quota: { limit: integer(values.quota, '--quota', 0, Number.MAX_SAFE_INTEGER) } } : {}),
+    ...(values['rate-limit'] ? { rateLimit: rateLimit(values['rate-limit']) } : {}),
+  };
+  let fake;
+  let tokens: string[];
+  try {
+    fake = await createFake({ ...options, users: values.token ?? [] });
+    tokens = values.token ?? [fake.fixtures.createUser({ name: 'user-1' }).token, fake.fixtures.createUser({ name: 'user-2' }).token];
+  } catch (error) {
+    if (error instanceof ProfileError) throw new UsageError(error.message);
+    if (/unknown fault/.test((error as Error).message)) throw new UsageError((error as Error).message);
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${options.port} is in use; pick another with --port`);
+    throw error;
+  }
+  io.out(`notes-conformance fake listening on ${fake.url}`);
+  io.out(`profile:     ${fake.config.profile.name}`);
+  io.out(`tokens:      ${tokens.join('  ')}`);
+  io.out(`fixture API: ${fake.url}${fake.config.fixturesPrefix} (admin token ${fake.adminToken})`);
+  io.out(`faults:      ${fake.config.faults.size === 0 ? 'none' : [...fake.config.faults].join(', ')}`);
+  await io.untilStopped();
+  await fake.close();
+  return 0;
+}
+
+function integer(raw: string, flag: string, min: number, max: number): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new UsageError(`${flag} must be an integer from ${min} to ${max} (got ${raw})`);
+  return Number(raw);
+}
+
+function rateLimit(raw: string) {
+  const m = /^(\d+)\/(\d+)$/.exec(raw);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new UsageError(`--rate-limit must look like REQUESTS/SECONDS, such as 100/60 (got ${raw})`);
+  const requests = Number(m[1]);
+  const perSecond = requests / Number(m[2]);
+  return { requests, requestsPerSecond: perSecond, complexity: requests * 10, complexityPerSecond: perSecond * 10 };
+}

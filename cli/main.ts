@@ -1,0 +1,25 @@
+import { fakeCommand } from './fake-command.js';
+import { UsageError } from './usage-error.js';
+
+/** Entry point of the notes-conformance command: `fake` serves the fake; anything else runs the kit. */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    if (argv[0] === 'fake') {
+      return await fakeCommand(argv.slice(1), {
+        out: (line) => process.stdout.write(`${line}\n`),
+        untilStopped: () => new Promise<void>((resolve) => {
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+        }),
+      });
+    }
+    const { runCommand } = await import('./run-command.js');
+    return await runCommand(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`notes-conformance: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
