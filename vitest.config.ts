@@ -7,6 +7,15 @@ export default defineConfig({
     projects: [
       {
         test: {
+          name: 'conformance',
+          include: ['suites/**/*.check.ts'],
+          globalSetup: ['suites/harness/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
           name: 'self',
           include: ['test/**/*.test.ts'],
           testTimeout: 60_000,

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { FAULTS, FAULT_NAMES } from '../fake/faults/catalogue.js';
 import { type CreateFakeOptions, createFake } from '../fake/index.js';
 import { ProfileError } from '../spec/profile.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../suites/harness/errors.js';
 
 export const FAKE_USAGE = `Usage: notes-conformance fake [options]
 

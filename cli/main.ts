@@ -1,5 +1,5 @@
 import { fakeCommand } from './fake-command.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../suites/harness/errors.js';
 
 /** Entry point of the notes-conformance command: `fake` serves the fake; anything else runs the kit. */
 export async function main(argv: string[]): Promise<number> {
@@ -12,6 +12,10 @@ export async function main(argv: string[]): Promise<number> {
           process.once('SIGTERM', resolve);
         }),
       });
+    }
+    if (argv[0] === 'matrix') {
+      const { matrixCommand } = await import('./matrix-command.js');
+      return await matrixCommand(argv.slice(1));
     }
     const { runCommand } = await import('./run-command.js');
     return await runCommand(argv);

@@ -9,15 +9,16 @@ import { type View, collectionView } from './views.js';
 
 export const COLLECTION_DESCRIPTION_MAX = 10_000;
 
+// Over the character limit is also over the byte limit: the off-by-one faults lift both by one.
 function title(ctx: ServiceContext, value: unknown, offByOne: boolean, bytesUnchecked: boolean): string {
-  const maxChars = offByOne ? COLLECTION_TITLE_MAX + 1 : COLLECTION_TITLE_MAX;
-  return checkString(value, 'title', { maxChars, ...(bytesUnchecked ? {} : { maxBytes: COLLECTION_TITLE_MAX }) });
+  const max = COLLECTION_TITLE_MAX + (offByOne ? 1 : 0);
+  return checkString(value, 'title', { maxChars: max, ...(bytesUnchecked ? {} : { maxBytes: max }) });
 }
 
 function description(value: unknown, offByOne: boolean, bytesUnchecked: boolean): string | null {
   if (value === null) return null;
-  const maxChars = offByOne ? COLLECTION_DESCRIPTION_MAX + 1 : COLLECTION_DESCRIPTION_MAX;
-  return checkString(value, 'description', { maxChars, ...(bytesUnchecked ? {} : { maxBytes: COLLECTION_DESCRIPTION_MAX }) });
+  const max = COLLECTION_DESCRIPTION_MAX + (offByOne ? 1 : 0);
+  return checkString(value, 'description', { maxChars: max, ...(bytesUnchecked ? {} : { maxBytes: max }) });
 }
 
 /** POST /v2/collections */

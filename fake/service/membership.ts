@@ -23,10 +23,10 @@ export function linkOnCreate(ctx: ServiceContext, user: UserRecord, input: Input
     }
   }
   if (input.collection_titles !== undefined) {
-    const maxChars = ctx.broken('notes.create.title-entry-limit-off-by-one') ? COLLECTION_TITLE_MAX + 1 : COLLECTION_TITLE_MAX;
+    const offByOne = ctx.broken('notes.create.title-entry-limit-off-by-one') ? 1 : 0;
     const titles = checkArray(input.collection_titles, 'collection_titles').map((t, i) => checkString(t, `collection_titles[${i}]`, {
-      maxChars,
-      ...(ctx.broken('notes.create.title-entry-bytes-unchecked') ? {} : { maxBytes: COLLECTION_TITLE_MAX }),
+      maxChars: COLLECTION_TITLE_MAX + offByOne,
+      ...(ctx.broken('notes.create.title-entry-bytes-unchecked') ? {} : { maxBytes: COLLECTION_TITLE_MAX + offByOne }),
     }));
     for (const title of titles) {
       const matches = [...ctx.store.collections.values()].filter((c) => c.trashedAt === null

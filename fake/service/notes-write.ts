@@ -18,8 +18,10 @@ function noteContent(ctx: ServiceContext, input: Input): string {
   if (value === undefined && ctx.broken('notes.create.content-optional')) value = '';
   if (value !== undefined && typeof value !== 'string' && ctx.broken('notes.create.types-coerced')) value = String(value);
   if (value === undefined) throw invalid('content is required');
-  const maxChars = ctx.broken('notes.create.content-limit-off-by-one') ? NOTE_MAX_CHARS + 1 : NOTE_MAX_CHARS;
-  const maxBytes = ctx.broken('notes.create.content-bytes-unchecked') ? undefined : NOTE_MAX_BYTES;
+  // Over 200,000 characters is also over 200,000 bytes: the off-by-one fault lifts both limits by one.
+  const offByOne = ctx.broken('notes.create.content-limit-off-by-one') ? 1 : 0;
+  const maxChars = NOTE_MAX_CHARS + offByOne;
+  const maxBytes = ctx.broken('notes.create.content-bytes-unchecked') ? undefined : NOTE_MAX_BYTES + offByOne;
   return checkString(value, 'content', { maxChars, ...(maxBytes === undefined ? {} : { maxBytes }) });
 }
 

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { fakeCommand } from '../../cli/fake-command.js';
-import { UsageError } from '../../cli/usage-error.js';
+import { UsageError } from '../../suites/harness/errors.js';
 
 describe('notes-conformance fake', () => {
   it('serves the fake, prints its URL and tokens, and stops when told', async () => {

@@ -1,0 +1,92 @@
+import { join } from 'node:path';
+import { type Vitest, createVitest } from 'vitest/node';
+import { FAULTS, FAULT_NAMES, type FaultName } from '../fake/faults/catalogue.js';
+import { OutcomeCollector } from '../reporters/collector.js';
+import { type CheckOutcome, type Verdict, buildReport } from '../reporters/report.js';
+import { packageRoot } from '../spec/paths.js';
+import { loadRules } from '../spec/rules.js';
+import { readKitConfig } from '../suites/harness/config.js';
+import { startRun } from '../suites/harness/run.js';
+
+export interface MatrixRow {
+  fault: FaultName;
+  /** The rules the fault is written to break, with the verdict each got. */
+  rules: Array<{ id: string; verdict: Verdict; reason: string }>;
+  /** Whether the fault's first rule failed (or warned, for advisory rules): the fault is killed. */
+  killed: boolean;
+  /** Other rules of the files that ran whose verdict differs from the clean run. */
+  alsoChanged: string[];
+  ms: number;
+}
+
+export interface MatrixOptions {
+  faults?: readonly FaultName[];
+  /** Called after each fault, for progress output. */
+  onRow?: (row: MatrixRow, done: number, total: number) => void;
+}
+
+/**
+ * Runs the kit against the fake once per fault, narrowed to the files holding the checks of the
+ * fault's rules, in one vitest instance (no startup per fault). A clean run first gives the
+ * baseline verdicts and where each rule's checks live.
+ */
+export async function runFaultMatrix(options: MatrixOptions = {}): Promise<{ clean: Map<string, Verdict>; rows: MatrixRow[] }> {
+  const rules = loadRules();
+  const collector = new OutcomeCollector();
+  const vitest = await createVitest('test', {
+    root: packageRoot, config: join(packageRoot, 'vitest.config.ts'), project: ['conformance'], watch: false, reporters: [collector],
+  });
+  try {
+    const specs = await vitest.globTestSpecifications();
+    const clean = await runOnce(vitest, collector, [], [], specs.map((s) => s.moduleId));
+    const cleanVerdicts = verdicts(clean, rules);
+    const filesOf = new Map<string, Set<string>>();
+    for (const outcome of clean) for (const id of outcome.rules) (filesOf.get(id) ?? filesOf.set(id, new Set()).get(id)!).add(join(packageRoot, outcome.file));
+    const faults = options.faults ?? FAULT_NAMES;
+    const rows: MatrixRow[] = [];
+    for (const fault of faults) {
+      const started = performance.now();
+      const targets: string[] = [...FAULTS[fault].rules];
+      const files = [...new Set(targets.flatMap((id) => [...(filesOf.get(id) ?? [])]))];
+      const outcomes = files.length === 0 ? [] : await runOnce(vitest, collector, [fault], targets, files);
+      const got = verdicts(outcomes, rules);
+      const row: MatrixRow = {
+        fault,
+        rules: targets.map((id) => ({ id, verdict: got.get(id) ?? 'error', reason: reasonOf(outcomes, rules, id) })),
+        killed: ['fail', 'warn'].includes(got.get(targets[0]!) ?? 'error'),
+        alsoChanged: [...got].filter(([id, v]) => !targets.includes(id) && cleanVerdicts.get(id) !== v).map(([id, v]) => `${id}:${v}`).sort(),
+        ms: Math.round(performance.now() - started),
+      };
+      rows.push(row);
+      options.onRow?.(row, rows.length, faults.length);
+    }
+    return { clean: cleanVerdicts, rows };
+  } finally {
+    await vitest.close();
+  }
+}
+
+async function runOnce(vitest: Vitest, collector: OutcomeCollector, faults: string[], only: string[], files: string[]): Promise<CheckOutcome[]> {
+  const config = readKitConfig([...faults.flatMap((f) => ['--fake-fault', f]), ...only.flatMap((id) => ['--only', id])], {});
+  const run = await startRun(config);
+  collector.outcomes.length = 0;
+  for (const project of vitest.projects) project.provide('kit', run.context);
+  const project = vitest.projects.find((p) => p.name === 'conformance')!;
+  try {
+    await vitest.runTestSpecifications(files.map((file) => project.createSpecification(file)));
+  } finally {
+    await run.finish();
+  }
+  return [...collector.outcomes];
+}
+
+function verdicts(outcomes: readonly CheckOutcome[], rules: ReturnType<typeof loadRules>): Map<string, Verdict> {
+  const report = buildReport({ version: '', target: '', profileName: '', profileDeclared: true, seed: 0, only: [], rules, outcomes, requests: 0, leftovers: 0, runErrors: [] });
+  const seen = new Set(outcomes.flatMap((o) => o.rules));
+  return new Map(report.rules.filter((r) => seen.has(r.id)).map((r) => [r.id, r.verdict]));
+}
+
+function reasonOf(outcomes: readonly CheckOutcome[], rules: ReturnType<typeof loadRules>, id: string): string {
+  const report = buildReport({ version: '', target: '', profileName: '', profileDeclared: true, seed: 0, only: [id], rules, outcomes, requests: 0, leftovers: 0, runErrors: [] });
+  return report.rules[0]?.reason ?? '';
+}

@@ -1,0 +1,177 @@
+import type { Rule, RuleLevel } from '../spec/rules.js';
+import { ruleArea } from '../spec/rules.js';
+
+export type Verdict = 'pass' | 'fail' | 'error' | 'skipped' | 'warn';
+export const VERDICTS: readonly Verdict[] = ['pass', 'fail', 'error', 'skipped', 'warn'];
+
+/** One exchange of evidence, as recorded by the kit (redacted). */
+export interface EvidenceExchange {
+  method: string;
+  path: string;
+  requestHeaders: Record<string, string>;
+  requestBody?: string;
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+/** What the runner tells about one check (a vitest test naming rules). */
+export interface CheckOutcome {
+  name: string;
+  file: string;
+  rules: readonly string[];
+  state: 'passed' | 'failed' | 'skipped';
+  /** The skip reason (ctx.skip), if any. */
+  note?: string;
+  errors: ReadonlyArray<{ name?: string; message: string }>;
+  evidence?: readonly EvidenceExchange[];
+  seed?: number;
+  /** Rules found broken through verify(): only these failed; the check's other rules passed. */
+  ruleFailures?: Readonly<Record<string, string>>;
+}
+
+export interface CheckResult {
+  name: string;
+  verdict: Verdict;
+  message: string;
+  file: string;
+  seed?: number;
+  evidence?: EvidenceExchange[];
+}
+
+export interface RuleResult {
+  id: string;
+  area: string;
+  level: RuleLevel;
+  section: string;
+  statement: string;
+  profile_field?: string;
+  verdict: Verdict;
+  reason: string;
+  checks: CheckResult[];
+}
+
+export interface ConformanceReport {
+  kit: { name: 'notes-conformance'; version: string };
+  target: string;
+  profile: string;
+  profile_declared: boolean;
+  seed: number;
+  only: string[];
+  summary: Record<Verdict, number>;
+  requests: number;
+  leftovers: number;
+  exit_code: 0 | 1;
+  exit_reason: string;
+  /** Problems outside any check: a check file that failed to load, an unhandled error. */
+  run_errors: string[];
+  rules: RuleResult[];
+}
+
+export interface ReportInput {
+  version: string;
+  target: string;
+  profileName: string;
+  profileDeclared: boolean;
+  seed: number;
+  only: readonly string[];
+  rules: readonly Rule[];
+  outcomes: readonly CheckOutcome[];
+  requests: number;
+  leftovers: number;
+  runErrors: readonly string[];
+}
+
+const KIT_ERRORS = new Set(['KitError', 'TimeoutError', 'AbortError']);
+const FAILURES = new Set(['AssertionError', 'NonConformance']);
+
+/** The verdict of one check: an assertion is the target's failure; anything else is the kit's. */
+export function checkVerdict(outcome: CheckOutcome, advisory: boolean, ruleId?: string): { verdict: Verdict; message: string } {
+  if (outcome.state === 'passed') return { verdict: 'pass', message: '' };
+  // A rule found broken by verify() failed, even if the check later stopped for another reason.
+  const failure = ruleId === undefined ? undefined : outcome.ruleFailures?.[ruleId];
+  if (outcome.state === 'failed' && failure !== undefined) return { verdict: advisory ? 'warn' : 'fail', message: oneLine(failure) };
+  if (outcome.state === 'failed' && outcome.errors[0]?.name === 'RuleFailures') return { verdict: 'pass', message: '' };
+  if (outcome.state === 'skipped') return { verdict: 'skipped', message: outcome.note ?? 'skipped' };
+  const first = outcome.errors[0] ?? { name: 'Error', message: 'failed without an error' };
+  const message = oneLine(first.message);
+  if (first.name && KIT_ERRORS.has(first.name)) return { verdict: 'error', message };
+  if (first.name && FAILURES.has(first.name)) return { verdict: advisory ? 'warn' : 'fail', message };
+  // A TypeError or the like inside a check is the kit's own problem, not the target's.
+  return { verdict: 'error', message: `${first.name ?? 'Error'} in the check: ${message}` };
+}
+
+/** Worst first: a failure shows the target breaks the rule even if another check could not judge. */
+const RANK: Record<Verdict, number> = { fail: 5, error: 4, warn: 3, pass: 2, skipped: 1 };
+
+export function buildReport(input: ReportInput): ConformanceReport {
+  const byRule = new Map<string, CheckResult[]>();
+  const selected = (id: string) => input.only.length === 0 || input.only.some((p) => id === p || id.startsWith(`${p}.`));
+  const levels = new Map(input.rules.map((r) => [r.id, r.level]));
+  for (const outcome of input.outcomes) {
+    for (const id of outcome.rules) {
+      if (!levels.has(id) || !selected(id)) continue;
+      const { verdict, message } = checkVerdict(outcome, levels.get(id) === 'advisory', id);
+      const result: CheckResult = { name: outcome.name, verdict, message, file: outcome.file };
+      if (outcome.seed !== undefined && verdict !== 'pass' && verdict !== 'skipped') result.seed = outcome.seed;
+      if (verdict !== 'pass' && verdict !== 'skipped' && outcome.evidence?.length) result.evidence = [...outcome.evidence];
+      byRule.get(id)?.push(result) ?? byRule.set(id, [result]);
+    }
+  }
+  const rules: RuleResult[] = input.rules.filter((r) => selected(r.id)).map((rule) => {
+    const checks = (byRule.get(rule.id) ?? []).sort((a, b) => a.name.localeCompare(b.name) || a.file.localeCompare(b.file));
+    const { verdict, reason } = ruleVerdict(checks);
+    return {
+      id: rule.id,
+      area: ruleArea(rule.id),
+      level: rule.level,
+      section: rule.section,
+      statement: rule.statement,
+      ...(rule.profile ? { profile_field: rule.profile } : {}),
+      verdict,
+      reason,
+      checks,
+    };
+  }).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+  const summary = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
+  for (const r of rules) summary[r.verdict]++;
+  const blocking = rules.filter((r) => (r.verdict === 'fail' || r.verdict === 'error')
+    && (r.level === 'documented' || (r.level === 'profile' && input.profileDeclared)));
+  const exit_code = blocking.length > 0 || input.runErrors.length > 0 ? 1 : 0;
+  const exit_reason = exit_code === 0
+    ? 'no documented rule, and no rule the profile declares, failed or errored'
+    : input.runErrors.length > 0 && blocking.length === 0
+      ? `${input.runErrors.length} run error(s) outside the checks`
+      : `${blocking.length} ${input.profileDeclared ? 'documented or declared' : 'documented'} rule(s) failed or errored`;
+  return {
+    kit: { name: 'notes-conformance', version: input.version },
+    target: input.target,
+    profile: input.profileName,
+    profile_declared: input.profileDeclared,
+    seed: input.seed,
+    only: [...input.only],
+    summary,
+    requests: input.requests,
+    leftovers: input.leftovers,
+    exit_code,
+    exit_reason,
+    run_errors: [...input.runErrors].sort(),
+    rules,
+  };
+}
+
+function ruleVerdict(checks: readonly CheckResult[]): { verdict: Verdict; reason: string } {
+  if (checks.length === 0) return { verdict: 'error', reason: 'no check' };
+  const worst = checks.reduce((a, b) => (RANK[b.verdict] > RANK[a.verdict] ? b : a));
+  if (worst.verdict === 'pass') {
+    const skipped = checks.filter((c) => c.verdict === 'skipped').length;
+    return { verdict: 'pass', reason: skipped > 0 ? `${skipped} of ${checks.length} checks skipped: ${checks.find((c) => c.verdict === 'skipped')!.message}` : '' };
+  }
+  return { verdict: worst.verdict, reason: worst.message };
+}
+
+function oneLine(message: string): string {
+  const line = message.split('\n').map((l) => l.trim()).filter(Boolean).join(' ');
+  return line.length > 400 ? `${line.slice(0, 397)}...` : line;
+}

@@ -1,0 +1,195 @@
+import type { EndpointDecl, Profile } from '../../spec/profile.js';
+import type { SchemaRegistry } from '../../spec/schemas.js';
+import type { Exchange, SendOptions, TargetClient } from './client.js';
+import { KitError } from './errors.js';
+import type { Ledger, Owner } from './ledger.js';
+
+type Query = Record<string, string | number | boolean | undefined>;
+type Body = Record<string, unknown>;
+
+export interface ListNotesQuery {
+  limit?: number | string; order_by?: string; cursor?: string; collection?: string; include_content?: boolean | string;
+  created_after?: string; created_before?: string; updated_after?: string; updated_before?: string;
+  open_tasks?: boolean; tasks?: boolean; images?: boolean; files?: boolean;
+}
+export interface SearchNotesBody {
+  query?: unknown; collections?: unknown; response_shape?: unknown;
+  created_after?: string; created_before?: string; updated_after?: string; updated_before?: string;
+  open_tasks?: boolean; tasks?: boolean; images?: boolean; files?: boolean;
+}
+export interface ListCollectionsQuery {
+  limit?: number | string; order_by?: string; cursor?: string;
+  created_after?: string; created_before?: string; updated_after?: string; updated_before?: string;
+}
+export interface SearchCollectionsBody {
+  query?: unknown; created_after?: string; created_before?: string; updated_after?: string; updated_before?: string;
+}
+
+const BOUNDS = ['created_after', 'created_before', 'updated_after', 'updated_before'] as const;
+const CONTAINS = { open_tasks: 'contains_open_tasks', tasks: 'contains_tasks', images: 'contains_images', files: 'contains_files' } as const;
+
+/**
+ * The API of the document, spoken with the target's names (its profile) for one user. Creates
+ * and deletes go into the cleanup ledger; every 200 body is checked against its schema and the
+ * problems are kept on the exchange for the shape rules.
+ */
+export class Api {
+  constructor(
+    private readonly client: TargetClient,
+    private readonly profile: Profile,
+    private readonly schemas: SchemaRegistry,
+    private readonly ledger: Ledger,
+    readonly token: string,
+    readonly owner: Owner,
+    private readonly strict: boolean,
+  ) {}
+
+  /** The same API as another user. */
+  as(token: string, owner: Owner): Api {
+    return new Api(this.client, this.profile, this.schemas, this.ledger, token, owner, this.strict);
+  }
+
+  // ---- notes ----
+  async createNote(body: unknown): Promise<Exchange> {
+    const x = await this.send('createNote', { method: 'POST', path: '/v2/notes', json: body });
+    this.noteCreated(x, 'note');
+    return x;
+  }
+  getNote(id: string): Promise<Exchange> {
+    return this.send('getNote', { method: 'GET', path: `/v2/notes/${id}` });
+  }
+  updateNote(id: string, body: unknown): Promise<Exchange> {
+    return this.send('updateNote', { method: 'PATCH', path: `/v2/notes/${id}`, json: body });
+  }
+  setCreatedAt(id: string, body: unknown): Promise<Exchange> {
+    return this.send('setNoteCreatedAt', { method: 'PATCH', path: `/v2/notes/${id}/created-at`, json: body });
+  }
+  async deleteNote(id: string): Promise<Exchange> {
+    const x = await this.send('deleteNote', { method: 'DELETE', path: `/v2/notes/${id}` });
+    if (x.status === 200 || x.status === 404) this.ledger.deleted('note', id);
+    return x;
+  }
+  trashNote(id: string): Promise<Exchange> {
+    return this.send('trashNote', { method: 'POST', path: `/v2/notes/${id}/trash` });
+  }
+  restoreNote(id: string): Promise<Exchange> {
+    return this.sendEndpoint('restoreNote', 'restore_note', { note_id: id });
+  }
+  listNotes(q: ListNotesQuery = {}): Promise<Exchange> {
+    const names = this.profile.names?.notes_list ?? {};
+    const query: Query = { limit: q.limit, order_by: q.order_by };
+    for (const b of BOUNDS) query[`filter_by_${b}`] = q[b];
+    if (q.cursor !== undefined) query[this.name(names.cursor, 'names.notes_list.cursor')] = q.cursor;
+    if (q.collection !== undefined) query[this.name(names.collection, 'names.notes_list.collection')] = q.collection;
+    if (q.include_content !== undefined) query[this.name(names.include_content, 'names.notes_list.include_content')] = q.include_content;
+    for (const [k, wire] of Object.entries(CONTAINS)) {
+      const value = q[k as keyof typeof CONTAINS];
+      if (value !== undefined) query[this.name(names[wire], `names.notes_list.${wire}`)] = value;
+    }
+    return this.send('listNotes', { method: 'GET', path: '/v2/notes', query });
+  }
+  searchNotes(q: { limit?: number | string; offset?: number | string; snapshot_id?: string }, b: SearchNotesBody): Promise<Exchange> {
+    const names = this.profile.names?.notes_search ?? {};
+    const body: Body = {};
+    if (b.query !== undefined) body.query = b.query;
+    for (const k of BOUNDS) if (b[k] !== undefined) body[`filter_by_${k}`] = b[k];
+    if (b.collections !== undefined) body[this.name(names.collections, 'names.notes_search.collections')] = b.collections;
+    if (b.response_shape !== undefined) body[this.name(names.response_shape, 'names.notes_search.response_shape')] = b.response_shape;
+    for (const [k, wire] of Object.entries(CONTAINS)) {
+      const value = b[k as keyof typeof CONTAINS];
+      if (value !== undefined) body[this.name(names[wire], `names.notes_search.${wire}`)] = value;
+    }
+    return this.send('searchNotes', { method: 'POST', path: '/v2/notes/search', query: q, json: body });
+  }
+  relatedNotes(id: string, q: { limit?: number | string } = {}): Promise<Exchange> {
+    return this.send('getRelatedNotes', { method: 'GET', path: `/v2/notes/${id}/related-notes`, query: q });
+  }
+
+  // ---- collections ----
+  async createCollection(body: unknown): Promise<Exchange> {
+    const x = await this.send('createCollection', { method: 'POST', path: '/v2/collections', json: body });
+    this.noteCreated(x, 'collection');
+    return x;
+  }
+  getCollection(id: string): Promise<Exchange> {
+    return this.send('getCollection', { method: 'GET', path: `/v2/collections/${id}` });
+  }
+  updateCollection(id: string, body: unknown): Promise<Exchange> {
+    return this.send('updateCollection', { method: 'PATCH', path: `/v2/collections/${id}`, json: body });
+  }
+  async deleteCollection(id: string): Promise<Exchange> {
+    const x = await this.send('deleteCollection', { method: 'DELETE', path: `/v2/collections/${id}` });
+    if (x.status === 200 || x.status === 404) this.ledger.deleted('collection', id);
+    return x;
+  }
+  trashCollection(id: string): Promise<Exchange> {
+    return this.sendEndpoint('trashCollection', 'trash_collection', { collection_id: id });
+  }
+  listCollections(q: ListCollectionsQuery = {}): Promise<Exchange> {
+    const names = this.profile.names?.collections_list ?? {};
+    const query: Query = { limit: q.limit, order_by: q.order_by };
+    if (q.cursor !== undefined) query[this.name(names.cursor, 'names.collections_list.cursor')] = q.cursor;
+    for (const b of BOUNDS) if (q[b] !== undefined) query[this.name(names[b], `names.collections_list.${b}`)] = q[b];
+    return this.send('listCollections', { method: 'GET', path: '/v2/collections', query });
+  }
+  searchCollections(b: SearchCollectionsBody): Promise<Exchange> {
+    const names = this.profile.names?.collections_search ?? {};
+    const body: Body = {};
+    if (b.query !== undefined) body[this.name(names.query, 'names.collections_search.query')] = b.query;
+    for (const k of BOUNDS) if (b[k] !== undefined) body[this.name(names[k], `names.collections_search.${k}`)] = b[k];
+    return this.send('searchCollections', { method: 'POST', path: '/v2/collections/search', json: body });
+  }
+
+  // ---- membership ----
+  addToCollection(collectionId: string, noteId: string): Promise<Exchange> {
+    return this.send('addNoteToCollection', { method: 'PUT', path: `/v2/collections/${collectionId}/notes/${noteId}` });
+  }
+  moveNote(sourceId: string, noteId: string, body: unknown): Promise<Exchange> {
+    return this.send('moveNote', { method: 'POST', path: `/v2/collections/${sourceId}/notes/${noteId}/move`, json: body });
+  }
+  removeFromCollection(collectionId: string, noteId: string): Promise<Exchange> {
+    return this.sendEndpoint('removeNoteFromCollection', 'remove_note_from_collection', { collection_id: collectionId, note_id: noteId });
+  }
+  askQuestion(attachmentId: string, body: unknown): Promise<Exchange> {
+    return this.sendEndpoint('askAttachmentQuestion', 'attachment_question', { attachment_id: attachmentId }, body);
+  }
+
+  /** Any request as this user (or with other credentials): for auth and bad-input checks. */
+  raw(opts: Omit<SendOptions, 'token'> & { token?: string | null }): Promise<Exchange> {
+    return this.client.send({ ...opts, token: opts.token === undefined ? this.token : opts.token });
+  }
+
+  // ---- plumbing ----
+  private async send(operationId: string, opts: Omit<SendOptions, 'token'>): Promise<Exchange> {
+    const exchange = await this.client.send({ ...opts, token: this.token });
+    if (exchange.status === 200) {
+      const schema = this.schemas.responseSchemaOf(operationId);
+      if (schema) {
+        const problems = exchange.json === undefined ? ['the body is not JSON'] : this.schemas.validate(schema, exchange.json, { strict: this.strict });
+        if (problems.length > 0) exchange.schemaProblems = problems;
+      }
+    }
+    return exchange;
+  }
+
+  private sendEndpoint(operationId: string, field: keyof NonNullable<Profile['endpoints']>, params: Record<string, string>, json?: unknown): Promise<Exchange> {
+    const decl: EndpointDecl | undefined = this.profile.endpoints?.[field];
+    if (!decl) throw new KitError(`the profile declares no endpoints.${field}`);
+    const path = decl.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      const value = params[name];
+      if (value === undefined) throw new KitError(`endpoints.${field} uses {${name}}, which this operation does not supply`);
+      return encodeURIComponent(value);
+    });
+    return this.send(operationId, { method: decl.method, path, ...(json === undefined ? {} : { json }) });
+  }
+
+  private name(value: string | undefined, field: string): string {
+    if (value === undefined) throw new KitError(`the profile declares no ${field}`);
+    return value;
+  }
+
+  private noteCreated(exchange: Exchange, kind: 'note' | 'collection'): void {
+    const id = (exchange.json as { id?: unknown } | undefined)?.id;
+    if (exchange.status >= 200 && exchange.status < 300 && typeof id === 'string') this.ledger.created(kind, id, this.owner);
+  }
+}

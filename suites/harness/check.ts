@@ -1,0 +1,173 @@
+import fc from 'fast-check';
+import { test } from 'vitest';
+import type { Profile } from '../../spec/profile.js';
+import { profileField } from '../../spec/profile.js';
+import { loadRules } from '../../spec/rules.js';
+import type { Api } from './api.js';
+import type { Exchange } from './client.js';
+import type { Budgets, KitContext } from './context.js';
+import type { DataFactory } from './data.js';
+import type { FixturesClient, FixtureUser } from './fixtures-client.js';
+import type { Kit } from './kit.js';
+
+declare module 'vitest' {
+  interface TaskMeta {
+    /** The rule ids this check verifies. */
+    rules?: string[];
+    /** The last exchanges of a failed check, redacted. */
+    evidence?: Exchange[];
+    requests?: number;
+    /** fast-check seed of a property that ran. */
+    seed?: number;
+    /** Rules a check found broken through verify(), with the reason; the check's other rules passed. */
+    ruleFailures?: Record<string, string>;
+  }
+}
+
+/** What a check may need beyond what every target offers; unmet needs skip it with the reason. */
+export type Need =
+  | 'secondary'
+  | 'fixtures'
+  | `fixtures:${'users' | 'grants' | 'quota' | 'attachments' | 'rate_limit'}`
+  | `profile:${string}`
+  | { notes: number };
+
+export interface CheckSpec {
+  rules: readonly [string, ...string[]];
+  needs?: readonly Need[];
+  timeout?: number;
+}
+
+export interface CheckContext {
+  readonly kit: Kit;
+  readonly ctx: KitContext;
+  readonly api: Api;
+  readonly data: DataFactory;
+  readonly profile: Profile;
+  readonly budgets: Budgets;
+  /** The second user's API (the check skips when there is none). */
+  secondary(): Api;
+  fixtures(): FixturesClient;
+  /** A fresh user from the fixture API, deleted with its data when the file ends. */
+  fixtureUser(options?: Parameters<FixturesClient['createUser']>[0]): Promise<{ user: FixtureUser; api: Api }>;
+  /** Ends the check as skipped, with the reason in the report. */
+  skip(reason: string): never;
+  /**
+   * Asserts something about one rule (or a few) without stopping the check: a failed expect
+   * here fails only these rules, and the check goes on to its other rules.
+   */
+  verify(rules: string | readonly string[], fn: () => void | Promise<void>): Promise<void>;
+  /** Problems of the exchange's JSON body against a component schema of openapi.yaml (strict if the profile says so). */
+  schemaProblems(x: Exchange, component: string): string[];
+  /** Runs a fast-check property with the run's seed; a failure names the seed and path. */
+  property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs?: number): Promise<void>;
+}
+
+/** Some rules of a check failed their verify(); the others passed. */
+export class RuleFailures extends Error {
+  override name = 'RuleFailures';
+}
+
+const knownRules = new Map(loadRules().map((r) => [r.id, r]));
+
+/** The checks' needs from the catalogue: a rule's `needs` fields must be present in the profile. */
+function ruleNeeds(rules: readonly string[]): Need[] {
+  return rules.flatMap((id) => knownRules.get(id)!.needs.map((field): Need => {
+    if (field === 'capabilities.secondary_token') return 'secondary';
+    if (field === 'capabilities.fixtures') return 'fixtures';
+    return `profile:${field}`;
+  }));
+}
+
+export function unmetNeed(kit: Kit, need: Need): string | undefined {
+  const { ctx } = kit;
+  if (typeof need === 'object') {
+    return need.notes > ctx.budgets.max_seed_notes
+      ? `needs ${need.notes} notes; the profile's budgets.max_seed_notes allows ${ctx.budgets.max_seed_notes}`
+      : undefined;
+  }
+  if (need === 'secondary') return kit.secondary ? undefined : 'needs a second user\'s token (--secondary-token or a fixture API)';
+  if (need === 'fixtures') return kit.fixtures ? undefined : 'needs the fixture API (profile capabilities.fixtures and its admin token)';
+  if (need.startsWith('fixtures:')) {
+    if (!kit.fixtures) return 'needs the fixture API (profile capabilities.fixtures and its admin token)';
+    const offer = need.slice('fixtures:'.length);
+    return ctx.fixtures?.offers.includes(offer) ? undefined : `the profile's fixture API does not offer ${offer}`;
+  }
+  const field = need.slice('profile:'.length);
+  if (field === 'capabilities.secondary_token') return unmetNeed(kit, 'secondary');
+  if (field === 'capabilities.fixtures') return unmetNeed(kit, 'fixtures');
+  return profileField(ctx.profile, field) === undefined ? `the profile declares no ${field}` : undefined;
+}
+
+/** Whether a check with these rules runs under --only (ids or dotted prefixes). */
+export function selected(rules: readonly string[], only: readonly string[]): boolean {
+  return only.length === 0 || rules.some((id) => only.some((p) => id === p || id.startsWith(`${p}.`)));
+}
+
+/**
+ * Declares a check: a vitest test that names the rules it verifies. Unknown rule ids fail when
+ * the file is collected. Needs the target does not meet skip the check with the reason.
+ */
+export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: CheckContext) => Promise<void>): void {
+  const unknown = spec.rules.filter((id) => !knownRules.has(id));
+  if (unknown.length > 0) throw new Error(`check "${description}" names unknown rule id(s): ${unknown.join(', ')}`);
+  if (spec.rules.length === 0) throw new Error(`check "${description}" names no rule`);
+  const name = `${description} [${spec.rules.join(' ')}]`;
+  const runs = (n: number | undefined) => n ?? kit.ctx.budgets.property_runs;
+  test(name, { meta: { rules: [...spec.rules] }, ...(spec.timeout ? { timeout: spec.timeout } : {}) }, async (vitestCtx) => {
+    if (!selected(spec.rules, kit.ctx.only)) vitestCtx.skip();
+    for (const need of [...ruleNeeds(spec.rules), ...(spec.needs ?? [])]) {
+      const reason = unmetNeed(kit, need);
+      if (reason) vitestCtx.skip(reason);
+    }
+    const exchanges: Exchange[] = [];
+    const ruleFailures: Record<string, string> = {};
+    const sentBefore = kit.client.sent;
+    kit.client.record(exchanges);
+    const t: CheckContext = {
+      kit, ctx: kit.ctx, api: kit.api, data: kit.data, profile: kit.ctx.profile, budgets: kit.ctx.budgets,
+      secondary: () => kit.secondary ?? vitestCtx.skip('needs a second user\'s token'),
+      fixtures: () => kit.fixtures ?? vitestCtx.skip('needs the fixture API'),
+      async fixtureUser(options) {
+        const fixtures = t.fixtures();
+        const user = await fixtures.createUser(options);
+        kit.ledger.created('user', user.user_id, 'primary');
+        return { user, api: kit.api.as(user.token, `user:${user.user_id}`) };
+      },
+      skip: (reason) => vitestCtx.skip(reason),
+      schemaProblems: (x, component) => (x.json === undefined ? ['the body is not JSON'] : kit.schemas.validate(component, x.json, { strict: kit.ctx.strict })),
+      async verify(rules, fn) {
+        const ids = typeof rules === 'string' ? [rules] : rules;
+        const stray = ids.filter((id) => !spec.rules.includes(id));
+        if (stray.length > 0) throw new Error(`verify names rule(s) the check does not declare: ${stray.join(', ')}`);
+        try {
+          await fn();
+        } catch (error) {
+          const name = (error as Error).name;
+          if (name !== 'AssertionError' && name !== 'NonConformance') throw error;
+          const message = (error as Error).message.split('\n')[0]!;
+          for (const id of ids) ruleFailures[id] ??= message;
+        }
+      },
+      async property(arbitrary, predicate, n) {
+        vitestCtx.task.meta.seed = kit.ctx.seed;
+        await fc.assert(fc.asyncProperty(arbitrary, predicate), { numRuns: runs(n), seed: kit.ctx.seed, endOnFailure: true });
+      },
+    };
+    try {
+      await fn(t);
+      const broken = Object.keys(ruleFailures);
+      if (broken.length > 0) {
+        vitestCtx.task.meta.ruleFailures = ruleFailures;
+        throw new RuleFailures(broken.map((id) => `${id}: ${ruleFailures[id]}`).join('; '));
+      }
+    } catch (error) {
+      if (Object.keys(ruleFailures).length > 0) vitestCtx.task.meta.ruleFailures = ruleFailures;
+      vitestCtx.task.meta.evidence = exchanges.slice(-8);
+      throw error;
+    } finally {
+      kit.client.record(undefined);
+      vitestCtx.task.meta.requests = kit.client.sent - sentBefore;
+    }
+  });
+}

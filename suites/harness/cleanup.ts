@@ -1,0 +1,28 @@
+import type { Kit } from './kit.js';
+import type { LedgerEntry } from './ledger.js';
+
+/** Deletes what this worker created and has not deleted yet; a failure leaves it for the run's sweep. */
+export async function cleanUp(kit: Kit): Promise<void> {
+  kit.client.record(undefined);
+  for (const entry of kit.ledger.pending()) {
+    try {
+      await deleteEntry(kit, entry);
+    } catch {
+      // Left in the journal: the run's final sweep tries again and counts it if it stays.
+    }
+  }
+}
+
+async function deleteEntry(kit: Kit, entry: LedgerEntry): Promise<void> {
+  if (entry.kind === 'user') {
+    if (!kit.fixtures) return;
+    await kit.fixtures.deleteUser(entry.id);
+    kit.ledger.deleted('user', entry.id);
+    return;
+  }
+  if (entry.owner.startsWith('user:')) return; // goes with its fixture user
+  const api = entry.owner === 'secondary' ? kit.secondary : kit.api;
+  if (!api) return;
+  if (entry.kind === 'note') await api.deleteNote(entry.id);
+  else await api.deleteCollection(entry.id);
+}

@@ -1,0 +1,245 @@
+import { Agent, errors as undiciErrors, request } from 'undici';
+import { KitError } from './errors.js';
+
+/** One request and its answer, as recorded for evidence (bodies cut, secrets redacted). */
+export interface Exchange {
+  readonly method: string;
+  /** Path and query, relative to the target's base URL. */
+  readonly path: string;
+  readonly requestHeaders: Readonly<Record<string, string>>;
+  readonly requestBody?: string;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The response body as text (cut for the record, whole for parsing). */
+  readonly text: string;
+  /** The parsed JSON body, or undefined when the body is not JSON. */
+  readonly json: unknown;
+  readonly durationMs: number;
+  /** Problems of a 200 body against its schema in spec/ (set by the api layer). */
+  schemaProblems?: string[];
+}
+
+export interface SendOptions {
+  method: string;
+  path: string;
+  query?: Readonly<Record<string, string | number | boolean | undefined>>;
+  /** A JSON body (serialised), or raw bytes/text sent as they are. */
+  json?: unknown;
+  raw?: string | Uint8Array;
+  contentType?: string | null;
+  /** The bearer token; null sends no Authorization header at all. */
+  token: string | null;
+  /** Replaces the Authorization header entirely (auth checks). */
+  authorization?: string;
+  /** Return a final 429 instead of treating it as the kit's problem (rate-limit checks). */
+  acceptRateLimited?: boolean;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  requestBudget: number;
+  requestsPerSecond?: number;
+  /** Values never written to evidence (tokens). */
+  secrets: readonly string[];
+  /** Longest Retry-After the kit waits for before reporting the target as rate limiting it. */
+  maxRetryAfterMs?: number;
+}
+
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const RECORD_CHARS = 4096;
+const MAX_RATE_RETRIES = 3;
+
+/**
+ * The kit's only way to the target: undici with a per-request timeout, no redirects followed
+ * (a 3xx is returned as it is, so the token never travels to another origin), 429 +
+ * Retry-After honoured, X-RateLimit-Remaining pacing, a request budget and a rate cap.
+ */
+export class TargetClient {
+  private readonly agent: Agent;
+  private readonly base: URL;
+  private nextAllowedAt = 0;
+  private recorder: Exchange[] | undefined;
+  sent = 0;
+
+  constructor(private readonly options: ClientOptions) {
+    this.base = new URL(options.baseUrl);
+    this.agent = new Agent({
+      keepAliveTimeout: 4_000,
+      connections: 16,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connect: { timeout: Math.min(options.timeoutMs, 10_000) },
+    });
+  }
+
+  get origin(): string {
+    return this.base.origin;
+  }
+
+  /** Exchanges from now on are also pushed to this list (the running check's evidence). */
+  record(into: Exchange[] | undefined): void {
+    this.recorder = into;
+  }
+
+  async send(opts: SendOptions): Promise<Exchange> {
+    for (let attempt = 0; ; attempt++) {
+      const exchange = await this.sendOnce(opts);
+      if (exchange.status !== 429 || opts.acceptRateLimited) return exchange;
+      const wait = retryAfterMs(exchange.headers['retry-after']);
+      if (attempt >= MAX_RATE_RETRIES || wait === undefined || wait > (this.options.maxRetryAfterMs ?? 60_000)) {
+        throw new KitError(`the target answered 429 (rate limited) ${attempt + 1} time(s)${wait === undefined ? ' without a usable Retry-After' : `, asking to wait ${Math.round(wait / 1000)} s`}; lower requests_per_second in the profile`);
+      }
+      await sleep(wait);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  private async sendOnce(opts: SendOptions): Promise<Exchange> {
+    if (this.sent >= this.options.requestBudget) {
+      throw new KitError(`the request budget of ${this.options.requestBudget} is spent (profile budgets.request_budget)`);
+    }
+    await this.pace();
+    const url = this.urlFor(opts);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (opts.authorization !== undefined) headers.authorization = opts.authorization;
+    else if (opts.token !== null) headers.authorization = `Bearer ${opts.token}`;
+    let body: string | Uint8Array | undefined;
+    if (opts.raw !== undefined) body = opts.raw;
+    else if (opts.json !== undefined) body = JSON.stringify(opts.json);
+    if (body !== undefined && opts.contentType !== null) headers['content-type'] = opts.contentType ?? 'application/json';
+
+    this.sent++;
+    const started = performance.now();
+    let status: number;
+    let responseHeaders: Record<string, string>;
+    let bytes: Buffer;
+    try {
+      const response = await request(url, {
+        dispatcher: this.agent,
+        method: opts.method as 'GET',
+        headers,
+        ...(body === undefined ? {} : { body }),
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+      status = response.statusCode;
+      responseHeaders = flattenHeaders(response.headers);
+      bytes = await readCapped(response.body);
+    } catch (error) {
+      throw transportError(error, `${opts.method} ${url.pathname}`, this.options.timeoutMs);
+    }
+    const text = bytes.toString('utf8');
+    const exchange: Exchange = {
+      method: opts.method,
+      path: this.redact(url.pathname + url.search),
+      requestHeaders: this.redactHeaders(headers),
+      ...(body === undefined ? {} : { requestBody: this.redact(cut(typeof body === 'string' ? body : Buffer.from(body).toString('utf8'))) }),
+      status,
+      headers: responseHeaders,
+      text: this.redact(text),
+      json: parseJson(text, responseHeaders['content-type']),
+      durationMs: Math.round(performance.now() - started),
+    };
+    this.afterResponse(exchange);
+    this.recorder?.push({ ...exchange, text: cut(exchange.text) });
+    return exchange;
+  }
+
+  private urlFor(opts: SendOptions): URL {
+    if (!opts.path.startsWith('/') || opts.path.startsWith('//')) throw new KitError(`refusing a path that is not relative to the target: ${opts.path}`);
+    const url = new URL(this.base.pathname.replace(/\/$/, '') + opts.path, this.base);
+    for (const [key, value] of Object.entries(opts.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+    // The token goes only to the target's own origin.
+    if (url.origin !== this.base.origin) throw new KitError(`refusing to send a request to ${url.origin}, which is not the target`);
+    return url;
+  }
+
+  private async pace(): Promise<void> {
+    const now = Date.now();
+    if (this.nextAllowedAt > now) await sleep(this.nextAllowedAt - now);
+    const rps = this.options.requestsPerSecond;
+    this.nextAllowedAt = Math.max(this.nextAllowedAt, Date.now()) + (rps ? 1000 / rps : 0);
+  }
+
+  /** Slows down when the target says the bucket is empty (X-RateLimit-Remaining: 0). */
+  private afterResponse(exchange: Exchange): void {
+    const remaining = Number(exchange.headers['x-ratelimit-remaining']);
+    if (!(remaining <= 0)) return;
+    const reset = Number(exchange.headers['x-ratelimit-reset']);
+    const waitMs = !Number.isFinite(reset) ? 1000 : reset > 1e9 ? reset * 1000 - Date.now() : reset * 1000;
+    this.nextAllowedAt = Math.max(this.nextAllowedAt, Date.now() + Math.min(Math.max(waitMs, 0), 60_000));
+  }
+
+  redact(text: string): string {
+    let out = text;
+    for (const secret of this.options.secrets) if (secret.length >= 4) out = out.split(secret).join('***');
+    return out;
+  }
+
+  private redactHeaders(headers: Record<string, string>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(headers)) out[k] = k === 'authorization' ? v.replace(/^(\S+)\s.*$/, '$1 ***') : this.redact(v);
+    return out;
+  }
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+async function readCapped(body: AsyncIterable<Buffer | Uint8Array> & { destroy?: (e?: Error) => void }): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      body.destroy?.();
+      throw new KitError(`the response body exceeds ${MAX_BODY_BYTES} bytes`);
+    }
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks);
+}
+
+function parseJson(text: string, contentType: string | undefined): unknown {
+  if (text === '') return undefined;
+  if (contentType && !/json/i.test(contentType) && !/^\s*[{[]/.test(text)) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function transportError(error: unknown, what: string, timeoutMs: number): KitError {
+  if (error instanceof KitError) return error;
+  const e = error as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e.code ?? e.cause?.code;
+  if (e.name === 'TimeoutError' || e.name === 'AbortError' || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError
+    || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return new KitError(`${what}: no complete answer within ${timeoutMs} ms (timeout)`);
+  }
+  if (code === 'ECONNREFUSED') return new KitError(`${what}: connection refused by the target`);
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return new KitError(`${what}: the target closed the connection (${code})`);
+  if (code?.startsWith('HPE_')) return new KitError(`${what}: the target's answer is not valid HTTP (${code})`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new KitError(`${what}: the target's host name does not resolve`);
+  return new KitError(`${what}: ${code ? `${code}: ` : ''}${e.message ?? String(error)}`);
+}
+
+function retryAfterMs(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+function cut(text: string): string {
+  return text.length > RECORD_CHARS ? `${text.slice(0, RECORD_CHARS)}… (${text.length} characters in all)` : text;
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,147 @@
+import { parseArgs } from 'node:util';
+import { type Profile, ProfileError, loadProfile } from '../../spec/profile.js';
+import { UsageError } from './errors.js';
+
+/**
+ * The kit's settings, read once from the command line and the environment (flags win) into a
+ * frozen object. This is the only module that reads either.
+ */
+export interface KitConfig {
+  readonly target?: string;
+  readonly image?: string;
+  readonly token?: string;
+  readonly secondaryToken?: string;
+  readonly fixturesToken?: string;
+  readonly profilePath?: string;
+  /** The profile file's content, validated (undefined: none given). */
+  readonly profile?: Profile;
+  readonly only: readonly string[];
+  readonly seed?: number;
+  readonly outputs: { readonly json?: string; readonly junit?: string; readonly markdown?: string; readonly html?: string };
+  readonly quiet: boolean;
+  /** The embedded fake's own profile and faults (for proving the kit: divergent runs, the fault matrix). */
+  readonly fakeProfile?: string;
+  readonly fakeFaults: readonly string[];
+}
+
+export const RUN_USAGE = `Usage: notes-conformance [options]            run every check (against the embedded fake if no target)
+       notes-conformance fake [options]       serve the reference fake (see notes-conformance fake --help)
+
+Target:
+  --target URL             base URL of the server under test (env NOTES_TARGET_URL)
+  --image NAME             start the server from a Docker image with testcontainers (env NOTES_TARGET_IMAGE)
+  --token T                bearer token of the main test user (env NOTES_TOKEN)
+  --secondary-token T      a second user's token, for isolation checks (env NOTES_SECONDARY_TOKEN)
+  --fixtures-token T       admin token of the target's fixture API, if its profile declares one (env NOTES_FIXTURES_TOKEN)
+  --profile FILE           the target's choices where the API document says "not shown" (env NOTES_PROFILE)
+Run:
+  --only ID                run only the checks of a rule id or id prefix such as notes.create (repeatable)
+  --seed N                 replay property and model-based runs with this seed
+  --fake-profile P         the embedded fake's profile: fake (default), fake-divergent or a file
+  --fake-fault NAME        start the embedded fake with a fault (repeatable; for proving the kit)
+Reports:
+  --json FILE  --junit FILE  --markdown FILE  --html FILE
+  --quiet                  print only the summary line
+  -h, --help
+
+Exit status: 0 when no documented rule (and no rule the profile declares) fails or errors,
+1 when one does, 2 when the kit cannot start.`;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    ({ values } = parse(argv));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${RUN_USAGE}`);
+  }
+  const pick = (flag: string | undefined, name: string): string | undefined => {
+    const value = flag ?? env[name];
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const target = pick(values.target, 'NOTES_TARGET_URL');
+  if (target !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      throw new UsageError(`--target must be an absolute http(s) URL (got ${target})`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target must be http or https (got ${url.protocol})`);
+    if (url.username || url.password) throw new UsageError('--target must not carry credentials; use --token');
+  }
+  const image = pick(values.image, 'NOTES_TARGET_IMAGE');
+  if (target && image) throw new UsageError('give --target or --image, not both');
+  const seedRaw = pick(values.seed, 'NOTES_SEED');
+  if (seedRaw !== undefined && !/^\d{1,10}$/.test(seedRaw)) throw new UsageError(`--seed must be a non-negative integer (got ${seedRaw})`);
+  const only = [...(values.only ?? []), ...(env.NOTES_ONLY ? env.NOTES_ONLY.split(',') : [])].map((s) => s.trim()).filter(Boolean);
+  for (const prefix of only) if (!/^[a-z0-9.-]+$/.test(prefix)) throw new UsageError(`--only takes a rule id or prefix such as notes.create (got ${prefix})`);
+  const config: KitConfig = {
+    ...(target ? { target: target.replace(/\/+$/, '') } : {}),
+    ...(image ? { image } : {}),
+    ...optional('token', pick(values.token, 'NOTES_TOKEN')),
+    ...optional('secondaryToken', pick(values['secondary-token'], 'NOTES_SECONDARY_TOKEN') ?? env.NOTES_TOKEN_SECONDARY),
+    ...optional('fixturesToken', pick(values['fixtures-token'], 'NOTES_FIXTURES_TOKEN')),
+    ...optional('profilePath', pick(values.profile, 'NOTES_PROFILE')),
+    only,
+    ...(seedRaw !== undefined ? { seed: Number(seedRaw) } : {}),
+    outputs: {
+      ...optional('json', pick(values.json, 'NOTES_REPORT_JSON')),
+      ...optional('junit', pick(values.junit, 'NOTES_REPORT_JUNIT')),
+      ...optional('markdown', pick(values.markdown, 'NOTES_REPORT_MARKDOWN')),
+      ...optional('html', pick(values.html, 'NOTES_REPORT_HTML')),
+    },
+    quiet: values.quiet === true,
+    ...optional('fakeProfile', pick(values['fake-profile'], 'NOTES_FAKE_PROFILE')),
+    fakeFaults: [...(values['fake-fault'] ?? []), ...(env.NOTES_FAKE_FAULTS ? env.NOTES_FAKE_FAULTS.split(',') : [])].filter(Boolean),
+  };
+  if (config.profilePath !== undefined) {
+    let profile: Profile;
+    try {
+      profile = loadProfile(config.profilePath);
+    } catch (error) {
+      if (error instanceof ProfileError) throw new UsageError(error.message);
+      throw error;
+    }
+    // The fixture API's admin token may live in a variable the profile names.
+    const fixtures = profile.capabilities?.fixtures;
+    const fromEnv = fixtures?.admin_token_env ? env[fixtures.admin_token_env] : undefined;
+    Object.assign(config, { profile }, config.fixturesToken === undefined && (fromEnv ?? fixtures?.admin_token)
+      ? { fixturesToken: fromEnv ?? fixtures?.admin_token } : {});
+  }
+  if (config.token === undefined && (config.target || config.image) && !config.fixturesToken) {
+    throw new UsageError('a target needs a token: --token or NOTES_TOKEN (or a fixture API token to create test users)');
+  }
+  return deepFreeze(config);
+}
+
+export function wantsHelp(argv: readonly string[]): boolean {
+  return argv.includes('--help') || argv.includes('-h');
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      target: { type: 'string' }, image: { type: 'string' }, token: { type: 'string' }, 'secondary-token': { type: 'string' },
+      'fixtures-token': { type: 'string' }, profile: { type: 'string' }, only: { type: 'string', multiple: true }, seed: { type: 'string' },
+      json: { type: 'string' }, junit: { type: 'string' }, markdown: { type: 'string' }, html: { type: 'string' }, quiet: { type: 'boolean' },
+      'fake-profile': { type: 'string' }, 'fake-fault': { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,51 @@
+import type { Profile } from '../../spec/profile.js';
+
+export interface Budgets {
+  property_runs: number;
+  model_runs: number;
+  model_max_commands: number;
+  max_seed_notes: number;
+  request_budget: number;
+  requests_per_second: number | undefined;
+  request_timeout_ms: number;
+}
+
+/** What every worker knows about the run (passed with vitest's provide/inject; never written to disk). */
+export interface KitContext {
+  readonly targetUrl: string;
+  /** How the target was reached: the embedded fake, a URL, or a container image. */
+  readonly targetLabel: string;
+  readonly embedded: boolean;
+  /** The effective profile: the user's, or the fake's defaults when none was given. */
+  readonly profile: Profile;
+  /** Whether the profile was declared (a file, or the embedded fake's own) rather than assumed. */
+  readonly profileDeclared: boolean;
+  readonly tokens: { readonly primary: string; readonly secondary?: string };
+  readonly fixtures?: { readonly prefix: string; readonly adminToken: string; readonly offers: readonly string[] };
+  readonly budgets: Budgets;
+  readonly clockToleranceMs: number;
+  readonly strict: boolean;
+  readonly seed: number;
+  /** A marker unique to the run, written into everything it creates. */
+  readonly runId: string;
+  /** Scratch directory of the run: the cleanup journal and per-file request counts. */
+  readonly runDir: string;
+  readonly only: readonly string[];
+}
+
+/** Budgets when the target is remote and its profile says nothing: about 600 requests in all. */
+export const REMOTE_BUDGETS: Budgets = {
+  property_runs: 3,
+  model_runs: 2,
+  model_max_commands: 12,
+  max_seed_notes: 12,
+  request_budget: 800,
+  requests_per_second: 1.5,
+  request_timeout_ms: 10_000,
+};
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    kit: KitContext;
+  }
+}

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import type { Api } from './api.js';
+import type { Exchange } from './client.js';
+import { KitError, setupFailed } from './errors.js';
+
+export interface NoteRef {
+  id: string;
+  version: number;
+  json: Record<string, unknown>;
+}
+
+export interface CollectionRef {
+  id: string;
+  json: Record<string, unknown>;
+}
+
+const DAY = 86_400_000;
+
+/**
+ * Test data that keeps a run apart from whatever else the account holds: every note carries
+ * the run marker, lists are narrowed to a time window far in the past that no one else uses,
+ * and searches look for words that exist only in this run.
+ */
+export class DataFactory {
+  private counter = 0;
+
+  constructor(private readonly api: Api, readonly runId: string) {}
+
+  /** A word that appears nowhere but in this run (lower-case letters and digits). */
+  word(): string {
+    return `zq${this.runId}${(this.counter++).toString(36)}${randomBytes(3).toString('hex')}`;
+  }
+
+  /** The run marker line appended to note bodies. */
+  get marker(): string {
+    return `notes-conformance run ${this.runId}`;
+  }
+
+  /** Markdown whose first line is `title`, with the run marker in the body. */
+  content(title: string, body = ''): string {
+    return `${title}\n${body ? `${body}\n` : ''}${this.marker}`;
+  }
+
+  /**
+   * A window of time in the years 2001-2019 that no other data shares: instants inside it are
+   * start + offsets in milliseconds. Backdated timestamps are always allowed.
+   */
+  window(): TimeWindow {
+    const start = Date.UTC(2001, 0, 1) + Math.floor(Math.random() * 18 * 365) * DAY + (this.counter++ % 1000) * 60_000 + Math.floor(Math.random() * 60_000);
+    return new TimeWindow(start);
+  }
+
+  async note(content?: string, extra: Record<string, unknown> = {}, api: Api = this.api): Promise<NoteRef> {
+    const x = await api.createNote({ content: content ?? this.content(`Note ${this.word()}`), ...extra });
+    return noteRef(x, 'create a note');
+  }
+
+  async collection(title?: string, extra: Record<string, unknown> = {}, api: Api = this.api): Promise<CollectionRef> {
+    const x = await api.createCollection({ title: title ?? `Collection ${this.word()}`, ...extra });
+    const id = (x.json as { id?: unknown } | undefined)?.id;
+    if (x.status !== 200 || typeof id !== 'string') throw setupFailed('create a collection', x.status, x.json ?? x.text);
+    return { id, json: x.json as Record<string, unknown> };
+  }
+}
+
+export function noteRef(x: Exchange, step: string): NoteRef {
+  const json = x.json as Record<string, unknown> | undefined;
+  if (x.status !== 200 || typeof json?.id !== 'string') throw setupFailed(step, x.status, x.json ?? x.text);
+  if (typeof json.version !== 'number') throw new KitError(`${step}: the response has no numeric version (see notes.create.response-fields)`);
+  return { id: json.id, version: json.version, json };
+}
+
+export class TimeWindow {
+  constructor(readonly start: number) {}
+  at(offsetMs: number): string {
+    return new Date(this.start + offsetMs).toISOString();
+  }
+  ms(offsetMs: number): number {
+    return this.start + offsetMs;
+  }
+}

@@ -1,0 +1,73 @@
+import { expect } from 'vitest';
+import type { RefusalKind } from '../../spec/profile.js';
+import type { Exchange } from './client.js';
+import { KitError, setupFailed } from './errors.js';
+
+/** A one-line description of an exchange for assertion messages. */
+export function show(x: Exchange): string {
+  const body = x.text.length > 300 ? `${x.text.slice(0, 300)}…` : x.text;
+  return `${x.method} ${x.path} answered ${x.status} ${body}`;
+}
+
+export function expectOk(x: Exchange, what: string): Record<string, unknown> {
+  expect(x.status, `${what}: ${show(x)}`).toBe(200);
+  expect(x.json, `${what}: the body is not a JSON object: ${show(x)}`).toBeTypeOf('object');
+  return x.json as Record<string, unknown>;
+}
+
+/** A step the check needs before it can judge: anything but 200 is the kit's problem, not a verdict. */
+export function setupOk(x: Exchange, step: string): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  if (x.status !== 200 || x.json === null || typeof x.json !== 'object') throw setupFailed(step, x.status, x.json ?? x.text);
+  return x.json as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** A refusal: the document says the request is refused, and (almost always) not with which status. */
+export function expectRefused(x: Exchange, what: string): void {
+  expect(x.status >= 400 && x.status < 500, `${what} should be refused with a 4xx: ${show(x)}`).toBe(true);
+}
+
+/** For profile rules: the status the profile declares for this kind of refusal. */
+export function expectDeclaredStatus(x: Exchange, kind: RefusalKind, declared: number, what: string): void {
+  expect(x.status, `${what}: the profile declares ${declared} for ${kind}: ${show(x)}`).toBe(declared);
+}
+
+/** Milliseconds of a response timestamp; compare instants, never strings. */
+export function instant(value: unknown, what: string): number {
+  if (typeof value !== 'string') throw new KitError(`${what} is not a timestamp string (${JSON.stringify(value)})`);
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms) || !/(Z|[+-]\d{2}:?\d{2})$/i.test(value)) throw new KitError(`${what} is not an ISO 8601 timestamp with an offset (${value})`);
+  return ms;
+}
+
+export function expectSameInstant(actual: unknown, expected: string | number, what: string): void {
+  const want = typeof expected === 'number' ? expected : Date.parse(expected);
+  const got = typeof actual === 'string' ? Date.parse(actual) : NaN;
+  expect(got, `${what}: expected the instant ${new Date(want).toISOString()}, got ${JSON.stringify(actual)}`).toBe(want);
+}
+
+/** The server's clock at an exchange, from its Date header (second precision), if it sent one. */
+export function serverDate(x: Exchange): number | undefined {
+  const value = x.headers.date;
+  const ms = value ? Date.parse(value) : NaN;
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/**
+ * "Server time": the value lies within the clock tolerance of the moment the server answered
+ * (its Date header, or the kit's clock around the exchange when there is none).
+ */
+export function expectServerTime(actual: unknown, x: Exchange, sentAt: number, toleranceMs: number, what: string): void {
+  const got = instant(actual, what);
+  const date = serverDate(x);
+  const [low, high] = date !== undefined
+    ? [date - toleranceMs - 1000, date + toleranceMs + 1000]
+    : [sentAt - toleranceMs, Date.now() + toleranceMs];
+  expect(got >= low && got <= high,
+    `${what} should be the server time of the request (${new Date(low).toISOString()} .. ${new Date(high).toISOString()}), got ${String(actual)}`).toBe(true);
+}
+
+export function field<T = unknown>(x: Exchange, name: string, what: string): T {
+  const json = x.json as Record<string, unknown> | undefined;
+  if (!json || !(name in json)) throw new KitError(`${what}: the response has no ${name}: ${show(x)}`);
+  return json[name] as T;
+}

@@ -1,0 +1,46 @@
+import type { TargetClient } from './client.js';
+import { KitError } from './errors.js';
+
+export interface FixtureUser {
+  user_id: string;
+  token: string;
+}
+
+export type GrantLevel = 'access' | 'contribute' | 'edit' | 'own';
+
+/**
+ * The kit's fixture protocol (what the reference fake serves under /_fixtures): users with
+ * tokens, grants at a permission level, quotas, attachments and rate limits. A target offers
+ * it by declaring capabilities.fixtures in its profile; checks that need it skip otherwise.
+ */
+export class FixturesClient {
+  constructor(private readonly client: TargetClient, private readonly prefix: string, private readonly adminToken: string) {}
+
+  private async call(method: string, path: string, json?: unknown): Promise<Record<string, unknown>> {
+    const exchange = await this.client.send({ method, path: `${this.prefix}${path}`, json, token: null, authorization: `Bearer ${this.adminToken}` });
+    if (exchange.status !== 200) throw new KitError(`fixture API ${method} ${path} answered ${exchange.status}: ${exchange.text.slice(0, 200)}`);
+    return (exchange.json ?? {}) as Record<string, unknown>;
+  }
+
+  async createUser(options: { quota?: { limit: number }; rate_limit?: Record<string, number> } = {}): Promise<FixtureUser> {
+    const user = await this.call('POST', '/users', options);
+    if (typeof user.user_id !== 'string' || typeof user.token !== 'string') throw new KitError('fixture API: POST /users returned no user_id and token');
+    return { user_id: user.user_id, token: user.token };
+  }
+
+  async deleteUser(userId: string): Promise<void> {
+    await this.call('DELETE', `/users/${userId}`);
+  }
+
+  async grant(resource: 'note' | 'collection', id: string, userId: string, level: GrantLevel): Promise<void> {
+    await this.call('POST', '/grants', { resource, id, user_id: userId, level });
+  }
+
+  async addAttachment(noteId: string, attachment: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return this.call('POST', `/notes/${noteId}/attachments`, attachment);
+  }
+
+  async addAudioRecording(noteId: string): Promise<string> {
+    return (await this.call('POST', `/notes/${noteId}/audio-recordings`)).audio_recording_id as string;
+  }
+}

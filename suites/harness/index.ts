@@ -1,0 +1,13 @@
+import { type CheckContext, type CheckSpec, check } from './check.js';
+import { type Kit, useKit } from './kit.js';
+
+export type { CheckContext } from './check.js';
+export type { Exchange } from './client.js';
+export { KitError, NonConformance } from './errors.js';
+export * from './expect.js';
+
+/** The entry of every check file: the kit of the file and its `check` function. */
+export function checks(): { kit: Kit; check: (description: string, spec: CheckSpec, fn: (t: CheckContext) => Promise<void>) => void } {
+  const kit = useKit();
+  return { kit, check: (description, spec, fn) => check(kit, description, spec, fn) };
+}

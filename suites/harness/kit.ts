@@ -1,0 +1,66 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { type SchemaRegistry, createSchemaRegistry } from '../../spec/schemas.js';
+import { Api } from './api.js';
+import { TargetClient } from './client.js';
+import type { KitContext } from './context.js';
+import { DataFactory } from './data.js';
+import { FixturesClient } from './fixtures-client.js';
+import { Ledger } from './ledger.js';
+import { cleanUp } from './cleanup.js';
+
+export interface Kit {
+  readonly ctx: KitContext;
+  readonly client: TargetClient;
+  readonly api: Api;
+  readonly secondary: Api | undefined;
+  readonly fixtures: FixturesClient | undefined;
+  readonly ledger: Ledger;
+  readonly schemas: SchemaRegistry;
+  readonly data: DataFactory;
+}
+
+let current: Kit | undefined;
+let files = 0;
+
+function createKit(ctx: KitContext): Kit {
+  const secrets = [ctx.tokens.primary, ctx.tokens.secondary, ctx.fixtures?.adminToken].filter((s): s is string => !!s);
+  const client = new TargetClient({
+    baseUrl: ctx.targetUrl,
+    timeoutMs: ctx.budgets.request_timeout_ms,
+    requestBudget: ctx.budgets.request_budget,
+    ...(ctx.budgets.requests_per_second ? { requestsPerSecond: ctx.budgets.requests_per_second } : {}),
+    secrets,
+  });
+  const schemas = createSchemaRegistry();
+  const ledger = new Ledger(ctx.runDir);
+  const api = new Api(client, ctx.profile, schemas, ledger, ctx.tokens.primary, 'primary', ctx.strict);
+  return {
+    ctx, client, api, schemas, ledger,
+    secondary: ctx.tokens.secondary ? api.as(ctx.tokens.secondary, 'secondary') : undefined,
+    fixtures: ctx.fixtures ? new FixturesClient(client, ctx.fixtures.prefix, ctx.fixtures.adminToken) : undefined,
+    data: new DataFactory(api, ctx.runId),
+  };
+}
+
+/**
+ * The kit for the current test file: the client, the APIs of the test users and the data
+ * factory. Call it once at the top of a check file; it cleans up what the file created.
+ */
+export function useKit(): Kit {
+  const kit = (current ??= createKit(inject('kit')));
+  const file = files++;
+  let sentAtStart = 0;
+  beforeAll(() => {
+    sentAtStart = kit.client.sent;
+  });
+  afterAll(async () => {
+    await cleanUp(kit);
+    // Requests this file sent, for the report's count (files may run in several workers).
+    const name = `requests-${process.pid}-${threadId}-${file}-${Date.now()}.json`;
+    writeFileSync(join(kit.ctx.runDir, name), JSON.stringify({ requests: kit.client.sent - sentAtStart }));
+  });
+  return kit;
+}

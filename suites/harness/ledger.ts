@@ -1,0 +1,68 @@
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type ResourceKind = 'note' | 'collection' | 'user';
+/** Who can delete it: the main user, the second user, or a fixture user (deleted with the user). */
+export type Owner = 'primary' | 'secondary' | `user:${string}`;
+
+export interface LedgerEntry {
+  op: 'created' | 'deleted';
+  kind: ResourceKind;
+  id: string;
+  owner: Owner;
+}
+
+const FILE = 'ledger.jsonl';
+
+/**
+ * The cleanup journal: every resource a run creates is appended here the moment the target
+ * confirms it, and every delete likewise. Each test file cleans up its own at the end; the run
+ * sweeps whatever is left (a failed check, an interrupted run) and counts what it could not remove.
+ */
+export class Ledger {
+  private readonly path: string;
+  private readonly mine = new Map<string, LedgerEntry>();
+
+  constructor(runDir: string) {
+    this.path = join(runDir, FILE);
+  }
+
+  created(kind: ResourceKind, id: string, owner: Owner): void {
+    const entry: LedgerEntry = { op: 'created', kind, id, owner };
+    this.mine.set(`${kind}:${id}`, entry);
+    appendFileSync(this.path, `${JSON.stringify(entry)}\n`);
+  }
+
+  deleted(kind: ResourceKind, id: string): void {
+    const key = `${kind}:${id}`;
+    const entry = this.mine.get(key);
+    this.mine.delete(key);
+    appendFileSync(this.path, `${JSON.stringify({ op: 'deleted', kind, id, owner: entry?.owner ?? 'primary' })}\n`);
+    // A fixture user takes its notes and collections with it.
+    if (kind === 'user') {
+      for (const other of [...this.mine.values()]) if (other.owner === `user:${id}`) this.deleted(other.kind, other.id);
+    }
+  }
+
+  /** What this process created and has not deleted: users last, so their data goes first. */
+  pending(): LedgerEntry[] {
+    const order = { note: 0, collection: 1, user: 2 };
+    return [...this.mine.values()].sort((a, b) => order[a.kind] - order[b.kind]);
+  }
+}
+
+/** Everything the whole run created and did not delete, read back from the journal. */
+export function pendingInJournal(runDir: string): LedgerEntry[] {
+  const path = join(runDir, FILE);
+  if (!existsSync(path)) return [];
+  const open = new Map<string, LedgerEntry>();
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line) continue;
+    const entry = JSON.parse(line) as LedgerEntry;
+    const key = `${entry.kind}:${entry.id}`;
+    if (entry.op === 'created') open.set(key, entry);
+    else open.delete(key);
+  }
+  const order = { note: 0, collection: 1, user: 2 };
+  return [...open.values()].sort((a, b) => order[a.kind] - order[b.kind]);
+}
