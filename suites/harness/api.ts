@@ -66,7 +66,7 @@ export class Api {
   }
   async deleteNote(id: string): Promise<Exchange> {
     const x = await this.send('deleteNote', { method: 'DELETE', path: `/v2/notes/${id}` });
-    if (x.status === 200 || x.status === 404) this.ledger.deleted('note', id);
+    if ((x.status >= 200 && x.status < 300) || x.status === 404) this.ledger.deleted('note', id);
     return x;
   }
   trashNote(id: string): Promise<Exchange> {
@@ -119,7 +119,7 @@ export class Api {
   }
   async deleteCollection(id: string): Promise<Exchange> {
     const x = await this.send('deleteCollection', { method: 'DELETE', path: `/v2/collections/${id}` });
-    if (x.status === 200 || x.status === 404) this.ledger.deleted('collection', id);
+    if ((x.status >= 200 && x.status < 300) || x.status === 404) this.ledger.deleted('collection', id);
     return x;
   }
   trashCollection(id: string): Promise<Exchange> {
@@ -162,7 +162,7 @@ export class Api {
   // ---- plumbing ----
   private async send(operationId: string, opts: Omit<SendOptions, 'token'>): Promise<Exchange> {
     const exchange = await this.client.send({ ...opts, token: this.token });
-    if (exchange.status === 200) {
+    if (exchange.status >= 200 && exchange.status < 300) {
       const schema = this.schemas.responseSchemaOf(operationId);
       if (schema) {
         const problems = exchange.json === undefined ? ['the body is not JSON'] : this.schemas.validate(schema, exchange.json, { strict: this.strict });

@@ -8,6 +8,7 @@ import type { Exchange } from './client.js';
 import type { Budgets, KitContext } from './context.js';
 import type { DataFactory } from './data.js';
 import type { FixturesClient, FixtureUser } from './fixtures-client.js';
+import { NonConformance } from './errors.js';
 import type { Kit } from './kit.js';
 
 declare module 'vitest' {
@@ -61,6 +62,19 @@ export interface CheckContext {
   schemaProblems(x: Exchange, component: string): string[];
   /** Runs a fast-check property with the run's seed; a failure names the seed and path. */
   property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs?: number): Promise<void>;
+}
+
+/**
+ * A matcher handed a value of the wrong type (toMatch(undefined)) throws a TypeError; that value
+ * came from the target, so it is the target's failure, not a bug of the kit.
+ */
+function asVerdict(error: unknown): unknown {
+  if (error instanceof TypeError && /^\.\w+\(\) expects/.test(error.message)) {
+    const failure = new NonConformance(error.message);
+    failure.stack = error.stack;
+    return failure;
+  }
+  return error;
 }
 
 /** Some rules of a check failed their verify(); the others passed. */
@@ -142,7 +156,8 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
         if (stray.length > 0) throw new Error(`verify names rule(s) the check does not declare: ${stray.join(', ')}`);
         try {
           await fn();
-        } catch (error) {
+        } catch (raw) {
+          const error = asVerdict(raw);
           const name = (error as Error).name;
           if (name !== 'AssertionError' && name !== 'NonConformance') throw error;
           const message = (error as Error).message.split('\n')[0]!;
@@ -164,7 +179,7 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
     } catch (error) {
       if (Object.keys(ruleFailures).length > 0) vitestCtx.task.meta.ruleFailures = ruleFailures;
       vitestCtx.task.meta.evidence = exchanges.slice(-8);
-      throw error;
+      throw asVerdict(error);
     } finally {
       kit.client.record(undefined);
       vitestCtx.task.meta.requests = kit.client.sent - sentBefore;

@@ -33,6 +33,8 @@ export interface SendOptions {
   authorization?: string;
   /** Return a final 429 instead of treating it as the kit's problem (rate-limit checks). */
   acceptRateLimited?: boolean;
+  /** Do not wait for X-RateLimit-Reset when the bucket is empty (the check that empties it). */
+  ignoreRemaining?: boolean;
 }
 
 export interface ClientOptions {
@@ -59,6 +61,7 @@ export class TargetClient {
   private readonly agent: Agent;
   private readonly base: URL;
   private nextAllowedAt = 0;
+  private bucketEmptyUntil = 0;
   private recorder: Exchange[] | undefined;
   sent = 0;
 
@@ -102,7 +105,7 @@ export class TargetClient {
     if (this.sent >= this.options.requestBudget) {
       throw new KitError(`the request budget of ${this.options.requestBudget} is spent (profile budgets.request_budget)`);
     }
-    await this.pace();
+    await this.pace(opts.ignoreRemaining === true);
     const url = this.urlFor(opts);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (opts.authorization !== undefined) headers.authorization = opts.authorization;
@@ -157,9 +160,10 @@ export class TargetClient {
     return url;
   }
 
-  private async pace(): Promise<void> {
+  private async pace(ignoreRemaining: boolean): Promise<void> {
     const now = Date.now();
-    if (this.nextAllowedAt > now) await sleep(this.nextAllowedAt - now);
+    const until = ignoreRemaining ? this.nextAllowedAt : Math.max(this.nextAllowedAt, this.bucketEmptyUntil);
+    if (until > now) await sleep(until - now);
     const rps = this.options.requestsPerSecond;
     this.nextAllowedAt = Math.max(this.nextAllowedAt, Date.now()) + (rps ? 1000 / rps : 0);
   }
@@ -170,7 +174,7 @@ export class TargetClient {
     if (!(remaining <= 0)) return;
     const reset = Number(exchange.headers['x-ratelimit-reset']);
     const waitMs = !Number.isFinite(reset) ? 1000 : reset > 1e9 ? reset * 1000 - Date.now() : reset * 1000;
-    this.nextAllowedAt = Math.max(this.nextAllowedAt, Date.now() + Math.min(Math.max(waitMs, 0), 60_000));
+    this.bucketEmptyUntil = Math.max(this.bucketEmptyUntil, Date.now() + Math.min(Math.max(waitMs, 0), 60_000));
   }
 
   redact(text: string): string {
@@ -181,9 +185,17 @@ export class TargetClient {
 
   private redactHeaders(headers: Record<string, string>): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(headers)) out[k] = k === 'authorization' ? v.replace(/^(\S+)\s.*$/, '$1 ***') : this.redact(v);
+    for (const [k, v] of Object.entries(headers)) out[k] = k === 'authorization' ? redactAuthorization(v) : this.redact(v);
     return out;
   }
+}
+
+/** Credentials never reach evidence: at most the scheme word stays ("Bearer ***"). */
+function redactAuthorization(value: string): string {
+  const [scheme = '', ...rest] = value.trim().split(/\s+/);
+  if (rest.length > 0) return `${scheme} ***`;
+  // A lone word may itself be a token; only a bare scheme name is safe to show.
+  return /^(Bearer|Basic)?$/i.test(scheme) ? value : '***';
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

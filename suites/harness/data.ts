@@ -58,14 +58,14 @@ export class DataFactory {
   async collection(title?: string, extra: Record<string, unknown> = {}, api: Api = this.api): Promise<CollectionRef> {
     const x = await api.createCollection({ title: title ?? `Collection ${this.word()}`, ...extra });
     const id = (x.json as { id?: unknown } | undefined)?.id;
-    if (x.status !== 200 || typeof id !== 'string') throw setupFailed('create a collection', x.status, x.json ?? x.text);
+    if (x.status < 200 || x.status > 299 || typeof id !== 'string') throw setupFailed('create a collection', x.status, x.json ?? x.text);
     return { id, json: x.json as Record<string, unknown> };
   }
 }
 
 export function noteRef(x: Exchange, step: string): NoteRef {
   const json = x.json as Record<string, unknown> | undefined;
-  if (x.status !== 200 || typeof json?.id !== 'string') throw setupFailed(step, x.status, x.json ?? x.text);
+  if (x.status < 200 || x.status > 299 || typeof json?.id !== 'string') throw setupFailed(step, x.status, x.json ?? x.text);
   if (typeof json.version !== 'number') throw new KitError(`${step}: the response has no numeric version (see notes.create.response-fields)`);
   return { id: json.id, version: json.version, json };
 }

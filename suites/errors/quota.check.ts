@@ -1,0 +1,27 @@
+import { expect } from 'vitest';
+import { checks, expectDeclaredStatus, expectRefused, setupOk, show } from '../harness/index.js';
+
+const { check } = checks();
+
+check('over quota, a note create is refused with the documented quota_exceeded body; set-created-at costs nothing', {
+  rules: ['quota.create.exceeded-body', 'quota.create.exceeded-status', 'quota.set-created-at.neutral'],
+  needs: ['fixtures:users', 'fixtures:quota'],
+}, async (t) => {
+  const { api } = await t.fixtureUser({ quota: { limit: 2 } });
+  const first = setupOk(await api.createNote({ content: t.data.content('Quota 1') }), 'create the first note');
+  for (let i = 1; i <= 3; i++) {
+    setupOk(await api.setCreatedAt(first.id, { created_at: new Date(Date.parse(first.created_at) - i * 86_400_000).toISOString() }), 'set created_at');
+  }
+  const second = await api.createNote({ content: t.data.content('Quota 2') });
+  await t.verify('quota.set-created-at.neutral', () => {
+    expect(second.status, `setting created_at three times must not use up the last note of a quota of 2: ${show(second)}`).toBe(200);
+  });
+  const over = await api.createNote({ content: t.data.content('Quota 3') });
+  await t.verify('quota.create.exceeded-body', () => {
+    expectRefused(over, 'a create over the quota');
+    expect(t.schemaProblems(over, 'QuotaExceededError'), `the quota_exceeded body: ${show(over)}`).toEqual([]);
+  });
+  const declared = t.profile.statuses?.quota_exceeded;
+  if (declared !== undefined) await t.verify('quota.create.exceeded-status', () => expectDeclaredStatus(over, 'quota_exceeded', declared, 'a create over the quota'));
+  else t.skip('the profile declares no status for quota_exceeded');
+});

@@ -1,0 +1,60 @@
+import { expect } from 'vitest';
+import { type Exchange, checks, setupOk, show } from '../harness/index.js';
+import { sleep } from '../harness/client.js';
+
+const { check } = checks();
+
+const family = (x: Exchange, prefix: string) => Object.keys(x.headers).filter((h) => h.startsWith(prefix));
+
+check('responses carry X-RateLimit-* and X-Complexity-* headers', {
+  rules: ['headers.rate-limit.families', 'headers.rate-limit.declared'],
+}, async (t) => {
+  const note = await t.data.note();
+  const seen: Array<[string, Exchange]> = [
+    ['searchNotes', await t.api.searchNotes({ limit: 1 }, { query: t.data.word() })],
+    ['getRelatedNotes', await t.api.relatedNotes(note.id, { limit: 1 })],
+    ['listNotes', await t.api.listNotes({ limit: 1 })],
+    ['listCollections', await t.api.listCollections({ limit: 1 })],
+    ['searchCollections', await t.api.searchCollections({})],
+    ['getNote', await t.api.getNote(note.id)],
+    ['createNote', await t.api.createNote({ content: t.data.content('Headers') })],
+  ];
+  await t.verify('headers.rate-limit.families', () => {
+    const rate = seen.filter(([, x]) => family(x, 'x-ratelimit-').length > 0).map(([op]) => op);
+    const complexity = seen.filter(([, x]) => family(x, 'x-complexity-').length > 0).map(([op]) => op);
+    expect(rate.length, `some response carries an X-RateLimit-* header (checked ${seen.map(([op]) => op).join(', ')})`).toBeGreaterThan(0);
+    expect(complexity.length, 'some response carries an X-Complexity-* header').toBeGreaterThan(0);
+  });
+  const declared = t.profile.capabilities?.rate_limit_headers;
+  if (!declared?.operations || !declared.names) return;
+  await t.verify('headers.rate-limit.declared', () => {
+    for (const [op, x] of seen) {
+      if (!declared.operations!.includes(op)) continue;
+      for (const name of declared.names!) expect(x.headers[name.toLowerCase()], `${op} carries ${name}: ${show(x)}`).toBeDefined();
+    }
+  });
+});
+
+check('an exhausted bucket is answered with the declared status and Retry-After, and recovers', {
+  rules: ['headers.rate-limit.exhausted'],
+  needs: ['fixtures:users', 'fixtures:rate_limit'],
+  timeout: 60_000,
+}, async (t) => {
+  const status = t.profile.statuses?.rate_limited;
+  if (status === undefined) t.skip('the profile declares no status for an exhausted rate limit');
+  const { api } = await t.fixtureUser({ rate_limit: { requests: 3, requests_per_second: 1 } });
+  let limited: Exchange | undefined;
+  for (let i = 0; i < 8 && !limited; i++) {
+    const x = await api.raw({ method: 'GET', path: '/v2/notes', query: { limit: 1 }, acceptRateLimited: true, ignoreRemaining: true });
+    if (x.status === status) limited = x;
+    else setupOk(x, 'list notes while filling the bucket');
+  }
+  await t.verify('headers.rate-limit.exhausted', () => {
+    expect(limited, 'eight quick requests against a bucket of three are refused at some point').toBeDefined();
+    expect(limited!.headers['retry-after'] ?? '(none)', `the refusal says when to retry: ${show(limited!)}`).toMatch(/^\d+$/);
+  });
+  if (!limited) return;
+  await sleep(Number(limited.headers['retry-after']) * 1000 + 200);
+  const again = await api.raw({ method: 'GET', path: '/v2/notes', query: { limit: 1 }, acceptRateLimited: true, ignoreRemaining: true });
+  await t.verify('headers.rate-limit.exhausted', () => expect(again.status, `after Retry-After the request succeeds: ${show(again)}`).toBe(200));
+});

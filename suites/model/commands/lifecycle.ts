@@ -1,0 +1,70 @@
+import type fc from 'fast-check';
+import { type Model, pickNote } from '../model.js';
+import { type Real, ok, readNote, refused, violation } from '../real.js';
+
+/** POST /v2/notes/{id}/trash. */
+export class TrashNote implements fc.AsyncCommand<Model, Real> {
+  private shown = '';
+  constructor(readonly noteIndex: number) {}
+  check(model: Model): boolean {
+    const id = pickNote(model, this.noteIndex);
+    return id !== undefined && !model.notes.get(id)!.trashed;
+  }
+  async run(model: Model, real: Real): Promise<void> {
+    const id = pickNote(model, this.noteIndex)!;
+    this.shown = `TrashNote(${id})`;
+    real.steps.push(this.shown);
+    const x = await real.api.trashNote(id);
+    violation('notes.trash.readable-by-id', x.status >= 200 && x.status < 300, `trashing an active note must succeed, got ${x.status}`);
+    model.notes.get(id)!.trashed = true;
+    const read = await readNote(real, id, 'notes.trash.readable-by-id');
+    violation('notes.trash.readable-by-id', read.trashed_at !== null && read.trashed_at !== undefined, 'a trashed note reads with its trashed_at');
+  }
+  toString(): string {
+    return this.shown || `TrashNote(#${this.noteIndex})`;
+  }
+}
+
+/** The restore operation (endpoint from the profile). */
+export class RestoreNote implements fc.AsyncCommand<Model, Real> {
+  private shown = '';
+  constructor(readonly noteIndex: number) {}
+  check(model: Model): boolean {
+    const id = pickNote(model, this.noteIndex);
+    return model.canRestore && id !== undefined && model.notes.get(id)!.trashed;
+  }
+  async run(model: Model, real: Real): Promise<void> {
+    const id = pickNote(model, this.noteIndex)!;
+    this.shown = `RestoreNote(${id})`;
+    real.steps.push(this.shown);
+    const x = await real.api.restoreNote(id);
+    violation('notes.restore.returns-to-active', x.status >= 200 && x.status < 300, `restoring a trashed note must succeed, got ${x.status}`);
+    model.notes.get(id)!.trashed = false;
+    const read = await readNote(real, id, 'notes.restore.returns-to-active');
+    violation('notes.restore.returns-to-active', read.trashed_at === null, 'a restored note has trashed_at null');
+  }
+  toString(): string {
+    return this.shown || `RestoreNote(#${this.noteIndex})`;
+  }
+}
+
+/** DELETE /v2/notes/{id}: permanent, active or trashed; the note leaves its collections. */
+export class DeleteNote implements fc.AsyncCommand<Model, Real> {
+  private shown = '';
+  constructor(readonly noteIndex: number) {}
+  check(model: Model): boolean {
+    return pickNote(model, this.noteIndex) !== undefined;
+  }
+  async run(model: Model, real: Real): Promise<void> {
+    const id = pickNote(model, this.noteIndex)!;
+    this.shown = `DeleteNote(${id}${model.notes.get(id)!.trashed ? ', trashed' : ''})`;
+    real.steps.push(this.shown);
+    ok('notes.delete.permanent', await real.api.deleteNote(id), 'deleting a note');
+    for (const c of model.notes.get(id)!.collections) model.collections.get(c)?.notes.delete(id);
+    model.notes.delete(id);
+    refused('notes.delete.permanent', await real.api.getNote(id), 'reading a deleted note');
+  }
+  toString(): string {
+    return this.shown || `DeleteNote(#${this.noteIndex})`;
+  }
+}

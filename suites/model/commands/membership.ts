@@ -1,0 +1,90 @@
+import type fc from 'fast-check';
+import { type Model, pickCollection, pickNote } from '../model.js';
+import { type Real, ok, readNote, sameSet, violation } from '../real.js';
+
+function link(model: Model, note: string, collection: string): void {
+  model.notes.get(note)!.collections.add(collection);
+  model.collections.get(collection)!.notes.add(note);
+}
+
+/** After a membership change the note's collection_ids must be exactly the model's. */
+async function expectCollections(model: Model, real: Real, note: string, rule: string): Promise<void> {
+  const read = await readNote(real, note, rule);
+  const want = model.notes.get(note)!.collections;
+  violation(rule, sameSet(read.collection_ids ?? [], want), `collection_ids must be [${[...want].join(', ')}], got ${JSON.stringify(read.collection_ids)}`);
+}
+
+function unlink(model: Model, note: string, collection: string): void {
+  model.notes.get(note)!.collections.delete(collection);
+  model.collections.get(collection)!.notes.delete(note);
+}
+
+/** PUT /v2/collections/{c}/notes/{n}. */
+export class AddNote implements fc.AsyncCommand<Model, Real> {
+  private shown = '';
+  constructor(readonly noteIndex: number, readonly collIndex: number) {}
+  check(model: Model): boolean {
+    return pickNote(model, this.noteIndex) !== undefined && pickCollection(model, this.collIndex) !== undefined;
+  }
+  async run(model: Model, real: Real): Promise<void> {
+    const note = pickNote(model, this.noteIndex)!;
+    const coll = pickCollection(model, this.collIndex)!;
+    this.shown = `AddNote(${note} -> ${coll})`;
+    real.steps.push(this.shown);
+    ok('membership.add.links', await real.api.addToCollection(coll, note), 'adding a note to a collection');
+    link(model, note, coll);
+    await expectCollections(model, real, note, 'membership.add.links');
+  }
+  toString(): string {
+    return this.shown || `AddNote(#${this.noteIndex}, #${this.collIndex})`;
+  }
+}
+
+/** POST /v2/collections/{from}/notes/{n}/move: add to the target, then remove from the source. */
+export class MoveNote implements fc.AsyncCommand<Model, Real> {
+  private shown = '';
+  constructor(readonly noteIndex: number, readonly fromIndex: number, readonly toIndex: number) {}
+  check(model: Model): boolean {
+    const note = pickNote(model, this.noteIndex);
+    const from = pickCollection(model, this.fromIndex);
+    return note !== undefined && from !== undefined && pickCollection(model, this.toIndex) !== undefined && model.notes.get(note)!.collections.has(from);
+  }
+  async run(model: Model, real: Real): Promise<void> {
+    const note = pickNote(model, this.noteIndex)!;
+    const from = pickCollection(model, this.fromIndex)!;
+    const to = pickCollection(model, this.toIndex)!;
+    this.shown = `MoveNote(${note}: ${from} -> ${to})`;
+    real.steps.push(this.shown);
+    ok('membership.move.moves', await real.api.moveNote(from, note, { target_collection_id: to }), 'moving a note');
+    link(model, note, to);
+    if (to !== from) unlink(model, note, from);
+    await expectCollections(model, real, note, 'membership.move.moves');
+  }
+  toString(): string {
+    return this.shown || `MoveNote(#${this.noteIndex}, #${this.fromIndex} -> #${this.toIndex})`;
+  }
+}
+
+/** Remove a note from a collection (endpoint from the profile). */
+export class RemoveNote implements fc.AsyncCommand<Model, Real> {
+  private shown = '';
+  constructor(readonly noteIndex: number, readonly collIndex: number) {}
+  check(model: Model): boolean {
+    const note = pickNote(model, this.noteIndex);
+    const coll = pickCollection(model, this.collIndex);
+    return model.canRemove && note !== undefined && coll !== undefined && model.notes.get(note)!.collections.has(coll);
+  }
+  async run(model: Model, real: Real): Promise<void> {
+    const note = pickNote(model, this.noteIndex)!;
+    const coll = pickCollection(model, this.collIndex)!;
+    this.shown = `RemoveNote(${note} from ${coll})`;
+    real.steps.push(this.shown);
+    const x = await real.api.removeFromCollection(coll, note);
+    if (x.status < 200 || x.status > 299) ok('membership.remove.unlinks', x, 'removing a note from a collection');
+    unlink(model, note, coll);
+    await expectCollections(model, real, note, 'membership.remove.unlinks');
+  }
+  toString(): string {
+    return this.shown || `RemoveNote(#${this.noteIndex}, #${this.collIndex})`;
+  }
+}

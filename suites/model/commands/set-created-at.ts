@@ -1,0 +1,39 @@
+import type fc from 'fast-check';
+import { type Model, pickNote } from '../model.js';
+import { type Real, readNote, refused, violation } from '../real.js';
+
+/** PATCH /v2/notes/{id}/created-at: earlier than the original creation, later than it, or in the future. */
+export class SetCreatedAt implements fc.AsyncCommand<Model, Real> {
+  private shown = '';
+  constructor(readonly noteIndex: number, readonly kind: 'earlier' | 'later' | 'future', readonly days: number) {}
+
+  check(model: Model): boolean {
+    return pickNote(model, this.noteIndex) !== undefined;
+  }
+
+  async run(model: Model, real: Real): Promise<void> {
+    const id = pickNote(model, this.noteIndex)!;
+    const note = model.notes.get(id)!;
+    const tolerance = real.t.ctx.clockToleranceMs;
+    const value = this.kind === 'earlier' ? note.original - this.days * 86_400_000
+      : this.kind === 'later' ? note.original + 1
+        : Date.now() + tolerance * 2 + this.days * 86_400_000 + 60_000;
+    const iso = new Date(value).toISOString();
+    this.shown = `SetCreatedAt(${id}, ${iso} [${this.kind}; original ${new Date(note.original).toISOString()}]${note.trashed ? ', trashed' : ''})`;
+    real.steps.push(this.shown);
+    const x = await real.api.setCreatedAt(id, { created_at: iso });
+    if (note.trashed) return refused('notes.set-created-at.trashed-refused', x, 'set-created-at on a trashed note');
+    if (this.kind === 'later') return refused('notes.set-created-at.backdate-only', x, 'a created_at after the original creation');
+    if (this.kind === 'future') return refused('notes.set-created-at.not-future', x, 'a created_at in the future');
+    // Later than the current created_at but not than the original creation: the original is the limit.
+    const rule = value > note.createdAt ? 'notes.set-created-at.original-creation-bound' : 'notes.set-created-at.applied';
+    violation(rule, x.status === 200, `a backdate to ${iso} (current ${new Date(note.createdAt).toISOString()}) must succeed, got ${x.status} ${x.text.slice(0, 200)}`);
+    const read = await readNote(real, id, 'notes.set-created-at.applied');
+    violation('notes.set-created-at.applied', Date.parse(read.created_at) === value, `created_at must read ${iso}, got ${read.created_at}`);
+    note.createdAt = value;
+  }
+
+  toString(): string {
+    return this.shown || `SetCreatedAt(#${this.noteIndex}, ${this.kind})`;
+  }
+}

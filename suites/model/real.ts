@@ -1,0 +1,50 @@
+import type { Api } from '../harness/api.js';
+import type { CheckContext } from '../harness/check.js';
+import type { Exchange } from '../harness/client.js';
+import { KitError, show } from '../harness/index.js';
+
+/** The system under test as the commands see it. */
+export interface Real {
+  t: CheckContext;
+  api: Api;
+  /** The steps of this run, as they ran (with the ids they touched). */
+  steps: string[];
+}
+
+/** The target broke a documented rule: which one, and how (for per-rule verdicts). */
+export class ModelViolation extends Error {
+  override name = 'ModelViolation';
+  constructor(readonly rule: string, message: string) {
+    super(message);
+  }
+}
+
+export function violation(rule: string, condition: boolean, message: string): void {
+  if (!condition) throw new ModelViolation(rule, message);
+}
+
+export function refused(rule: string, x: Exchange, what: string): void {
+  violation(rule, x.status >= 400 && x.status < 500, `${what} must be refused with a 4xx: ${show(x)}`);
+}
+
+export function ok(rule: string, x: Exchange, what: string): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  violation(rule, x.status === 200 && typeof x.json === 'object' && x.json !== null, `${what} must succeed with 200: ${show(x)}`);
+  return x.json as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** A read the model needs to compare; anything but 200 for a live note is a violation of the given rule. */
+export async function readNote(real: Real, id: string, rule: string): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return ok(rule, await real.api.getNote(id), `reading note ${id}`);
+}
+
+export function sameSet(a: Iterable<string>, b: Iterable<string>): boolean {
+  const x = [...a].sort();
+  const y = [...b].sort();
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+}
+
+export function numberField(body: Record<string, unknown>, field: string, what: string): number {
+  const value = body[field];
+  if (typeof value !== 'number') throw new KitError(`${what}: ${field} is not a number (${JSON.stringify(value)})`);
+  return value;
+}

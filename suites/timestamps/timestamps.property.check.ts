@@ -1,0 +1,116 @@
+import fc from 'fast-check';
+import { expect } from 'vitest';
+import { type CheckContext, type Exchange, NonConformance, checks, setupOk, show } from '../harness/index.js';
+
+const { check } = checks();
+
+type Offset = 'Z' | 'east' | 'west' | 'none';
+
+interface Stamp {
+  /** Milliseconds from now: negative is past. */
+  fromNow: number;
+  offset: Offset;
+  /** Digits of fractional seconds written (0, 3 or 6). */
+  fraction: 0 | 3 | 6;
+  minutes: number;
+}
+
+/** Writes an instant with the given offset and precision (the instant itself is unchanged by the offset). */
+function write(ms: number, s: Stamp): string {
+  const offsetMinutes = s.offset === 'Z' || s.offset === 'none' ? 0 : (s.offset === 'east' ? 1 : -1) * s.minutes;
+  const wall = new Date(ms + offsetMinutes * 60_000).toISOString();
+  const base = wall.slice(0, 19);
+  const frac = s.fraction === 0 ? '' : s.fraction === 3 ? wall.slice(19, 23) : `${wall.slice(19, 23)}000`;
+  if (s.offset === 'none') return base + frac;
+  if (s.offset === 'Z') return `${base + frac}Z`;
+  const sign = offsetMinutes >= 0 ? '+' : '-';
+  const abs = Math.abs(offsetMinutes);
+  return `${base + frac}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+const SECOND = 1000;
+const YEAR = 365 * 86_400_000;
+
+/** Past or future by seconds to years, kept clear of the clock tolerance so "now" is never ambiguous. */
+function stamps(t: CheckContext): fc.Arbitrary<Stamp> {
+  const margin = t.ctx.clockToleranceMs + 2 * SECOND;
+  const distance = fc.oneof(fc.integer({ min: margin, max: margin + 120 * SECOND }), fc.integer({ min: margin, max: 10 * YEAR }));
+  return fc.record({
+    fromNow: fc.tuple(fc.boolean(), distance).map(([future, d]) => (future ? d : -d)),
+    offset: fc.constantFrom<Offset>('Z', 'east', 'west', 'none'),
+    fraction: fc.constantFrom<0 | 3 | 6>(0, 3, 6),
+    minutes: fc.constantFrom(60, 90, 300, 330, 720, 840),
+  });
+}
+
+interface Field {
+  what: string;
+  offsetRule: string;
+  futureRule?: string;
+  /** Sends the stamp; when accepted, the stored instant (for fields that echo it). */
+  send(t: CheckContext, value: string): Promise<{ x: Exchange; stored?: unknown }>;
+}
+
+const FIELDS: Field[] = [
+  { what: 'note created_at', offsetRule: 'notes.create.created-at-offset-required', futureRule: 'notes.create.created-at-not-future',
+    send: async (t, v) => { const x = await t.api.createNote({ content: t.data.content('Stamp'), created_at: v }); return { x, stored: (x.json as { created_at?: unknown })?.created_at }; } },
+  { what: 'note updated_at', offsetRule: 'notes.create.updated-at-offset-required', futureRule: 'notes.create.updated-at-not-future',
+    send: async (t, v) => { const x = await t.api.createNote({ content: t.data.content('Stamp'), updated_at: v }); return { x, stored: (x.json as { updated_at?: unknown })?.updated_at }; } },
+  { what: 'collection created_at', offsetRule: 'collections.create.created-at-offset-required', futureRule: 'collections.create.created-at-not-future',
+    send: async (t, v) => { const x = await t.api.createCollection({ title: t.data.word(), created_at: v }); return { x, stored: (x.json as { created_at?: unknown })?.created_at }; } },
+  { what: 'collection updated_at', offsetRule: 'collections.create.updated-at-offset-required', futureRule: 'collections.create.updated-at-not-future',
+    send: async (t, v) => { const x = await t.api.createCollection({ title: t.data.word(), updated_at: v }); return { x, stored: (x.json as { updated_at?: unknown })?.updated_at }; } },
+  { what: 'note list bound', offsetRule: 'notes.list.bounds-offset-required',
+    send: async (t, v) => ({ x: await t.api.listNotes({ limit: 1, created_after: v }) }) },
+  { what: 'search bound', offsetRule: 'notes.search.bounds-offset-required',
+    send: async (t, v) => ({ x: await t.api.searchNotes({ limit: 1 }, { query: 'stamp', updated_before: v }) }) },
+];
+
+for (const field of FIELDS) {
+  const rules = [field.offsetRule, ...(field.futureRule ? [field.futureRule] : [])] as [string, ...string[]];
+  check(`${field.what}: offsets, precision and past or future instants (property)`, { rules }, async (t) => {
+    let failedRule = field.offsetRule;
+    try {
+      await t.property(stamps(t), async (s) => {
+        const ms = Date.now() + s.fromNow;
+        const value = write(ms, s);
+        const { x, stored } = await field.send(t, value);
+        const future = s.fromNow > 0 && field.futureRule !== undefined;
+        failedRule = s.offset === 'none' ? field.offsetRule : field.futureRule ?? field.offsetRule;
+        if (s.offset === 'none' || future) {
+          expect(x.status >= 400 && x.status < 500, `${field.what} ${value} (${s.offset === 'none' ? 'no offset' : 'in the future'}) must be refused: ${show(x)}`).toBe(true);
+        } else {
+          expect(x.status, `${field.what} ${value} must be accepted: ${show(x)}`).toBe(200);
+          if (stored !== undefined) expect(Date.parse(String(stored)), `${field.what} ${value} is stored as that instant`).toBe(Math.floor(ms / (s.fraction ? 1 : 1000)) * (s.fraction ? 1 : 1000));
+        }
+      });
+    } catch (error) {
+      if ((error as Error).name === 'KitError') throw error;
+      await t.verify(failedRule, () => {
+        throw new NonConformance((error as Error).message);
+      });
+    }
+  });
+}
+
+check('set-created-at: offsets, precision and past or future instants (property)', {
+  rules: ['notes.set-created-at.offset-required', 'notes.set-created-at.not-future'],
+}, async (t) => {
+  const note = setupOk(await t.api.createNote({ content: t.data.content('Stamped') }), 'create a note');
+  let failedRule = 'notes.set-created-at.offset-required';
+  try {
+    await t.property(stamps(t), async (s) => {
+      const value = write(Date.now() + s.fromNow, s);
+      const x = await t.api.setCreatedAt(note.id, { created_at: value });
+      failedRule = s.offset === 'none' ? 'notes.set-created-at.offset-required' : 'notes.set-created-at.not-future';
+      const refused = s.offset === 'none' || s.fromNow > 0;
+      if (refused) expect(x.status >= 400 && x.status < 500, `created_at ${value} must be refused: ${show(x)}`).toBe(true);
+      else expect(x.status, `created_at ${value} (a backdate) must be accepted: ${show(x)}`).toBe(200);
+    });
+  } catch (error) {
+    if ((error as Error).name === 'KitError') throw error;
+    await t.verify(failedRule, () => {
+      throw new NonConformance((error as Error).message);
+    });
+  }
+});
