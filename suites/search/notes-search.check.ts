@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import { type Exchange, KitError, checks, expectDeclaredStatus, expectRefused, setupOk, show } from '../harness/index.js';
+import type { NoteRef } from '../harness/data.js';
+
+const { check } = checks();
+
+type Item = Record<string, unknown>;
+type Page = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const items = (x: Exchange): Item[] => {
+  const results = (x.json as { results?: unknown } | undefined)?.results;
+  return Array.isArray(results) ? (results as Item[]) : [];
+};
+const idsOf = (x: Exchange): string[] => items(x).map((i) => i.id as string);
+const field = (x: Exchange, name: string): unknown => (x.json as Record<string, unknown> | undefined)?.[name];
+/** "More is reachable within the window": what has_next_page must say for a page. */
+const moreReachable = (x: Exchange) => Number(field(x, 'offset')) + items(x).length < Number(field(x, 'total'));
+
+// Search engines may rank by meaning: these checks compare pages of one snapshot with each
+// other, never with an expected ranking, and find notes by words that exist only in this run.
+
+check('pages of one snapshot: zero-based offsets, limit and offset echoed, frozen against later writes', {
+  rules: ['notes.search.snapshot-pages', 'notes.search.snapshot-frozen', 'notes.search.offset-zero-based', 'notes.search.offset-default-0',
+    'notes.search.limit-default-20', 'notes.search.limit-offset-echoed', 'notes.search.paging-in-query', 'notes.search.has-next-page',
+    'notes.search.limit-range', 'notes.search.response-fields', 'notes.search.item-fields'],
+}, async (t) => {
+  const word = t.data.word();
+  const notes: NoteRef[] = [];
+  for (let i = 0; i < 6; i++) notes.push(await t.data.note(t.data.content(`Search ${i} ${word}`, `${word} ${'filler '.repeat(i)}`)));
+  const mine = new Set(notes.map((n) => n.id));
+
+  // The whole window (up to 20) as the first page of the snapshot: the reference for every later page.
+  const first = await t.api.searchNotes({}, { query: word });
+  const head: Page = setupOk(first, 'search a word six notes hold');
+  const window = idsOf(first);
+  if (window.filter((id) => mine.has(id)).length < 6) throw new KitError(`a search for a word six notes hold finds ${window.filter((id) => mine.has(id)).length} of them (see notes.search.finds-matching-note)`);
+  const snapshot = head.snapshot_id as string;
+  const problems = t.schemaProblems(first, 'NoteSearchResponse');
+  await t.verify('notes.search.response-fields', () => {
+    expect(problems.filter((p) => !p.startsWith('/results/')), `the search response has the documented fields: ${show(first)}`).toEqual([]);
+  });
+  await t.verify('notes.search.item-fields', () => {
+    expect(problems.filter((p) => p.startsWith('/results/')), 'search items have the documented fields').toEqual([]);
+  });
+  await t.verify('notes.search.limit-default-20', () => {
+    expect(head.limit, 'without limit the response reports limit 20').toBe(20);
+    expect(window.length, 'without limit a page holds at most 20').toBeLessThanOrEqual(20);
+  });
+  await t.verify('notes.search.offset-default-0', () => expect(head.offset, 'without offset the response reports offset 0').toBe(0));
+  if (typeof snapshot !== 'string') throw new KitError(`the first page has no snapshot_id to page with (see notes.search.response-fields): ${show(first)}`);
+
+  // After the first page: a new note that matches strongly, and a note of the window edited to no longer match.
+  const edited = notes.find((n) => window.indexOf(n.id) >= 3) ?? notes[5]!;
+  const added = await t.data.note(t.data.content(`${word} ${word}`, `${word} ${word} ${word}`));
+  setupOk(await t.api.updateNote(edited.id, { content: t.data.content(`Edited ${t.data.word()}`), version: edited.version }), 'edit a note of the window');
+
+  const start = await t.api.searchNotes({ limit: 3, offset: 0, snapshot_id: snapshot }, { query: word });
+  const later = await t.api.searchNotes({ limit: 3, offset: 3, snapshot_id: snapshot }, { query: word });
+  const end = Number(head.total);
+  const beyond = await t.api.searchNotes({ limit: 3, offset: end, snapshot_id: snapshot }, { query: word });
+  for (const x of [start, later, beyond]) setupOk(x, 'search a later page of the snapshot');
+
+  await t.verify('notes.search.offset-default-0', () => {
+    expect(idsOf(start)[0], 'a page without offset starts where offset 0 starts').toBe(window[0]);
+  });
+  await t.verify('notes.search.limit-offset-echoed', () => {
+    expect([field(start, 'limit'), field(start, 'offset')], 'limit 3, offset 0 are reported back').toEqual([3, 0]);
+    expect([field(later, 'limit'), field(later, 'offset')], 'limit 3, offset 3 are reported back').toEqual([3, 3]);
+  });
+  await t.verify('notes.search.paging-in-query', () => {
+    expect(items(later).length, `limit=3 in the query string holds the page to 3: ${show(later)}`).toBeLessThanOrEqual(3);
+    expect(idsOf(later)[0], `offset=3 and snapshot_id in the query string start the page at the 4th result: ${show(later)}`).toBe(window[3]);
+  });
+  await t.verify('notes.search.offset-zero-based', () => {
+    expect(idsOf(later)[0], 'the page at offset 3 starts with the 4th result of the window').toBe(window[3]);
+  });
+  await t.verify('notes.search.snapshot-pages', () => {
+    const both = [...idsOf(start), ...idsOf(later)];
+    expect(both, 'offsets 0 and 3 with limit 3 concatenate to the first six results of the window').toEqual(window.slice(0, 6));
+    expect(new Set(both).size, 'no note twice').toBe(both.length);
+    expect(items(beyond), `nothing is reachable at offset = total (${end}): ${show(beyond)}`).toEqual([]);
+  });
+  await t.verify('notes.search.snapshot-frozen', () => {
+    for (const x of [start, later]) expect(field(x, 'total'), `later pages keep the first page's total: ${show(x)}`).toBe(head.total);
+    const seen = [...idsOf(start), ...idsOf(later)];
+    expect(seen, 'a note created after the first page is not in the snapshot').not.toContain(added.id);
+    expect(seen, 'a note edited after the first page keeps its place in the snapshot').toContain(edited.id);
+  });
+  await t.verify('notes.search.has-next-page', () => {
+    for (const x of [first, start, later, beyond]) {
+      expect(field(x, 'has_next_page'), `has_next_page says whether more is reachable (offset + results < total): ${show(x)}`).toBe(moreReachable(x));
+    }
+  });
+
+  const one = await t.api.searchNotes({ limit: 1 }, { query: word });
+  const fifty = await t.api.searchNotes({ limit: 50 }, { query: word });
+  await t.verify('notes.search.limit-range', async () => {
+    expect(one.status, `limit 1 is accepted: ${show(one)}`).toBe(200);
+    expect(items(one).length, 'limit 1 gives one result of several').toBe(1);
+    expect(fifty.status, `limit 50 is accepted: ${show(fifty)}`).toBe(200);
+    expect(items(fifty).length).toBeLessThanOrEqual(50);
+    for (const limit of [0, 51]) expectRefused(await t.api.searchNotes({ limit }, { query: word }), `search limit ${limit}`);
+  });
+  await t.verify('notes.search.has-next-page', () => expect(field(one, 'has_next_page'), `limit 1 of several: ${show(one)}`).toBe(true));
+});
+
+check('a search without a usable query, with a negative offset, a later page without snapshot_id or a bound without offset is refused', {
+  rules: ['notes.search.query-required', 'notes.search.query-non-whitespace', 'notes.search.offset-min-0', 'notes.search.snapshot-required',
+    'notes.search.bounds-offset-required'],
+}, async (t) => {
+  const word = t.data.word();
+  const attempts: Array<[string, Parameters<typeof t.api.searchNotes>, string]> = [
+    ['notes.search.query-required', [{}, {}], 'a search without query'],
+    ['notes.search.query-required', [{}, { query: 42 }], 'a search whose query is a number'],
+    ['notes.search.query-non-whitespace', [{}, { query: '' }], 'an empty query'],
+    ['notes.search.query-non-whitespace', [{}, { query: ' \t\n ' }], 'a query of whitespace'],
+    ['notes.search.offset-min-0', [{ offset: -1 }, { query: word }], 'offset -1'],
+    ['notes.search.snapshot-required', [{ limit: 2, offset: 2 }, { query: word }], 'offset 2 without snapshot_id'],
+    ['notes.search.bounds-offset-required', [{}, { query: word, created_after: '2004-05-06T07:08:09' }], 'a created_after bound without an offset'],
+  ];
+  for (const [rule, args, what] of attempts) {
+    const x = await t.api.searchNotes(...args);
+    await t.verify(rule, () => expectRefused(x, what));
+  }
+});
+
+check('a snapshot_id the target never issued is refused with the declared status', {
+  rules: ['notes.search.snapshot-unknown'],
+  needs: ['profile:statuses.unknown_snapshot'],
+}, async (t) => {
+  const x = await t.api.searchNotes({ limit: 2, offset: 2, snapshot_id: randomUUID() }, { query: t.data.word() });
+  await t.verify('notes.search.snapshot-unknown', () => {
+    expectDeclaredStatus(x, 'unknown_snapshot', t.profile.statuses!.unknown_snapshot!, 'a snapshot_id never issued');
+  });
+});
+
+check('with more than 100 matches total is 100 and has_next_page ends at the window', {
+  rules: ['notes.search.total-capped-100', 'notes.search.has-next-page'],
+  needs: [{ notes: 101 }],
+}, async (t) => {
+  const word = t.data.word();
+  for (let i = 0; i < 101; i++) await t.data.note(t.data.content(`Many ${i} ${word}`));
+  const first = await t.api.searchNotes({ limit: 50 }, { query: word });
+  const head: Page = setupOk(first, 'search a word 101 notes hold');
+  await t.verify('notes.search.total-capped-100', () => expect(head.total, 'total with 101 matches').toBe(100));
+  const last = await t.api.searchNotes({ limit: 50, offset: 50, snapshot_id: head.snapshot_id }, { query: word });
+  setupOk(last, 'search the second page of the window');
+  await t.verify('notes.search.has-next-page', () => {
+    expect(head.has_next_page, 'the first 50 of a window of 100').toBe(true);
+    expect(items(last).length, 'the second 50 of the window').toBe(50);
+    expect(field(last, 'has_next_page'), 'nothing beyond the 100-result window is reachable').toBe(false);
+  });
+});
+
+check('a rare word in a title finds the note; a note that is all query ranks above a passing mention', {
+  rules: ['notes.search.finds-matching-note', 'notes.search.relevance-ranked'],
+}, async (t) => {
+  const word = t.data.word();
+  // Created oldest first, so an order by recency would put the passing mention on top.
+  const strong = await t.data.note(t.data.content(word, word));
+  const mention = await t.data.note(t.data.content(`Long note ${t.data.word()}`, `${'Unrelated prose about gardens and weather. '.repeat(40)}${word}`));
+  const titled = await t.data.note(t.data.content(word, 'a body about something else entirely'));
+  const x = await t.api.searchNotes({}, { query: word });
+  setupOk(x, 'search the rare word');
+  const ids = idsOf(x);
+  await t.verify('notes.search.finds-matching-note', () => expect(ids, 'the note titled with the rare word').toContain(titled.id));
+  await t.verify('notes.search.relevance-ranked', () => {
+    expect(ids, 'both notes are found').toEqual(expect.arrayContaining([strong.id, mention.id]));
+    expect(ids.indexOf(strong.id), 'the note that is all query ranks above the passing mention').toBeLessThan(ids.indexOf(mention.id));
+  });
+});
