@@ -107,13 +107,14 @@ check('paging a window of collections visits each once, in order_by order, with 
   const w = t.data.window();
   // The update order is a shuffle of the creation order (neither the same nor reversed), so
   // ordering by the wrong field is not monotonic in the right one, whatever the direction.
-  const seeded = await seed(t, w, [1, 2, 3, 4, 5, 6, 7].map((k) => k * 1_000), [4, 1, 6, 0, 3, 5, 2].map((k) => 100_000 + k * 1_000));
+  const seeded = await seed(t, w, [1, 2, 3, 4, 5].map((k) => k * 1_000), [3, 0, 4, 1, 2].map((k) => 100_000 + k * 1_000));
   const held = seeded[2]!;
   await t.data.note(undefined, { collection_ids: [held.id] });
   const ids = seeded.map((s) => s.id).sort();
   const bounds = { created_after: w.at(0), created_before: w.at(60_000) };
-  const byCreated = await pages(t, { ...bounds, order_by: 'created_at', limit: 3 }, 5);
-  const byUpdated = await pages(t, { ...bounds, order_by: 'updated_at', limit: 3 }, 5);
+  // Five collections, pages of two: two full pages and a last one.
+  const byCreated = await pages(t, { ...bounds, order_by: 'created_at', limit: 2 }, 5);
+  const byUpdated = await pages(t, { ...bounds, order_by: 'updated_at', limit: 2 }, 5);
   const all = await t.api.listCollections({ ...bounds, limit: 10 });
   await t.verify('collections.list.parameter-names', () => {
     for (const x of [...byCreated, ...byUpdated, all]) {
@@ -161,8 +162,8 @@ check('paging a window of collections visits each once, in order_by order, with 
     for (const item of itemsOf(all)) expect(item.note_count, `note_count of list item ${item.id}`).toBe(item.id === held.id ? 1 : 0);
   });
   const cursor = json(byCreated[0]!).next_page as string;
-  const otherOrder = await t.api.listCollections({ ...bounds, order_by: 'updated_at', limit: 3, cursor });
-  const otherBounds = await t.api.listCollections({ ...bounds, created_before: w.at(50_000), order_by: 'created_at', limit: 3, cursor });
+  const otherOrder = await t.api.listCollections({ ...bounds, order_by: 'updated_at', limit: 2, cursor });
+  const otherBounds = await t.api.listCollections({ ...bounds, created_before: w.at(50_000), order_by: 'created_at', limit: 2, cursor });
   await t.verify('collections.list.cursor-filter-mismatch', () => {
     expectCursorRefused(t, otherOrder, 'a cursor reused with another order_by');
     expectCursorRefused(t, otherBounds, 'a cursor reused with other bounds');
@@ -193,7 +194,8 @@ check('creation-time and update-time bounds keep exactly the collections inside 
     expect(sortedIds(itemsOf(createdOn)), 'collections created exactly on either bound are included').toEqual([b!.id, c!.id].sort());
     expect(sortedIds(itemsOf(allOn)), 'collections on the creation-time and update-time bounds are included').toEqual([a!.id, c!.id, d!.id].sort());
   });
-  for (const bound of ['created_after', 'created_before', 'updated_after', 'updated_before'] as const) {
+  // One creation-time and one update-time bound: the budget of a remote run does not stretch to all four.
+  for (const bound of ['created_after', 'updated_before'] as const) {
     const x = await list({ [bound]: '2010-05-06T07:08:09' });
     await t.verify('collections.list.bounds-offset-required', () => expectRefused(x, `a list whose ${bound} bound has no timezone offset`));
   }

@@ -97,6 +97,7 @@ check('a move without a UUID target, to a missing target, of a missing note or f
     ['membership.move.failed-add-keeps-source', () => t.api.moveNote(source.id, note.id, { target_collection_id: randomUUID() }), 'a move to a target that does not exist'],
     ['membership.move.missing-refused', () => t.api.moveNote(randomUUID(), note.id, { target_collection_id: target.id }), 'a move from a source that does not exist'],
   ];
+  // A read after each attempt: "refused, yet the note left the source" is the failure to catch.
   for (const [rule, send, what] of attempts) {
     const x = await send();
     await t.verify(rule, async () => {
@@ -107,7 +108,7 @@ check('a move without a UUID target, to a missing target, of a missing note or f
   const ghost = await t.api.moveNote(source.id, randomUUID(), { target_collection_id: target.id });
   await t.verify('membership.move.missing-refused', async () => {
     expectRefused(ghost, 'a move of a note that does not exist');
-    expect({ source: await noteCount(t.api, source.id), target: await noteCount(t.api, target.id) }, 'neither collection changed')
+    expect({ source: await noteCount(t.api, source.id), target: await noteCount(t.api, target.id) }, 'the note stays in the source and the target gains nothing')
       .toEqual({ source: 1, target: 0 });
   });
 });
@@ -135,14 +136,16 @@ check('after adds, a move and a removal, collection_ids in read, list and search
   const word = t.data.word();
   const note = await t.data.note(t.data.content(`Wanderer ${word}`), { created_at: w.at(1_000) });
   const [a, b, c] = [await t.data.collection(), await t.data.collection(), await t.data.collection()];
-  setupOk(await t.api.addToCollection(a.id, note.id), 'add the note to the first collection');
-  setupOk(await t.api.addToCollection(b.id, note.id), 'add the note to the second collection');
-  const moved = await t.api.moveNote(a.id, note.id, { target_collection_id: c.id });
-  if (!succeeded(moved)) throw new KitError(`setup step "move the note" answered ${moved.status}: ${moved.text.slice(0, 200)}`);
-  if (t.profile.endpoints?.remove_note_from_collection) {
-    const removed = await t.api.removeFromCollection(b.id, note.id);
-    if (!succeeded(removed)) throw new KitError(`setup step "remove the note" answered ${removed.status}: ${removed.text.slice(0, 200)}`);
-  }
+  const step = async (what: string, x: Promise<Exchange>) => {
+    const done = await x;
+    if (!succeeded(done)) throw new KitError(`setup step "${what}" answered ${done.status}: ${done.text.slice(0, 200)}`);
+  };
+  // Into a and b, moved from a to c, then out of b where the profile names a remove endpoint.
+  // (No later step re-links a, which would hide a note that still lists its move's source.)
+  await step('add the note to a collection', t.api.addToCollection(a.id, note.id));
+  await step('add the note to a second collection', t.api.addToCollection(b.id, note.id));
+  await step('move the note to a third collection', t.api.moveNote(a.id, note.id, { target_collection_id: c.id }));
+  if (t.profile.endpoints?.remove_note_from_collection) await step('remove the note from a collection', t.api.removeFromCollection(b.id, note.id));
   // What holds the note, as the collections themselves report it (each holds nothing else).
   const holding: string[] = [];
   for (const coll of [a, b, c]) if ((await noteCount(t.api, coll.id)) === 1) holding.push(coll.id);
