@@ -1,84 +1,62 @@
 import { expect } from 'vitest';
 import { type CheckContext, type Exchange, KitError, checks, expectDeclaredStatus, expectRefused, setupOk, show } from '../harness/index.js';
 import type { ListNotesQuery } from '../harness/api.js';
-import type { NoteRef, TimeWindow } from '../harness/data.js';
+import type { TimeWindow } from '../harness/data.js';
+import { allPages, around, direction, idsOf, items, ms, nextPage, notHonoured, refused, sorted, withOffset } from './list-helpers.js';
 
 const { check } = checks();
 
-type Item = Record<string, unknown>;
-
-const items = (x: Exchange): Item[] => {
-  const results = (x.json as { results?: unknown } | undefined)?.results;
-  return Array.isArray(results) ? (results as Item[]) : [];
-};
-const idsOf = (x: Exchange): string[] => items(x).map((i) => i.id as string);
-const sorted = (values: readonly string[]) => [...values].sort();
-const ms = (value: unknown) => Date.parse(String(value));
-
-/** The same instant written with another offset (the kit must compare instants, and so must the target). */
-function withOffset(at: number, minutes: number): string {
-  const wall = new Date(at + minutes * 60_000).toISOString().slice(0, 23);
-  const abs = Math.abs(minutes);
-  const pad = (n: number) => String(Math.floor(n)).padStart(2, '0');
-  return `${wall}${minutes < 0 ? '-' : '+'}${pad(abs / 60)}:${pad(abs % 60)}`;
+/**
+ * One data set for the file, made by the first check that needs it and only read afterwards,
+ * so every check still runs alone: five notes in a fresh time window, created 0..4 s into it
+ * and updated in another order (an order by one field is visibly not an order by the other),
+ * each with one kind of content, the open-task note in a fresh collection.
+ */
+interface WindowOfFive {
+  w: TimeWindow;
+  ids: string[];
+  content: Map<string, unknown>;
+  kinds: { open: string; done: string; image: string; file: string; plain: string };
+  collection: string;
 }
 
-/** Strictly one way: 'asc' or 'desc'; 'mixed' when the values go both ways, 'flat' when all are equal. */
-function direction(values: readonly number[]): 'asc' | 'desc' | 'flat' | 'mixed' {
-  let up = false;
-  let down = false;
-  for (let i = 1; i < values.length; i++) {
-    if (values[i]! > values[i - 1]!) up = true;
-    if (values[i]! < values[i - 1]!) down = true;
-  }
-  return up && down ? 'mixed' : up ? 'asc' : down ? 'desc' : 'flat';
-}
-
-// Five notes: created_at 0..4 s into a fresh window, updated_at in another order, so that an
-// order by one field is visibly not an order by the other.
 const UPDATED_RANK = [3, 0, 4, 1, 2];
-const created = (w: TimeWindow, i: number) => w.at(i * 1000);
-const updated = (w: TimeWindow, rank: number) => w.at(10_000 + rank * 1000);
-/** Bounds that hold the whole data set without depending on inclusiveness. */
-const around = (w: TimeWindow): ListNotesQuery => ({ created_after: w.at(-1), created_before: w.at(20_001) });
+const createdAt = (w: TimeWindow, i: number) => w.at(i * 1000);
+const updatedAt = (w: TimeWindow, rank: number) => w.at(10_000 + rank * 1000);
+let shared: Promise<WindowOfFive> | undefined;
 
-async function fiveNotes(t: CheckContext, w: TimeWindow, count = 5): Promise<NoteRef[]> {
-  const notes: NoteRef[] = [];
-  for (let i = 0; i < count; i++) {
-    notes.push(await t.data.note(t.data.content(`Listed ${i} ${t.data.word()}`), { created_at: created(w, i), updated_at: updated(w, UPDATED_RANK[i]!) }));
-  }
-  return notes;
-}
-
-/** Follows next_page from the first page; a cursor that yields the first page again is a name the target ignores. */
-async function allPages(t: CheckContext, query: ListNotesQuery, expectedPages: number): Promise<Exchange[]> {
-  const pages = [await t.api.listNotes(query)];
-  setupOk(pages[0]!, 'list the first page');
-  for (let next = (pages[0]!.json as { next_page?: unknown }).next_page; typeof next === 'string' && pages.length <= expectedPages + 1;) {
-    const x = await t.api.listNotes({ ...query, cursor: next });
-    if (x.status >= 400 && x.status < 500) throw new KitError(`a page asked for with the profile's cursor name is refused (see notes.list.parameter-names): ${show(x)}`);
-    setupOk(x, 'list the next page');
-    if (idsOf(x).length > 0 && idsOf(x).join() === idsOf(pages[0]!).join()) {
-      throw new KitError('the next page repeats the first: the profile\'s cursor name is not honoured (see notes.list.parameter-names)');
+function windowOfFive(t: CheckContext): Promise<WindowOfFive> {
+  shared ??= (async () => {
+    const m = t.profile.content_markers ?? {};
+    const w = t.data.window();
+    const collection = (await t.data.collection()).id;
+    const bodies = [m.open_task, m.done_task, m.image, m.file, undefined];
+    const ids: string[] = [];
+    const content = new Map<string, unknown>();
+    for (let i = 0; i < 5; i++) {
+      const note = await t.data.note(t.data.content(`Listed ${i} ${t.data.word()}`, bodies[i] ?? 'nothing to filter for'), {
+        created_at: createdAt(w, i), updated_at: updatedAt(w, UPDATED_RANK[i]!), ...(i === 0 ? { collection_ids: [collection] } : {}),
+      });
+      ids.push(note.id);
+      content.set(note.id, note.json.content);
     }
-    pages.push(x);
-    next = (x.json as { next_page?: unknown }).next_page;
-  }
-  return pages;
+    const [open, done, image, file, plain] = ids as [string, string, string, string, string];
+    return { w, ids, content, kinds: { open, done, image, file, plain }, collection };
+  })();
+  return shared;
 }
 
 check('next_page visits every note of a time window once, in the order_by order, with the same total on every page', {
   rules: ['notes.list.cursor-pages', 'notes.list.total-before-pagination', 'notes.list.order-by-honoured', 'notes.list.next-page-omitted-at-end'],
 }, async (t) => {
-  const w = t.data.window();
-  const notes = await fiveNotes(t, w);
-  const mine = sorted(notes.map((n) => n.id));
+  const { w, ids } = await windowOfFive(t);
   for (const [orderBy, limit] of [['created_at', 2], ['updated_at', 3]] as const) {
-    const pages = await allPages(t, { ...around(w), order_by: orderBy, limit }, Math.ceil(5 / limit));
+    const { pages, ended } = await allPages(t, { ...around(w), order_by: orderBy, limit }, Math.ceil(5 / limit) + 1);
     const seen = pages.flatMap(idsOf);
     await t.verify('notes.list.cursor-pages', () => {
+      expect(ended, `paging by ${orderBy} (limit ${limit}) ends`).toBe(true);
       expect(seen.length, `pages by ${orderBy} (limit ${limit}) hold each note once: ${seen.join(', ')}`).toBe(new Set(seen).size);
-      expect(sorted(seen), `pages by ${orderBy} (limit ${limit}) together hold exactly the notes of the window`).toEqual(mine);
+      expect(sorted(seen), `pages by ${orderBy} (limit ${limit}) together hold exactly the notes of the window`).toEqual(sorted(ids));
     });
     await t.verify('notes.list.total-before-pagination', () => {
       for (const x of pages) expect((x.json as { total?: unknown }).total, `total on every page by ${orderBy} counts all 5 matches: ${show(x)}`).toBe(5);
@@ -88,7 +66,7 @@ check('next_page visits every note of a time window once, in the order_by order,
       expect(direction(values), `${orderBy} across the pages runs one way: ${values.map((v) => new Date(v).toISOString()).join(', ')}`).toMatch(/^(asc|desc)$/);
     });
     await t.verify('notes.list.next-page-omitted-at-end', () => {
-      pages.slice(0, -1).forEach((x) => expect(typeof (x.json as { next_page?: unknown }).next_page, `a page before the last carries next_page: ${show(x)}`).toBe('string'));
+      pages.slice(0, -1).forEach((x) => expect(typeof nextPage(x), `a page before the last carries next_page: ${show(x)}`).toBe('string'));
       const last = pages[pages.length - 1]!;
       expect('next_page' in (last.json as object), `the last page omits next_page (not null): ${show(last)}`).toBe(false);
     });
@@ -100,8 +78,7 @@ check('one page of a time window: default order, fields, limit and order_by valu
     'notes.list.content-omitted-by-default', 'notes.list.item-fields', 'notes.list.response-fields',
     'notes.list.bounds-filter', 'notes.list.bounds-inclusive', 'notes.list.bounds-offset-required'],
 }, async (t) => {
-  const w = t.data.window();
-  const notes = await fiveNotes(t, w);
+  const { w, ids } = await windowOfFive(t);
   const byDefault = await t.api.listNotes({ ...around(w), limit: 10 });
   const page = setupOk(byDefault, 'list the window');
   await t.verify('notes.list.order-by-default-updated-at', () => {
@@ -139,17 +116,16 @@ check('one page of a time window: default order, fields, limit and order_by valu
     for (const limit of [0, 101, '1.5']) expectRefused(await t.api.listNotes({ limit }), `limit ${limit}`);
   });
   await t.verify('notes.list.next-page-omitted-at-end', () => {
-    expect(typeof (one.json as { next_page?: unknown }).next_page, `next_page is a string while more notes remain: ${show(one)}`).toBe('string');
+    expect(typeof nextPage(one), `next_page is a string while more notes remain: ${show(one)}`).toBe('string');
   });
 
   // created_at bounds on notes 1 and 3 exactly (one written at +01:00); updated_at bounds on ranks 1 and 3 (one at -05:00).
-  const byCreatedBounds = await t.api.listNotes({ created_after: withOffset(w.ms(1000), 60), created_before: created(w, 3) });
-  const byUpdatedBounds = await t.api.listNotes({ updated_after: withOffset(w.ms(11_000), -300), updated_before: updated(w, 3) });
-  const rankOf = (i: number) => UPDATED_RANK[i]!;
-  const pick = (keep: (i: number) => boolean) => notes.filter((_, i) => keep(i)).map((n) => n.id);
+  const byCreatedBounds = await t.api.listNotes({ created_after: withOffset(w.ms(1000), 60), created_before: createdAt(w, 3) });
+  const byUpdatedBounds = await t.api.listNotes({ updated_after: withOffset(w.ms(11_000), -300), updated_before: updatedAt(w, 3) });
+  const pick = (keep: (i: number, rank: number) => boolean) => ids.filter((_, i) => keep(i, UPDATED_RANK[i]!));
   const cases = [
     { what: 'created_at bounds', x: byCreatedBounds, inside: pick((i) => i === 2), onBound: pick((i) => i === 1 || i === 3), outside: pick((i) => i === 0 || i === 4) },
-    { what: 'updated_at bounds', x: byUpdatedBounds, inside: pick((i) => rankOf(i) === 2), onBound: pick((i) => rankOf(i) === 1 || rankOf(i) === 3), outside: pick((i) => rankOf(i) === 0 || rankOf(i) === 4) },
+    { what: 'updated_at bounds', x: byUpdatedBounds, inside: pick((_, r) => r === 2), onBound: pick((_, r) => r === 1 || r === 3), outside: pick((_, r) => r === 0 || r === 4) },
   ];
   for (const c of cases) {
     await t.verify('notes.list.bounds-filter', () => {
@@ -170,15 +146,13 @@ check('the list runs in the direction the profile declares', {
   rules: ['notes.list.order-direction'],
   needs: ['profile:list_order'],
 }, async (t) => {
-  const w = t.data.window();
-  await fiveNotes(t, w, 3);
+  const { w } = await windowOfFive(t);
   const want = t.profile.list_order === 'newest_first' ? 'desc' : 'asc';
-  for (const orderBy of [undefined, 'created_at'] as const) {
-    const x = await t.api.listNotes({ ...around(w), ...(orderBy ? { order_by: orderBy } : {}) });
+  for (const orderBy of ['updated_at', 'created_at'] as const) {
+    const x = await t.api.listNotes({ ...around(w), order_by: orderBy });
     setupOk(x, 'list the window');
-    const field = orderBy ?? 'updated_at';
     await t.verify('notes.list.order-direction', () => {
-      expect(direction(items(x).map((i) => ms(i[field]))), `the profile declares ${t.profile.list_order} (by ${field}): ${show(x)}`).toBe(want);
+      expect(direction(items(x).map((i) => ms(i[orderBy]))), `the profile declares ${t.profile.list_order} (by ${orderBy}): ${show(x)}`).toBe(want);
     });
   }
 });
@@ -187,17 +161,92 @@ check('a cursor reused with another order_by or other filters is refused with th
   rules: ['notes.list.cursor-filter-mismatch'],
   needs: ['profile:statuses.cursor_mismatch', 'profile:names.notes_list.cursor'],
 }, async (t) => {
-  const w = t.data.window();
-  for (const i of [0, 1]) await t.data.note(undefined, { created_at: created(w, i) });
-  const first = setupOk(await t.api.listNotes({ ...around(w), order_by: 'created_at', limit: 1 }), 'list the first page');
-  if (typeof first.next_page !== 'string') throw new KitError('the first page of two notes with limit 1 has no next_page (see notes.list.next-page-omitted-at-end)');
+  const { w } = await windowOfFive(t);
+  const first = await t.api.listNotes({ ...around(w), order_by: 'created_at', limit: 1 });
+  setupOk(first, 'list the first page');
+  const cursor = nextPage(first);
+  if (cursor === undefined) throw new KitError(`the first page of five notes with limit 1 has no next_page (see notes.list.next-page-omitted-at-end): ${show(first)}`);
   const declared = t.profile.statuses!.cursor_mismatch!;
-  const otherOrder = await t.api.listNotes({ ...around(w), order_by: 'updated_at', limit: 1, cursor: first.next_page });
-  const otherFilter = await t.api.listNotes({ created_after: w.at(-1), created_before: w.at(1500), order_by: 'created_at', limit: 1, cursor: first.next_page });
+  const otherOrder = await t.api.listNotes({ ...around(w), order_by: 'updated_at', limit: 1, cursor });
+  const otherFilter = await t.api.listNotes({ created_after: w.at(-1), created_before: w.at(2500), order_by: 'created_at', limit: 1, cursor });
   await t.verify('notes.list.cursor-filter-mismatch', () => {
     expectDeclaredStatus(otherOrder, 'cursor_mismatch', declared, 'a cursor reused with another order_by');
     expectDeclaredStatus(otherFilter, 'cursor_mismatch', declared, 'a cursor reused with another created_before');
   });
+});
+
+check('the collection filter keeps exactly the collection\'s notes, under the declared name', {
+  rules: ['notes.list.collection-filter', 'notes.list.parameter-names'],
+}, async (t) => {
+  const { collection, kinds } = await windowOfFive(t);
+  const filtered = await t.api.listNotes({ collection });
+  await t.verify('notes.list.parameter-names', () => {
+    expect(filtered.status, `the collection filter name ${t.profile.names?.notes_list?.collection}: ${show(filtered)}`).toBe(200);
+    expect(idsOf(filtered), 'the collection filter name takes effect').not.toContain(kinds.plain);
+  });
+  if (refused(filtered)) throw notHonoured('a list with the collection filter', filtered);
+  await t.verify('notes.list.collection-filter', () => {
+    expect(filtered.status, show(filtered)).toBe(200);
+    expect(idsOf(filtered), 'a fresh collection filter lists exactly the note the collection holds').toEqual([kinds.open]);
+  });
+});
+
+check('include-content adds each note\'s full content; the declared cursor and include-content names take effect', {
+  rules: ['notes.list.include-content', 'notes.list.parameter-names'],
+}, async (t) => {
+  const { w, content } = await windowOfFive(t);
+  const names = t.profile.names?.notes_list ?? {};
+  const query: ListNotesQuery = { ...around(w), limit: 3, include_content: true };
+  const first = await t.api.listNotes(query);
+  const cursor = refused(first) ? undefined : nextPage(first);
+  const second = cursor === undefined ? undefined : await t.api.listNotes({ ...query, cursor });
+  await t.verify('notes.list.parameter-names', () => {
+    expect(first.status, `the include-content name ${names.include_content}: ${show(first)}`).toBe(200);
+    expect(items(first).every((i) => typeof i.content === 'string'), `the include-content name ${names.include_content} takes effect: ${show(first)}`).toBe(true);
+    expect(second, `five notes with limit 3 make two pages: ${show(first)}`).toBeDefined();
+    expect(second!.status, `the cursor name ${names.cursor}: ${show(second!)}`).toBe(200);
+    expect(idsOf(second!).filter((id) => idsOf(first).includes(id)), `the cursor name ${names.cursor} takes effect: the next page holds other notes`).toEqual([]);
+    expect(idsOf(second!).length, 'the next page holds the other two notes').toBe(2);
+  });
+  if (refused(first)) throw notHonoured('a list with include-content', first);
+  await t.verify('notes.list.include-content', () => {
+    const pages: Exchange[] = [first, ...(second && !refused(second) ? [second] : [])];
+    for (const x of pages) expect(x.status, show(x)).toBe(200);
+    for (const item of pages.flatMap(items)) expect(item.content, `item ${String(item.id)} carries the note's full content`).toBe(content.get(item.id as string));
+  });
+});
+
+check('each contains filter keeps the notes with that kind of content; several combine with OR', {
+  rules: ['notes.list.contains-filters', 'notes.list.contains-or', 'notes.list.parameter-names'],
+}, async (t) => {
+  const { w, ids, kinds: { open, done, image, file, plain } } = await windowOfFive(t);
+  const names = t.profile.names?.notes_list ?? {};
+  // Whether an image also counts as file-like (or the reverse) is not shown: neither is asserted.
+  const cases: Array<{ rule: string; what: string; q: ListNotesQuery; keep: string[]; drop: string[] }> = [
+    { rule: 'notes.list.contains-filters', what: `the open-task filter ${names.contains_open_tasks}`, q: { open_tasks: true }, keep: [open], drop: [done, image, file, plain] },
+    { rule: 'notes.list.contains-filters', what: `the any-task filter ${names.contains_tasks}`, q: { tasks: true }, keep: [open, done], drop: [image, file, plain] },
+    { rule: 'notes.list.contains-filters', what: `the image filter ${names.contains_images}`, q: { images: true }, keep: [image], drop: [open, done, plain] },
+    { rule: 'notes.list.contains-filters', what: `the file filter ${names.contains_files}`, q: { files: true }, keep: [file], drop: [open, done, plain] },
+    { rule: 'notes.list.contains-or', what: 'the image and file filters together', q: { images: true, files: true }, keep: [image, file], drop: [open, done, plain] },
+  ];
+  let refusal: Exchange | undefined;
+  for (const c of cases) {
+    const x = await t.api.listNotes({ ...around(w), ...c.q });
+    await t.verify('notes.list.parameter-names', () => {
+      expect(x.status, `${c.what}: ${show(x)}`).toBe(200);
+      expect(sorted(idsOf(x)), `${c.what} takes effect`).not.toEqual(sorted(ids));
+    });
+    if (refused(x)) {
+      refusal ??= x;
+      continue;
+    }
+    await t.verify(c.rule, () => {
+      expect(x.status, `${c.what}: ${show(x)}`).toBe(200);
+      expect(idsOf(x), `${c.what} keeps the matching notes`).toEqual(expect.arrayContaining(c.keep));
+      expect(idsOf(x).filter((id) => c.drop.includes(id)), `${c.what} drops the others (open, done, image, file, plain: ${ids.join(', ')})`).toEqual([]);
+    });
+  }
+  if (refusal) throw notHonoured('a list with a contains filter', refusal);
 });
 
 check('without limit a page holds 50 notes when more match', {
