@@ -1,15 +1,8 @@
 import { expect } from 'vitest';
 import { type Exchange, checks, expectRefused, setupOk, show } from '../harness/index.js';
+import { idsOf, items } from './search-helpers.js';
 
 const { check } = checks();
-
-type Item = Record<string, unknown>;
-
-const items = (x: Exchange): Item[] => {
-  const results = (x.json as { results?: unknown } | undefined)?.results;
-  return Array.isArray(results) ? (results as Item[]) : [];
-};
-const idsOf = (x: Exchange): string[] => items(x).map((i) => i.id as string);
 
 check('related notes: limit 1..20, at most 10 by default, and the documented response and item fields', {
   rules: ['notes.related.limit-range', 'notes.related.limit-default-10', 'notes.related.response-fields', 'notes.related.item-fields'],
