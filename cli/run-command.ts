@@ -11,6 +11,7 @@ import { type ConformanceReport, buildReport } from '../reporters/report.js';
 import { packageRoot } from '../spec/paths.js';
 import { loadRules } from '../spec/rules.js';
 import { RUN_USAGE, readKitConfig, wantsHelp } from '../suites/harness/config.js';
+import { UsageError } from '../suites/harness/errors.js';
 import { startRun } from '../suites/harness/run.js';
 
 export interface RunResult {
@@ -31,6 +32,12 @@ export async function runCommand(argv: string[]): Promise<number> {
 /** The whole run, usable in-process (tests, the fault matrix): config -> target -> vitest -> report. */
 export async function runKit(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, print: (text: string) => void): Promise<RunResult> {
   const config = readKitConfig(argv, env);
+  const ruleIds = loadRules().map((r) => r.id);
+  for (const prefix of config.only) {
+    if (!ruleIds.some((id) => id === prefix || id.startsWith(`${prefix}.`))) {
+      throw new UsageError(`--only ${prefix} matches no rule id (give a rule id or a dotted prefix such as notes.create)`);
+    }
+  }
   const run = await startRun(config);
   const ctx = run.context;
   let done = 0;

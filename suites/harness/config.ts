@@ -9,6 +9,8 @@ import { UsageError } from './errors.js';
 export interface KitConfig {
   readonly target?: string;
   readonly image?: string;
+  /** Where the image's server listens (passed as PORT); default a free port. */
+  readonly imagePort?: number;
   readonly token?: string;
   readonly secondaryToken?: string;
   readonly fixturesToken?: string;
@@ -29,7 +31,9 @@ export const RUN_USAGE = `Usage: notes-conformance [options]            run ever
 
 Target:
   --target URL             base URL of the server under test (env NOTES_TARGET_URL)
-  --image NAME             start the server from a Docker image with testcontainers (env NOTES_TARGET_IMAGE)
+  --image NAME             start the server from a Docker image with testcontainers, on the host network, with
+                           PORT and HOST telling it where to listen (env NOTES_TARGET_IMAGE)
+  --image-port N           the port to give it (default: a free one)
   --token T                bearer token of the main test user (env NOTES_TOKEN)
   --secondary-token T      a second user's token, for isolation checks (env NOTES_SECONDARY_TOKEN)
   --fixtures-token T       admin token of the target's fixture API, if its profile declares one (env NOTES_FIXTURES_TOKEN)
@@ -73,6 +77,8 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
   }
   const image = pick(values.image, 'NOTES_TARGET_IMAGE');
   if (target && image) throw new UsageError('give --target or --image, not both');
+  const imagePortRaw = pick(values['image-port'], 'NOTES_IMAGE_PORT');
+  if (imagePortRaw !== undefined && !/^\d{1,5}$/.test(imagePortRaw)) throw new UsageError(`--image-port must be a port number (got ${imagePortRaw})`);
   const seedRaw = pick(values.seed, 'NOTES_SEED');
   if (seedRaw !== undefined && !/^\d{1,10}$/.test(seedRaw)) throw new UsageError(`--seed must be a non-negative integer (got ${seedRaw})`);
   const only = [...(values.only ?? []), ...(env.NOTES_ONLY ? env.NOTES_ONLY.split(',') : [])].map((s) => s.trim()).filter(Boolean);
@@ -80,6 +86,7 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
   const config: KitConfig = {
     ...(target ? { target: target.replace(/\/+$/, '') } : {}),
     ...(image ? { image } : {}),
+    ...(imagePortRaw !== undefined ? { imagePort: Number(imagePortRaw) } : {}),
     ...optional('token', pick(values.token, 'NOTES_TOKEN')),
     ...optional('secondaryToken', pick(values['secondary-token'], 'NOTES_SECONDARY_TOKEN') ?? env.NOTES_TOKEN_SECONDARY),
     ...optional('fixturesToken', pick(values['fixtures-token'], 'NOTES_FIXTURES_TOKEN')),
@@ -126,7 +133,7 @@ function parse(argv: readonly string[]) {
     strict: true,
     allowPositionals: false,
     options: {
-      target: { type: 'string' }, image: { type: 'string' }, token: { type: 'string' }, 'secondary-token': { type: 'string' },
+      target: { type: 'string' }, image: { type: 'string' }, 'image-port': { type: 'string' }, token: { type: 'string' }, 'secondary-token': { type: 'string' },
       'fixtures-token': { type: 'string' }, profile: { type: 'string' }, only: { type: 'string', multiple: true }, seed: { type: 'string' },
       json: { type: 'string' }, junit: { type: 'string' }, markdown: { type: 'string' }, html: { type: 'string' }, quiet: { type: 'boolean' },
       'fake-profile': { type: 'string' }, 'fake-fault': { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' },

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { readKitConfig } from '../../suites/harness/config.js';
+import { UsageError } from '../../suites/harness/errors.js';
+import { builtinProfilePath } from '../../spec/profile.js';
+
+describe('kit configuration', () => {
+  it('reads flags and environment, flags winning, into a frozen object', () => {
+    const config = readKitConfig(['--target', 'http://flag.example/', '--only', 'notes.create', '--seed', '12'], {
+      NOTES_TARGET_URL: 'http://env.example', NOTES_TOKEN: 'env-token', NOTES_SECONDARY_TOKEN: 'second', NOTES_ONLY: 'auth',
+    });
+    expect(config).toMatchObject({ target: 'http://flag.example', token: 'env-token', secondaryToken: 'second', seed: 12, only: ['notes.create', 'auth'] });
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.only)).toBe(true);
+  });
+
+  it('refuses what cannot start: bad flags, URLs, seeds, a target without a token, a bad profile', () => {
+    const bad: Array<[string[], Record<string, string>, RegExp]> = [
+      [['--nope'], {}, /Unknown option/],
+      [['--target', 'not a url'], { NOTES_TOKEN: 't' }, /absolute http/],
+      [['--target', 'ftp://x'], { NOTES_TOKEN: 't' }, /http or https/],
+      [['--target', 'http://u:p@x'], { NOTES_TOKEN: 't' }, /credentials/],
+      [['--target', 'http://x'], {}, /needs a token/],
+      [['--seed', '-1'], {}, /--seed/],
+      [['--only', 'Notes!'], {}, /--only/],
+      [['--profile', '/nonexistent.yaml'], {}, /cannot read the file/],
+      [['--target', 'http://x', '--image', 'y'], { NOTES_TOKEN: 't' }, /not both/],
+    ];
+    for (const [argv, env, message] of bad) expect(() => readKitConfig(argv, env), argv.join(' ')).toThrow(message);
+    expect(() => readKitConfig(['--nope'], {})).toThrow(UsageError);
+  });
+
+  it('loads the profile and takes the fixture token from the variable it names', () => {
+    const config = readKitConfig(['--profile', builtinProfilePath('fake')], { NOTES_FIXTURES_TOKEN: 'admin-xyz' });
+    expect(config.profile?.name).toBe('reference-fake');
+    expect(config.fixturesToken).toBe('admin-xyz');
+  });
+});
