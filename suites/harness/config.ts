@@ -24,6 +24,8 @@ export interface KitConfig {
   /** The embedded fake's own profile and faults (for proving the kit: divergent runs, the fault matrix). */
   readonly fakeProfile?: string;
   readonly fakeFaults: readonly string[];
+  /** Budget overrides from the command line; they win over the profile's `budgets`. */
+  readonly budgetOverrides: { readonly requests_per_second?: number; readonly request_budget?: number; readonly request_timeout_ms?: number };
 }
 
 export const RUN_USAGE = `Usage: notes-conformance [options]            run every check (against the embedded fake if no target)
@@ -43,6 +45,9 @@ Run:
   --seed N                 replay property and model-based runs with this seed
   --fake-profile P         the embedded fake's profile: fake (default), fake-divergent or a file
   --fake-fault NAME        start the embedded fake with a fault (repeatable; for proving the kit)
+  --requests-per-second N  pace requests at most this fast (default 1.5 for a remote target; overrides the profile)
+  --request-budget N       stop sending after N requests (default 800 for a remote target; overrides the profile)
+  --request-timeout MS     give up on one request after MS milliseconds (default 10000; overrides the profile)
 Reports:
   --json FILE  --junit FILE  --markdown FILE  --html FILE
   --quiet                  print only the summary line
@@ -81,6 +86,17 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
   if (imagePortRaw !== undefined && !/^\d{1,5}$/.test(imagePortRaw)) throw new UsageError(`--image-port must be a port number (got ${imagePortRaw})`);
   const seedRaw = pick(values.seed, 'NOTES_SEED');
   if (seedRaw !== undefined && !/^\d{1,10}$/.test(seedRaw)) throw new UsageError(`--seed must be a non-negative integer (got ${seedRaw})`);
+  const positive = (flag: string, raw: string | undefined, integer: boolean): number | undefined => {
+    if (raw === undefined) return undefined;
+    const n = Number(raw);
+    if (!/^\d+(\.\d+)?$/.test(raw) || !(n > 0) || (integer && !Number.isInteger(n))) {
+      throw new UsageError(`--${flag} must be a positive ${integer ? 'integer' : 'number'} (got ${raw})`);
+    }
+    return n;
+  };
+  const rps = positive('requests-per-second', pick(values['requests-per-second'], 'NOTES_REQUESTS_PER_SECOND'), false);
+  const budget = positive('request-budget', pick(values['request-budget'], 'NOTES_REQUEST_BUDGET'), true);
+  const timeout = positive('request-timeout', pick(values['request-timeout'], 'NOTES_REQUEST_TIMEOUT_MS'), true);
   const only = [...(values.only ?? []), ...(env.NOTES_ONLY ? env.NOTES_ONLY.split(',') : [])].map((s) => s.trim()).filter(Boolean);
   for (const prefix of only) if (!/^[a-z0-9.-]+$/.test(prefix)) throw new UsageError(`--only takes a rule id or prefix such as notes.create (got ${prefix})`);
   const config: KitConfig = {
@@ -101,6 +117,9 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
     },
     quiet: values.quiet === true,
     ...optional('fakeProfile', pick(values['fake-profile'], 'NOTES_FAKE_PROFILE')),
+    budgetOverrides: {
+      ...optional('requests_per_second', rps), ...optional('request_budget', budget), ...optional('request_timeout_ms', timeout),
+    },
     fakeFaults: [...(values['fake-fault'] ?? []), ...(env.NOTES_FAKE_FAULTS ? env.NOTES_FAKE_FAULTS.split(',') : [])].filter(Boolean),
   };
   if (config.profilePath !== undefined) {
@@ -136,7 +155,8 @@ function parse(argv: readonly string[]) {
       target: { type: 'string' }, image: { type: 'string' }, 'image-port': { type: 'string' }, token: { type: 'string' }, 'secondary-token': { type: 'string' },
       'fixtures-token': { type: 'string' }, profile: { type: 'string' }, only: { type: 'string', multiple: true }, seed: { type: 'string' },
       json: { type: 'string' }, junit: { type: 'string' }, markdown: { type: 'string' }, html: { type: 'string' }, quiet: { type: 'boolean' },
-      'fake-profile': { type: 'string' }, 'fake-fault': { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' },
+      'fake-profile': { type: 'string' }, 'fake-fault': { type: 'string', multiple: true },
+      'requests-per-second': { type: 'string' }, 'request-budget': { type: 'string' }, 'request-timeout': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
 }

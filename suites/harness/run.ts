@@ -42,7 +42,7 @@ interface Started {
 export async function startRun(config: KitConfig): Promise<RunHandle> {
   const started = config.image ? await startContainer(config) : config.target ? remote(config) : await startEmbeddedFake(config);
   const runDir = mkdtempSync(join(tmpdir(), 'notes-conformance-'));
-  const budgets = resolveBudgets(started.profile, started.embedded);
+  const budgets = { ...resolveBudgets(started.profile, started.embedded), ...config.budgetOverrides };
   const setupClient = new TargetClient({
     baseUrl: started.url, timeoutMs: budgets.request_timeout_ms, requestBudget: Number.MAX_SAFE_INTEGER,
     secrets: [config.token, config.secondaryToken, started.fixtures?.adminToken].filter((s): s is string => !!s),
@@ -148,7 +148,7 @@ async function startEmbeddedFake(config: KitConfig): Promise<Started> {
 async function startContainer(config: KitConfig): Promise<Started> {
   const { startImage } = await import('./container.js');
   const profile = config.profile ?? assumedProfile();
-  const container = await startImage(config.image!);
+  const container = await startImage(config.image!, config.imagePort);
   return {
     url: container.url,
     label: `image ${config.image}`,
