@@ -142,7 +142,10 @@ export function setNoteCreatedAt(ctx: ServiceContext, user: UserRecord, noteId: 
     futureFault: 'notes.set-created-at.future-accepted',
   })!;
   const bound = ctx.broken('notes.set-created-at.bound-is-current') ? note.createdAt : note.originalCreatedAt;
-  if (createdAt > bound && !ctx.broken('notes.set-created-at.forward-dating-allowed')) {
+  // The original creation is never in the future, so backdate-only alone refuses future instants:
+  // the not-future fault must let them past this bound too, or nothing outside could observe it.
+  const futurePassed = ctx.broken('notes.set-created-at.future-accepted') && createdAt > ctx.clock.now();
+  if (createdAt > bound && !futurePassed && !ctx.broken('notes.set-created-at.forward-dating-allowed')) {
     throw invalid('created_at must not be later than when the note was originally created (it can only backdate)');
   }
   if (ctx.broken('quota.set-created-at-counts')) countNoteCreate(user);

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { RefusalKind } from '../../spec/profile.js';
 import type { Exchange } from './client.js';
-import { KitError, setupFailed } from './errors.js';
+import { KitError, NonConformance, setupFailed } from './errors.js';
 
 /** A one-line description of an exchange for assertion messages. */
 export function show(x: Exchange): string {
@@ -36,10 +36,20 @@ export function expectDeclaredStatus(x: Exchange, kind: RefusalKind, declared: n
 
 /** Milliseconds of a response timestamp; compare instants, never strings. */
 export function instant(value: unknown, what: string): number {
-  if (typeof value !== 'string') throw new KitError(`${what} is not a timestamp string (${JSON.stringify(value)})`);
+  // The value came from the target: a missing or malformed timestamp is its failure, not the kit's.
+  if (typeof value !== 'string') throw new NonConformance(`${what} is not a timestamp string (${JSON.stringify(value)})`);
   const ms = Date.parse(value);
-  if (Number.isNaN(ms) || !/(Z|[+-]\d{2}:?\d{2})$/i.test(value)) throw new KitError(`${what} is not an ISO 8601 timestamp with an offset (${value})`);
+  if (Number.isNaN(ms) || !/(Z|[+-]\d{2}:?\d{2})$/i.test(value)) throw new NonConformance(`${what} is not an ISO 8601 timestamp with an offset (${value})`);
   return ms;
+}
+
+/** A response timestamp the check builds on (not the one it judges): a bad one means it cannot judge. */
+export function setupInstant(value: unknown, what: string): number {
+  try {
+    return instant(value, what);
+  } catch (error) {
+    throw new KitError(`setup: ${(error as Error).message}`);
+  }
 }
 
 export function expectSameInstant(actual: unknown, expected: string | number, what: string): void {

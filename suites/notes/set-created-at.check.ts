@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { checks, expectRefused, expectSameInstant, instant, setupOk, show } from '../harness/index.js';
+import { checks, expectRefused, expectSameInstant, setupInstant, setupOk, show } from '../harness/index.js';
 import { futureIso, noteState } from '../harness/patterns.js';
 
 const { check } = checks();
@@ -10,7 +10,7 @@ check('set-created-at backdates without a version and changes only metadata', {
   rules: ['notes.set-created-at.applied', 'notes.set-created-at.metadata-only', 'notes.set-created-at.version-unchanged', 'notes.set-created-at.original-creation-bound'],
 }, async (t) => {
   const note = await t.data.note(t.data.content(`Dated ${t.data.word()}`, 'body stays'));
-  const original = instant(note.json.created_at, 'created_at of the new note');
+  const original = setupInstant(note.json.created_at, 'created_at of the new note');
   const before = await noteState(t.api, note.id);
   const earlier = new Date(original - 30 * 86_400_000).toISOString();
   const x = await t.api.setCreatedAt(note.id, { created_at: earlier });
@@ -39,7 +39,7 @@ check('set-created-at refuses a time after the original creation, in the future,
   rules: ['notes.set-created-at.backdate-only', 'notes.set-created-at.not-future', 'notes.set-created-at.offset-required', 'notes.set-created-at.required'],
 }, async (t) => {
   const note = await t.data.note();
-  const original = instant(note.json.created_at, 'created_at of the new note');
+  const original = setupInstant(note.json.created_at, 'created_at of the new note');
   const before = await noteState(t.api, note.id);
   const attempts: Array<[string, Record<string, unknown>, string]> = [
     // One millisecond after the original creation: in the past by now, but not a backdate.
