@@ -30,7 +30,7 @@ function expectDone(x: Exchange, what: string): Record<string, unknown> {
 
 check('a created collection has the documented fields, a new UUID and server-time timestamps', {
   rules: ['collections.create.response-fields', 'collections.create.response-omits-note-count', 'collections.create.id-generated',
-    'collections.create.created-at-defaults-to-server-time'],
+    'collections.create.created-at-defaults-to-server-time', 'conventions.ids.uuid'],
 }, async (t) => {
   const title = `Shape ${t.data.word()}`;
   const sentAt = Date.now();
@@ -50,7 +50,7 @@ check('a created collection has the documented fields, a new UUID and server-tim
     expectSameInstant(c.updated_at, Date.parse(String(c.created_at)), 'updated_at defaults to that created_at');
   });
   const second = expectDone(await t.api.createCollection({ title: `Second ${t.data.word()}` }), 'create a second collection');
-  await t.verify('collections.create.id-generated', () => {
+  await t.verify(['collections.create.id-generated', 'conventions.ids.uuid'], () => {
     expect(c.id, 'a generated collection id is a UUID').toMatch(UUID);
     expect(second.id, 'a generated collection id is a UUID').toMatch(UUID);
     expect(second.id, 'each created collection gets a new id').not.toBe(c.id);
