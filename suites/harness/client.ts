@@ -1,4 +1,5 @@
 import { Agent, errors as undiciErrors, request } from 'undici';
+import { Breaker, TargetUnavailable } from './breaker.js';
 import { KitError } from './errors.js';
 
 /** One request and its answer, as recorded for evidence (bodies cut, secrets redacted). */
@@ -55,7 +56,8 @@ const MAX_RATE_RETRIES = 3;
 /**
  * The kit's only way to the target: undici with a per-request timeout, no redirects followed
  * (a 3xx is returned as it is, so the token never travels to another origin), 429 +
- * Retry-After honoured, X-RateLimit-Remaining pacing, a request budget and a rate cap.
+ * Retry-After honoured, X-RateLimit-Remaining pacing, a request budget and a rate cap, and a
+ * breaker that stops waiting on a target that no longer answers.
  */
 export class TargetClient {
   private readonly agent: Agent;
@@ -63,6 +65,7 @@ export class TargetClient {
   private nextAllowedAt = 0;
   private bucketEmptyUntil = 0;
   private recorder: Exchange[] | undefined;
+  private readonly breaker = new Breaker();
   sent = 0;
 
   constructor(private readonly options: ClientOptions) {
@@ -86,12 +89,24 @@ export class TargetClient {
   }
 
   async send(opts: SendOptions): Promise<Exchange> {
+    this.breaker.admit(`${opts.method} ${this.redact(opts.path)}`);
     for (let attempt = 0; ; attempt++) {
-      const exchange = await this.sendOnce(opts);
-      if (exchange.status !== 429 || opts.acceptRateLimited) return exchange;
+      let exchange: Exchange;
+      try {
+        exchange = await this.sendOnce(opts);
+      } catch (error) {
+        if (error instanceof TargetUnavailable) this.breaker.failed(error);
+        throw error;
+      }
+      if (exchange.status !== 429 || opts.acceptRateLimited) {
+        this.breaker.answered();
+        return exchange;
+      }
       const wait = retryAfterMs(exchange.headers['retry-after']);
       if (attempt >= MAX_RATE_RETRIES || wait === undefined || wait > (this.options.maxRetryAfterMs ?? 60_000)) {
-        throw new KitError(`the target answered 429 (rate limited) ${attempt + 1} time(s)${wait === undefined ? ' without a usable Retry-After' : `, asking to wait ${Math.round(wait / 1000)} s`}; lower requests_per_second in the profile`);
+        const error = new TargetUnavailable(`${opts.method} ${exchange.path}: the target answered 429 (rate limited) ${attempt + 1} time(s)${wait === undefined ? ' without a usable Retry-After' : `, asking to wait ${Math.round(wait / 1000)} s`}; lower requests_per_second in the profile`, 'rate-limited');
+        this.breaker.failed(error);
+        throw error;
       }
       await sleep(wait);
     }
@@ -228,18 +243,21 @@ function parseJson(text: string, contentType: string | undefined): unknown {
   }
 }
 
+/** No HTTP answer at all, named by its cause (TargetUnavailable, so the breaker counts it). */
 function transportError(error: unknown, what: string, timeoutMs: number): KitError {
   if (error instanceof KitError) return error;
+  const unavailable = (message: string) => new TargetUnavailable(message, 'no-answer');
   const e = error as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
   if (e.name === 'TimeoutError' || e.name === 'AbortError' || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError
     || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return new KitError(`${what}: no complete answer within ${timeoutMs} ms (timeout)`);
+    return unavailable(`${what}: no complete answer within ${timeoutMs} ms (timeout)`);
   }
-  if (code === 'ECONNREFUSED') return new KitError(`${what}: connection refused by the target`);
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return new KitError(`${what}: the target closed the connection (${code})`);
-  if (code?.startsWith('HPE_')) return new KitError(`${what}: the target's answer is not valid HTTP (${code})`);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new KitError(`${what}: the target's host name does not resolve`);
+  if (code === 'ECONNREFUSED') return unavailable(`${what}: connection refused by the target`);
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return unavailable(`${what}: the target closed the connection (${code})`);
+  if (code?.startsWith('HPE_')) return unavailable(`${what}: the target's answer is not valid HTTP (${code})`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return unavailable(`${what}: the target's host name does not resolve`);
+  // Anything else may be the kit's own doing (a header undici refuses): not counted against the target.
   return new KitError(`${what}: ${code ? `${code}: ` : ''}${e.message ?? String(error)}`);
 }
 
