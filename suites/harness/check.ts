@@ -8,7 +8,7 @@ import type { Exchange } from './client.js';
 import type { Budgets, KitContext } from './context.js';
 import type { DataFactory } from './data.js';
 import type { FixturesClient, FixtureUser } from './fixtures-client.js';
-import { NonConformance } from './errors.js';
+import { KitError, NonConformance } from './errors.js';
 import type { Kit } from './kit.js';
 
 declare module 'vitest' {
@@ -134,6 +134,8 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
       const reason = unmetNeed(kit, need);
       if (reason) vitestCtx.skip(reason);
     }
+    // The start-up probe found a target that answers nothing like the API: nothing to judge.
+    if (kit.ctx.targetProblem) throw new KitError(`not judged: ${kit.ctx.targetProblem}`);
     const exchanges: Exchange[] = [];
     const ruleFailures: Record<string, string> = {};
     const sentBefore = kit.client.sent;

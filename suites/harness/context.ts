@@ -31,6 +31,8 @@ export interface KitContext {
   /** Scratch directory of the run: the cleanup journal and per-file request counts. */
   readonly runDir: string;
   readonly only: readonly string[];
+  /** Why the target cannot be judged at all (found by the start-up probe): every check reports error with it. */
+  readonly targetProblem?: string;
 }
 
 /** Budgets when the target is remote and its profile says nothing: about 600 requests in all. */

@@ -8,9 +8,10 @@ import { Api } from './api.js';
 import { TargetClient } from './client.js';
 import type { KitConfig } from './config.js';
 import { type Budgets, type KitContext, REMOTE_BUDGETS } from './context.js';
-import { KitError, UsageError } from './errors.js';
+import { UsageError } from './errors.js';
 import { FixturesClient } from './fixtures-client.js';
 import { Ledger, type LedgerEntry, pendingInJournal } from './ledger.js';
+import { probeTarget } from './probe.js';
 
 export interface RunHandle {
   readonly context: KitContext;
@@ -50,8 +51,9 @@ export async function startRun(config: KitConfig): Promise<RunHandle> {
   const ledger = new Ledger(runDir);
   const fixtures = started.fixtures ? new FixturesClient(setupClient, started.fixtures.prefix, started.fixtures.adminToken) : undefined;
   let tokens = started.tokens;
+  let targetProblem: string | undefined;
   try {
-    await probe(setupClient, tokens.primary);
+    targetProblem = await probeTarget(setupClient, tokens.primary);
     // Without tokens, a fixture API can make the test users (fully isolated from other data).
     if (!tokens.primary && fixtures) tokens = { ...tokens, primary: await fixtureUser(fixtures, ledger) };
     if (!tokens.secondary && fixtures && (started.fixtures?.offers.includes('users') ?? false)) tokens = { ...tokens, secondary: await fixtureUser(fixtures, ledger) };
@@ -77,6 +79,7 @@ export async function startRun(config: KitConfig): Promise<RunHandle> {
     runId: randomBytes(4).toString('hex'),
     runDir,
     only: config.only,
+    ...(targetProblem ? { targetProblem } : {}),
   };
   return {
     context,
@@ -165,16 +168,6 @@ function resolveBudgets(profile: Profile, embedded: boolean): Budgets {
   const base = embedded ? { ...REMOTE_BUDGETS, ...loadBuiltinProfile('fake').budgets, requests_per_second: undefined } : REMOTE_BUDGETS;
   const declared = profile.budgets ?? {};
   return { ...base, ...declared } as Budgets;
-}
-
-/** Any HTTP answer means the target is there; no answer at all means the run cannot start. */
-async function probe(client: TargetClient, token: string | undefined): Promise<void> {
-  try {
-    await client.send({ method: 'GET', path: '/v2/notes', query: { limit: 1 }, token: token ?? null, acceptRateLimited: true });
-  } catch (error) {
-    if (error instanceof KitError) throw new UsageError(`target unreachable: ${error.message}`);
-    throw error;
-  }
 }
 
 async function fixtureUser(fixtures: FixturesClient, ledger: Ledger): Promise<string> {

@@ -1,0 +1,46 @@
+import { TargetUnavailable } from './breaker.js';
+import type { Exchange, TargetClient } from './client.js';
+import { UsageError } from './errors.js';
+
+/** A 5xx may be a passing hiccup (a deploy, a proxy warming up): ask again before giving up. */
+const TRIES_ON_5XX = 3;
+const PAUSE_MS = 1000;
+
+/**
+ * The start-up probe: one list request, which every target of the API answers (2xx with the
+ * token, 4xx without). No HTTP answer at all: the run cannot start (UsageError, exit 2). An
+ * answer the API never gives (a redirect, a 5xx, a 2xx that is not JSON, 429 after the waits
+ * the kit allows): returns why, and the run goes ahead judging nothing, so that every check
+ * reports `error` with this reason instead of charging the target with hundreds of failures of
+ * rules the kit could not judge, or waiting out every check's timeout.
+ */
+export async function probeTarget(client: TargetClient, token: string | undefined): Promise<string | undefined> {
+  let x: Exchange | undefined;
+  for (let attempt = 1; attempt <= TRIES_ON_5XX; attempt++) {
+    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+    try {
+      x = await client.send({ method: 'GET', path: '/v2/notes', query: { limit: 1 }, token: token ?? null });
+    } catch (error) {
+      if (error instanceof TargetUnavailable && error.why === 'rate-limited') return `the target refuses the kit from the start: ${error.message}`;
+      if (error instanceof Error && error.name === 'KitError') throw new UsageError(`target unreachable: ${error.message}`);
+      throw error;
+    }
+    if (x.status < 500) break;
+  }
+  const got = x!;
+  const answer = `${got.method} ${got.path} answered ${got.status}`;
+  if (got.status >= 500) return `the target does not answer like the API: ${answer} ${TRIES_ON_5XX} times in a row${excerpt(got)}`;
+  if (got.status >= 300 && got.status < 400) {
+    const to = got.headers.location ? ` to ${client.redact(got.headers.location)}` : '';
+    return `the target redirects: ${answer}${to}; the kit follows no redirect (the token stays with the target): give the API's own base URL as --target`;
+  }
+  if (got.status < 300 && got.json === undefined) return `the target does not answer like the API: ${answer} with a body that is not JSON${excerpt(got)}`;
+  return undefined;
+}
+
+/** The start of the body on one line, enough to recognise a proxy's or a web server's page. */
+function excerpt(x: Exchange): string {
+  const text = x.text.replace(/\s+/g, ' ').trim();
+  const parts = [x.headers['content-type'], text.length > 100 ? `${text.slice(0, 100)}…` : text].filter(Boolean);
+  return parts.length > 0 ? ` (${parts.join(' ')})` : '';
+}
