@@ -168,7 +168,15 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
       },
       async property(arbitrary, predicate, n) {
         vitestCtx.task.meta.seed = kit.ctx.seed;
-        await fc.assert(fc.asyncProperty(arbitrary, predicate), { numRuns: runs(n), seed: kit.ctx.seed, endOnFailure: true });
+        try {
+          await fc.assert(fc.asyncProperty(arbitrary, predicate), { numRuns: runs(n), seed: kit.ctx.seed, endOnFailure: true });
+        } catch (error) {
+          // fast-check wraps what the predicate threw; a KitError there (timeout, no answer) means
+          // the property judged nothing, and must not read as the target's failure.
+          const cause = (error as Error).cause;
+          if (cause instanceof Error && cause.name === 'KitError') throw new KitError(`${cause.message} (property run, seed ${kit.ctx.seed})`);
+          throw error;
+        }
       },
     };
     try {
