@@ -1,0 +1,121 @@
+import { type IncomingMessage, type ServerResponse, createServer as createHttpServer } from 'node:http';
+import { type Server, type Socket, createServer as createNetServer } from 'node:net';
+
+/** A deliberately broken target on 127.0.0.1; close() also drops the sockets it holds open. */
+export interface BrokenServer {
+  readonly url: string;
+  /** Requests (or connections, for the raw TCP ones) it received. */
+  readonly hits: number;
+  close(): Promise<void>;
+}
+
+/** What another origin received: whether any of it carried credentials. */
+export interface Witness extends BrokenServer {
+  readonly received: ReadonlyArray<{ method: string; url: string; headers: Record<string, unknown>; body: string }>;
+}
+
+async function listen(server: Server, sockets: Set<Socket>, count: () => number): Promise<BrokenServer> {
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get hits() { return count(); },
+    close: () => new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** A raw TCP server: `onSocket` decides what (if anything) the client ever gets. */
+function tcp(onSocket: (socket: Socket) => void): Promise<BrokenServer> {
+  let hits = 0;
+  const server = createNetServer((socket) => {
+    hits++;
+    onSocket(socket);
+  });
+  return listen(server, new Set(), () => hits);
+}
+
+function http(handler: (req: IncomingMessage, res: ServerResponse, hit: number) => void): Promise<BrokenServer> {
+  let hits = 0;
+  const server = createHttpServer((req, res) => {
+    hits++;
+    req.resume();
+    handler(req, res, hits);
+  });
+  return listen(server, new Set(), () => hits);
+}
+
+const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+};
+
+/** Accepts the connection and never writes a byte. */
+export const silent = () => tcp(() => {});
+
+/** Drops every connection as soon as it is made. */
+export const hangsUp = () => tcp((socket) => socket.destroy());
+
+/** A web page where the API should be: 200 text/html to everything. */
+export const html = () => http((_req, res) => {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end('<!doctype html><html><body><h1>Welcome</h1></body></html>');
+});
+
+/** 500 to everything, with a JSON error body (so "is it JSON" alone cannot tell it apart). */
+export const failing = () => http((_req, res) => json(res, 500, { error: 'internal_error' }));
+
+/** 302 for reads and 307 for writes, to the same path on `to` (another origin). */
+export const redirecting = (to: string) => http((req, res) => {
+  res.writeHead(req.method === 'GET' ? 302 : 307, { location: `${to}${req.url ?? '/'}` });
+  res.end();
+});
+
+/** 429 forever, asking for a short wait each time (so the kit honours it, and must still stop). */
+export const rateLimiting = () => http((_req, res) => json(res, 429, { error: 'rate_limited' }, {
+  'retry-after': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1',
+}));
+
+/** Sends the headers of a JSON 200 at once, then the body one byte every `everyMs` (far slower than any timeout). */
+export const trickling = (everyMs = 250) => http((_req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  const body = JSON.stringify({ notes: [], total: 0, request_id: 'slow', padding: 'x'.repeat(400) });
+  let at = 0;
+  const timer = setInterval(() => {
+    if (res.destroyed || at >= body.length) {
+      clearInterval(timer);
+      if (!res.destroyed) res.end();
+      return;
+    }
+    res.write(body[at++]);
+  }, everyMs);
+  res.on('close', () => clearInterval(timer));
+});
+
+/** Answers the first request (the kit's start-up probe) like the API, then never answers again: a target dying mid-run. */
+export const diesAfterFirst = () => http((_req, res, hit) => {
+  if (hit === 1) json(res, 200, { notes: [], total: 0, request_id: 'r1' });
+  // Later requests are left hanging; close() drops their sockets.
+});
+
+/** Another origin that records everything it receives (the kit must never reach it with credentials). */
+export async function witness(): Promise<Witness> {
+  const received: Array<{ method: string; url: string; headers: Record<string, unknown>; body: string }> = [];
+  const server = createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers }, body: Buffer.concat(chunks).toString('utf8') });
+      json(res, 200, { notes: [], total: 0, request_id: 'other-origin' });
+    });
+  });
+  const base = await listen(server, new Set(), () => received.length);
+  return Object.assign(base, { received });
+}
