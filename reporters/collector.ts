@@ -35,6 +35,7 @@ export class OutcomeCollector implements Reporter {
       ...(meta.evidence ? { evidence: meta.evidence as unknown as EvidenceExchange[] } : {}),
       ...(meta.seed !== undefined ? { seed: meta.seed } : {}),
       ...(meta.ruleFailures ? { ruleFailures: meta.ruleFailures } : {}),
+      ...(meta.ruleSkips ? { ruleSkips: meta.ruleSkips } : {}),
     };
     if (outcome.state === 'skipped' && !outcome.note) outcome.note = 'skipped';
     this.outcomes.push(outcome);

@@ -28,6 +28,8 @@ export interface CheckOutcome {
   seed?: number;
   /** Rules found broken through verify(): only these failed; the check's other rules passed. */
   ruleFailures?: Readonly<Record<string, string>>;
+  /** Rules the check could not judge with what the target offers (the others it judged). */
+  ruleSkips?: Readonly<Record<string, string>>;
 }
 
 export interface CheckResult {
@@ -91,6 +93,8 @@ export function checkVerdict(outcome: CheckOutcome, advisory: boolean, ruleId?: 
   // A rule found broken by verify() failed, even if the check later stopped for another reason.
   const failure = ruleId === undefined ? undefined : outcome.ruleFailures?.[ruleId];
   if (outcome.state === 'failed' && failure !== undefined) return { verdict: advisory ? 'warn' : 'fail', message: oneLine(failure) };
+  const skip = ruleId === undefined ? undefined : outcome.ruleSkips?.[ruleId];
+  if (skip !== undefined) return { verdict: 'skipped', message: oneLine(skip) };
   if (outcome.state === 'failed' && outcome.errors[0]?.name === 'RuleFailures') return { verdict: 'pass', message: '' };
   if (outcome.state === 'skipped') return { verdict: 'skipped', message: outcome.note ?? 'skipped' };
   const first = outcome.errors[0] ?? { name: 'Error', message: 'failed without an error' };

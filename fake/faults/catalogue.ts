@@ -16,6 +16,7 @@ export const FAULTS = {
   'conventions.json.text-bodies': { rules: ['conventions.json.bodies'], does: 'membership add answers a plain-text body' },
   'conventions.json.content-type-text': { rules: ['conventions.json.content-type'], does: 'success responses say text/plain' },
   'conventions.success.created-201': { rules: ['conventions.success.status-200'], does: 'creates answer 201' },
+  'conventions.success.trash-202': { rules: ['conventions.success.status-200'], does: 'trash answers 202 Accepted' },
   'conventions.timestamps.no-offset-in-responses': { rules: ['conventions.timestamps.response-format'], does: 'response timestamps lack a timezone designator' },
   'conventions.timestamps.offset-ignored': { rules: ['conventions.timestamps.offset-honoured'], does: 'request timestamps are read as UTC wall-clock time, ignoring the offset' },
   'conventions.timestamps.compared-as-strings': { rules: ['conventions.timestamps.compare-instants'], does: 'not-in-the-future compares strings, not instants' },

@@ -23,6 +23,7 @@ const RESPONSE_FAULTS: Partial<Record<FaultName, ResponseFault>> = {
   'conventions.request-id.missing-on-lists': { ops: ['listNotes', 'listCollections'], apply: drop('request_id') },
   'conventions.request-id.repeated': { ops: ['*'], apply: (v) => { v.request_id = 'req-0000'; } },
   'conventions.success.created-201': { ops: ['createNote', 'createCollection'], apply: () => ({ status: 201 }) },
+  'conventions.success.trash-202': { ops: ['trashNote'], apply: () => ({ status: 202 }) },
   'notes.create.response-missing-version': { ops: ['createNote'], apply: drop('version') },
   'notes.read.response-missing-attachment-metadata': { ops: ['getNote'], apply: drop('attachment_metadata') },
   'notes.update.response-missing-trashed-at': { ops: ['updateNote'], apply: drop('trashed_at') },

@@ -39,7 +39,7 @@ check('another user cannot read, change or delete an unshared collection, nor fi
     for (const [what, x] of attempts) expectRefused(x, `another user's attempt to ${what} the collection`);
     expect(await collectionState(t.api, coll.id), 'the collection is unchanged').toEqual(before);
   });
-  if (t.profile.names?.collections_search?.query) {
+  if (t.declares('names.collections_search.query')) {
     const found = await other.searchCollections({ query: word });
     const results = setupOk(found, 'search collections as the other user').results as Array<{ id: string }>;
     await t.verify('auth.scope.collections-isolated', () => {

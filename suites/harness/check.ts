@@ -22,6 +22,8 @@ declare module 'vitest' {
     seed?: number;
     /** Rules a check found broken through verify(), with the reason; the check's other rules passed. */
     ruleFailures?: Record<string, string>;
+    /** Rules a check could not judge with what the target offers (skipRule), with the reason. */
+    ruleSkips?: Record<string, string>;
   }
 }
 
@@ -53,6 +55,13 @@ export interface CheckContext {
   fixtureUser(options?: Parameters<FixturesClient['createUser']>[0]): Promise<{ user: FixtureUser; api: Api }>;
   /** Ends the check as skipped, with the reason in the report. */
   skip(reason: string): never;
+  /** Whether the profile declares this field (dotted path) so that checks may rely on it (see unmetNeed). */
+  declares(field: string): boolean;
+  /**
+   * Reports some of the check's rules as skipped (reason in the report) while it goes on to judge
+   * the others: a rule the check cannot verify must never read as a pass.
+   */
+  skipRule(rules: string | readonly string[], reason: string): void;
   /**
    * Asserts something about one rule (or a few) without stopping the check: a failed expect
    * here fails only these rules, and the check goes on to its other rules.
@@ -93,6 +102,8 @@ function ruleNeeds(rules: readonly string[]): Need[] {
   }));
 }
 
+const ASSUMED_ONLY = /^(names|endpoints|content_markers)(\.|$)/;
+
 export function unmetNeed(kit: Kit, need: Need): string | undefined {
   const { ctx } = kit;
   if (typeof need === 'object') {
@@ -108,6 +119,10 @@ export function unmetNeed(kit: Kit, need: Need): string | undefined {
     return ctx.fixtures?.offers.includes(offer) ? undefined : `the profile's fixture API does not offer ${offer}`;
   }
   const field = need.slice('profile:'.length);
+  // With no profile the kit assumes the fake's choices, which only profile rules may be judged
+  // by: a documented rule judged through a guessed parameter name or content marker could fail
+  // a server that merely chose differently, so such a check waits for a declaration.
+  if (!ctx.profileDeclared && ASSUMED_ONLY.test(field)) return `no profile was given: declare ${field} to check this (the document does not show it)`;
   if (field === 'capabilities.secondary_token') return unmetNeed(kit, 'secondary');
   if (field === 'capabilities.fixtures') return unmetNeed(kit, 'fixtures');
   return profileField(ctx.profile, field) === undefined ? `the profile declares no ${field}` : undefined;
@@ -138,6 +153,11 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
     if (kit.ctx.targetProblem) throw new KitError(`not judged: ${kit.ctx.targetProblem}`);
     const exchanges: Exchange[] = [];
     const ruleFailures: Record<string, string> = {};
+    const ruleSkips: Record<string, string> = {};
+    const declared = (ids: readonly string[], what: string) => {
+      const stray = ids.filter((id) => !spec.rules.includes(id));
+      if (stray.length > 0) throw new Error(`${what} names rule(s) the check does not declare: ${stray.join(', ')}`);
+    };
     const sentBefore = kit.client.sent;
     kit.client.record(exchanges);
     const t: CheckContext = {
@@ -151,11 +171,16 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
         return { user, api: kit.api.as(user.token, `user:${user.user_id}`) };
       },
       skip: (reason) => vitestCtx.skip(reason),
+      declares: (field) => unmetNeed(kit, `profile:${field}`) === undefined,
+      skipRule(rules, reason) {
+        const ids = typeof rules === 'string' ? [rules] : rules;
+        declared(ids, 'skipRule');
+        for (const id of ids) ruleSkips[id] ??= reason;
+      },
       schemaProblems: (x, component) => (x.json === undefined ? ['the body is not JSON'] : kit.schemas.validate(component, x.json, { strict: kit.ctx.strict })),
       async verify(rules, fn) {
         const ids = typeof rules === 'string' ? [rules] : rules;
-        const stray = ids.filter((id) => !spec.rules.includes(id));
-        if (stray.length > 0) throw new Error(`verify names rule(s) the check does not declare: ${stray.join(', ')}`);
+        declared(ids, 'verify');
         try {
           await fn();
         } catch (raw) {
@@ -181,6 +206,8 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
     };
     try {
       await fn(t);
+      if (Object.keys(ruleSkips).length > 0) vitestCtx.task.meta.ruleSkips = ruleSkips;
+      if (spec.rules.every((id) => id in ruleSkips)) vitestCtx.skip(ruleSkips[spec.rules[0]]!);
       const broken = Object.keys(ruleFailures);
       if (broken.length > 0) {
         vitestCtx.task.meta.ruleFailures = ruleFailures;
@@ -188,6 +215,7 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
       }
     } catch (error) {
       if (Object.keys(ruleFailures).length > 0) vitestCtx.task.meta.ruleFailures = ruleFailures;
+      if (Object.keys(ruleSkips).length > 0) vitestCtx.task.meta.ruleSkips = ruleSkips;
       vitestCtx.task.meta.evidence = exchanges.slice(-8);
       throw asVerdict(error);
     } finally {

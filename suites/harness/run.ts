@@ -108,11 +108,16 @@ function remote(config: KitConfig): Started {
   };
 }
 
-/** With no profile, the kit assumes the fake's choices (its profile rules then only report). */
+/**
+ * With no profile, the kit assumes the fake's choices (its profile rules then only report), but
+ * never endpoints the document does not show (restore, remove, the attachment question): a
+ * check that needs one is skipped, since calling a guessed path would fail a conforming server.
+ */
 function assumedProfile(): Profile {
-  const { budgets: _budgets, fake: _fake, capabilities, ...rest } = loadBuiltinProfile('fake');
-  // A remote target offers nothing it did not declare: no fixture API, no extra headers promise.
-  const { fixtures: _fixtures, ...caps } = capabilities ?? {};
+  const { budgets: _budgets, fake: _fake, endpoints: _endpoints, capabilities, ...rest } = loadBuiltinProfile('fake');
+  // A remote target offers nothing it did not declare: no fixture API, no promise of which
+  // rate-limit headers (their names are not shown) on which operations.
+  const { fixtures: _fixtures, rate_limit_headers: _headers, ...caps } = capabilities ?? {};
   return { ...rest, name: 'assumed (reference fake defaults)', capabilities: caps };
 }
 

@@ -20,6 +20,7 @@ export const SCENARIOS: Scenario[] = [
       s.call('GET', '/v2/notes');
       const c = s.coll('c');
       s.call('PUT', `/v2/collections/${c}/notes/${id}`);
+      s.call('POST', `/v2/notes/${id}/trash`);
       s.call('DELETE', `/v2/notes/${id}`);
     },
   },

@@ -23,8 +23,12 @@ function unlink(model: Model, note: string, collection: string): void {
 export class AddNote implements fc.AsyncCommand<Model, Real> {
   private shown = '';
   constructor(readonly noteIndex: number, readonly collIndex: number) {}
+  // Only what the document settles: an active note not yet in the collection (re-adding an existing
+  // link, and membership changes of trashed notes, are not shown).
   check(model: Model): boolean {
-    return pickNote(model, this.noteIndex) !== undefined && pickCollection(model, this.collIndex) !== undefined;
+    const note = pickNote(model, this.noteIndex);
+    const coll = pickCollection(model, this.collIndex);
+    return note !== undefined && coll !== undefined && !model.notes.get(note)!.trashed && !model.notes.get(note)!.collections.has(coll);
   }
   async run(model: Model, real: Real): Promise<void> {
     const note = pickNote(model, this.noteIndex)!;
@@ -44,10 +48,15 @@ export class AddNote implements fc.AsyncCommand<Model, Real> {
 export class MoveNote implements fc.AsyncCommand<Model, Real> {
   private shown = '';
   constructor(readonly noteIndex: number, readonly fromIndex: number, readonly toIndex: number) {}
+  // Only what the document settles: an active note, from a collection holding it to another that
+  // does not (a move onto itself or onto an existing link, and trashed notes, are not shown).
   check(model: Model): boolean {
     const note = pickNote(model, this.noteIndex);
     const from = pickCollection(model, this.fromIndex);
-    return note !== undefined && from !== undefined && pickCollection(model, this.toIndex) !== undefined && model.notes.get(note)!.collections.has(from);
+    const to = pickCollection(model, this.toIndex);
+    if (note === undefined || from === undefined || to === undefined || from === to) return false;
+    const n = model.notes.get(note)!;
+    return !n.trashed && n.collections.has(from) && !n.collections.has(to);
   }
   async run(model: Model, real: Real): Promise<void> {
     const note = pickNote(model, this.noteIndex)!;
@@ -57,7 +66,7 @@ export class MoveNote implements fc.AsyncCommand<Model, Real> {
     real.steps.push(this.shown);
     ok('membership.move.moves', await real.api.moveNote(from, note, { target_collection_id: to }), 'moving a note');
     link(model, note, to);
-    if (to !== from) unlink(model, note, from);
+    unlink(model, note, from);
     await expectCollections(model, real, note, 'membership.move.moves');
   }
   toString(): string {
@@ -72,7 +81,7 @@ export class RemoveNote implements fc.AsyncCommand<Model, Real> {
   check(model: Model): boolean {
     const note = pickNote(model, this.noteIndex);
     const coll = pickCollection(model, this.collIndex);
-    return model.canRemove && note !== undefined && coll !== undefined && model.notes.get(note)!.collections.has(coll);
+    return model.canRemove && note !== undefined && coll !== undefined && !model.notes.get(note)!.trashed && model.notes.get(note)!.collections.has(coll);
   }
   async run(model: Model, real: Real): Promise<void> {
     const note = pickNote(model, this.noteIndex)!;
