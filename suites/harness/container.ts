@@ -1,11 +1,66 @@
-import { KitError } from './errors.js';
+import { createServer } from 'node:net';
+import { request } from 'undici';
+import { UsageError } from './errors.js';
 
 export interface StartedContainer {
   url: string;
   stop(): Promise<void>;
 }
 
-/** Starts the image with testcontainers on the host network and waits for its port (env NOTES_IMAGE_PORT, default 8080). */
-export async function startImage(image: string): Promise<StartedContainer> {
-  throw new KitError(`--image is not implemented yet (${image})`);
+/** A free TCP port on 127.0.0.1 (bound, read, released). */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the image with testcontainers on the host network (the machines here have no bridge),
+ * telling the server where to listen with PORT, and waits until it answers HTTP.
+ */
+export async function startImage(image: string, port?: number): Promise<StartedContainer> {
+  // Settings for testcontainers itself, which reads them from the environment: no Docker Hub here,
+  // so no Ryuk reaper (the kit stops its container itself), and no bridge network to find the
+  // host by (containers run on the host network, so the host is 127.0.0.1).
+  process.env.TESTCONTAINERS_RYUK_DISABLED ??= 'true';
+  process.env.TESTCONTAINERS_HOST_OVERRIDE ??= '127.0.0.1';
+  const { GenericContainer } = await import('testcontainers');
+  const listen = port ?? (await freePort());
+  let started: Awaited<ReturnType<InstanceType<typeof GenericContainer>['start']>>;
+  try {
+    // Host networking exposes no ports, so the default wait returns at once; HTTP is polled below.
+    started = await new GenericContainer(image)
+      .withNetworkMode('host')
+      .withEnvironment({ PORT: String(listen), HOST: '127.0.0.1' })
+      .withStartupTimeout(60_000)
+      .start();
+  } catch (error) {
+    throw new UsageError(`cannot start image ${image}: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const url = `http://127.0.0.1:${listen}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const res = await request(`${url}/v2/notes`, { method: 'GET', headersTimeout: 2000, bodyTimeout: 2000 });
+      await res.body.dump();
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        await started.stop({ timeout: 5_000 }).catch(() => {});
+        throw new UsageError(`image ${image} did not answer HTTP on ${url} within 60 s (it must listen on $HOST:$PORT)`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  return {
+    url,
+    stop: async () => {
+      await started.stop({ timeout: 5_000 });
+    },
+  };
 }
