@@ -115,6 +115,14 @@ export function updateCollection(ctx: ServiceContext, user: UserRecord, collecti
 /** DELETE /v2/collections/{collection_id}: the collection goes; its notes stay, without the link. */
 export function deleteCollection(ctx: ServiceContext, user: UserRecord, collectionId: string): View {
   if (!ctx.store.collections.has(collectionId) && ctx.broken('errors.missing.collection-delete-succeeds')) return {};
+  // A trashed collection is gone for every other operation, but its owner can still purge it (as
+  // DELETE takes trashed notes): otherwise nothing could ever empty the trash, and a client that
+  // tried the trash endpoint (the kit) would leave the collection behind for good.
+  const trashed = ctx.store.collections.get(collectionId);
+  if (trashed && trashed.trashedAt !== null && trashed.ownerId === user.id) {
+    ctx.store.deleteCollection(trashed);
+    return {};
+  }
   const collection = requireCollection(ctx, user, collectionId, ctx.broken('collections.delete.access-level-can-delete') ? 'access' : 'edit');
   if (ctx.broken('collections.delete.soft')) return {};
   if (ctx.broken('collections.delete.cascades-notes')) {

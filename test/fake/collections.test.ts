@@ -34,6 +34,17 @@ describe('collections', () => {
     refused('validation', () => createCollection(ctx, alice, { id: 'x', title: 'x' }));
   });
 
+  it('lets only the owner purge a trashed collection with DELETE, freeing its id', () => {
+    const { ctx, alice, bob } = harness();
+    const id = createCollection(ctx, alice, { title: 'binned' }).id as string;
+    trashCollection(ctx, alice, id);
+    refused('not_found', () => deleteCollection(ctx, bob, id));
+    expect(deleteCollection(ctx, alice, id)).toEqual({});
+    expect(ctx.store.collections.has(id)).toBe(false);
+    refused('not_found', () => deleteCollection(ctx, alice, id));
+    expect(createCollection(ctx, alice, { id, title: 'again' }).id).toBe(id);
+  });
+
   it('updates only the provided fields and keeps a supplied updated_at', () => {
     const { ctx, alice, clock } = harness();
     const id = createCollection(ctx, alice, { title: 'T', description: 'D' }).id as string;
