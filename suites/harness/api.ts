@@ -66,11 +66,14 @@ export class Api {
   }
   async deleteNote(id: string): Promise<Exchange> {
     const x = await this.send('deleteNote', { method: 'DELETE', path: `/v2/notes/${id}` });
-    if ((x.status >= 200 && x.status < 300) || x.status === 404) this.ledger.deleted('note', id);
+    // A 404 means someone else deleted it, unless the run trashed it: then it may sit in the trash.
+    if ((x.status >= 200 && x.status < 300) || (x.status === 404 && !this.ledger.isTrashed('note', id))) this.ledger.deleted('note', id);
     return x;
   }
-  trashNote(id: string): Promise<Exchange> {
-    return this.send('trashNote', { method: 'POST', path: `/v2/notes/${id}/trash` });
+  async trashNote(id: string): Promise<Exchange> {
+    const x = await this.send('trashNote', { method: 'POST', path: `/v2/notes/${id}/trash` });
+    if (x.status >= 200 && x.status < 300) this.ledger.trashed('note', id);
+    return x;
   }
   restoreNote(id: string): Promise<Exchange> {
     return this.sendEndpoint('restoreNote', 'restore_note', { note_id: id });
@@ -119,11 +122,13 @@ export class Api {
   }
   async deleteCollection(id: string): Promise<Exchange> {
     const x = await this.send('deleteCollection', { method: 'DELETE', path: `/v2/collections/${id}` });
-    if ((x.status >= 200 && x.status < 300) || x.status === 404) this.ledger.deleted('collection', id);
+    if ((x.status >= 200 && x.status < 300) || (x.status === 404 && !this.ledger.isTrashed('collection', id))) this.ledger.deleted('collection', id);
     return x;
   }
-  trashCollection(id: string): Promise<Exchange> {
-    return this.sendEndpoint('trashCollection', 'trash_collection', { collection_id: id });
+  async trashCollection(id: string): Promise<Exchange> {
+    const x = await this.sendEndpoint('trashCollection', 'trash_collection', { collection_id: id });
+    if (x.status >= 200 && x.status < 300) this.ledger.trashed('collection', id);
+    return x;
   }
   listCollections(q: ListCollectionsQuery = {}): Promise<Exchange> {
     const names = this.profile.names?.collections_list ?? {};
@@ -155,8 +160,13 @@ export class Api {
   }
 
   /** Any request as this user (or with other credentials): for auth and bad-input checks. */
-  raw(opts: Omit<SendOptions, 'token'> & { token?: string | null }): Promise<Exchange> {
-    return this.client.send({ ...opts, token: opts.token === undefined ? this.token : opts.token });
+  async raw(opts: Omit<SendOptions, 'token'> & { token?: string | null }): Promise<Exchange> {
+    const x = await this.client.send({ ...opts, token: opts.token === undefined ? this.token : opts.token });
+    // A target that wrongly accepts a malformed create as this user still gets the result deleted.
+    const asMe = opts.token === undefined && opts.authorization === undefined && opts.method === 'POST';
+    if (asMe && opts.path === '/v2/notes') this.noteCreated(x, 'note');
+    if (asMe && opts.path === '/v2/collections') this.noteCreated(x, 'collection');
+    return x;
   }
 
   // ---- plumbing ----

@@ -6,10 +6,12 @@ export type ResourceKind = 'note' | 'collection' | 'user';
 export type Owner = 'primary' | 'secondary' | `user:${string}`;
 
 export interface LedgerEntry {
-  op: 'created' | 'deleted';
+  op: 'created' | 'deleted' | 'trashed';
   kind: ResourceKind;
   id: string;
   owner: Owner;
+  /** Put in the target's trash by the run: a 404 on its delete then does not mean it is gone. */
+  trashed?: true;
 }
 
 const FILE = 'ledger.jsonl';
@@ -31,6 +33,22 @@ export class Ledger {
     const entry: LedgerEntry = { op: 'created', kind, id, owner };
     this.mine.set(`${kind}:${id}`, entry);
     appendFileSync(this.path, `${JSON.stringify(entry)}\n`);
+  }
+
+  /** Loads what an earlier process journaled and left pending (the run's final sweep). */
+  adopt(entries: readonly LedgerEntry[]): void {
+    for (const entry of entries) this.mine.set(`${entry.kind}:${entry.id}`, entry);
+  }
+
+  trashed(kind: ResourceKind, id: string): void {
+    const entry = this.mine.get(`${kind}:${id}`);
+    if (!entry) return;
+    entry.trashed = true;
+    appendFileSync(this.path, `${JSON.stringify({ op: 'trashed', kind, id, owner: entry.owner })}\n`);
+  }
+
+  isTrashed(kind: ResourceKind, id: string): boolean {
+    return this.mine.get(`${kind}:${id}`)?.trashed === true;
   }
 
   deleted(kind: ResourceKind, id: string): void {
@@ -57,11 +75,18 @@ export function pendingInJournal(runDir: string): LedgerEntry[] {
   if (!existsSync(path)) return [];
   const open = new Map<string, LedgerEntry>();
   for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (!line) continue;
-    const entry = JSON.parse(line) as LedgerEntry;
+    let entry: LedgerEntry;
+    try {
+      entry = JSON.parse(line) as LedgerEntry;
+    } catch {
+      continue; // a line cut short by a worker killed mid-write (an interrupted run)
+    }
     const key = `${entry.kind}:${entry.id}`;
     if (entry.op === 'created') open.set(key, entry);
-    else open.delete(key);
+    else if (entry.op === 'trashed') {
+      const trashed = open.get(key);
+      if (trashed) trashed.trashed = true;
+    } else open.delete(key);
   }
   const order = { note: 0, collection: 1, user: 2 };
   return [...open.values()].sort((a, b) => order[a.kind] - order[b.kind]);

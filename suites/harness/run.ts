@@ -181,20 +181,28 @@ async function fixtureUser(fixtures: FixturesClient, ledger: Ledger): Promise<st
   return user.token;
 }
 
-/** Deletes everything the journal still lists; what it cannot delete is left over. */
+/**
+ * Deletes everything the journal still lists, whichever process created it (workers journal to
+ * the same file); what it cannot delete is left over.
+ */
 async function sweep(ctx: KitContext, client: TargetClient, fixtures: FixturesClient | undefined): Promise<LedgerEntry[]> {
-  const schemas = createSchemaRegistry();
   const ledger = new Ledger(ctx.runDir);
-  const api = new Api(client, ctx.profile, schemas, ledger, ctx.tokens.primary, 'primary', false);
-  const users = new Set(pendingInJournal(ctx.runDir).filter((e) => e.kind === 'user').map((e) => e.id));
-  for (const entry of pendingInJournal(ctx.runDir)) {
+  ledger.adopt(pendingInJournal(ctx.runDir));
+  const api = new Api(client, ctx.profile, createSchemaRegistry(), ledger, ctx.tokens.primary, 'primary', false);
+  const users = new Set(ledger.pending().filter((e) => e.kind === 'user').map((e) => e.id));
+  for (const entry of ledger.pending()) {
     try {
       if (entry.kind === 'user') {
-        if (fixtures) await fixtures.deleteUser(entry.id);
-        ledger.deleted('user', entry.id);
+        if (!fixtures) continue;
+        await fixtures.deleteUser(entry.id);
+        ledger.deleted('user', entry.id); // and, in the ledger, the user's data with it
         continue;
       }
-      if (entry.owner.startsWith('user:') && users.has(entry.owner.slice(5))) continue;
+      if (entry.owner.startsWith('user:')) {
+        // Goes with its fixture user below; if that user is already deleted, it went then.
+        if (!users.has(entry.owner.slice(5))) ledger.deleted(entry.kind, entry.id);
+        continue;
+      }
       const as = entry.owner === 'secondary' && ctx.tokens.secondary ? api.as(ctx.tokens.secondary, 'secondary') : api;
       if (entry.kind === 'note') await as.deleteNote(entry.id);
       else await as.deleteCollection(entry.id);
@@ -202,9 +210,7 @@ async function sweep(ctx: KitContext, client: TargetClient, fixtures: FixturesCl
       // stays pending: a leftover
     }
   }
-  // Data of deleted fixture users went with them.
-  const remaining = pendingInJournal(ctx.runDir).filter((e) => !(e.owner.startsWith('user:') && users.has(e.owner.slice(5))));
-  return remaining;
+  return pendingInJournal(ctx.runDir);
 }
 
 function countRequests(runDir: string): number {
