@@ -10,9 +10,11 @@ import { OutcomeCollector } from '../reporters/collector.js';
 import { type ConformanceReport, buildReport } from '../reporters/report.js';
 import { packageRoot } from '../spec/paths.js';
 import { loadRules } from '../spec/rules.js';
-import { RUN_USAGE, readKitConfig, wantsHelp } from '../suites/harness/config.js';
+import { type KitConfig, RUN_USAGE, readKitConfig, wantsHelp } from '../suites/harness/config.js';
 import { UsageError } from '../suites/harness/errors.js';
-import { startRun } from '../suites/harness/run.js';
+import type { KitContext } from '../suites/harness/context.js';
+import { type RunTotals, startRun } from '../suites/harness/run.js';
+import { Interrupt } from './interrupt.js';
 
 export interface RunResult {
   exitCode: number;
@@ -38,6 +40,16 @@ export async function runKit(argv: readonly string[], env: Readonly<Record<strin
       throw new UsageError(`--only ${prefix} matches no rule id (give a rule id or a dotted prefix such as notes.create)`);
     }
   }
+  const interrupt = new Interrupt((text) => process.stderr.write(text));
+  try {
+    return await runAndSweep(config, interrupt, print);
+  } finally {
+    // Only now: a signal during the sweep must not end the process before it is done.
+    interrupt.dispose();
+  }
+}
+
+async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text: string) => void): Promise<RunResult> {
   const run = await startRun(config);
   const ctx = run.context;
   let done = 0;
@@ -45,32 +57,14 @@ export async function runKit(argv: readonly string[], env: Readonly<Record<strin
     done++;
     if (!config.quiet && done % 25 === 0) process.stderr.write(`  ${done} checks done\n`);
   });
-  const onlyPattern = config.only.length > 0 ? `\\[[^\\]]*(${config.only.map(escapeRegex).join('|')})(\\.|[\\] ])` : undefined;
-  const vitest = await createVitest('test', {
-    root: packageRoot,
-    config: join(packageRoot, 'vitest.config.ts'),
-    project: ['conformance'],
-    watch: false,
-    reporters: [collector],
-    ...(onlyPattern ? { testNamePattern: onlyPattern } : {}),
-    // Against a remote target: one file at a time, one client, so pacing and budget hold for the run.
-    ...(ctx.embedded ? {} : { fileParallelism: false, isolate: false, maxWorkers: 1 }),
-  });
-  for (const project of vitest.projects) project.provide('kit', ctx);
-  const interrupt = () => {
-    process.stderr.write('\nnotes-conformance: interrupted; cleaning up what the run created...\n');
-    void vitest.cancelCurrentRun('keyboard-input');
-  };
-  process.once('SIGINT', interrupt);
-  process.once('SIGTERM', interrupt);
+  let totals: RunTotals;
   try {
-    await vitest.start();
+    await runChecks(config, ctx, collector, interrupt);
   } finally {
-    process.off('SIGINT', interrupt);
-    process.off('SIGTERM', interrupt);
-    await vitest.close();
+    // Whatever happened to the checks (failed, threw, cancelled), the sweep runs.
+    totals = await run.finish();
   }
-  const totals = await run.finish();
+  if (interrupt.signal) process.stderr.write(`notes-conformance: run interrupted; ${totals.leftovers} resource(s) left behind\n`);
   process.exitCode = 0;
   const version = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
   const report = buildReport({
@@ -96,7 +90,30 @@ export async function runKit(argv: readonly string[], env: Readonly<Record<strin
     writeFileSync(file, render(report));
   }
   print(renderTerminal(report, { quiet: config.quiet }));
-  return { exitCode: report.exit_code, report };
+  return { exitCode: interrupt.exitCode ?? report.exit_code, report };
+}
+
+async function runChecks(config: KitConfig, ctx: KitContext, collector: OutcomeCollector, interrupt: Interrupt): Promise<void> {
+  if (interrupt.signal) return; // interrupted while the run was starting
+  const onlyPattern = config.only.length > 0 ? `\\[[^\\]]*(${config.only.map(escapeRegex).join('|')})(\\.|[\\] ])` : undefined;
+  const vitest = await interrupt.createVitest(() => createVitest('test', {
+    root: packageRoot,
+    config: join(packageRoot, 'vitest.config.ts'),
+    project: ['conformance'],
+    watch: false,
+    reporters: [collector],
+    ...(onlyPattern ? { testNamePattern: onlyPattern } : {}),
+    // Against a remote target: one file at a time, one client, so pacing and budget hold for the run.
+    ...(ctx.embedded ? {} : { fileParallelism: false, isolate: false, maxWorkers: 1 }),
+  }));
+  // Workers leave the signals sent to the whole process group to this process, which cancels
+  // them and sweeps (suites/harness/signals.ts says how).
+  for (const project of vitest.projects) project.provide('kit', { ...ctx, parentHandlesInterrupt: true });
+  try {
+    if (!interrupt.signal) await vitest.start();
+  } finally {
+    await vitest.close();
+  }
 }
 
 function escapeRegex(text: string): string {

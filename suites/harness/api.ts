@@ -3,6 +3,7 @@ import type { SchemaRegistry } from '../../spec/schemas.js';
 import type { Exchange, SendOptions, TargetClient } from './client.js';
 import { KitError } from './errors.js';
 import type { Ledger, Owner } from './ledger.js';
+import { tracked } from './signals.js';
 
 type Query = Record<string, string | number | boolean | undefined>;
 type Body = Record<string, unknown>;
@@ -161,7 +162,7 @@ export class Api {
 
   /** Any request as this user (or with other credentials): for auth and bad-input checks. */
   async raw(opts: Omit<SendOptions, 'token'> & { token?: string | null }): Promise<Exchange> {
-    const x = await this.client.send({ ...opts, token: opts.token === undefined ? this.token : opts.token });
+    const x = await tracked(() => this.client.send({ ...opts, token: opts.token === undefined ? this.token : opts.token }));
     // A target that wrongly accepts a malformed create as this user still gets the result deleted.
     const asMe = opts.token === undefined && opts.authorization === undefined && opts.method === 'POST';
     if (asMe && opts.path === '/v2/notes') this.noteCreated(x, 'note');
@@ -171,7 +172,7 @@ export class Api {
 
   // ---- plumbing ----
   private async send(operationId: string, opts: Omit<SendOptions, 'token'>): Promise<Exchange> {
-    const exchange = await this.client.send({ ...opts, token: this.token });
+    const exchange = await tracked(() => this.client.send({ ...opts, token: this.token }));
     if (exchange.status >= 200 && exchange.status < 300) {
       const schema = this.schemas.responseSchemaOf(operationId);
       if (schema) {

@@ -33,6 +33,8 @@ export interface KitContext {
   readonly only: readonly string[];
   /** Why the target cannot be judged at all (found by the start-up probe): every check reports error with it. */
   readonly targetProblem?: string;
+  /** Set by the run command, which cancels the workers itself on Ctrl-C and then sweeps. */
+  readonly parentHandlesInterrupt?: boolean;
 }
 
 /** Budgets when the target is remote and its profile says nothing: about 600 requests in all. */

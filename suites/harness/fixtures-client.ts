@@ -1,5 +1,6 @@
 import type { TargetClient } from './client.js';
 import { KitError } from './errors.js';
+import { tracked } from './signals.js';
 
 export interface FixtureUser {
   user_id: string;
@@ -17,7 +18,7 @@ export class FixturesClient {
   constructor(private readonly client: TargetClient, private readonly prefix: string, private readonly adminToken: string) {}
 
   private async call(method: string, path: string, json?: unknown): Promise<Record<string, unknown>> {
-    const exchange = await this.client.send({ method, path: `${this.prefix}${path}`, json, token: null, authorization: `Bearer ${this.adminToken}` });
+    const exchange = await tracked(() => this.client.send({ method, path: `${this.prefix}${path}`, json, token: null, authorization: `Bearer ${this.adminToken}` }));
     if (exchange.status !== 200) throw new KitError(`fixture API ${method} ${path} answered ${exchange.status}: ${exchange.text.slice(0, 200)}`);
     return (exchange.json ?? {}) as Record<string, unknown>;
   }

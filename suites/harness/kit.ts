@@ -10,6 +10,7 @@ import { DataFactory } from './data.js';
 import { FixturesClient } from './fixtures-client.js';
 import { Ledger } from './ledger.js';
 import { cleanUp } from './cleanup.js';
+import { leaveSignalsToRunCommand } from './signals.js';
 
 export interface Kit {
   readonly ctx: KitContext;
@@ -26,6 +27,7 @@ let current: Kit | undefined;
 let files = 0;
 
 function createKit(ctx: KitContext): Kit {
+  if (ctx.parentHandlesInterrupt) leaveSignalsToRunCommand();
   const secrets = [ctx.tokens.primary, ctx.tokens.secondary, ctx.fixtures?.adminToken].filter((s): s is string => !!s);
   const client = new TargetClient({
     baseUrl: ctx.targetUrl,
