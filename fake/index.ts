@@ -6,6 +6,7 @@ import { nodeHandler } from './http/node-adapter.js';
 import type { FakeRequest, FakeResponse } from './http/types.js';
 import * as fixtureOps from './service/fixtures.js';
 import type { View } from './service/views.js';
+import type { Store } from './store/store.js';
 
 export type { FakeOptions, FakeUserOption } from './config.js';
 export type { FakeRequest, FakeResponse } from './http/types.js';
@@ -32,6 +33,8 @@ export interface Fake {
   readonly adminToken: string;
   readonly config: FakeConfig;
   readonly fixtures: FakeFixtures;
+  /** The live state, for tests that check what a client left behind; read it, never write it. */
+  readonly store: Store;
   /** Answers a request in-process, without HTTP. */
   handle(request: FakeRequest): FakeResponse;
   close(): Promise<void>;
@@ -79,6 +82,7 @@ export async function createFake(options: CreateFakeOptions = {}): Promise<Fake>
     adminToken: config.adminToken,
     config,
     fixtures,
+    store: ctx.store,
     handle: (request) => core.handle(request),
     close: () => new Promise<void>((resolve) => {
       if (!server) return resolve();

@@ -1,0 +1,164 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runKit } from '../../cli/run-command.js';
+import { type Fake, createFake } from '../../fake/index.js';
+import type { Store } from '../../fake/store/store.js';
+import { packageRoot } from '../../spec/paths.js';
+
+/**
+ * A run leaves nothing behind on the target (DESIGN "The suites": cleanup): not after a clean
+ * run, not when checks fail, not when interrupted. The fake plays a shared account: data that was
+ * there before the run must survive it, and everything the run made must be gone.
+ */
+
+const PRIMARY = 'tok_leftovers_primary_0001';
+const SECONDARY = 'tok_leftovers_secondary_0002';
+const ADMIN = 'adm_leftovers_0003';
+// Areas that create many notes, collections, links and fixture users; the full run takes ~50 s.
+const ONLY = ['--only', 'notes', '--only', 'collections', '--only', 'membership'];
+
+/** Everything a client can leave on the fake, as comparable strings. */
+function stateOf(store: Store): string[] {
+  const out: string[] = [];
+  for (const u of store.users.values()) out.push(`user ${u.id}`);
+  for (const n of store.notes.values()) {
+    out.push(`note ${n.id}`);
+    for (const c of n.collectionIds) out.push(`link ${n.id} ${c}`);
+  }
+  for (const c of store.collections.values()) out.push(`collection ${c.id}`);
+  for (const [resource, levels] of store.grants) for (const [user, level] of levels) out.push(`grant ${resource} ${user} ${level}`);
+  return out.sort();
+}
+
+let fake: Fake | undefined;
+let child: ChildProcess | undefined;
+afterEach(async () => {
+  if (child?.exitCode === null && child.pid) process.kill(-child.pid, 'SIGKILL');
+  child = undefined;
+  await fake?.close();
+  fake = undefined;
+});
+
+/** A standalone fake holding someone's data from before the run: a note in a collection. */
+async function startFake(faults: string[] = []): Promise<{ fake: Fake; before: string[]; args: string[] }> {
+  fake = await createFake({ users: [PRIMARY, SECONDARY], adminToken: ADMIN, faults });
+  const call = (method: string, url: string, body: unknown) => {
+    const res = fake!.handle({ method, url, headers: { authorization: `Bearer ${PRIMARY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(res.status, url).toBe(200);
+    return res.json as { id: string };
+  };
+  const collection = call('POST', '/v2/collections', { title: 'kept: not the run\'s' });
+  call('POST', '/v2/notes', { content: 'kept: not the run\'s', collection_ids: [collection.id] });
+  const args = [
+    '--target', fake.url!, '--token', PRIMARY, '--secondary-token', SECONDARY, '--fixtures-token', ADMIN,
+    '--profile', join(packageRoot, 'spec/profiles/fake.yaml'), '--requests-per-second', '1000', ...ONLY,
+  ];
+  return { fake, before: stateOf(fake.store), args };
+}
+
+/**
+ * Runs `work` while sampling the store, and counts what appeared meanwhile by kind: proof that
+ * the run did create data (an empty store after a run that made nothing proves nothing).
+ */
+async function watched<T>(label: string, store: Store, work: () => Promise<T>): Promise<{ result: T; made: Record<string, number> }> {
+  const seen = new Set(stateOf(store));
+  const made: Record<string, number> = {};
+  const sample = () => {
+    for (const entry of stateOf(store)) {
+      if (seen.has(entry)) continue;
+      seen.add(entry);
+      const kind = entry.split(' ')[0]!;
+      made[kind] = (made[kind] ?? 0) + 1;
+    }
+  };
+  const timer = setInterval(sample, 25);
+  const started = performance.now();
+  try {
+    return { result: await work(), made };
+  } finally {
+    clearInterval(timer);
+    console.log(`${label}: ${Math.round(performance.now() - started)} ms, made ${JSON.stringify(made)}`);
+  }
+}
+
+describe('a run leaves nothing behind', { timeout: 180_000 }, () => {
+  it('after a normal run', async () => {
+    const { fake, before, args } = await startFake();
+    const { result: { report }, made } = await watched('normal run', fake.store, () => runKit([...args, '--quiet'], {}, () => {}));
+    expect(made).toMatchObject({ note: expect.any(Number), collection: expect.any(Number), link: expect.any(Number), user: expect.any(Number) });
+    // Errors are not asserted: a loaded machine may time a request out, which is not this test's subject.
+    expect(report.summary.fail, JSON.stringify(report.summary)).toBe(0);
+    expect(report.summary.pass).toBeGreaterThan(100);
+    expect(report.leftovers).toBe(0);
+    expect(stateOf(fake.store)).toEqual(before);
+  });
+
+  it('after a run in which checks fail', async () => {
+    const { fake, before, args } = await startFake(['notes.update.content-appended', 'membership.add.replaces-links']);
+    const { result: { report }, made } = await watched('failing run', fake.store, () => runKit([...args, '--quiet'], {}, () => {}));
+    expect(made.note).toBeGreaterThan(0);
+    const failed = report.rules.filter((r) => r.verdict === 'fail').map((r) => r.id);
+    expect(failed).toEqual(expect.arrayContaining(['notes.update.content-replaced', 'membership.note.several-collections']));
+    expect(report.exit_code).toBe(1);
+    expect(report.leftovers).toBe(0);
+    expect(stateOf(fake.store)).toEqual(before);
+  });
+
+  it('after a run interrupted with Ctrl-C, even when pressed twice', async () => {
+    const { code, output } = await interruptedRun('SIGINT');
+    expect(code, output).toBe(130);
+  });
+
+  it('after `timeout` stops the run (SIGTERM to its process group)', async () => {
+    const { code, output } = await interruptedRun('SIGTERM');
+    expect(code, output).toBe(143);
+  });
+});
+
+/**
+ * Runs the built CLI (npm test builds first) in its own process group and, once it has made some notes, signals the whole
+ * group twice (as Ctrl-C does, and `timeout`): the run and its workers alike.
+ */
+async function interruptedRun(signal: 'SIGINT' | 'SIGTERM'): Promise<{ code: number | null; output: string }> {
+  const { fake, before, args } = await startFake();
+  const run = spawn(process.execPath, [join(packageRoot, 'bin/notes-conformance.js'), ...args], {
+    cwd: packageRoot, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child = run;
+  let output = '';
+  run.stdout!.on('data', (chunk) => { output += String(chunk); });
+  run.stderr!.on('data', (chunk) => { output += String(chunk); });
+  const exited = new Promise<number | null>((resolve) => run.once('exit', (code) => resolve(code)));
+  const { result: code, made } = await watched(`run stopped by ${signal}`, fake.store, async () => {
+    await until(() => fake.store.notes.size >= 50, 60_000, 'the run to create notes');
+    process.kill(-run.pid!, signal);
+    await delay(300);
+    process.kill(-run.pid!, signal);
+    return bounded(exited, 60_000, 'the stopped run to exit');
+  });
+  expect(made.note).toBeGreaterThan(40);
+  expect(output).toMatch(/run interrupted; 0 resource\(s\) left behind/);
+  expect(stateOf(fake.store), output).toEqual(before);
+  return { code, output };
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(condition: () => boolean, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} after ${ms} ms`);
+    await delay(20);
+  }
+}
+
+async function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`gave up waiting for ${what} after ${ms} ms`)), ms); });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
