@@ -1,0 +1,121 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { createFake } from '../../fake/index.js';
+import type { Profile } from '../../spec/profile.js';
+import { createSchemaRegistry } from '../../spec/schemas.js';
+import { Api } from '../../suites/harness/api.js';
+import { TargetClient } from '../../suites/harness/client.js';
+import { Ledger } from '../../suites/harness/ledger.js';
+import { opsArbitrary } from './ops.js';
+import { type SequenceContext, type StepDifference, runSequence } from './sequence.js';
+
+export interface DiffTarget {
+  url: string;
+  token: string;
+  profile: Profile;
+  label: string;
+  /** An embedded fake: no pacing, and shrinking may spend freely. */
+  embedded: boolean;
+}
+
+export interface DiffOptions {
+  target: DiffTarget;
+  runs: number;
+  maxOps: number;
+  seed?: number;
+  /** fast-check's path of a reported difference: replays exactly that sequence. */
+  path?: string;
+  /** How many more sequences shrinking may run after the first difference (each costs target requests). */
+  shrinkBudget: number;
+  requestsPerSecond?: number;
+  requestBudget: number;
+  timeoutMs: number;
+  /** Stops before the next sequence (the current one still cleans up after itself). */
+  signal?: AbortSignal;
+}
+
+export interface Difference extends StepDifference {
+  seed: number;
+  path: string;
+}
+
+export interface DiffResult {
+  seed: number;
+  sequences: number;
+  requests: number;
+  /** Resources the run created on the target and could not delete (the goal is zero). */
+  leftovers: number;
+  /** The run stopped early (signal): no difference found is then no verdict. */
+  interrupted: boolean;
+  difference?: Difference;
+}
+
+/**
+ * The differential check: fast-check sequences of operations, each replayed on the target and
+ * on a fresh reference fake with the target's profile; the first normalised difference fails
+ * the property, which fast-check then shrinks (within the budget) to a short sequence.
+ */
+export async function runDifferential(options: DiffOptions): Promise<DiffResult> {
+  const { target } = options;
+  const runDir = mkdtempSync(join(tmpdir(), 'notes-conformance-diff-'));
+  mkdirSync(join(runDir, 'reference'));
+  const schemas = createSchemaRegistry();
+  const client = new TargetClient({
+    baseUrl: target.url, timeoutMs: options.timeoutMs, requestBudget: options.requestBudget, secrets: [target.token],
+    ...(options.requestsPerSecond ? { requestsPerSecond: options.requestsPerSecond } : {}),
+  });
+  const ledger = new Ledger(runDir);
+  // The reference: the fake with the target's profile, spoken to over HTTP like the target.
+  const refToken = `ref_${randomBytes(12).toString('hex')}`;
+  const fake = await createFake({ profile: target.profile, users: [refToken] });
+  const refClient = new TargetClient({ baseUrl: fake.url!, timeoutMs: options.timeoutMs, requestBudget: Number.MAX_SAFE_INTEGER, secrets: [] });
+  const ctx: SequenceContext = {
+    targetApi: new Api(client, target.profile, schemas, ledger, target.token, 'primary', false),
+    targetLedger: ledger,
+    referenceApi: new Api(refClient, target.profile, schemas, new Ledger(join(runDir, 'reference')), refToken, 'primary', false),
+    resetReference: () => fake.fixtures.reset(),
+    clockToleranceMs: target.profile.clock_tolerance_ms ?? (target.embedded ? 2000 : 60_000),
+  };
+  const runId = randomBytes(4).toString('hex');
+  const seed = options.seed ?? randomInt(0, 2 ** 31 - 1);
+  let sequences = 0;
+  let last: StepDifference | undefined;
+  let shrinkRuns = 0;
+  // The kit could not judge (KitError), or the kit has a bug: either ends the run, never shrinks.
+  let kitError: unknown;
+  const arbitrary = opsArbitrary({
+    restore: target.profile.endpoints?.restore_note !== undefined,
+    remove: target.profile.endpoints?.remove_note_from_collection !== undefined,
+    maxOps: options.maxOps,
+  });
+  const property = fc.asyncProperty(arbitrary, async (ops) => {
+    // After the kit itself failed, once shrinking spent its budget, or when told to stop: pass without sending anything.
+    if (kitError !== undefined || options.signal?.aborted || (last && shrinkRuns >= options.shrinkBudget)) return true;
+    if (last) shrinkRuns++;
+    sequences++;
+    try {
+      const difference = await runSequence(ctx, ops, `notes-conformance diff ${runId}-${sequences}`);
+      if (difference) last = difference;
+      return difference === undefined;
+    } catch (error) {
+      kitError = error;
+      throw error;
+    }
+  });
+  try {
+    const details = await fc.check(property, { numRuns: options.runs, seed, ...(options.path ? { path: options.path } : {}) });
+    if (kitError !== undefined) throw kitError;
+    const difference = details.failed && last ? { ...last, seed: details.seed, path: details.counterexamplePath ?? '' } : undefined;
+    return {
+      seed, sequences, requests: client.sent, leftovers: ledger.pending().length, interrupted: options.signal?.aborted === true, ...(difference ? { difference } : {}),
+    };
+  } finally {
+    await client.close();
+    await refClient.close();
+    await fake.close();
+    rmSync(runDir, { recursive: true, force: true });
+  }
+}
