@@ -17,6 +17,10 @@ export async function main(argv: string[]): Promise<number> {
       const { matrixCommand } = await import('./matrix-command.js');
       return await matrixCommand(argv.slice(1));
     }
+    if (argv[0] === 'diff') {
+      const { diffCommand } = await import('./diff-command.js');
+      return await diffCommand(argv.slice(1), process.env, (line) => process.stdout.write(`${line}\n`));
+    }
     const { runCommand } = await import('./run-command.js');
     return await runCommand(argv);
   } catch (error) {

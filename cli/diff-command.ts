@@ -1,0 +1,118 @@
+import { parseArgs } from 'node:util';
+import { type BuiltinProfileName, type Profile, ProfileError, loadBuiltinProfile, loadProfile } from '../spec/profile.js';
+import { REMOTE_BUDGETS } from '../suites/harness/context.js';
+import { KitError, UsageError } from '../suites/harness/errors.js';
+import { formatResult } from './differential/format.js';
+import { type DiffTarget, runDifferential } from './differential/run.js';
+import { embeddedTarget } from './differential/target.js';
+
+export const DIFF_USAGE = `Usage: notes-conformance diff [options]
+
+Replays random sequences of operations on the target and on a fresh reference fake started
+with the target's profile, and prints the first difference in documented behaviour.
+
+  --target URL        the server under test (env NOTES_TARGET_URL); default: an embedded fake
+  --token T           its bearer token (env NOTES_TOKEN)
+  --profile P         the target's profile: a YAML file, fake or fake-divergent (env NOTES_PROFILE)
+  --fake-fault NAME   start the embedded target with a fault (repeatable; no --target)
+  --runs N            sequences to run (default: the profile's model_runs; 30 embedded, 2 remote)
+  --max-ops N         operations per sequence at most (default 25 embedded, 12 remote)
+  --seed N            fast-check seed;  --path P  with it, replays one reported sequence
+  -h, --help
+
+Exit status: 0 no difference, 1 a difference (printed), 2 usage error or the kit could not judge.`;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** notes-conformance diff: the differential check against a URL, or an embedded fake against a clean one. */
+export async function diffCommand(argv: string[], env: Env, out: (line: string) => void): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv, strict: true, options: {
+        target: { type: 'string' }, token: { type: 'string' }, profile: { type: 'string' }, 'fake-fault': { type: 'string', multiple: true },
+        runs: { type: 'string' }, 'max-ops': { type: 'string' }, seed: { type: 'string' }, path: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${DIFF_USAGE}`);
+  }
+  if (values.help) {
+    out(DIFF_USAGE);
+    return 0;
+  }
+  const url = values.target ?? env.NOTES_TARGET_URL;
+  const profileArg = values.profile ?? env.NOTES_PROFILE;
+  const faults = values['fake-fault'] ?? [];
+  if (url && faults.length > 0) throw new UsageError('--fake-fault applies to the embedded target only; drop --target');
+  if (values.path !== undefined && values.seed === undefined) throw new UsageError('--path replays a sequence of a given --seed');
+  const seed = values.seed === undefined ? undefined : count(values.seed, '--seed', 0);
+  let target: DiffTarget;
+  let close = async () => {};
+  if (url) {
+    const token = values.token ?? env.NOTES_TOKEN;
+    if (!token) throw new UsageError('a target needs a token: --token or NOTES_TOKEN');
+    if (!/^https?:\/\/[^@/]+/.test(url)) throw new UsageError(`--target must be an http(s) URL without credentials (got ${url})`);
+    const profile = profileArg ? profileOf(profileArg) : assumedProfile();
+    target = { url: url.replace(/\/+$/, ''), token, profile, label: url, embedded: false };
+  } else {
+    try {
+      const embedded = await embeddedTarget({ ...(profileArg ? { profile: profileOf(profileArg) } : {}), faults });
+      target = embedded;
+      close = embedded.close;
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      throw new UsageError(`cannot start the embedded target: ${(error as Error).message}`);
+    }
+  }
+  // Ctrl-C stops after the current sequence, which still deletes what it created on the target.
+  const stop = new AbortController();
+  const interrupt = () => stop.abort();
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  const budgets = { ...(target.embedded ? { model_runs: 30, model_max_commands: 25 } : REMOTE_BUDGETS), ...target.profile.budgets };
+  try {
+    const result = await runDifferential({
+      target,
+      runs: values.runs ? count(values.runs, '--runs', 1) : budgets.model_runs ?? 2,
+      maxOps: values['max-ops'] ? count(values['max-ops'], '--max-ops', 1) : Math.min(budgets.model_max_commands ?? 12, target.embedded ? 25 : 12),
+      ...(seed === undefined ? {} : { seed }),
+      ...(values.path ? { path: values.path } : {}),
+      shrinkBudget: target.embedded ? 300 : 10,
+      ...(target.embedded ? {} : { requestsPerSecond: budgets.requests_per_second ?? REMOTE_BUDGETS.requests_per_second }),
+      requestBudget: target.embedded ? Number.MAX_SAFE_INTEGER : budgets.request_budget ?? REMOTE_BUDGETS.request_budget,
+      timeoutMs: budgets.request_timeout_ms ?? REMOTE_BUDGETS.request_timeout_ms,
+      signal: stop.signal,
+    });
+    for (const line of formatResult(result, target)) out(line);
+    return result.difference ? 1 : result.interrupted ? 2 : 0;
+  } catch (error) {
+    if (!(error instanceof KitError)) throw error;
+    out(`notes-conformance diff: the kit could not judge: ${error.message}`);
+    return 2;
+  } finally {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+    await close();
+  }
+}
+
+/** With no profile, the fake's choices, but not its budgets: a remote target is paced. */
+function assumedProfile(): Profile {
+  const { budgets: _budgets, ...rest } = loadBuiltinProfile('fake');
+  return { ...rest, name: 'assumed (reference fake defaults)' };
+}
+
+function profileOf(arg: string): Profile {
+  try {
+    return arg === 'fake' || arg === 'fake-divergent' ? loadBuiltinProfile(arg as BuiltinProfileName) : loadProfile(arg);
+  } catch (error) {
+    if (error instanceof ProfileError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+function count(raw: string, flag: string, min: number): number {
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) < min) throw new UsageError(`${flag} must be an integer >= ${min} (got ${raw})`);
+  return Number(raw);
+}

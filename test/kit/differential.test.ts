@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { diffCommand } from '../../cli/diff-command.js';
+import { formatResult } from '../../cli/differential/format.js';
+import { type DiffOptions, runDifferential } from '../../cli/differential/run.js';
+import { type EmbeddedTarget, embeddedTarget } from '../../cli/differential/target.js';
+import { UsageError } from '../../suites/harness/errors.js';
+
+const started: EmbeddedTarget[] = [];
+afterEach(async () => {
+  for (const t of started.splice(0)) await t.close();
+});
+
+async function target(options: Parameters<typeof embeddedTarget>[0] = {}): Promise<EmbeddedTarget> {
+  const t = await embeddedTarget(options);
+  started.push(t);
+  return t;
+}
+
+function options(t: EmbeddedTarget, extra: Partial<DiffOptions> = {}): DiffOptions {
+  return { target: t, runs: 20, maxOps: 25, seed: 3, shrinkBudget: 30, requestBudget: Number.MAX_SAFE_INTEGER, timeoutMs: 10_000, ...extra };
+}
+
+describe('differential check (notes-conformance diff)', () => {
+  it('finds no difference between a clean fake and the reference, and leaves nothing behind', async () => {
+    const t = await target();
+    const result = await runDifferential(options(t));
+    expect(result.difference, formatResult(result, t).join('\n')).toBeUndefined();
+    expect(result.sequences).toBe(20);
+    expect(result.requests).toBeGreaterThan(200);
+    expect(result.leftovers).toBe(0);
+    expect(t.fake.fixtures.stats()).toMatchObject({ notes: 0, collections: 0 });
+  });
+
+  it('finds no difference when target and reference share other not-shown choices (divergent profile)', async () => {
+    const t = await target({ profile: 'fake-divergent' });
+    const result = await runDifferential(options(t, { seed: 11 }));
+    expect(result.difference, formatResult(result, t).join('\n')).toBeUndefined();
+  });
+
+  // One fault per family the sequences reach: versions, create-only ids, membership moves.
+  it.each([
+    ['notes.update.stale-version-accepted', /UpdateNote\(N\d+, version stale/],
+    ['notes.create.id-upsert', /CreateNote\(duplicate of N\d+/],
+    ['membership.move.copies', /MoveNote\(N\d+: C\d+ -> C\d+\)/],
+  ])('reports the step at which a fake with %s differs', async (fault, step) => {
+    const t = await target({ faults: [fault] });
+    const result = await runDifferential(options(t));
+    const d = result.difference;
+    expect(d, `no difference found for ${fault}`).toBeDefined();
+    expect(d!.steps.at(-1)).toMatch(step);
+    expect(d!.fields.length).toBeGreaterThan(0);
+    expect(d!.path).toMatch(/^\d+(:\d+)*$/);
+    expect(result.leftovers).toBe(0);
+  });
+
+  it('the command exits 1 and prints the steps and both observations; 2 on usage errors', async () => {
+    const lines: string[] = [];
+    const code = await diffCommand(['--fake-fault', 'notes.create.id-upsert', '--seed', '7', '--runs', '20'], {}, (l) => lines.push(l));
+    const text = lines.join('\n');
+    expect(code, text).toBe(1);
+    expect(text).toMatch(/DIFFERENCE at step \d+/);
+    expect(text).toMatch(/--seed 7 --path \S+/);
+    expect(text).toMatch(/target: +\{"status":"200"/);
+    expect(text).toMatch(/reference: +\{"status":"409","then_read":\{"status":"200"/);
+    expect(text).toMatch(/differs: status: target "200", reference "409"/);
+    expect(await diffCommand(['--runs', '3', '--seed', '1'], {}, () => {})).toBe(0);
+    const refused: string[] = [];
+    expect(await diffCommand(['--target', 'http://127.0.0.1:9', '--token', 't', '--runs', '1'], {}, (l) => refused.push(l))).toBe(2);
+    expect(refused.join('\n')).toMatch(/could not judge: .*connection refused/);
+    await expect(diffCommand(['--runs', 'x'], {}, () => {})).rejects.toThrow(UsageError);
+    await expect(diffCommand(['--target', 'http://127.0.0.1:9', '--fake-fault', 'notes.create.id-upsert', '--token', 't'], {}, () => {})).rejects.toThrow(/embedded target only/);
+    await expect(diffCommand(['--target', 'http://127.0.0.1:9'], {}, () => {})).rejects.toThrow(/needs a token/);
+    await expect(diffCommand(['--fake-fault', 'no.such.fault'], {}, () => {})).rejects.toThrow(/unknown fault/);
+  });
+});
