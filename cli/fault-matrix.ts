@@ -55,6 +55,8 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<{ cle
   const filesOf = checkFilesByRule();
   const vitest = await createVitest('test', {
     root: packageRoot, config: join(packageRoot, 'vitest.config.ts'), project: ['conformance'], watch: false, reporters: [collector],
+    // As in a kit run: one worker that keeps its modules (the kit is made anew for each run).
+    fileParallelism: false, isolate: false, maxWorkers: 1,
   });
   try {
     let cleanVerdicts: Map<string, Verdict>;

@@ -103,8 +103,10 @@ async function runChecks(config: KitConfig, ctx: KitContext, collector: OutcomeC
     watch: false,
     reporters: [collector],
     ...(onlyPattern ? { testNamePattern: onlyPattern } : {}),
-    // Against a remote target: one file at a time, one client, so pacing and budget hold for the run.
-    ...(ctx.embedded ? {} : { fileParallelism: false, isolate: false, maxWorkers: 1 }),
+    // One file at a time in one worker that keeps its modules: against a remote target one client
+    // keeps pacing and budget for the run, and against the fake it is several times faster than
+    // parallel isolated workers on a small machine (which re-import the kit for every file).
+    fileParallelism: false, isolate: false, maxWorkers: 1,
   }));
   // Workers leave the signals sent to the whole process group to this process, which cancels
   // them and sweeps (suites/harness/signals.ts says how).

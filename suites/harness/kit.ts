@@ -52,7 +52,14 @@ function createKit(ctx: KitContext): Kit {
  * factory. Call it once at the top of a check file; it cleans up what the file created.
  */
 export function useKit(): Kit {
-  const kit = (current ??= createKit(inject('kit')));
+  // Workers may outlive a run (they keep their modules between runs of one vitest instance, as in
+  // the fault matrix): a kit belongs to one run.
+  const ctx = inject('kit');
+  if (current?.ctx.runId !== ctx.runId) {
+    void current?.client.close();
+    current = createKit(ctx);
+  }
+  const kit = current;
   const file = files++;
   let sentAtStart = 0;
   beforeAll(() => {
