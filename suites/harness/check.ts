@@ -70,7 +70,11 @@ export interface CheckContext {
   /** Problems of the exchange's JSON body against a component schema of openapi.yaml (strict if the profile says so). */
   schemaProblems(x: Exchange, component: string): string[];
   /** Runs a fast-check property with the run's seed; a failure names the seed and path. */
-  property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs?: number): Promise<void>;
+  /**
+   * Runs a fast-check property with the run's seed; a failure names the seed and path. The
+   * examples (exact boundaries, say) always run first, however few random runs the budget allows.
+   */
+  property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs?: number, examples?: readonly T[]): Promise<void>;
 }
 
 /**
@@ -191,10 +195,12 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
           for (const id of ids) ruleFailures[id] ??= message;
         }
       },
-      async property(arbitrary, predicate, n) {
+      async property(arbitrary, predicate, n, examples = []) {
         vitestCtx.task.meta.seed = kit.ctx.seed;
         try {
-          await fc.assert(fc.asyncProperty(arbitrary, predicate), { numRuns: runs(n), seed: kit.ctx.seed, endOnFailure: true });
+          await fc.assert(fc.asyncProperty(arbitrary, predicate), {
+            numRuns: runs(n), seed: kit.ctx.seed, endOnFailure: true, examples: examples.map((e) => [e] as [typeof e]),
+          });
         } catch (error) {
           // fast-check wraps what the predicate threw; a KitError there (timeout, no answer) means
           // the property judged nothing, and must not read as the target's failure.

@@ -46,7 +46,7 @@ Run:
   --fake-profile P         the embedded fake's profile: fake (default), fake-divergent or a file
   --fake-fault NAME        start the embedded fake with a fault (repeatable; for proving the kit)
   --requests-per-second N  pace requests at most this fast (default 1.5 for a remote target; overrides the profile)
-  --request-budget N       stop sending after N requests (default 800 for a remote target; overrides the profile)
+  --request-budget N       stop sending after N requests (default 1500 for a remote target; overrides the profile)
   --request-timeout MS     give up on one request after MS milliseconds (default 10000; overrides the profile)
 Reports:
   --json FILE  --junit FILE  --markdown FILE  --html FILE
