@@ -30,6 +30,8 @@ export interface KitConfig {
 
 export const RUN_USAGE = `Usage: notes-conformance [options]            run every check (against the embedded fake if no target)
        notes-conformance fake [options]       serve the reference fake (see notes-conformance fake --help)
+       notes-conformance diff [options]       replay random operation sequences on a target and on the fake, report the first difference
+       notes-conformance matrix [options]     run the kit once per fault of the fake and show which check catches it
 
 Target:
   --target URL             base URL of the server under test (env NOTES_TARGET_URL)
