@@ -95,10 +95,13 @@ export async function setCreatedAt(side: Side, op: Of<'setCreatedAt'>): Promise<
   const picked = side.state.note(op.note, (n) => op.when !== 'later' || n.serverCreated);
   if (!picked) return undefined;
   const n = picked.n;
-  const value = op.when === 'earlier' ? n.original - op.days * DAY
-    : op.when === 'later' ? n.original + 1
-      : Date.now() + Math.max(op.days * DAY, side.clockToleranceMs * 2 + 60_000);
-  const what = op.when === 'earlier' ? `${op.days} days before the original` : op.when === 'later' ? '1 ms after the original' : 'in the future';
+  // 'between' needs an earlier backdate; before one it is a plain backdate.
+  const when = op.when === 'between' && n.createdAt >= n.original ? 'earlier' : op.when;
+  const value = when === 'earlier' ? n.original - op.days * DAY
+    : when === 'between' ? Math.floor((n.createdAt + n.original) / 2)
+      : when === 'later' ? n.original + 1
+        : Date.now() + Math.max(op.days * DAY, side.clockToleranceMs * 2 + 60_000);
+  const what = { earlier: `${op.days} days before the original`, between: 'between the current and the original', later: '1 ms after the original', future: 'in the future' }[when];
   const label = side.sym.stamp(value);
   const line = `SetCreatedAt(${side.noteName(picked.i)}, ${label} [${what}])`;
   const x = await side.api.setCreatedAt(n.uuid, { created_at: new Date(value).toISOString() });
@@ -125,6 +128,8 @@ async function trashOrRestore(side: Side, index: number, trash: boolean): Promis
   if (status === '2xx') {
     picked.n.trashed = trash;
     picked.n.updatedKnown = false;
+    // Whether trash or restore moves the version is not shown: the read after it only learns it.
+    picked.n.version = undefined;
   }
   return { line, observed: { status, ...await thenRead(side, picked.n) } };
 }

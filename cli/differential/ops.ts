@@ -8,12 +8,14 @@ import fc from 'fast-check';
 export type IdMode = 'generated' | 'supplied' | 'duplicate';
 /** Which timestamps a create supplies (taken from the sequence's private time window). */
 export type Stamps = 'none' | 'created' | 'updated' | 'both';
+/** Before the original creation; between a backdated created_at and the original (still allowed); after it; in the future. */
+export type Backdate = 'earlier' | 'between' | 'later' | 'future';
 
 export type Op =
   | { kind: 'createNote'; id: IdMode; dup: number; word: string; heading: boolean; stamps: Stamps; zoned: boolean; into: number | null }
   | { kind: 'createCollection'; id: IdMode; dup: number; word: string; stamps: Stamps }
   | { kind: 'updateNote'; note: number; version: 'current' | 'stale' | 'ahead'; ahead: number; word: string; stamp: boolean }
-  | { kind: 'setCreatedAt'; note: number; when: 'earlier' | 'later' | 'future'; days: number }
+  | { kind: 'setCreatedAt'; note: number; when: Backdate; days: number }
   | { kind: 'trashNote' | 'restoreNote' | 'deleteNote' | 'readNote'; note: number }
   | { kind: 'deleteCollection' | 'readCollection' | 'listCollection'; coll: number }
   | { kind: 'addNote' | 'removeNote'; note: number; coll: number }
@@ -44,7 +46,7 @@ export function opsArbitrary(options: OpsOptions): fc.Arbitrary<Op[]> {
     // 'stale' twice: it runs as a current update until the note has an older version to send.
     { weight: 5, arbitrary: fc.record({ note: index, version: fc.constantFrom('current', 'current', 'stale', 'stale', 'ahead') as fc.Arbitrary<'current' | 'stale' | 'ahead'>,
       ahead: fc.integer({ min: 1, max: 5 }), word, stamp: fc.boolean() }).map((r): Op => ({ kind: 'updateNote', ...r })) },
-    { weight: 2, arbitrary: fc.record({ note: index, when: fc.constantFrom('earlier', 'later', 'future') as fc.Arbitrary<'earlier' | 'later' | 'future'>,
+    { weight: 2, arbitrary: fc.record({ note: index, when: fc.constantFrom<Backdate>('earlier', 'between', 'later', 'future'),
       days: fc.integer({ min: 1, max: 400 }) }).map((r): Op => ({ kind: 'setCreatedAt', ...r })) },
     { weight: 2, arbitrary: note('trashNote') },
     { weight: 1, arbitrary: note('deleteNote') },

@@ -8,6 +8,7 @@ import type { Profile } from '../../spec/profile.js';
 import { createSchemaRegistry } from '../../spec/schemas.js';
 import { Api } from '../../suites/harness/api.js';
 import { TargetClient } from '../../suites/harness/client.js';
+import { KitError } from '../../suites/harness/errors.js';
 import { Ledger } from '../../suites/harness/ledger.js';
 import { opsArbitrary } from './ops.js';
 import { type SequenceContext, type StepDifference, runSequence } from './sequence.js';
@@ -106,6 +107,9 @@ export async function runDifferential(options: DiffOptions): Promise<DiffResult>
     }
   });
   try {
+    // A refused token would make every first step differ: say so once instead.
+    const probe = await ctx.targetApi.listNotes({ limit: 1 });
+    if (probe.status !== 200) throw new KitError(`the target answers GET /v2/notes with ${probe.status} for this token; check --token and --target`);
     const details = await fc.check(property, { numRuns: options.runs, seed, ...(options.path ? { path: options.path } : {}) });
     if (kitError !== undefined) throw kitError;
     const difference = details.failed && last ? { ...last, seed: details.seed, path: details.counterexamplePath ?? '' } : undefined;

@@ -54,7 +54,8 @@ export function collectionView(x: Exchange, sym: Symbols, coll: Pick<CollectionS
   return {
     id: field(body, 'id', (v) => sym.idOf(v, 'C')),
     title: field(body, 'title', raw),
-    description: field(body, 'description', raw),
+    // Never sent: whether an omitted description reads as null or "" is not shown.
+    description: field(body, 'description', typeOf),
     created_at: sym.timestamp(body.created_at, coll.stamps),
     updated_at: sym.timestamp(body.updated_at, coll.updatedKnown ? coll.stamps : NONE),
     note_count: field(body, 'note_count', (v) => noteCount(v, anyTrashed)),

@@ -67,6 +67,10 @@ describe('differential check (notes-conformance diff)', () => {
     const refused: string[] = [];
     expect(await diffCommand(['--target', 'http://127.0.0.1:9', '--token', 't', '--runs', '1'], {}, (l) => refused.push(l))).toBe(2);
     expect(refused.join('\n')).toMatch(/could not judge: .*connection refused/);
+    const t = await target();
+    const wrongToken: string[] = [];
+    expect(await diffCommand(['--target', t.url, '--token', 'not-a-known-token', '--profile', 'fake'], {}, (l) => wrongToken.push(l))).toBe(2);
+    expect(wrongToken.join('\n')).toMatch(/answers GET \/v2\/notes with 401 for this token/);
     await expect(diffCommand(['--runs', 'x'], {}, () => {})).rejects.toThrow(UsageError);
     await expect(diffCommand(['--target', 'http://127.0.0.1:9', '--fake-fault', 'notes.create.id-upsert', '--token', 't'], {}, () => {})).rejects.toThrow(/embedded target only/);
     await expect(diffCommand(['--target', 'http://127.0.0.1:9'], {}, () => {})).rejects.toThrow(/needs a token/);
