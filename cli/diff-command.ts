@@ -20,7 +20,11 @@ with the target's profile, and prints the first difference in documented behavio
   --seed N            fast-check seed;  --path P  with it, replays one reported sequence
   -h, --help
 
-Exit status: 0 no difference, 1 a difference (printed), 2 usage error or the kit could not judge.`;
+Against a target the run is paced and stays within the profile's request budget (default 800):
+it starts no sequence it could not finish and clean up after.
+
+Exit status: 0 no difference, 1 a difference (printed), 2 usage error, or the kit could not
+judge (unreachable, token refused, stopped early).`;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -75,7 +79,7 @@ export async function diffCommand(argv: string[], env: Env, out: (line: string) 
     const result = await runDifferential({
       target,
       runs: values.runs ? count(values.runs, '--runs', 1) : budgets.model_runs ?? 2,
-      maxOps: values['max-ops'] ? count(values['max-ops'], '--max-ops', 1) : Math.min(budgets.model_max_commands ?? 12, target.embedded ? 25 : 12),
+      maxOps: values['max-ops'] ? count(values['max-ops'], '--max-ops', 1) : target.embedded ? Math.min(budgets.model_max_commands ?? 25, 25) : budgets.model_max_commands ?? 12,
       ...(seed === undefined ? {} : { seed }),
       ...(values.path ? { path: values.path } : {}),
       shrinkBudget: target.embedded ? 300 : 10,
@@ -85,7 +89,7 @@ export async function diffCommand(argv: string[], env: Env, out: (line: string) 
       signal: stop.signal,
     });
     for (const line of formatResult(result, target)) out(line);
-    return result.difference ? 1 : result.interrupted ? 2 : 0;
+    return result.difference ? 1 : result.stopped ? 2 : 0;
   } catch (error) {
     if (!(error instanceof KitError)) throw error;
     out(`notes-conformance diff: the kit could not judge: ${error.message}`);

@@ -5,7 +5,7 @@ import type { DiffResult, DiffTarget } from './run.js';
 export function formatResult(result: DiffResult, target: DiffTarget): string[] {
   const counts = `${result.sequences} sequence(s), ${result.requests} request(s) to the target, ${result.leftovers} resource(s) left behind`;
   const d = result.difference;
-  if (!d && result.interrupted) return [`interrupted: no difference in the sequences run before the stop; ${counts}, seed ${result.seed}`];
+  if (!d && result.stopped) return [`stopped early (${result.stopped}): no difference in the sequences run so far; ${counts}, seed ${result.seed}`];
   if (!d) return [`no difference between ${target.label} and the reference fake (profile ${target.profile.name}): ${counts}, seed ${result.seed}`];
   const lines = [
     `DIFFERENCE at step ${d.steps.length} between ${target.label} and the reference fake (profile ${target.profile.name})`,

@@ -49,8 +49,8 @@ export interface DiffResult {
   requests: number;
   /** Resources the run created on the target and could not delete (the goal is zero). */
   leftovers: number;
-  /** The run stopped early (signal): no difference found is then no verdict. */
-  interrupted: boolean;
+  /** Why the run stopped before its runs (interrupted, request budget): no difference is then no verdict. */
+  stopped?: string;
   difference?: Difference;
 }
 
@@ -87,14 +87,19 @@ export async function runDifferential(options: DiffOptions): Promise<DiffResult>
   let shrinkRuns = 0;
   // The kit could not judge (KitError), or the kit has a bug: either ends the run, never shrinks.
   let kitError: unknown;
+  let stopped: string | undefined;
+  // The most one sequence can send (each step and its read, then one delete per create): never start one the budget cannot finish.
+  const perSequence = options.maxOps * 3 + 1;
   const arbitrary = opsArbitrary({
     restore: target.profile.endpoints?.restore_note !== undefined,
     remove: target.profile.endpoints?.remove_note_from_collection !== undefined,
     maxOps: options.maxOps,
   });
   const property = fc.asyncProperty(arbitrary, async (ops) => {
-    // After the kit itself failed, once shrinking spent its budget, or when told to stop: pass without sending anything.
-    if (kitError !== undefined || options.signal?.aborted || (last && shrinkRuns >= options.shrinkBudget)) return true;
+    if (options.signal?.aborted) stopped ??= 'interrupted';
+    if (client.sent + perSequence > options.requestBudget) stopped ??= `the request budget of ${options.requestBudget} cannot cover another sequence`;
+    // After the kit itself failed, once shrinking spent its budget, or when stopped: pass without sending anything.
+    if (kitError !== undefined || stopped !== undefined || (last && shrinkRuns >= options.shrinkBudget)) return true;
     if (last) shrinkRuns++;
     sequences++;
     try {
@@ -114,7 +119,7 @@ export async function runDifferential(options: DiffOptions): Promise<DiffResult>
     if (kitError !== undefined) throw kitError;
     const difference = details.failed && last ? { ...last, seed: details.seed, path: details.counterexamplePath ?? '' } : undefined;
     return {
-      seed, sequences, requests: client.sent, leftovers: ledger.pending().length, interrupted: options.signal?.aborted === true, ...(difference ? { difference } : {}),
+      seed, sequences, requests: client.sent, leftovers: ledger.pending().length, ...(stopped ? { stopped } : {}), ...(difference ? { difference } : {}),
     };
   } finally {
     await client.close();

@@ -37,6 +37,15 @@ describe('differential check (notes-conformance diff)', () => {
     expect(result.difference, formatResult(result, t).join('\n')).toBeUndefined();
   });
 
+  it('starts no sequence the request budget could not finish and clean up after', async () => {
+    const t = await target();
+    const result = await runDifferential(options(t, { requestBudget: 120, maxOps: 10 }));
+    expect(result.stopped).toMatch(/request budget of 120/);
+    expect(result.requests).toBeLessThanOrEqual(120);
+    expect(result.leftovers).toBe(0);
+    expect(t.fake.fixtures.stats()).toMatchObject({ notes: 0, collections: 0 });
+  });
+
   // One fault per family the sequences reach: versions, create-only ids, membership moves.
   it.each([
     ['notes.update.stale-version-accepted', /UpdateNote\(N\d+, version stale/],
