@@ -58,6 +58,9 @@ export const FAULTS = {
   // ---- notes: create ----
   'notes.create.content-optional': { rules: ['notes.create.content-required'], does: 'a create without content makes an empty note' },
   'notes.create.types-coerced': { rules: ['notes.create.field-types'], does: 'a non-string content is converted to a string' },
+  'notes.update.types-coerced': { rules: ['notes.update.field-types'], does: 'an update converts a numeric content and a string version' },
+  'collections.create.types-coerced': { rules: ['collections.create.field-types'], does: 'a numeric collection title is converted to a string' },
+  'collections.update.types-coerced': { rules: ['collections.update.field-types'], does: 'a numeric description is converted to a string on update' },
   'notes.create.content-limit-off-by-one': { rules: ['notes.create.content-max-chars'], does: 'content of 200,001 characters is accepted' },
   'notes.create.content-bytes-unchecked': { rules: ['notes.create.content-max-bytes'], does: 'only characters are counted on create' },
   'notes.create.content-altered': { rules: ['notes.create.content-stored'], does: 'trailing whitespace of the content is dropped' },
@@ -85,6 +88,7 @@ export const FAULTS = {
   'notes.create.id-upsert': { rules: ['notes.create.id-conflict-409'], does: 'an existing id overwrites the note (200)' },
   'notes.create.conflict-overwrites': { rules: ['notes.create.id-conflict-no-upsert'], does: 'a 409 create still overwrites the content' },
   'notes.create.trashed-id-reused': { rules: ['notes.create.id-conflict-409-trashed'], does: 'a trashed note\'s id is reused for the new note' },
+  'notes.create.foreign-title-linked': { rules: ['notes.create.collection-titles-inaccessible-ignored'], does: 'collection_titles also match other users\' collections' },
   'notes.create.foreign-id-regenerated': { rules: ['notes.create.id-conflict-409-other-user'], does: 'another user\'s id is silently replaced by a new one' },
 
   // ---- notes: read, trash, restore, delete ----
@@ -121,6 +125,7 @@ export const FAULTS = {
   'notes.set-created-at.offset-optional': { rules: ['notes.set-created-at.offset-required'], does: 'created_at without an offset is read as UTC' },
   'notes.set-created-at.future-accepted': { rules: ['notes.set-created-at.not-future'], does: 'a future created_at is accepted' },
   'notes.set-created-at.forward-dating-allowed': { rules: ['notes.set-created-at.backdate-only'], does: 'any past created_at is accepted, also after the original creation' },
+  'notes.set-created-at.bound-exclusive': { rules: ['notes.set-created-at.original-inclusive'], does: 'a created_at equal to the original creation is refused' },
   'notes.set-created-at.bound-is-current': { rules: ['notes.set-created-at.original-creation-bound'], does: 'the limit is the current created_at, not the original creation' },
   'notes.set-created-at.touches-content': { rules: ['notes.set-created-at.metadata-only'], does: 'set-created-at writes front matter into the content' },
   'notes.set-created-at.bumps-version': { rules: ['notes.set-created-at.version-unchanged'], does: 'set-created-at increments the version' },

@@ -29,7 +29,8 @@ export function createCollection(ctx: ServiceContext, user: UserRecord, body: un
   }
   const titleIn = input.title === undefined && ctx.broken('collections.create.title-optional') ? 'Untitled' : input.title;
   if (titleIn === undefined) throw invalid('title is required');
-  const name = title(ctx, titleIn, ctx.broken('collections.create.title-limit-off-by-one'), ctx.broken('collections.create.title-bytes-unchecked'));
+  const coerced = typeof titleIn === 'number' && ctx.broken('collections.create.types-coerced') ? String(titleIn) : titleIn;
+  const name = title(ctx, coerced, ctx.broken('collections.create.title-limit-off-by-one'), ctx.broken('collections.create.title-bytes-unchecked'));
   const text = input.description === undefined ? null
     : description(input.description, ctx.broken('collections.create.description-limit-off-by-one'), ctx.broken('collections.create.description-bytes-unchecked'));
   const createdAtIn = timestampField(ctx, input, 'created_at', { nullable: true, offsetFault: 'collections.create.created-at-offset-optional', futureFault: 'collections.create.created-at-future-accepted' });
@@ -96,8 +97,9 @@ export function updateCollection(ctx: ServiceContext, user: UserRecord, collecti
   const collection = requireCollection(ctx, user, collectionId, ctx.broken('collections.update.access-level-can-edit') ? 'access' : 'edit');
   const name = input.title === undefined ? undefined
     : title(ctx, input.title, ctx.broken('collections.update.title-limit-off-by-one'), ctx.broken('collections.update.title-bytes-unchecked'));
-  const text = input.description === undefined ? undefined
-    : description(input.description, ctx.broken('collections.update.description-limit-off-by-one'), ctx.broken('collections.update.description-bytes-unchecked'));
+  const descriptionIn = typeof input.description === 'number' && ctx.broken('collections.update.types-coerced') ? String(input.description) : input.description;
+  const text = descriptionIn === undefined ? undefined
+    : description(descriptionIn, ctx.broken('collections.update.description-limit-off-by-one'), ctx.broken('collections.update.description-bytes-unchecked'));
   const updatedAtIn = timestampField(ctx, input, 'updated_at', {
     offsetFault: 'collections.update.updated-at-offset-optional',
     futureFault: 'collections.update.updated-at-future-accepted',

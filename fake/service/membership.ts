@@ -30,7 +30,7 @@ export function linkOnCreate(ctx: ServiceContext, user: UserRecord, input: Input
     }));
     for (const title of titles) {
       const matches = [...ctx.store.collections.values()].filter((c) => c.trashedAt === null
-        && atLeast(collectionLevel(ctx, user, c), 'contribute') && titleMatches(ctx, c.title, title));
+        && (ctx.broken('notes.create.foreign-title-linked') || atLeast(collectionLevel(ctx, user, c), 'contribute')) && titleMatches(ctx, c.title, title));
       if (matches.length === 0 && ctx.broken('notes.create.unmatched-title-refused')) throw notFound(`collection titled ${JSON.stringify(title)}`);
       for (const c of matches) found.set(c.id, c);
     }

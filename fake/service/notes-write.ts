@@ -100,8 +100,9 @@ export function updateNote(ctx: ServiceContext, user: UserRecord, noteId: string
   const trashed = note.trashedAt !== null || (ctx.broken('notes.restore.still-locked') && lockedAfterRestore(ctx).has(note.id));
   if (trashed && !ctx.broken('notes.update.trashed-allowed')) throw new DomainError('trashed', 'the note is in the trash; restore it first');
   const maxChars = ctx.broken('notes.update.content-limit-off-by-one') ? NOTE_MAX_CHARS + 1 : NOTE_MAX_CHARS;
-  let content = checkString(input.content, 'content', { maxChars });
-  const version = input.version;
+  const coerce = ctx.broken('notes.update.types-coerced');
+  let content = checkString(coerce && typeof input.content === 'number' ? String(input.content) : input.content, 'content', { maxChars });
+  const version = coerce && typeof input.version === 'string' ? Number(input.version) : input.version;
   if (version === undefined) {
     if (!ctx.broken('notes.update.version-optional')) throw invalid('version is required: send the note\'s current version');
   } else {
@@ -145,7 +146,8 @@ export function setNoteCreatedAt(ctx: ServiceContext, user: UserRecord, noteId: 
   // The original creation is never in the future, so backdate-only alone refuses future instants:
   // the not-future fault must let them past this bound too, or nothing outside could observe it.
   const futurePassed = ctx.broken('notes.set-created-at.future-accepted') && createdAt > ctx.clock.now();
-  if (createdAt > bound && !futurePassed && !ctx.broken('notes.set-created-at.forward-dating-allowed')) {
+  const beyond = ctx.broken('notes.set-created-at.bound-exclusive') ? createdAt >= bound : createdAt > bound;
+  if (beyond && !futurePassed && !ctx.broken('notes.set-created-at.forward-dating-allowed')) {
     throw invalid('created_at must not be later than when the note was originally created (it can only backdate)');
   }
   if (ctx.broken('quota.set-created-at-counts')) countNoteCreate(user);

@@ -88,6 +88,19 @@ check('a create without a string title is refused and creates nothing', { rules:
   await expectCollectionCreateRefused(t, 'collections.create.title-required', { title: 42 }, 'a create whose title is a number');
 });
 
+check('a create whose title is not a string or whose description is neither a string nor null is refused', {
+  rules: ['collections.create.field-types'],
+}, async (t) => {
+  const title = `Typed ${t.data.word()}`;
+  const cases: Array<[string, Record<string, unknown>]> = [
+    ['a numeric title', { title: 42 }],
+    ['a title that is an array', { title: [title] }],
+    ['a numeric description', { title, description: 7 }],
+    ['a description that is an object', { title, description: { text: 'x' } }],
+  ];
+  for (const [what, body] of cases) await expectCollectionCreateRefused(t, 'collections.create.field-types', body, `a create with ${what}`);
+});
+
 check('title and description: at the character and byte limits accepted, one over refused', {
   rules: ['collections.create.title-max-chars', 'collections.create.title-max-bytes',
     'collections.create.description-max-chars', 'collections.create.description-max-bytes'],

@@ -97,6 +97,25 @@ check('PATCH changes only the fields sent; a supplied updated_at is kept, withou
   });
 });
 
+check('a PATCH whose title is not a string or whose description is neither a string nor null is refused and changes nothing', {
+  rules: ['collections.update.field-types'],
+}, async (t) => {
+  const c = await t.data.collection(`Typed ${t.data.word()}`, { description: 'kept' });
+  const before = await collectionState(t.api, c.id);
+  const cases: Array<[string, Record<string, unknown>]> = [
+    ['a numeric title', { title: 42 }],
+    ['a numeric description', { description: 7 }],
+    ['a description that is an array', { description: ['kept'] }],
+  ];
+  for (const [what, body] of cases) {
+    const x = await t.api.updateCollection(c.id, body);
+    await t.verify('collections.update.field-types', async () => {
+      expectRefused(x, `a PATCH with ${what}`);
+      expect(await collectionState(t.api, c.id), `a PATCH with ${what} must change nothing`).toEqual(before);
+    });
+  }
+});
+
 check('a PATCH with a bad updated_at or an oversized title or description is refused and changes nothing; the limits themselves are allowed', {
   rules: ['collections.update.updated-at-offset-required', 'collections.update.updated-at-not-future',
     'collections.update.title-max-chars', 'collections.update.title-max-bytes',

@@ -51,7 +51,7 @@ check('collection_titles match case-insensitively but otherwise exactly; unmatch
     expect(upper.status, show(upper)).toBe(200);
     expect((upper.json as { collection_ids?: string[] }).collection_ids, 'a title differing only in case links the note').toContain(c.id);
   });
-  const near = await t.api.createNote({ content: t.data.content('Near'), collection_titles: [`Garden Plans ${word.slice(0, -2)}`, word, `${title} `, `${title}s`] });
+  const near = await t.api.createNote({ content: t.data.content('Near'), collection_titles: [`Garden Plans ${word.slice(0, -2)}`, word, `${title}s`] });
   await t.verify('notes.create.collection-titles-exact', () => {
     expect(near.status, show(near)).toBe(200);
     expect((near.json as { collection_ids?: string[] }).collection_ids ?? [], 'a prefix, a substring or a variant of a title is not a match').not.toContain(c.id);
@@ -60,6 +60,20 @@ check('collection_titles match case-insensitively but otherwise exactly; unmatch
   await t.verify('notes.create.collection-titles-unmatched-ignored', () => {
     expect(none.status, `an unmatched title is ignored, not refused: ${show(none)}`).toBe(200);
     expect((none.json as { collection_ids?: string[] }).collection_ids ?? []).toEqual([]);
+  });
+});
+
+check('a collection_titles entry naming another user\'s unshared collection links nothing', {
+  rules: ['notes.create.collection-titles-inaccessible-ignored'],
+}, async (t) => {
+  const other = t.secondary();
+  const title = `Private Plans ${t.data.word()}`;
+  const theirs = await t.data.collection(title, {}, other);
+  const x = await t.api.createNote({ content: t.data.content('Mine'), collection_titles: [title] });
+  await t.verify('notes.create.collection-titles-inaccessible-ignored', async () => {
+    expect(x.status, `a title matching only an inaccessible collection is ignored: ${show(x)}`).toBe(200);
+    expect((x.json as { collection_ids?: string[] }).collection_ids ?? [], 'the note joined no collection of another user').toEqual([]);
+    expect(setupOk(await other.getCollection(theirs.id), 'read the other user\'s collection').note_count, 'their collection gained no note').toBe(0);
   });
 });
 

@@ -7,7 +7,8 @@ const { check } = checks();
 // Notes here are created without created_at, so their original creation is unambiguous.
 
 check('set-created-at backdates without a version and changes only metadata', {
-  rules: ['notes.set-created-at.applied', 'notes.set-created-at.metadata-only', 'notes.set-created-at.version-unchanged', 'notes.set-created-at.original-creation-bound'],
+  rules: ['notes.set-created-at.applied', 'notes.set-created-at.metadata-only', 'notes.set-created-at.version-unchanged', 'notes.set-created-at.original-creation-bound',
+    'notes.set-created-at.original-inclusive'],
 }, async (t) => {
   const note = await t.data.note(t.data.content(`Dated ${t.data.word()}`, 'body stays'));
   const original = setupInstant(note.json.created_at, 'created_at of the new note');
@@ -32,6 +33,12 @@ check('set-created-at backdates without a version and changes only metadata', {
   await t.verify('notes.set-created-at.original-creation-bound', () => {
     expect(y.status, `the limit is the original creation, not the current created_at: ${show(y)}`).toBe(200);
     expectSameInstant((y.json as { created_at?: unknown }).created_at, between, 'created_at after moving it forward within the limit');
+  });
+  // "Not later than" the original creation: the original itself is allowed.
+  const z = await t.api.setCreatedAt(note.id, { created_at: note.json.created_at });
+  await t.verify('notes.set-created-at.original-inclusive', () => {
+    expect(z.status, `created_at equal to the original creation (${String(note.json.created_at)}) is not later than it: ${show(z)}`).toBe(200);
+    expectSameInstant((z.json as { created_at?: unknown }).created_at, original, 'created_at set back to the original creation');
   });
 });
 

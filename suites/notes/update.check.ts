@@ -76,3 +76,24 @@ check('updated_at on update: a supplied instant is kept, without one it is serve
     expect(await noteState(t.api, note.id)).toEqual(before);
   });
 });
+
+check('an update whose content is not a string or whose version is not an integer is refused and changes nothing', {
+  rules: ['notes.update.field-types'],
+}, async (t) => {
+  const note = await t.data.note();
+  const before = await noteState(t.api, note.id);
+  const content = t.data.content('Typed update');
+  const cases: Array<[string, Record<string, unknown>]> = [
+    ['content as a number', { content: 42, version: note.version }],
+    ['content as an array', { content: [content], version: note.version }],
+    ['the version as a numeric string', { content, version: String(note.version) }],
+    ['a fractional version', { content, version: note.version + 0.5 }],
+  ];
+  for (const [what, body] of cases) {
+    const x = await t.api.updateNote(note.id, body);
+    await t.verify('notes.update.field-types', async () => {
+      expectRefused(x, `an update with ${what}`);
+      expect(await noteState(t.api, note.id), `an update with ${what} must change nothing`).toEqual(before);
+    });
+  }
+});

@@ -122,7 +122,7 @@ export const SCENARIOS: Scenario[] = [
     name: 'note create links',
     rules: ['notes.create.collection-ids-linked', 'notes.create.collection-ids-unknown-ignored', 'notes.create.collection-ids-inaccessible-ignored',
       'notes.create.collection-titles-case-insensitive', 'notes.create.collection-titles-exact', 'notes.create.collection-titles-unmatched-ignored',
-      'membership.note.several-collections'],
+      'membership.note.several-collections', 'notes.create.collection-titles-inaccessible-ignored'],
     run(s) {
       const home = s.coll('Home');
       s.coll('Work Stuff');
@@ -137,6 +137,8 @@ export const SCENARIOS: Scenario[] = [
       s.call('PUT', `/v2/collections/${home}/notes/${n}`);
       s.call('PUT', `/v2/collections/${other}/notes/${n}`);
       s.call('GET', `/v2/notes/${n}`);
+      s.as('bob-token-0').call('GET', `/v2/collections/${bobs}`);
+      s.call('POST', '/v2/notes', { content: 'g', collection_titles: ['bob'] });
       s.as('bob-token-0').call('GET', `/v2/collections/${bobs}`);
     },
   },
@@ -170,7 +172,7 @@ export const SCENARIOS: Scenario[] = [
     rules: ['notes.update.content-replaced', 'notes.update.content-max-chars', 'notes.update.version-required', 'notes.update.version-min-1',
       'notes.update.version-stale-refused', 'notes.update.version-ahead-refused', 'notes.update.version-changes', 'notes.update.version-from-read-or-write',
       'notes.update.updated-at-honoured', 'notes.update.updated-at-defaults-to-server-time', 'notes.update.updated-at-offset-required',
-      'errors.status.version-mismatch'],
+      'errors.status.version-mismatch', 'notes.update.field-types'],
     run(s) {
       const id = s.note('one\nold');
       s.later();
@@ -180,6 +182,9 @@ export const SCENARIOS: Scenario[] = [
       s.call('PATCH', `/v2/notes/${id}`, { content: 'ahead', version: 99 });
       s.call('PATCH', `/v2/notes/${id}`, { content: 'zero', version: 0 });
       s.call('PATCH', `/v2/notes/${id}`, { content: 'none' });
+      s.call('PATCH', `/v2/notes/${id}`, { content: 12, version: v + 1 });
+      s.call('PATCH', `/v2/notes/${id}`, { content: 'text', version: String(v + 1) });
+      s.call('GET', `/v2/notes/${id}`);
       const current = s.call('GET', `/v2/notes/${id}`).version;
       s.call('PATCH', `/v2/notes/${id}`, { content: 'x'.repeat(200_001), version: current });
       s.call('PATCH', `/v2/notes/${id}`, { content: 'kept time', version: current, updated_at: PAST });
@@ -191,13 +196,14 @@ export const SCENARIOS: Scenario[] = [
     name: 'set created-at',
     rules: ['notes.set-created-at.applied', 'notes.set-created-at.required', 'notes.set-created-at.offset-required', 'notes.set-created-at.not-future',
       'notes.set-created-at.backdate-only', 'notes.set-created-at.original-creation-bound', 'notes.set-created-at.metadata-only',
-      'notes.set-created-at.version-unchanged'],
+      'notes.set-created-at.version-unchanged', 'notes.set-created-at.original-inclusive'],
     run(s) {
       const id = s.note('Title\nbody');
       s.later(120_000);
       s.call('PATCH', `/v2/notes/${id}/created-at`, { created_at: PAST });
       s.call('GET', `/v2/notes/${id}`);
       s.call('PATCH', `/v2/notes/${id}/created-at`, { created_at: iso(T0 - 1000) });
+      s.call('PATCH', `/v2/notes/${id}/created-at`, { created_at: iso(T0) });
       s.call('PATCH', `/v2/notes/${id}/created-at`, { created_at: iso(T0 + 60_000) });
       s.call('PATCH', `/v2/notes/${id}/created-at`, { created_at: iso(T0 + 600_000) });
       s.call('PATCH', `/v2/notes/${id}/created-at`, {});
@@ -319,9 +325,10 @@ export const SCENARIOS: Scenario[] = [
       'collections.create.id-conflict-no-upsert', 'collections.create.id-conflict-409-trashed', 'collections.create.id-conflict-409-other-user',
       'collections.create.created-at-honoured', 'collections.create.created-at-offset-required', 'collections.create.created-at-not-future',
       'collections.create.created-at-defaults-to-updated-at', 'collections.create.created-at-defaults-to-server-time', 'collections.create.updated-at-honoured',
-      'collections.create.updated-at-offset-required', 'collections.create.updated-at-not-future', 'collections.create.updated-at-defaults-to-created-at'],
+      'collections.create.updated-at-offset-required', 'collections.create.updated-at-not-future', 'collections.create.updated-at-defaults-to-created-at', 'collections.create.field-types'],
     run(s) {
       s.call('POST', '/v2/collections', {});
+      s.call('POST', '/v2/collections', { title: 42 });
       s.call('POST', '/v2/collections', { title: 't'.repeat(1001) });
       s.call('POST', '/v2/collections', { title: 'é'.repeat(501) });
       s.call('POST', '/v2/collections', { title: 't', description: 'd'.repeat(10_001) });
@@ -349,11 +356,13 @@ export const SCENARIOS: Scenario[] = [
     rules: ['collections.update.partial', 'collections.update.title-max-chars', 'collections.update.title-max-bytes', 'collections.update.description-max-chars',
       'collections.update.description-max-bytes', 'collections.update.updated-at-preserved', 'collections.update.updated-at-defaults-to-server-time',
       'collections.update.updated-at-offset-required', 'collections.update.updated-at-not-future', 'collections.delete.permanent',
-      'collections.delete.unlinks-notes', 'collections.delete.notes-survive', 'collections.read.invalid-id-refused', 'errors.missing.collection-refused'],
+      'collections.delete.unlinks-notes', 'collections.delete.notes-survive', 'collections.read.invalid-id-refused', 'errors.missing.collection-refused', 'collections.update.field-types'],
     run(s) {
       const c = s.coll('T', { description: 'D' });
       s.later();
       s.call('PATCH', `/v2/collections/${c}`, { title: 'T2' });
+      s.call('PATCH', `/v2/collections/${c}`, { description: 7 });
+      s.call('GET', `/v2/collections/${c}`);
       s.call('PATCH', `/v2/collections/${c}`, { title: 't'.repeat(1001) });
       s.call('PATCH', `/v2/collections/${c}`, { title: 'é'.repeat(501) });
       s.call('PATCH', `/v2/collections/${c}`, { description: 'd'.repeat(10_001) });
