@@ -21,6 +21,7 @@ export const FAULTS = {
   'conventions.timestamps.offset-ignored': { rules: ['conventions.timestamps.offset-honoured'], does: 'request timestamps are read as UTC wall-clock time, ignoring the offset' },
   'conventions.timestamps.compared-as-strings': { rules: ['conventions.timestamps.compare-instants'], does: 'not-in-the-future compares strings, not instants' },
   'notes.title.spans-lines': { rules: ['notes.title.first-line'], does: 'the title is the first 60 characters of the whole content, line breaks flattened' },
+  'notes.title.items-use-snippet': { rules: ['notes.title.first-line'], does: 'list and search items carry the snippet as their title' },
   'notes.title.heading-derivation-flipped': { rules: ['notes.title.heading-markers'], does: 'titles use the other heading derivation than the profile declares' },
   'membership.add.replaces-links': { rules: ['membership.note.several-collections'], does: 'adding a note to a collection drops its other collections' },
 

@@ -33,6 +33,7 @@ const RESPONSE_FAULTS: Partial<Record<FaultName, ResponseFault>> = {
     ops: ['getNote'],
     apply: (v) => { for (const a of v.attachment_metadata as View[]) a.page_count = String(a.page_count); },
   },
+  'notes.title.items-use-snippet': { ops: ['listNotes', 'searchNotes'], apply: eachItem((i) => { i.title = i.snippet; }) },
   'notes.list.item-missing-snippet': { ops: ['listNotes'], apply: eachItem((i) => { delete i.snippet; }) },
   'notes.list.response-total-string': { ops: ['listNotes'], apply: (v) => { v.total = String(v.total); } },
   'notes.search.item-missing-audio-ids': { ops: ['searchNotes'], apply: eachItem((i) => { delete i.audio_recording_ids; }) },

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { checks, setupOk } from '../harness/index.js';
+import { KitError, checks, setupOk } from '../harness/index.js';
 
 const { check } = checks();
 
@@ -22,6 +22,23 @@ check('the title is the first line of the content, on create, read and update', 
   const updated = setupOk(await t.api.updateNote(note.id, { content: `${after}\nnew body`, version: note.version }), 'update the note');
   await t.verify('notes.title.first-line', () => {
     expect(String(updated.title).trim(), 'after an update the title is the new first line').toBe(after);
+  });
+  // List and search items carry the title too: a note in a unique backdated window, found by a unique word.
+  const w = t.data.window();
+  const word = t.data.word();
+  const listed = setupOk(await t.api.createNote({ content: `Listed ${word}
+body ${word}
+${t.data.marker}`, created_at: w.at(0) }), 'create a backdated note');
+  const list = setupOk(await t.api.listNotes({ created_after: w.at(0), created_before: w.at(0) }), 'list the window');
+  const search = setupOk(await t.api.searchNotes({ limit: 50 }, { query: word }), 'search for the note');
+  const items = ([['list', list], ['search', search]] as const).map(([what, page]) => {
+    const item = (page.results as Array<{ id: string; title?: unknown }>).find((r) => r.id === listed.id);
+    // Finding the note is other rules' business (bounds, search); here it is only a precondition.
+    if (!item) throw new KitError(`setup: the ${what} did not return the note, so its title cannot be judged`);
+    return [what, item] as const;
+  });
+  await t.verify('notes.title.first-line', () => {
+    for (const [what, item] of items) expect(String(item.title).trim(), `a ${what} item's title is the first line`).toBe(`Listed ${word}`);
   });
 });
 
