@@ -21,6 +21,10 @@ export const FAULTS = {
   'conventions.timestamps.offset-ignored': { rules: ['conventions.timestamps.offset-honoured'], does: 'request timestamps are read as UTC wall-clock time, ignoring the offset' },
   'conventions.timestamps.compared-as-strings': { rules: ['conventions.timestamps.compare-instants'], does: 'not-in-the-future compares strings, not instants' },
   'notes.title.spans-lines': { rules: ['notes.title.first-line'], does: 'the title is the first 60 characters of the whole content, line breaks flattened' },
+  'limits.fractions-truncated': {
+    rules: ['notes.search.limit-range', 'notes.related.limit-range', 'collections.list.limit-range', 'notes.search.offset-min-0'],
+    does: 'a fractional limit or offset such as 2.5 is read as 2 on search, related notes and the collection list',
+  },
   'notes.title.items-use-snippet': { rules: ['notes.title.first-line'], does: 'list and search items carry the snippet as their title' },
   'notes.title.heading-derivation-flipped': { rules: ['notes.title.heading-markers'], does: 'titles use the other heading derivation than the profile declares' },
   'membership.add.replaces-links': { rules: ['membership.note.several-collections'], does: 'adding a note to a collection drops its other collections' },

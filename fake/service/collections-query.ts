@@ -16,6 +16,7 @@ export function listCollections(ctx: ServiceContext, user: UserRecord, query: In
     min: 1,
     max: ctx.broken('collections.list.limit-max-off-by-one') ? 101 : 100,
     fallback: ctx.broken('collections.list.default-limit-20') ? 20 : 50,
+    truncateFractions: ctx.broken('limits.fractions-truncated'),
   });
   let orderBy = ctx.broken('collections.list.order-by-unvalidated') && query.order_by !== undefined && query.order_by !== 'created_at'
     ? 'updated_at'

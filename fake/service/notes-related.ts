@@ -16,6 +16,7 @@ export function relatedNotes(ctx: ServiceContext, user: UserRecord, noteId: stri
     min: 1,
     max: ctx.broken('notes.related.limit-max-off-by-one') ? 21 : 20,
     fallback: ctx.broken('notes.related.default-limit-20') ? 20 : 10,
+    truncateFractions: ctx.broken('limits.fractions-truncated'),
   });
   const note = ctx.broken('notes.related.access-unchecked') && ctx.store.notes.has(noteId)
     ? ctx.store.notes.get(noteId)!

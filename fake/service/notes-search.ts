@@ -17,10 +17,11 @@ export function searchNotes(ctx: ServiceContext, user: UserRecord, query: Input,
     min: 1,
     max: ctx.broken('notes.search.limit-max-off-by-one') ? 51 : 50,
     fallback: ctx.broken('notes.search.default-limit-10') ? 10 : 20,
+    truncateFractions: ctx.broken('limits.fractions-truncated'),
   });
   const offset = ctx.broken('notes.search.negative-offset-accepted') && typeof paging.offset === 'string' && /^-\d+$/.test(paging.offset)
     ? 0
-    : intParam(paging.offset, 'offset', { min: 0, fallback: 0 });
+    : intParam(paging.offset, 'offset', { min: 0, fallback: 0, truncateFractions: ctx.broken('limits.fractions-truncated') });
   const snapshotId = paging.snapshot_id === undefined ? undefined : String(paging.snapshot_id);
 
   let text = input.query;

@@ -105,10 +105,12 @@ export function optionalTimestamp(input: Input, field: string, now: number, opti
 
 // ---- query parameters (strings from the http layer) ----
 
-export function intParam(raw: unknown, field: string, range: { min: number; max?: number; fallback: number }): number {
+export function intParam(raw: unknown, field: string, range: { min: number; max?: number; fallback: number; truncateFractions?: boolean }): number {
   if (raw === undefined) return range.fallback;
-  if (typeof raw !== 'string' || !/^-?\d{1,16}$/.test(raw)) throw invalid(`${field} must be an integer`);
-  const n = Number(raw);
+  // The fault limits.fractions-truncated reads "2.5" as 2, as a parseInt-based server would.
+  const text = range.truncateFractions && typeof raw === 'string' && /^-?\d{1,16}\.\d+$/.test(raw) ? raw.split('.')[0]! : raw;
+  if (typeof text !== 'string' || !/^-?\d{1,16}$/.test(text)) throw invalid(`${field} must be an integer`);
+  const n = Number(text);
   if (n < range.min || (range.max !== undefined && n > range.max)) {
     throw invalid(range.max === undefined ? `${field} must be >= ${range.min}` : `${field} must be between ${range.min} and ${range.max}`);
   }

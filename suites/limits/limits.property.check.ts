@@ -85,6 +85,9 @@ for (const limit of NUMERIC_LIMITS) {
         expect((x.json as { results: unknown[] }).results.length, `${limit.what} ${value} returns at most ${value} results`).toBeLessThanOrEqual(value);
       }
     }, undefined, edges);
+    // The document types these parameters as integers: a fraction inside the range is refused too.
+    const fraction = await limit.send(t.api, limit.min + 0.5, note);
+    expectWithin(fraction, false, `${limit.what} ${limit.min + 0.5} (not an integer)`);
     setupOk(await limit.send(t.api, limit.min, note), `${limit.what} at its minimum`);
   });
 }

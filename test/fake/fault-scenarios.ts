@@ -272,6 +272,8 @@ export const SCENARIOS: Scenario[] = [
       }
       s.call('POST', '/v2/notes/search', { query: 'zebra' });
       s.call('POST', '/v2/notes/search?limit=51', { query: 'zebra' });
+      s.call('POST', '/v2/notes/search?limit=1.5', { query: 'zebra' });
+      s.call('POST', '/v2/notes/search?offset=0.5', { query: 'zebra' });
       s.call('POST', '/v2/notes/search?offset=-1', { query: 'zebra' });
       s.call('POST', '/v2/notes/search?offset=5', { query: 'zebra' });
       s.call('POST', '/v2/notes/search?offset=5&snapshot_id=nope', { query: 'zebra' });
