@@ -274,6 +274,7 @@ export const FAULTS = {
   'auth.bearer.missing-allowed-on-get': { rules: ['auth.bearer.required'], does: 'GET requests without a token are served as an anonymous user' },
   'auth.bearer.any-token-accepted': { rules: ['auth.bearer.invalid-refused'], does: 'unknown tokens are served as an anonymous user' },
   'auth.scope.notes-unchecked': { rules: ['auth.scope.notes-isolated'], does: 'any user may act on any note' },
+  'auth.scope.list-hides-shared': { rules: ['auth.scope.shared-visible'], does: 'the note list shows only the caller\'s own notes, not those shared with them' },
   'auth.scope.list-shows-all-users': { rules: ['auth.scope.notes-list-isolated'], does: 'list and search show every user\'s notes' },
   'auth.scope.collections-unchecked': { rules: ['auth.scope.collections-isolated'], does: 'any user may see and act on any collection' },
   'auth.scope.related-shows-all-users': { rules: ['auth.scope.related-notes-isolated'], does: 'related notes include every user\'s notes' },

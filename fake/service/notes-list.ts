@@ -91,7 +91,7 @@ export function listNotes(ctx: ServiceContext, user: UserRecord, query: Input): 
   const matches = (id: string): boolean => {
     const note = ctx.store.notes.get(id)!;
     return note.trashedAt === null
-      && (allUsers || canSeeNote(ctx, user, note))
+      && (allUsers || (ctx.broken('auth.scope.list-hides-shared') ? note.ownerId === user.id : canSeeNote(ctx, user, note)))
       && (collectionId === undefined || note.collectionIds.has(collectionId))
       && withinBounds(note, bounds, exclusive, updatedUsesCreated)
       && matchesContains(note.features, contains, and, openMeansAny);

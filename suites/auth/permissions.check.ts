@@ -137,3 +137,21 @@ check('a move needs more than access on the target, and more than access on the 
     expect((await noteState(t.api, ownersNote.id)).collection_ids, 'the note stays in the source').toEqual([source.id]);
   });
 });
+
+check('a note shared at access level appears in the grantee\'s note list', {
+  rules: ['auth.scope.shared-visible'],
+  needs: ['fixtures:users', 'fixtures:grants'],
+}, async (t) => {
+  // A unique backdated window, so the grantee's list holds this note and nothing else of ours.
+  const w = t.data.window();
+  const shared = await t.data.note(undefined, { created_at: w.at(0) });
+  const unshared = await t.data.note(undefined, { created_at: w.at(1_000) });
+  const { user, api: grantee } = await t.fixtureUser();
+  await t.fixtures().grant('note', shared.id, user.user_id, 'access');
+  const list = setupOk(await grantee.listNotes({ created_after: w.at(0), created_before: w.at(1_000) }), 'list the window as the grantee');
+  await t.verify('auth.scope.shared-visible', () => {
+    const ids = (list.results as Array<{ id: string }>).map((r) => r.id);
+    expect(ids, 'the shared note is visible to the grantee in the list').toContain(shared.id);
+    expect(ids, 'a note not shared stays invisible').not.toContain(unshared.id);
+  });
+});

@@ -455,13 +455,14 @@ export const SCENARIOS: Scenario[] = [
     rules: ['permissions.access.read', 'permissions.edit.update-delete', 'permissions.own.set-created-at', 'permissions.contribute.add',
       'permissions.collection.access-edit', 'notes.trash.requires-edit', 'notes.delete.requires-edit', 'notes.update.requires-edit',
       'notes.set-created-at.requires-owner', 'collections.update.requires-edit', 'collections.delete.requires-edit', 'membership.add.requires-contribute',
-      'membership.move.requires-permissions', 'errors.status.forbidden'],
+      'membership.move.requires-permissions', 'errors.status.forbidden', 'auth.scope.shared-visible'],
     run(s) {
       const bob = s.userId('bob-token-0');
       const bobApi = s.as('bob-token-0');
       const n = s.note('shared');
       s.admin('POST', '/grants', { resource: 'note', id: n, user_id: bob, level: 'access' });
       bobApi.call('GET', `/v2/notes/${n}`);
+      bobApi.call('GET', '/v2/notes');
       bobApi.call('PATCH', `/v2/notes/${n}`, { content: 'x', version: 1 });
       bobApi.call('POST', `/v2/notes/${n}/trash`);
       bobApi.call('DELETE', `/v2/notes/${n}`);
