@@ -67,8 +67,7 @@ export class Api {
   }
   async deleteNote(id: string): Promise<Exchange> {
     const x = await this.send('deleteNote', { method: 'DELETE', path: `/v2/notes/${id}` });
-    // A 404 means someone else deleted it, unless the run trashed it: then it may sit in the trash.
-    if ((x.status >= 200 && x.status < 300) || (x.status === 404 && !this.ledger.isTrashed('note', id))) this.ledger.deleted('note', id);
+    if ((x.status >= 200 && x.status < 300) || this.goneFor(x, 'note', id)) this.ledger.deleted('note', id);
     return x;
   }
   async trashNote(id: string): Promise<Exchange> {
@@ -123,8 +122,17 @@ export class Api {
   }
   async deleteCollection(id: string): Promise<Exchange> {
     const x = await this.send('deleteCollection', { method: 'DELETE', path: `/v2/collections/${id}` });
-    if ((x.status >= 200 && x.status < 300) || (x.status === 404 && !this.ledger.isTrashed('collection', id))) this.ledger.deleted('collection', id);
+    if ((x.status >= 200 && x.status < 300) || this.goneFor(x, 'collection', id)) this.ledger.deleted('collection', id);
     return x;
+  }
+
+  /**
+   * Whether a 404 to a delete means the resource is already gone: only when its owner asked (a
+   * server may answer 404 to another user to hide what exists), and not for something the run
+   * trashed (it may sit in the trash).
+   */
+  private goneFor(x: Exchange, kind: 'note' | 'collection', id: string): boolean {
+    return x.status === 404 && this.ledger.ownerOf(kind, id) === this.owner && !this.ledger.isTrashed(kind, id);
   }
   async trashCollection(id: string): Promise<Exchange> {
     const x = await this.sendEndpoint('trashCollection', 'trash_collection', { collection_id: id });

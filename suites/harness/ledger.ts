@@ -47,6 +47,10 @@ export class Ledger {
     appendFileSync(this.path, `${JSON.stringify({ op: 'trashed', kind, id, owner: entry.owner })}\n`);
   }
 
+  ownerOf(kind: ResourceKind, id: string): Owner | undefined {
+    return this.mine.get(`${kind}:${id}`)?.owner;
+  }
+
   isTrashed(kind: ResourceKind, id: string): boolean {
     return this.mine.get(`${kind}:${id}`)?.trashed === true;
   }

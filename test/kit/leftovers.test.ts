@@ -41,8 +41,8 @@ afterEach(async () => {
 });
 
 /** A standalone fake holding someone's data from before the run: a note in a collection. */
-async function startFake(faults: string[] = []): Promise<{ fake: Fake; before: string[]; args: string[] }> {
-  fake = await createFake({ users: [PRIMARY, SECONDARY], adminToken: ADMIN, faults });
+async function startFake(faults: string[] = [], profile = 'fake'): Promise<{ fake: Fake; before: string[]; args: string[] }> {
+  fake = await createFake({ users: [PRIMARY, SECONDARY], adminToken: ADMIN, faults, profile });
   const call = (method: string, url: string, body: unknown) => {
     const res = fake!.handle({ method, url, headers: { authorization: `Bearer ${PRIMARY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect(res.status, url).toBe(200);
@@ -52,7 +52,7 @@ async function startFake(faults: string[] = []): Promise<{ fake: Fake; before: s
   call('POST', '/v2/notes', { content: 'kept: not the run\'s', collection_ids: [collection.id] });
   const args = [
     '--target', fake.url!, '--token', PRIMARY, '--secondary-token', SECONDARY, '--fixtures-token', ADMIN,
-    '--profile', join(packageRoot, 'spec/profiles/fake.yaml'), '--requests-per-second', '1000', ...ONLY,
+    '--profile', join(packageRoot, `spec/profiles/${profile}.yaml`), '--requests-per-second', '1000', ...ONLY,
   ];
   return { fake, before: stateOf(fake.store), args };
 }
@@ -90,6 +90,14 @@ describe('a run leaves nothing behind', { timeout: 180_000 }, () => {
     // Errors are not asserted: a loaded machine may time a request out, which is not this test's subject.
     expect(report.summary.fail, JSON.stringify(report.summary)).toBe(0);
     expect(report.summary.pass).toBeGreaterThan(100);
+    expect(report.leftovers).toBe(0);
+    expect(stateOf(fake.store)).toEqual(before);
+  });
+
+  it('on a server that answers 404 to other users (a 404 to a stranger\'s delete is not "gone")', async () => {
+    const { fake, before, args } = await startFake([], 'fake-divergent');
+    const { result: { report } } = await watched('divergent run', fake.store, () => runKit([...args, '--only', 'auth', '--quiet'], {}, () => {}));
+    expect(report.summary.fail, JSON.stringify(report.summary)).toBe(0);
     expect(report.leftovers).toBe(0);
     expect(stateOf(fake.store)).toEqual(before);
   });
