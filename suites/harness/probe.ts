@@ -35,7 +35,20 @@ export async function probeTarget(client: TargetClient, token: string | undefine
     return `the target redirects: ${answer}${to}; the kit follows no redirect (the token stays with the target): give the API's own base URL as --target`;
   }
   if (got.status < 300 && got.json === undefined) return `the target does not answer like the API: ${answer} with a body that is not JSON${excerpt(got)}`;
+  // With a token, the list must succeed: a refusal here would turn every check into a false verdict.
+  if (token !== undefined && (got.status === 401 || got.status === 403)) {
+    throw new UsageError(`the target refuses the token: ${answer}${excerpt(got)}; check --token (or NOTES_TOKEN)`);
+  }
+  if (token !== undefined && got.status === 404) {
+    throw new UsageError(`the target has no note list at ${answer}${excerpt(got)}; give the API's base URL as --target (paths start with /v2)`);
+  }
   return undefined;
+}
+
+/** The second user's token must be accepted too, or every isolation check would misjudge. */
+export async function probeToken(client: TargetClient, token: string, which: string): Promise<void> {
+  const x = await client.send({ method: 'GET', path: '/v2/notes', query: { limit: 1 }, token });
+  if (x.status === 401 || x.status === 403) throw new UsageError(`the target refuses the ${which} token: ${x.method} ${x.path} answered ${x.status}${excerpt(x)}`);
 }
 
 /** The start of the body on one line, enough to recognise a proxy's or a web server's page. */

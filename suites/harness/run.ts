@@ -11,7 +11,7 @@ import { type Budgets, type KitContext, REMOTE_BUDGETS } from './context.js';
 import { UsageError } from './errors.js';
 import { FixturesClient } from './fixtures-client.js';
 import { Ledger, type LedgerEntry, pendingInJournal } from './ledger.js';
-import { probeTarget } from './probe.js';
+import { probeTarget, probeToken } from './probe.js';
 
 export interface RunHandle {
   readonly context: KitContext;
@@ -57,6 +57,9 @@ export async function startRun(config: KitConfig): Promise<RunHandle> {
     // Without tokens, a fixture API can make the test users (fully isolated from other data).
     if (!tokens.primary && fixtures) tokens = { ...tokens, primary: await fixtureUser(fixtures, ledger) };
     if (!tokens.secondary && fixtures && (started.fixtures?.offers.includes('users') ?? false)) tokens = { ...tokens, secondary: await fixtureUser(fixtures, ledger) };
+    else if (tokens.secondary && !targetProblem) await probeToken(setupClient, tokens.secondary, 'secondary');
+    // Inside the try: a container started for the run must not outlive this refusal.
+    if (!tokens.primary) throw new UsageError('no token for the main test user: give --token');
   } catch (error) {
     await started.stop();
     await setupClient.close();
