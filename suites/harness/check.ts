@@ -199,7 +199,8 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
         vitestCtx.task.meta.seed = kit.ctx.seed;
         try {
           await fc.assert(fc.asyncProperty(arbitrary, predicate), {
-            numRuns: runs(n), seed: kit.ctx.seed, endOnFailure: true, examples: examples.map((e) => [e] as [typeof e]),
+            // fast-check counts examples within numRuns: add them, so the random runs stay as budgeted.
+            numRuns: runs(n) + examples.length, seed: kit.ctx.seed, endOnFailure: true, examples: examples.map((e) => [e] as [typeof e]),
           });
         } catch (error) {
           // fast-check wraps what the predicate threw; a KitError there (timeout, no answer) means
