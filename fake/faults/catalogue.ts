@@ -22,8 +22,8 @@ export const FAULTS = {
   'conventions.timestamps.compared-as-strings': { rules: ['conventions.timestamps.compare-instants'], does: 'not-in-the-future compares strings, not instants' },
   'notes.title.spans-lines': { rules: ['notes.title.first-line'], does: 'the title is the first 60 characters of the whole content, line breaks flattened' },
   'limits.fractions-truncated': {
-    rules: ['notes.search.limit-range', 'notes.related.limit-range', 'collections.list.limit-range', 'notes.search.offset-min-0'],
-    does: 'a fractional limit or offset such as 2.5 is read as 2 on search, related notes and the collection list',
+    rules: ['notes.search.limit-range', 'notes.related.limit-range', 'collections.list.limit-range', 'notes.search.offset-min-0', 'notes.list.limit-range'],
+    does: 'a fractional limit or offset such as 2.5 is read as 2 on search, related notes and both lists',
   },
   'notes.title.items-use-snippet': { rules: ['notes.title.first-line'], does: 'list and search items carry the snippet as their title' },
   'notes.title.heading-derivation-flipped': { rules: ['notes.title.heading-markers'], does: 'titles use the other heading derivation than the profile declares' },
@@ -63,8 +63,8 @@ export const FAULTS = {
   // ---- notes: create ----
   'notes.create.content-optional': { rules: ['notes.create.content-required'], does: 'a create without content makes an empty note' },
   'notes.create.types-coerced': { rules: ['notes.create.field-types'], does: 'a non-string content is converted to a string' },
-  'notes.update.types-coerced': { rules: ['notes.update.field-types'], does: 'an update converts a numeric content and a string version' },
-  'collections.create.types-coerced': { rules: ['collections.create.field-types'], does: 'a numeric collection title is converted to a string' },
+  'notes.update.types-coerced': { rules: ['notes.update.field-types', 'errors.bad-input.no-5xx'], does: 'an update converts a numeric content and a string version' },
+  'collections.create.types-coerced': { rules: ['collections.create.field-types', 'collections.create.title-required', 'errors.bad-input.no-5xx'], does: 'a numeric collection title is converted to a string' },
   'collections.update.types-coerced': { rules: ['collections.update.field-types'], does: 'a numeric description is converted to a string on update' },
   'notes.create.content-limit-off-by-one': { rules: ['notes.create.content-max-chars'], does: 'content of 200,001 characters is accepted' },
   'notes.create.content-bytes-unchecked': { rules: ['notes.create.content-max-bytes'], does: 'only characters are counted on create' },

@@ -65,6 +65,7 @@ export function listNotes(ctx: ServiceContext, user: UserRecord, query: Input): 
     min: 1,
     max: ctx.broken('notes.list.limit-max-off-by-one') ? 101 : 100,
     fallback: ctx.broken('notes.list.default-limit-20') ? 20 : 50,
+    truncateFractions: ctx.broken('limits.fractions-truncated'),
   });
   let orderBy = ctx.broken('notes.list.order-by-unvalidated') && query.order_by !== undefined && query.order_by !== 'created_at'
     ? 'updated_at'
