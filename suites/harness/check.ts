@@ -223,7 +223,7 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
     } catch (error) {
       if (Object.keys(ruleFailures).length > 0) vitestCtx.task.meta.ruleFailures = ruleFailures;
       if (Object.keys(ruleSkips).length > 0) vitestCtx.task.meta.ruleSkips = ruleSkips;
-      vitestCtx.task.meta.evidence = exchanges.slice(-8);
+      vitestCtx.task.meta.evidence = exchanges.slice(-8).map((x) => kit.client.forEvidence(x));
       throw asVerdict(error);
     } finally {
       kit.client.record(undefined);

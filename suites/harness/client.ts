@@ -65,6 +65,7 @@ export class TargetClient {
   private nextAllowedAt = 0;
   private bucketEmptyUntil = 0;
   private recorder: Exchange[] | undefined;
+  private readonly extraSecrets: string[] = [];
   private readonly breaker = new Breaker();
   sent = 0;
 
@@ -192,10 +193,32 @@ export class TargetClient {
     this.bucketEmptyUntil = Math.max(this.bucketEmptyUntil, Date.now() + Math.min(Math.max(waitMs, 0), 60_000));
   }
 
+  /** A credential learned during the run (a fixture user's token): redacted from now on. */
+  addSecret(secret: string): void {
+    this.extraSecrets.push(secret);
+  }
+
   redact(text: string): string {
     let out = text;
-    for (const secret of this.options.secrets) if (secret.length >= 4) out = out.split(secret).join('***');
+    for (const secret of [...this.options.secrets, ...this.extraSecrets]) if (secret.length >= 4) out = out.split(secret).join('***');
     return out;
+  }
+
+  /**
+   * An exchange as it may leave the run (evidence in reports): redacted again with every secret
+   * known by now, response headers included, and without the parsed body (the checks need real
+   * values there; the report has the redacted text).
+   */
+  forEvidence(x: Exchange): Exchange {
+    return {
+      ...x,
+      json: undefined,
+      path: this.redact(x.path),
+      requestHeaders: this.redactHeaders(x.requestHeaders),
+      ...(x.requestBody === undefined ? {} : { requestBody: this.redact(x.requestBody) }),
+      headers: this.redactHeaders(x.headers),
+      text: this.redact(x.text),
+    };
   }
 
   private redactHeaders(headers: Record<string, string>): Record<string, string> {

@@ -26,6 +26,7 @@ export class FixturesClient {
   async createUser(options: { quota?: { limit: number }; rate_limit?: Record<string, number> } = {}): Promise<FixtureUser> {
     const user = await this.call('POST', '/users', options);
     if (typeof user.user_id !== 'string' || typeof user.token !== 'string') throw new KitError('fixture API: POST /users returned no user_id and token');
+    this.client.addSecret(user.token);
     return { user_id: user.user_id, token: user.token };
   }
 
