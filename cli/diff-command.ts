@@ -101,9 +101,13 @@ export async function diffCommand(argv: string[], env: Env, out: (line: string) 
   }
 }
 
-/** With no profile, the fake's choices, but not its budgets: a remote target is paced. */
-function assumedProfile(): Profile {
-  const { budgets: _budgets, ...rest } = loadBuiltinProfile('fake');
+/**
+ * With no profile, the fake's choices, but not its budgets (a remote target is paced), and never
+ * its parameter names, endpoints or title derivation, which the document does not show: operations that need them are
+ * left out, since a guessed name would make a conforming target differ.
+ */
+export function assumedProfile(): Profile {
+  const { budgets: _budgets, names: _names, endpoints: _endpoints, title: _title, ...rest } = loadBuiltinProfile('fake');
   return { ...rest, name: 'assumed (reference fake defaults)' };
 }
 

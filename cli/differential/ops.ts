@@ -25,6 +25,10 @@ export interface OpsOptions {
   /** The profile declares the endpoint (the document does not show it). */
   restore: boolean;
   remove: boolean;
+  /** The profile names the note list's collection filter (the document does not show it). */
+  listByCollection: boolean;
+  /** The profile declares how titles treat heading markers (not shown): only then do notes start with one. */
+  headings: boolean;
   maxOps: number;
 }
 
@@ -37,7 +41,7 @@ const idMode = fc.constantFrom<IdMode>('generated', 'supplied', 'duplicate');
 export function opsArbitrary(options: OpsOptions): fc.Arbitrary<Op[]> {
   const note = (kind: 'trashNote' | 'restoreNote' | 'deleteNote' | 'readNote') => index.map((n): Op => ({ kind, note: n }));
   const coll = (kind: 'deleteCollection' | 'readCollection' | 'listCollection') => index.map((c): Op => ({ kind, coll: c }));
-  const createNote = (id: fc.Arbitrary<IdMode>) => fc.record({ id, dup: index, word, heading: fc.boolean(), stamps, zoned: fc.boolean(), into: fc.option(index, { nil: null }) })
+  const createNote = (id: fc.Arbitrary<IdMode>) => fc.record({ id, dup: index, word, heading: options.headings ? fc.boolean() : fc.constant(false), stamps, zoned: fc.boolean(), into: fc.option(index, { nil: null }) })
     .map((r): Op => ({ kind: 'createNote', ...r }));
   const createCollection = (id: fc.Arbitrary<IdMode>) => fc.record({ id, dup: index, word, stamps }).map((r): Op => ({ kind: 'createCollection', ...r }));
   const weighted: Array<fc.WeightedArbitrary<Op>> = [
@@ -53,10 +57,10 @@ export function opsArbitrary(options: OpsOptions): fc.Arbitrary<Op[]> {
     { weight: 5, arbitrary: note('readNote') },
     { weight: 1, arbitrary: coll('deleteCollection') },
     { weight: 3, arbitrary: coll('readCollection') },
-    { weight: 3, arbitrary: coll('listCollection') },
     { weight: 4, arbitrary: fc.tuple(index, index).map(([n, c]): Op => ({ kind: 'addNote', note: n, coll: c })) },
     { weight: 4, arbitrary: fc.tuple(index, index, index).map(([n, a, b]): Op => ({ kind: 'moveNote', note: n, from: a, to: b })) },
   ];
+  if (options.listByCollection) weighted.push({ weight: 3, arbitrary: coll('listCollection') });
   if (options.restore) weighted.push({ weight: 2, arbitrary: note('restoreNote') });
   if (options.remove) weighted.push({ weight: 2, arbitrary: fc.tuple(index, index).map(([n, c]): Op => ({ kind: 'removeNote', note: n, coll: c })) });
   // A collection and a few creates first, so that the other operations have data to act on.

@@ -91,6 +91,8 @@ export async function runDifferential(options: DiffOptions): Promise<DiffResult>
   // The most one sequence can send (each step and its read, then one delete per create): never start one the budget cannot finish.
   const perSequence = options.maxOps * 3 + 1;
   const arbitrary = opsArbitrary({
+    listByCollection: target.profile.names?.notes_list?.collection !== undefined,
+    headings: target.profile.title?.derivation !== undefined,
     restore: target.profile.endpoints?.restore_note !== undefined,
     remove: target.profile.endpoints?.remove_note_from_collection !== undefined,
     maxOps: options.maxOps,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { diffCommand } from '../../cli/diff-command.js';
+import { assumedProfile, diffCommand } from '../../cli/diff-command.js';
 import { formatResult } from '../../cli/differential/format.js';
 import { type DiffOptions, runDifferential } from '../../cli/differential/run.js';
 import { type EmbeddedTarget, embeddedTarget } from '../../cli/differential/target.js';
@@ -35,6 +35,18 @@ describe('differential check (notes-conformance diff)', () => {
     const t = await target({ profile: 'fake-divergent' });
     const result = await runDifferential(options(t, { seed: 11 }));
     expect(result.difference, formatResult(result, t).join('\n')).toBeUndefined();
+  });
+
+  it('given no profile, finds no difference on a target with other not-shown choices', async () => {
+    // The divergent fake by URL, judged with the assumed profile: names, endpoints and title
+    // derivation are not guessed, so operations that need them are left out.
+    const t = await target({ profile: 'fake-divergent' });
+    const remote = { url: t.url, token: t.token, profile: assumedProfile(), label: t.url, embedded: false };
+    for (const seed of [3, 5]) {
+      const result = await runDifferential({ ...options(t, { seed, runs: 10 }), target: remote, requestsPerSecond: 10_000 });
+      expect(result.difference, formatResult(result, remote).join('\n')).toBeUndefined();
+      expect(result.leftovers).toBe(0);
+    }
   });
 
   it('starts no sequence the request budget could not finish and clean up after', async () => {
