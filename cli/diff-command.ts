@@ -20,7 +20,7 @@ with the target's profile, and prints the first difference in documented behavio
   --seed N            fast-check seed;  --path P  with it, replays one reported sequence
   -h, --help
 
-Against a target the run is paced and stays within the profile's request budget (default 800):
+Against a target the run is paced and stays within the profile's request budget (default 1500):
 it starts no sequence it could not finish and clean up after.
 
 Exit status: 0 no difference, 1 a difference (printed), 2 usage error, or the kit could not
