@@ -85,7 +85,9 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
   const image = pick(values.image, 'NOTES_TARGET_IMAGE');
   if (target && image) throw new UsageError('give --target or --image, not both');
   const imagePortRaw = pick(values['image-port'], 'NOTES_IMAGE_PORT');
-  if (imagePortRaw !== undefined && !/^\d{1,5}$/.test(imagePortRaw)) throw new UsageError(`--image-port must be a port number (got ${imagePortRaw})`);
+  if (imagePortRaw !== undefined && (!/^\d{1,5}$/.test(imagePortRaw) || Number(imagePortRaw) < 1 || Number(imagePortRaw) > 65535)) {
+    throw new UsageError(`--image-port must be a port number 1..65535 (got ${imagePortRaw})`);
+  }
   const seedRaw = pick(values.seed, 'NOTES_SEED');
   if (seedRaw !== undefined && !/^\d{1,10}$/.test(seedRaw)) throw new UsageError(`--seed must be a non-negative integer (got ${seedRaw})`);
   const positive = (flag: string, raw: string | undefined, integer: boolean): number | undefined => {

@@ -24,6 +24,9 @@ describe('kit configuration', () => {
       [['--only', 'Notes!'], {}, /--only/],
       [['--profile', '/nonexistent.yaml'], {}, /cannot read the file/],
       [['--target', 'http://x', '--image', 'y'], { NOTES_TOKEN: 't' }, /not both/],
+      [['--image', 'y', '--image-port', '0'], { NOTES_TOKEN: 't' }, /1\.\.65535/],
+      [['--image', 'y', '--image-port', '99999'], { NOTES_TOKEN: 't' }, /1\.\.65535/],
+      [['--request-budget', '1.5'], {}, /positive integer/],
     ];
     for (const [argv, env, message] of bad) expect(() => readKitConfig(argv, env), argv.join(' ')).toThrow(message);
     expect(() => readKitConfig(['--nope'], {})).toThrow(UsageError);
