@@ -70,10 +70,14 @@ export async function diffCommand(argv: string[], env: Env, out: (line: string) 
     }
   }
   // Ctrl-C stops after the current sequence, which still deletes what it created on the target.
+  // Handlers stay until the cleanup is done: a second Ctrl-C must not end the process mid-sweep.
   const stop = new AbortController();
-  const interrupt = () => stop.abort();
-  process.once('SIGINT', interrupt);
-  process.once('SIGTERM', interrupt);
+  const interrupt = () => {
+    if (stop.signal.aborted) process.stderr.write('notes-conformance diff: still cleaning up what the sequence created...\n');
+    stop.abort();
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
   const budgets = { ...(target.embedded ? { model_runs: 30, model_max_commands: 25 } : REMOTE_BUDGETS), ...target.profile.budgets };
   try {
     const result = await runDifferential({
