@@ -1,5 +1,6 @@
 import type { FakeConfig } from '../config.js';
 import type { FaultName } from '../faults/catalogue.js';
+import { installed } from '../faults/registry.js';
 import { EMPTY_BODY_FAULTS, applyResponseFaults } from '../faults/response-faults.js';
 import { isUuid } from '../ids.js';
 import type { FakeSettings, ServiceContext } from '../service/context.js';
@@ -45,8 +46,12 @@ export class FakeCore {
       defaultQuota: config.defaultQuota,
       defaultRateLimit: config.defaultRateLimit,
     };
-    this.ctx = { store: new Store(), clock: config.clock, ids: config.ids, settings, broken, faultMemory: new Map() };
-    this.router = new Router(buildRoutes(config.names, config.endpoints, broken));
+    const faultHooks = installed(faults);
+    const store = new Store();
+    faultHooks.wrapStore(store);
+    this.ctx = { store, clock: config.clock, ids: config.ids, settings, policy: faultHooks.policy, broken };
+    const routes = buildRoutes(config.names, config.endpoints, broken).map((r) => ({ ...r, run: faultHooks.wrapOperation(r.op, r.run) }));
+    this.router = new Router(routes);
     this.mapError = createErrorMapper(config.profile, broken);
     this.fixtures = new FixtureApi(this.ctx, config, (user) => this.buckets.delete(user.id));
     this.rateHeaderFields = config.rateHeaders.names.flatMap((name) => {

@@ -22,7 +22,7 @@ export function listCollections(ctx: ServiceContext, user: UserRecord, query: In
     ? 'updated_at'
     : enumParam(query.order_by, 'order_by', ['created_at', 'updated_at'] as const, ctx.broken('collections.list.default-order-created-at') ? 'created_at' : 'updated_at');
   if (ctx.broken('collections.list.order-by-ignored')) orderBy = 'updated_at';
-  const bounds = readBounds(ctx, query, 'collections.list.bounds-offset-optional');
+  const bounds = readBounds(ctx, query, 'collections.list.bounds');
   const filters = filtersHash({ orderBy, bounds });
   const after = query.cursor === undefined ? undefined
     : decodeCursor(String(query.cursor), filters, !ctx.broken('collections.list.cursor-filters-unchecked'));
@@ -61,7 +61,7 @@ export function searchCollections(ctx: ServiceContext, user: UserRecord, body: u
   const input = requireObject(body);
   if (input.query === undefined && ctx.broken('collections.search.query-required')) throw invalid('query is required');
   const text = input.query === undefined || input.query === null ? undefined : checkString(input.query, 'query');
-  const bounds = readBounds(ctx, input, 'collections.search.bounds-offset-optional');
+  const bounds = readBounds(ctx, input, 'collections.search.bounds');
   const exclusive = ctx.broken('collections.search.bounds-exclusive');
   const ignoreBounds = ctx.broken('collections.search.bounds-ignored');
   const visible = [...ctx.store.collections.values()].filter((c) => canSeeCollection(ctx, user, c)

@@ -33,8 +33,8 @@ export function createCollection(ctx: ServiceContext, user: UserRecord, body: un
   const name = title(ctx, coerced, ctx.broken('collections.create.title-limit-off-by-one'), ctx.broken('collections.create.title-bytes-unchecked'));
   const text = input.description === undefined ? null
     : description(input.description, ctx.broken('collections.create.description-limit-off-by-one'), ctx.broken('collections.create.description-bytes-unchecked'));
-  const createdAtIn = timestampField(ctx, input, 'created_at', { nullable: true, offsetFault: 'collections.create.created-at-offset-optional', futureFault: 'collections.create.created-at-future-accepted' });
-  const updatedAtIn = timestampField(ctx, input, 'updated_at', { nullable: true, offsetFault: 'collections.create.updated-at-offset-optional', futureFault: 'collections.create.updated-at-future-accepted' });
+  const createdAtIn = timestampField(ctx, input, 'created_at', 'collection.create.created_at', { nullable: true });
+  const updatedAtIn = timestampField(ctx, input, 'updated_at', 'collection.create.updated_at', { nullable: true });
 
   let id: string | undefined;
   if (input.id !== undefined && input.id !== null && !ctx.broken('collections.create.id-ignored')) {
@@ -100,10 +100,7 @@ export function updateCollection(ctx: ServiceContext, user: UserRecord, collecti
   const descriptionIn = typeof input.description === 'number' && ctx.broken('collections.update.types-coerced') ? String(input.description) : input.description;
   const text = descriptionIn === undefined ? undefined
     : description(descriptionIn, ctx.broken('collections.update.description-limit-off-by-one'), ctx.broken('collections.update.description-bytes-unchecked'));
-  const updatedAtIn = timestampField(ctx, input, 'updated_at', {
-    offsetFault: 'collections.update.updated-at-offset-optional',
-    futureFault: 'collections.update.updated-at-future-accepted',
-  });
+  const updatedAtIn = timestampField(ctx, input, 'updated_at', 'collection.update.updated_at');
   if (name !== undefined) collection.title = name;
   if (text !== undefined) collection.description = text;
   else if (ctx.broken('collections.update.omitted-fields-cleared')) collection.description = null;

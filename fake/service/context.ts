@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { FaultName } from '../faults/catalogue.js';
 import type { IdSource } from '../ids.js';
+import type { Policy } from './policy.js';
 import type { RateLimitConfig } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import type { TitleDerivation } from './content.js';
@@ -24,15 +25,11 @@ export interface ServiceContext {
   readonly clock: Clock;
   readonly ids: IdSource;
   readonly settings: FakeSettings;
-  /** Whether the instance was started with this fault (a deliberate single-rule violation). */
+  /** Limits, defaults and levels (faults override them; see policy.ts). */
+  readonly policy: Policy;
+  /**
+   * A seam: whether the instance was started with this fault. Most faults wrap operations or the
+   * store from fake/faults/; the few that live inside an algorithm ask here (a test counts them).
+   */
   broken(fault: FaultName): boolean;
-  /** State that only faults use (a bin of deleted notes, notes still locked after restore). */
-  readonly faultMemory: Map<string, unknown>;
-}
-
-/** A per-instance map of fault state, created on first use. */
-export function faultMemory<T>(ctx: ServiceContext, key: string, create: () => T): T {
-  let value = ctx.faultMemory.get(key) as T | undefined;
-  if (value === undefined) ctx.faultMemory.set(key, (value = create()));
-  return value;
 }

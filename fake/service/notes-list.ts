@@ -1,5 +1,6 @@
 import { FEATURE, type NoteRecord, type UserRecord } from '../store/records.js';
 import type { ServiceContext } from './context.js';
+import type { TimestampField } from './policy.js';
 import { canSeeNote, requireCollection } from './permissions.js';
 import { decodeCursor, encodeCursor, filtersHash, pageOf } from './paging.js';
 import { timestampField } from './time.js';
@@ -14,8 +15,8 @@ export interface TimeBounds {
 }
 
 /** Inclusive time bounds from created_after, created_before, updated_after, updated_before (offset required). */
-export function readBounds(ctx: ServiceContext, input: Input, offsetFault: Parameters<ServiceContext['broken']>[0]): TimeBounds {
-  const field = (name: string) => timestampField(ctx, input, name, { notFuture: false, offsetFault });
+export function readBounds(ctx: ServiceContext, input: Input, rule: TimestampField): TimeBounds {
+  const field = (name: string) => timestampField(ctx, input, name, rule);
   const bounds: TimeBounds = {};
   const ca = field('created_after'); if (ca !== undefined) bounds.createdAfter = ca;
   const cb = field('created_before'); if (cb !== undefined) bounds.createdBefore = cb;
@@ -71,7 +72,7 @@ export function listNotes(ctx: ServiceContext, user: UserRecord, query: Input): 
     ? 'updated_at'
     : enumParam(query.order_by, 'order_by', ['created_at', 'updated_at'] as const, ctx.broken('notes.list.default-order-created-at') ? 'created_at' : 'updated_at');
   if (ctx.broken('notes.list.order-by-ignored')) orderBy = 'updated_at';
-  const bounds = readBounds(ctx, query, 'notes.list.bounds-offset-optional');
+  const bounds = readBounds(ctx, query, 'notes.list.bounds');
   const collectionId = query.collection === undefined || ctx.broken('notes.list.collection-filter-ignored')
     ? undefined
     : requireCollection(ctx, user, checkUuid(query.collection, 'collection'), 'access').id;

@@ -70,7 +70,7 @@ export function searchNotes(ctx: ServiceContext, user: UserRecord, query: Input,
 
 /** Ranks the visible, active notes matching the query and filters; freezes at most 100 rendered items. */
 function rankWindow(ctx: ServiceContext, user: UserRecord, text: string, input: Input): { items: Record<string, unknown>[]; matchCount: number } {
-  const bounds = readBounds(ctx, input, 'notes.search.bounds-offset-optional');
+  const bounds = readBounds(ctx, input, 'notes.search.bounds');
   const collections = input.collections === undefined ? undefined
     : new Set(checkArray(input.collections, 'collections').map((c, i) => checkUuid(c, `collections[${i}]`)));
   const contains = readContains(input, (f) => checkBoolean(input[f], f));

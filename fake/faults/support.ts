@@ -1,0 +1,64 @@
+import type { Call } from '../http/routes.js';
+import type { ServiceContext } from '../service/context.js';
+import type { Input } from '../service/validate.js';
+import type { View } from '../service/views.js';
+import type { NoteRecord } from '../store/records.js';
+import type { FaultFactory, Operation, OperationWrapper } from './hooks.js';
+
+/** The call's body as fields (empty when it is not an object: the operation refuses it itself). */
+export function fields(call: Call): Input {
+  const body = call.body;
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Input) : {};
+}
+
+/** The same call with some body fields replaced (undefined removes a field). */
+export function withFields(call: Call, patch: Record<string, unknown>): Call {
+  const body: Record<string, unknown> = { ...fields(call) };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) delete body[key];
+    else body[key] = value;
+  }
+  return { ...call, body };
+}
+
+/** The same call with some query parameters replaced (canonical names). */
+export function withQuery(call: Call, patch: Record<string, unknown>): Call {
+  return { ...call, query: { ...call.query, ...patch } };
+}
+
+/** The note a path names, if it exists (faults look before or after the reference runs). */
+export function pathNote(ctx: ServiceContext, call: Call): NoteRecord | undefined {
+  const id = call.params.note_id;
+  return id === undefined ? undefined : ctx.store.notes.get(id);
+}
+
+/** The note a create answered with. */
+export function createdNote(ctx: ServiceContext, view: View): NoteRecord {
+  return ctx.store.notes.get(view.id as string)!;
+}
+
+/** Runs the operation as if a field of a record had another value, then puts the value back. */
+export function pretending<T extends object, K extends keyof T>(record: T | undefined, key: K, value: T[K], run: () => View): View {
+  if (!record) return run();
+  const saved = record[key];
+  record[key] = value;
+  try {
+    return run();
+  } finally {
+    // Only undo what the pretence set: the operation may have changed the field for real.
+    if (record[key] === value) record[key] = saved;
+  }
+}
+
+/** A fault that wraps one operation. */
+export const around = (op: string, wrap: OperationWrapper): FaultFactory => () => ({ ops: { [op]: wrap } });
+
+/** A fault that rewrites one operation's input before the reference sees it. */
+export const before = (op: string, rewrite: (ctx: ServiceContext, call: Call) => Call): FaultFactory =>
+  around(op, (next) => (ctx, call) => next(ctx, rewrite(ctx, call)));
+
+/** A fault that changes the state and the answer after the reference ran (view rebuilt by the fault). */
+export const after = (op: string, change: (ctx: ServiceContext, call: Call, view: View) => View): FaultFactory =>
+  around(op, (next) => (ctx, call) => change(ctx, call, next(ctx, call)));
+
+export type { Operation };
