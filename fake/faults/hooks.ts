@@ -1,5 +1,5 @@
 import type { Call } from '../http/routes.js';
-import type { ServiceContext } from '../service/context.js';
+import type { FakeSettings, ServiceContext } from '../service/context.js';
 import { type DeepPartial, type Policy, REFERENCE_POLICY, withOverrides } from '../service/policy.js';
 import type { View } from '../service/views.js';
 import type { Store } from '../store/store.js';
@@ -20,6 +20,8 @@ export type StoreWrappers = { [K in StoreMethod]?: (next: Store[K], store: Store
  */
 export interface FaultHooks {
   readonly policy?: DeepPartial<Policy>;
+  /** Another not-shown choice than the profile's (a flipped title derivation, say). */
+  readonly settings?: (settings: FakeSettings) => FakeSettings;
   /** Keyed by the operation id of openapi.yaml (the route table's `op`). */
   readonly ops?: Readonly<Record<string, OperationWrapper>>;
   readonly store?: StoreWrappers;
@@ -31,6 +33,7 @@ export type FaultFactory = () => FaultHooks;
 /** The hooks of every active fault, composed in catalogue order. */
 export interface InstalledFaults {
   readonly policy: Policy;
+  settings(base: FakeSettings): FakeSettings;
   wrapOperation(op: string, run: Operation): Operation;
   wrapStore(store: Store): void;
 }
@@ -42,6 +45,9 @@ export function installFaults(factories: readonly FaultFactory[]): InstalledFaul
       REFERENCE_POLICY,
       hooks.flatMap((h) => (h.policy ? [h.policy] : [])),
     ),
+    settings(base) {
+      return hooks.reduce((s, h) => h.settings?.(s) ?? s, base);
+    },
     wrapOperation(op, run) {
       return hooks.reduce((next, h) => h.ops?.[op]?.(next) ?? next, run);
     },

@@ -1,7 +1,9 @@
 import type { FaultName } from './catalogue.js';
 import { type FaultFactory, type InstalledFaults, installFaults } from './hooks.js';
+import { CONTENT_FAULTS } from './content.js';
 import { NOTES_LIFECYCLE_FAULTS } from './notes-lifecycle.js';
 import { NOTES_WRITE_FAULTS } from './notes-write.js';
+import { PERMISSION_FAULTS } from './permissions.js';
 import { TIMESTAMP_FAULTS } from './timestamps.js';
 
 /**
@@ -14,6 +16,8 @@ export const FAULT_BEHAVIOURS: Partial<Record<FaultName, FaultFactory>> = {
   ...NOTES_WRITE_FAULTS,
   ...NOTES_LIFECYCLE_FAULTS,
   ...TIMESTAMP_FAULTS,
+  ...PERMISSION_FAULTS,
+  ...CONTENT_FAULTS,
 };
 
 /** The hooks of the faults an instance was started with (catalogue order, so composition is stable). */

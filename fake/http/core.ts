@@ -49,7 +49,7 @@ export class FakeCore {
     const faultHooks = installed(faults);
     const store = new Store();
     faultHooks.wrapStore(store);
-    this.ctx = { store, clock: config.clock, ids: config.ids, settings, policy: faultHooks.policy, broken };
+    this.ctx = { store, clock: config.clock, ids: config.ids, settings: faultHooks.settings(settings), policy: faultHooks.policy, broken };
     const routes = buildRoutes(config.names, config.endpoints, broken).map((r) => ({ ...r, run: faultHooks.wrapOperation(r.op, r.run) }));
     this.router = new Router(routes);
     this.mapError = createErrorMapper(config.profile, broken);

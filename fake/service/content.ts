@@ -41,13 +41,8 @@ export function featuresOf(content: string, attachments: readonly AttachmentReco
   return bits;
 }
 
-/** Everything derived from a note's content, as the instance's settings (and faults) derive it. */
+/** Everything derived from a note's content, as the instance's title derivation says. */
 export function contentFields(ctx: ServiceContext, content: string, note?: NoteRecord): { content: string; title: string; snippet: string; features: number } {
-  const title = ctx.broken('notes.title.spans-lines')
-    ? content.replace(/\s+/g, ' ').trim().slice(0, 60)
-    : deriveTitle(content, ctx.broken('notes.title.heading-derivation-flipped')
-      ? (ctx.settings.titleDerivation === 'as_is' ? 'strip_heading_markers' : 'as_is')
-      : ctx.settings.titleDerivation);
+  const title = deriveTitle(content, ctx.settings.titleDerivation);
   return { content, title, snippet: snippetOf(content), features: featuresOf(content, note?.attachments ?? []) };
 }
-

@@ -14,27 +14,21 @@ function stronger(a: Level | undefined, b: Level | undefined): Level | undefined
  */
 export function noteLevel(ctx: ServiceContext, user: UserRecord, note: NoteRecord): Level | undefined {
   if (note.ownerId === user.id) return 'own';
+  // Seam: a server that checks no ownership of notes at all (every other fault wraps from outside).
   if (ctx.broken('auth.scope.notes-unchecked')) return 'own';
-  const grants = ctx.store.grants;
-  if (grants.size === 0) return undefined;
-  let level = weakened(ctx, grants.get(note.id)?.get(user.id));
-  for (const collectionId of note.collectionIds) level = stronger(level, weakened(ctx, grants.get(collectionId)?.get(user.id)));
-  return level;
-}
-
-/** Grants as a broken server reads them (faults of the permission rules). */
-function weakened(ctx: ServiceContext, level: Level | undefined): Level | undefined {
-  if (level === 'access' && ctx.broken('permissions.access.grant-ignored')) return undefined;
-  if (level === 'edit' && ctx.broken('permissions.edit.treated-as-access')) return 'access';
-  if (level === 'contribute' && ctx.broken('permissions.contribute.treated-as-access')) return 'access';
-  if (level === 'own' && ctx.broken('permissions.own.owner-only')) return 'edit';
+  if (ctx.store.grants.size === 0) return undefined;
+  let level = ctx.store.grantLevel(note.id, user.id);
+  for (const collectionId of note.collectionIds) level = stronger(level, ctx.store.grantLevel(collectionId, user.id));
   return level;
 }
 
 export function collectionLevel(ctx: ServiceContext, user: UserRecord, collection: CollectionRecord): Level | undefined {
-  if (collection.ownerId === user.id || ctx.broken('auth.scope.collections-unchecked')) return 'own';
+  if (collection.ownerId === user.id) return 'own';
+  // Seams: ownership of collections unchecked; grants on a collection not opening the collection itself
+  // (they still open its notes, which a store wrapper could not tell apart).
+  if (ctx.broken('auth.scope.collections-unchecked')) return 'own';
   if (ctx.broken('permissions.collection.grants-ignored')) return undefined;
-  return weakened(ctx, ctx.store.grants.get(collection.id)?.get(user.id));
+  return ctx.store.grantLevel(collection.id, user.id);
 }
 
 export function atLeast(level: Level | undefined, needed: Level): boolean {

@@ -27,7 +27,6 @@ export function checkNoteQuota(ctx: ServiceContext, user: UserRecord): void {
     },
     upgrade_info: { message: 'Upgrade your plan to create more notes', upgrade_url: UPGRADE_URL },
   };
-  if (ctx.broken('quota.body-incomplete')) delete error.upgrade_info;
   throw new DomainError('quota_exceeded', error.message as string, { error });
 }
 

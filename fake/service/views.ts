@@ -23,16 +23,13 @@ function noteCore(ctx: ServiceContext, note: NoteRecord): View {
 
 /** The create response: the core fields and no trashed_at. */
 export function noteCreatedView(ctx: ServiceContext, note: NoteRecord): View {
-  const view = noteCore(ctx, note);
-  if (ctx.broken('notes.create.response-has-trashed-at')) view.trashed_at = null;
-  return view;
+  return noteCore(ctx, note);
 }
 
 /** Update and set-created-at responses: the core fields and trashed_at. */
 export function noteWrittenView(ctx: ServiceContext, note: NoteRecord): View {
   const view = noteCore(ctx, note);
   view.trashed_at = note.trashedAt === null ? null : ctx.settings.formatTime(note.trashedAt);
-  if (ctx.broken('notes.write-response-has-read-only-fields')) view.audio_recording_ids = [...note.audioRecordingIds];
   return view;
 }
 

@@ -128,6 +128,11 @@ export class Store {
 
   // ---- grants and snapshots ----
 
+  /** The level granted to a user on a note or collection directly, if any. */
+  grantLevel(resourceId: string, userId: string): Level | undefined {
+    return this.grants.get(resourceId)?.get(userId);
+  }
+
   grant(resourceId: string, userId: string, level: Level): void {
     let levels = this.grants.get(resourceId);
     if (!levels) this.grants.set(resourceId, (levels = new Map()));

@@ -1,7 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FAULTS, FAULT_NAMES, type FaultName } from '../../fake/faults/catalogue.js';
+import { FAULTS, FAULT_NAMES, type FaultName, isFaultName } from '../../fake/faults/catalogue.js';
+import { FAULT_BEHAVIOURS } from '../../fake/faults/registry.js';
 import { packageRoot } from '../../spec/paths.js';
 import { rulesById } from '../../spec/rules.js';
 import { Session } from './fault-session.js';
@@ -22,9 +23,19 @@ describe('fault catalogue', () => {
     expect(unknown).toEqual([]);
   });
 
-  it('uses every fault somewhere in the fake', () => {
-    const code = sources(join(packageRoot, 'fake'));
-    expect(FAULT_NAMES.filter((f) => !code.includes(`'${f}'`))).toEqual([]);
+  it('gives every fault a behaviour: a hook in the registry, a seam, or a response change', () => {
+    const fake = join(packageRoot, 'fake');
+    const seamsAndResponses = [sources(join(fake, 'service')), sources(join(fake, 'http')), readFileSync(join(fake, 'faults', 'response-faults.ts'), 'utf8')].join('\n');
+    const hooked = new Set(Object.keys(FAULT_BEHAVIOURS));
+    const elsewhere = (f: string) => seamsAndResponses.includes(`'${f}'`);
+    expect(FAULT_NAMES.filter((f) => !hooked.has(f) && !elsewhere(f))).toEqual([]);
+    expect([...hooked].filter((f) => !isFaultName(f))).toEqual([]);
+  });
+
+  it('keeps the reference readable: at most 25 fault seams inside fake/service', () => {
+    const service = sources(join(packageRoot, 'fake', 'service'));
+    const seams = service.match(/\bbroken\(/g) ?? [];
+    expect(seams.length).toBeLessThanOrEqual(25);
   });
 
   it('has at least one fault for every documented rule', () => {
