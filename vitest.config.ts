@@ -1,7 +1,23 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
-// Two projects: `self` is the project's own tests (npm test); `conformance` is the kit's
-// checks against a target (the CLI drives it; with no target it starts the fake in-process).
+/**
+ * The project's own tests come in two tiers. `fast` (npm run test:fast) is the unit tier: spec,
+ * fake, reporters and harness units, in-process, well under two minutes. `proofs` run the kit as a
+ * user would (fault matrix, no-false-failure runs, broken targets, leftovers, differential runs,
+ * the container and the CLI processes). `npm test` runs both. `conformance` is the kit's checks
+ * against a target (the CLI drives it; with no target it starts the fake in-process).
+ */
+const PROOFS = [
+  'test/kit/clean-run.test.ts',
+  'test/kit/fault-matrix.test.ts',
+  'test/kit/broken-targets.test.ts',
+  'test/kit/leftovers.test.ts',
+  'test/kit/differential.test.ts',
+  'test/kit/container.test.ts',
+  'test/kit/refused-token.test.ts',
+  'test/cli/**/*.test.ts',
+];
+
 export default defineConfig({
   test: {
     projects: [
@@ -16,8 +32,17 @@ export default defineConfig({
       },
       {
         test: {
-          name: 'self',
+          name: 'fast',
           include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...PROOFS],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'proofs',
+          include: PROOFS,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
