@@ -8,9 +8,9 @@ import {
 import type { View } from '../service/views.js';
 import type { UserRecord } from '../store/records.js';
 import { parseJsonBody } from './parse.js';
-import { Router } from './router.js';
+import { type RouteMatch, Router } from './router.js';
 
-interface FixtureRoute {
+export interface FixtureRoute {
   method: string;
   path: string;
   run: (params: Record<string, string>, body: unknown) => View;
@@ -38,9 +38,21 @@ export class FixtureApi {
     ]);
   }
 
-  handle(method: string, path: string, authorization: string | undefined, body: Uint8Array | string | undefined): View {
+  /** Refuses anything but the admin token (before routing: the fixture API's layout is not public). */
+  authorize(authorization: string | undefined): void {
     if (authorization !== `Bearer ${this.config.adminToken}`) throw new DomainError('unauthenticated', 'the fixture API needs the admin token');
-    const { route, params } = this.router.match(method, path === '' ? '/' : path);
+  }
+
+  /** `path` is relative to the prefix. */
+  match(method: string, path: string): RouteMatch<FixtureRoute> {
+    return this.router.match(method, path === '' ? '/' : path);
+  }
+
+  allowedMethods(path: string): string[] {
+    return this.router.allowedMethods(path === '' ? '/' : path);
+  }
+
+  run(route: FixtureRoute, params: Record<string, string>, body: Uint8Array | string | undefined): View {
     return route.run(params, parseJsonBody(body, undefined));
   }
 
