@@ -37,9 +37,18 @@ export interface Fake {
   readonly fixtures: FakeFixtures;
   /** The live state, for tests that check what a client left behind; read it, never write it. */
   readonly store: Store;
+  /** Every endpoint with the query and body names it accepts (wire names: the profile's where it chose). */
+  readonly endpoints: readonly EndpointSummary[];
   /** Answers a request in-process, without HTTP. */
   handle(request: FakeRequest): FakeResponse;
   close(): Promise<void>;
+}
+
+export interface EndpointSummary {
+  method: string;
+  path: string;
+  query: readonly string[];
+  body: readonly string[];
 }
 
 export interface CreateFakeOptions extends FakeOptions {
@@ -94,6 +103,7 @@ export async function createFake(options: CreateFakeOptions = {}): Promise<Fake>
     config,
     fixtures,
     store: ctx.store,
+    endpoints: core.routes.map((r) => ({ method: r.method, path: r.path, query: Object.keys(r.query), body: Object.keys(r.body ?? {}) })),
     handle: (request) => core.handle(request),
     close: () => new Promise<void>((resolve) => {
       if (!server) return resolve();

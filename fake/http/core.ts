@@ -35,6 +35,8 @@ export interface Served {
 export class FakeCore {
   readonly ctx: ServiceContext;
   private readonly router: Router<Route>;
+  /** The route table in effect (documented paths plus the profile's endpoints and names). */
+  readonly routes: readonly Route[];
   private readonly mapError: ErrorMapper;
   private readonly cors: Cors | undefined;
   private readonly namesByRoute = new Map<Route, WireNames>();
@@ -55,7 +57,8 @@ export class FakeCore {
       defaultRateLimit: config.defaultRateLimit,
     };
     this.ctx = { store: new Store(), clock: config.clock, ids: config.ids, settings, broken, faultMemory: new Map() };
-    this.router = new Router(buildRoutes(config.names, config.endpoints, broken));
+    this.routes = buildRoutes(config.names, config.endpoints, broken);
+    this.router = new Router(this.routes);
     this.mapError = createErrorMapper(config.profile, broken);
     this.fixtures = new FixtureApi(this.ctx, config, (user) => this.buckets.delete(user.id));
     this.rateHeaderFields = config.rateHeaders.names.flatMap((name) => {
