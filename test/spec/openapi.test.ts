@@ -9,18 +9,30 @@ const SHAPED = [
   'addNoteToCollection', 'moveNote',
 ];
 const NOT_SHOWN = ['trashNote', 'restoreNote', 'removeNoteFromCollection', 'getAttachmentDownloadUrl', 'askAttachmentQuestion'];
+/** Not in the document: the reference fake serves them at profile-chosen endpoints. */
+const FAKE_EXTENSIONS = ['captureNote', 'trashCollection'];
 
 describe('openapi.yaml', () => {
   const registry = createSchemaRegistry();
   const operations = listOperations();
 
-  it('describes the 16 shaped operations and the 5 the document names without shapes', () => {
+  it('describes the 16 shaped operations, the 5 the document names without shapes and the fake\'s 2 extensions', () => {
     const ids = operations.map((o) => o.operationId).sort();
-    expect(ids).toEqual([...SHAPED, ...NOT_SHOWN].sort());
+    expect(ids).toEqual([...SHAPED, ...NOT_SHOWN, ...FAKE_EXTENSIONS].sort());
     for (const op of operations) {
-      if (NOT_SHOWN.includes(op.operationId)) expect(op.notShown, op.operationId).toBeDefined();
+      if (NOT_SHOWN.includes(op.operationId) || FAKE_EXTENSIONS.includes(op.operationId)) expect(op.notShown, op.operationId).toBeDefined();
       else expect(op.notShown, op.operationId).toBeUndefined();
+      expect(op.fakeExtension === true, op.operationId).toBe(FAKE_EXTENSIONS.includes(op.operationId));
     }
+  });
+
+  it('describes every endpoint the reference fake serves, at the paths of its default profile', async () => {
+    const { createFake } = await import('../../fake/index.js');
+    const fake = await createFake({ listen: false });
+    const described = new Set(operations.map((o) => `${o.method} ${o.path.replace(/\{[^}]+\}/g, '{}')}`));
+    const served = fake.endpoints.map((e) => `${e.method} ${e.path.replace(/\{[^}]+\}/g, '{}')}`);
+    expect(served.filter((e) => !described.has(e))).toEqual([]);
+    await fake.close();
   });
 
   it('gives every shaped operation a JSON 200 response schema', () => {
