@@ -124,8 +124,10 @@ function oneLine(text: string): string {
 /** What a client developer needs to call this instance: every endpoint with the names it accepts. */
 function parameterLines(fake: Fake): string[] {
   const width = Math.max(...fake.endpoints.map((e) => e.path.length));
-  const names = (e: EndpointSummary) => [e.query.length > 0 ? `query: ${e.query.join(' ')}` : '', e.body.length > 0 ? `body: ${e.body.join(' ')}` : '']
-    .filter(Boolean).join('  ');
+  const names = (e: EndpointSummary) => [
+    e.query.length > 0 ? `query: ${e.query.join(' ')}` : '',
+    e.body.length > 0 ? `body: ${e.body.join(' ')}` : '',
+  ].filter(Boolean).join('  ');
   const unknown = fake.config.unknownFields === 'ignore' ? 'ignored' : 'refused';
   return [
     `cors:        ${fake.config.cors ? 'on (any Origin)' : 'off'}`,

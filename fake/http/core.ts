@@ -143,7 +143,8 @@ export class FakeCore {
       case 'not_found':
         return this.failure(new DomainError('not_found', `no endpoint at ${path}`), 'unknown', undefined, undefined);
       case 'malformed_parameter':
-        return this.failure(new DomainError('validation', `path parameter ${found.parameter} is not valid percent-encoding`), 'unknown', undefined, undefined);
+        return this.failure(new DomainError('validation', `path parameter ${found.parameter} is not valid percent-encoding`),
+          'unknown', undefined, undefined);
       case 'method_not_allowed': {
         const allow = this.cors ? [...found.allowed, 'OPTIONS'] : found.allowed;
         const response = this.refuse('method_not_allowed', `this method is not allowed here; use ${allow.join(', ')}`);

@@ -144,7 +144,9 @@ describe('HEAD and CORS over node:http', () => {
     expect(pre.statusCode).toBe(204);
     expect(pre.headers['access-control-allow-origin']).toBe(origin);
     expect(String(pre.headers['access-control-allow-methods'])).toContain('POST');
-    const big = await request(`${fake.url}/v2/notes`, { method: 'POST', headers: { ...headers, origin, 'content-type': 'application/json' }, body: 'x'.repeat(5 * 1024 * 1024) });
+    const big = await request(`${fake.url}/v2/notes`, {
+      method: 'POST', headers: { ...headers, origin, 'content-type': 'application/json' }, body: 'x'.repeat(5 * 1024 * 1024),
+    });
     await big.body.dump();
     expect(big.statusCode).toBe(413);
     expect(big.headers['access-control-allow-origin']).toBe(origin);
