@@ -41,7 +41,8 @@ export class FakeCore {
   private readonly cors: Cors | undefined;
   private readonly namesByRoute = new Map<Route, WireNames>();
   private readonly buckets = new Map<string, LeakyBuckets>();
-  private readonly fixtures: FixtureApi;
+  /** The fixture API; its routes are relative to config.fixturesPrefix. */
+  readonly fixtures: FixtureApi;
   private readonly rateHeaderFields: ReadonlyArray<{ wire: string; name: string; read: (r: BucketReading) => number }>;
   private requestCounter = 0;
 

@@ -22,9 +22,11 @@ export interface FixtureRoute {
  */
 export class FixtureApi {
   private readonly router: Router<FixtureRoute>;
+  /** Paths relative to the prefix. */
+  readonly routes: readonly FixtureRoute[];
 
   constructor(private readonly ctx: ServiceContext, private readonly config: FakeConfig, onRateLimitChange: (user: UserRecord) => void) {
-    this.router = new Router<FixtureRoute>([
+    this.routes = [
       { method: 'POST', path: '/users', run: (_, body) => createUser(ctx, body) },
       { method: 'DELETE', path: '/users/{user_id}', run: (p) => deleteUser(ctx, p.user_id!) },
       { method: 'PUT', path: '/users/{user_id}/quota', run: (p, body) => setQuota(ctx, p.user_id!, body) },
@@ -35,7 +37,8 @@ export class FixtureApi {
       { method: 'POST', path: '/reset', run: () => this.reset() },
       { method: 'GET', path: '/stats', run: () => stats(ctx) },
       { method: 'GET', path: '/faults', run: () => ({ active: [...config.faults].sort(), known: FAULT_NAMES.length }) },
-    ]);
+    ];
+    this.router = new Router(this.routes);
   }
 
   /** Refuses anything but the admin token (before routing: the fixture API's layout is not public). */
