@@ -118,7 +118,16 @@ export function resolveConfig(options: FakeOptions = {}): FakeConfig {
     bodyLimitBytes: options.bodyLimitBytes ?? 4 * 1024 * 1024,
     snapshotTtlMs: options.snapshotTtlMs ?? 60 * 60_000,
     cors: options.cors ?? true,
-    timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
+    timeouts: connectionTimeouts(options.timeouts),
     unknownFields: profile.unknown_fields ?? 'refuse',
   };
+}
+
+function connectionTimeouts(option: Partial<ConnectionTimeouts> | undefined): ConnectionTimeouts {
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...option };
+  for (const [name, ms] of Object.entries(timeouts)) {
+    // 0 would mean "never" to node:http but "at once" to the body deadline: neither is what a caller wants.
+    if (!Number.isInteger(ms) || ms < 1) throw new RangeError(`timeouts.${name} must be a positive integer of milliseconds (got ${ms})`);
+  }
+  return timeouts;
 }

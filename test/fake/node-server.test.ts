@@ -83,6 +83,11 @@ describe('slow and idle connections', () => {
     socket.on('error', reject);
   });
 
+  it('refuses deadlines that are not positive whole milliseconds', async () => {
+    await expect(createFake({ listen: false, timeouts: { bodyMs: 0 } })).rejects.toThrow(/timeouts\.bodyMs must be a positive integer/);
+    await expect(createFake({ listen: false, timeouts: { idleMs: 1.5 } })).rejects.toThrow(/timeouts\.idleMs/);
+  });
+
   it('cuts off a 1 byte/s body with 408 at the body deadline', async () => {
     const started = Date.now();
     let timer: NodeJS.Timeout | undefined;
