@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { FakeResponse } from '../../fake/http/types.js';
 import { Router } from '../../fake/http/router.js';
 import { loadBuiltinProfile } from '../../spec/profile.js';
+import { createSchemaRegistry } from '../../spec/schemas.js';
 import { type Harness, harness } from './helpers.js';
 
 describe('http layer', () => {
@@ -284,6 +285,7 @@ describe('capture and the smaller agreements with the document', () => {
     expect(captured.status).toBe(200);
     const { note_id, status } = captured.json as { note_id: string; status: string };
     expect(status).toBe('accepted');
+    expect(createSchemaRegistry().validate('CaptureAccepted', captured.json, { strict: true })).toEqual([]);
     expect(h.call('GET', `/v2/notes/${note_id}`).json).toMatchObject({ title: 'Captured', version: 1 });
     expect(h.call('POST', '/v2/notes/capture', { content: 'x'.repeat(200_001) }).status).toBe(400);
     expect(h.call('POST', '/v2/notes/capture', { text: 'x' }).status).toBe(400);
