@@ -1,6 +1,8 @@
+import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { FAULTS, FAULT_NAMES } from '../fake/faults/catalogue.js';
-import { type CreateFakeOptions, createFake } from '../fake/index.js';
+import { type CreateFakeOptions, type EndpointSummary, type Fake, createFake, formatLogLine } from '../fake/index.js';
+import { DomainError } from '../fake/service/errors.js';
 import { ProfileError } from '../spec/profile.js';
 import { UsageError } from '../suites/harness/errors.js';
 
@@ -11,12 +13,17 @@ Serves the reference fake of the Notes and Collections API v2.
   --port N             port to listen on (default 8080; 0 picks a free one)
   --host ADDR          address to bind (default 127.0.0.1)
   --profile P          not-shown choices: fake (default), fake-divergent, or a profile YAML file
-  --token T            create a user with this bearer token (repeatable; default: two random users)
-  --admin-token T      token of the fixture API (default: random, printed)
+  --token T            create a user with this bearer token (repeatable; default: two random users).
+                       A token has 8 to 512 printable ASCII characters, no spaces; clients send it as
+                       Authorization: Bearer T
+  --admin-token T      token of the fixture API (default: random, printed; same rules as --token)
   --quota N            each user may create N notes, then quota_exceeded
   --rate-limit R/S     each user may send R requests per S seconds (default generous)
   --seed N             deterministic ids and request ids
   --fault NAME         start with a deliberate rule violation (repeatable)
+  --log                print one line per request to stdout: method, path with query, status,
+                       milliseconds, user name (never the token)
+  --no-cors            no CORS headers and no preflight answers (default: any Origin is allowed)
   --list-faults        print every fault and the rule it breaks, then exit
   -h, --help           this text`;
 
@@ -36,10 +43,11 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
         port: { type: 'string' }, host: { type: 'string' }, profile: { type: 'string' }, token: { type: 'string', multiple: true },
         'admin-token': { type: 'string' }, quota: { type: 'string' }, 'rate-limit': { type: 'string' }, seed: { type: 'string' },
         fault: { type: 'string', multiple: true }, 'list-faults': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        log: { type: 'boolean' }, 'no-cors': { type: 'boolean' },
       },
     }));
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${FAKE_USAGE}`);
+    throw new UsageError(`${oneLine((error as Error).message)} (see notes-conformance fake --help)`);
   }
   if (values.help) {
     io.out(FAKE_USAGE);
@@ -49,15 +57,19 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
     for (const name of FAULT_NAMES) io.out(`${name.padEnd(58)} breaks ${FAULTS[name].rules.join(', ')}: ${FAULTS[name].does}`);
     return 0;
   }
+  for (const token of values.token ?? []) checkToken(token, '--token');
+  if (values['admin-token'] !== undefined) checkToken(values['admin-token'], '--admin-token');
   const options: CreateFakeOptions = {
     port: integer(values.port ?? '8080', '--port', 0, 65535),
-    host: values.host ?? '127.0.0.1',
+    host: host(values.host ?? '127.0.0.1'),
     ...(values.profile ? { profile: values.profile } : {}),
     ...(values.fault ? { faults: values.fault } : {}),
     ...(values.seed !== undefined ? { seed: integer(values.seed, '--seed', 0, 2 ** 32 - 1) } : {}),
     ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
     ...(values.quota !== undefined ? { quota: { limit: integer(values.quota, '--quota', 0, Number.MAX_SAFE_INTEGER) } } : {}),
     ...(values['rate-limit'] ? { rateLimit: rateLimit(values['rate-limit']) } : {}),
+    ...(values['no-cors'] ? { cors: false } : {}),
+    ...(values.log ? { log: (entry) => io.out(formatLogLine(entry)) } : {}),
   };
   let fake;
   let tokens: string[];
@@ -65,19 +77,63 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
     fake = await createFake({ ...options, users: values.token ?? [] });
     tokens = values.token ?? [fake.fixtures.createUser({ name: 'user-1' }).token, fake.fixtures.createUser({ name: 'user-2' }).token];
   } catch (error) {
-    if (error instanceof ProfileError) throw new UsageError(error.message);
-    if (/unknown fault/.test((error as Error).message)) throw new UsageError((error as Error).message);
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${options.port} is in use; pick another with --port`);
-    throw error;
+    throw startupError(error, options);
   }
   io.out(`notes-conformance fake listening on ${fake.url}`);
   io.out(`profile:     ${fake.config.profile.name}`);
   io.out(`tokens:      ${tokens.join('  ')}`);
   io.out(`fixture API: ${fake.url}${fake.config.fixturesPrefix} (admin token ${fake.adminToken})`);
   io.out(`faults:      ${fake.config.faults.size === 0 ? 'none' : [...fake.config.faults].join(', ')}`);
+  for (const line of parameterLines(fake)) io.out(line);
   await io.untilStopped();
   await fake.close();
   return 0;
+}
+
+/** Why the fake could not start, as one line (exit 2); anything else is a bug and keeps its stack. */
+function startupError(error: unknown, options: CreateFakeOptions): Error {
+  const message = (error as Error).message ?? String(error);
+  if (error instanceof ProfileError) return new UsageError(`${error.source}: invalid profile: ${error.problems.join('; ')}`);
+  if (/unknown fault/.test(message)) return new UsageError(oneLine(message));
+  if (error instanceof DomainError) return new UsageError(`cannot create the users: ${oneLine(message)}`);
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'EADDRINUSE': return new UsageError(`port ${options.port} is in use; pick another with --port`);
+    case 'EACCES': return new UsageError(`no permission to listen on port ${options.port}; pick one above 1023 with --port`);
+    case 'EADDRNOTAVAIL': return new UsageError(`--host ${options.host} is not an address of this machine`);
+    case 'ENOTFOUND': case 'EAI_AGAIN': case 'EAI_FAIL': return new UsageError(`--host ${options.host} does not resolve`);
+    default: return error as Error;
+  }
+}
+
+/** The same rule the fixture API applies to tokens, checked before anything starts. */
+function checkToken(token: string, flag: string): void {
+  if (token.length < 8 || token.length > 512 || !/^[\x21-\x7e]+$/.test(token)) {
+    throw new UsageError(`${flag} must have 8 to 512 printable ASCII characters without spaces (got ${token.length} character(s))`);
+  }
+}
+
+function host(raw: string): string {
+  if (isIP(raw) !== 0 || /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))*$/.test(raw)) return raw;
+  throw new UsageError(`--host must be an IP address or a host name (got ${JSON.stringify(raw)})`);
+}
+
+function oneLine(text: string): string {
+  return text.split('\n').map((l) => l.trim()).filter(Boolean).join(' ');
+}
+
+/** What a client developer needs to call this instance: every endpoint with the names it accepts. */
+function parameterLines(fake: Fake): string[] {
+  const width = Math.max(...fake.endpoints.map((e) => e.path.length));
+  const names = (e: EndpointSummary) => [
+    e.query.length > 0 ? `query: ${e.query.join(' ')}` : '',
+    e.body.length > 0 ? `body: ${e.body.join(' ')}` : '',
+  ].filter(Boolean).join('  ');
+  const unknown = fake.config.unknownFields === 'ignore' ? 'ignored' : 'refused';
+  return [
+    `cors:        ${fake.config.cors ? 'on (any Origin)' : 'off'}`,
+    `endpoints:   (unknown query and body names are ${unknown})`,
+    ...fake.endpoints.map((e) => `  ${e.method.padEnd(6)} ${e.path.padEnd(width)}  ${names(e)}`.trimEnd()),
+  ];
 }
 
 function integer(raw: string, flag: string, min: number, max: number): number {

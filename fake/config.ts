@@ -32,7 +32,24 @@ export interface FakeOptions {
   /** Largest request body read, in bytes (default 4 MiB); larger ones get 413 without being buffered. */
   bodyLimitBytes?: number;
   snapshotTtlMs?: number;
+  /** CORS for browser clients (default on): preflights answered, the request's Origin echoed, rate headers exposed. */
+  cors?: boolean;
+  /** Deadlines for slow or idle connections (node:http server only). */
+  timeouts?: Partial<ConnectionTimeouts>;
 }
+
+/** How long a connection may take; a client past a deadline gets 408 or a closed connection. */
+export interface ConnectionTimeouts {
+  /** From connecting to the end of the request headers. */
+  headersMs: number;
+  /** From the end of the headers to the end of the body: a 1 byte/s body is cut off with 408. */
+  bodyMs: number;
+  /** An idle keep-alive connection between requests is closed after this long. */
+  idleMs: number;
+}
+
+/** Generous for a developer stepping through a client in a debugger, short enough that stalled sockets go away. */
+export const DEFAULT_TIMEOUTS: ConnectionTimeouts = { headersMs: 20_000, bodyMs: 30_000, idleMs: 5_000 };
 
 export interface RateHeaderConfig {
   operations: ReadonlySet<string>;
@@ -60,6 +77,9 @@ export interface FakeConfig {
   defaultRateLimit: RateLimitConfig;
   bodyLimitBytes: number;
   snapshotTtlMs: number;
+  cors: boolean;
+  timeouts: ConnectionTimeouts;
+  unknownFields: 'refuse' | 'ignore';
 }
 
 function resolveProfile(option: FakeOptions['profile']): Profile {
@@ -97,5 +117,17 @@ export function resolveConfig(options: FakeOptions = {}): FakeConfig {
     defaultRateLimit: { ...GENEROUS_RATE_LIMIT, ...options.rateLimit },
     bodyLimitBytes: options.bodyLimitBytes ?? 4 * 1024 * 1024,
     snapshotTtlMs: options.snapshotTtlMs ?? 60 * 60_000,
+    cors: options.cors ?? true,
+    timeouts: connectionTimeouts(options.timeouts),
+    unknownFields: profile.unknown_fields ?? 'refuse',
   };
+}
+
+function connectionTimeouts(option: Partial<ConnectionTimeouts> | undefined): ConnectionTimeouts {
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...option };
+  for (const [name, ms] of Object.entries(timeouts)) {
+    // 0 would mean "never" to node:http but "at once" to the body deadline: neither is what a caller wants.
+    if (!Number.isInteger(ms) || ms < 1) throw new RangeError(`timeouts.${name} must be a positive integer of milliseconds (got ${ms})`);
+  }
+  return timeouts;
 }

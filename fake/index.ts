@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type FakeConfig, type FakeOptions, resolveConfig } from './config.js';
 import { FakeCore } from './http/core.js';
 import { nodeHandler } from './http/node-adapter.js';
+import type { RequestLogEntry } from './http/request-log.js';
 import type { FakeRequest, FakeResponse } from './http/types.js';
 import * as fixtureOps from './service/fixtures.js';
 import type { View } from './service/views.js';
@@ -10,6 +11,7 @@ import type { Store } from './store/store.js';
 
 export type { FakeOptions, FakeUserOption } from './config.js';
 export type { FakeRequest, FakeResponse } from './http/types.js';
+export { type RequestLogEntry, formatLogLine } from './http/request-log.js';
 export { FAULTS, FAULT_NAMES, type FaultName } from './faults/catalogue.js';
 export { ManualClock, anchoredClock, systemClock, type Clock } from './clock.js';
 
@@ -35,9 +37,18 @@ export interface Fake {
   readonly fixtures: FakeFixtures;
   /** The live state, for tests that check what a client left behind; read it, never write it. */
   readonly store: Store;
+  /** Every endpoint with the query and body names it accepts (wire names: the profile's where it chose). */
+  readonly endpoints: readonly EndpointSummary[];
   /** Answers a request in-process, without HTTP. */
   handle(request: FakeRequest): FakeResponse;
   close(): Promise<void>;
+}
+
+export interface EndpointSummary {
+  method: string;
+  path: string;
+  query: readonly string[];
+  body: readonly string[];
 }
 
 export interface CreateFakeOptions extends FakeOptions {
@@ -45,6 +56,8 @@ export interface CreateFakeOptions extends FakeOptions {
   listen?: boolean;
   port?: number;
   host?: string;
+  /** Called once per request answered over HTTP (the CLI's --log prints formatLogLine(entry)). */
+  log?: (entry: RequestLogEntry) => void;
 }
 
 /** Starts a reference fake; by default it listens on an ephemeral port of 127.0.0.1. */
@@ -55,8 +68,15 @@ export async function createFake(options: CreateFakeOptions = {}): Promise<Fake>
   let server: Server | undefined;
   let url: string | undefined;
   if (options.listen !== false) {
-    server = createServer({ keepAliveTimeout: 30_000 }, nodeHandler(core, config.bodyLimitBytes));
-    server.headersTimeout = 30_000;
+    const { headersMs, bodyMs, idleMs } = config.timeouts;
+    const handler = nodeHandler(core, { bodyLimitBytes: config.bodyLimitBytes, bodyTimeoutMs: bodyMs, ...(options.log ? { log: options.log } : {}) });
+    server = createServer({
+      keepAliveTimeout: idleMs,
+      headersTimeout: headersMs,
+      // node's own whole-request deadline backs the adapter's body deadline up (checked every connectionsCheckingInterval).
+      requestTimeout: headersMs + bodyMs,
+      connectionsCheckingInterval: Math.min(1_000, headersMs),
+    }, handler);
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);
       server!.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
@@ -83,6 +103,7 @@ export async function createFake(options: CreateFakeOptions = {}): Promise<Fake>
     config,
     fixtures,
     store: ctx.store,
+    endpoints: core.routes.map((r) => ({ method: r.method, path: r.path, query: Object.keys(r.query), body: Object.keys(r.body ?? {}) })),
     handle: (request) => core.handle(request),
     close: () => new Promise<void>((resolve) => {
       if (!server) return resolve();

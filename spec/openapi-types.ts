@@ -142,6 +142,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/notes/capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Capture a note (the capture operation of the document's history)
+         * @description The document's history names a capture operation (/v1; asynchronous in /v2) without its endpoint or shapes. The reference fake accepts a note create body, creates the note at once and answers that the request was accepted. The path is the fake's choice.
+         */
+        post: operations["captureNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/collections": {
         parameters: {
             query?: never;
@@ -196,6 +216,28 @@ export interface paths {
         head?: never;
         /** Update the provided metadata fields only */
         patch: operations["updateCollection"];
+        trace?: never;
+    };
+    "/v2/collections/{collection_id}/trash": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                collection_id: components["parameters"]["CollectionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a collection to the trash
+         * @description Not in the document at all. The reference fake serves it at this profile-chosen path so the kit can check that a trashed collection's id still gives 409 on create.
+         */
+        post: operations["trashCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v2/collections/{collection_id}/notes/{note_id}": {
@@ -286,6 +328,186 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_fixtures/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a user with a bearer token */
+        post: operations["fixtureCreateUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_fixtures/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a user */
+        delete: operations["fixtureDeleteUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_fixtures/users/{user_id}/quota": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /** Set or clear a user's quota */
+        put: operations["fixtureSetQuota"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_fixtures/users/{user_id}/rate-limit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /** Set a user's rate limit */
+        put: operations["fixtureSetRateLimit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_fixtures/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Grant a user a permission level on a note or collection */
+        post: operations["fixtureGrant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_fixtures/notes/{note_id}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                note_id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Attach a file or image to a note */
+        post: operations["fixtureAddAttachment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_fixtures/notes/{note_id}/audio-recordings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                note_id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Attach an audio recording to a note */
+        post: operations["fixtureAddAudioRecording"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_fixtures/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Forget all data; recreate the start-up users */
+        post: operations["fixtureReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_fixtures/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Counts of what the fake holds */
+        get: operations["fixtureStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_fixtures/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The active faults */
+        get: operations["fixtureFaults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -298,6 +520,17 @@ export interface components {
          */
         DateTime: string;
         RequestId: string;
+        /** @description A fixture API request body (the kit's fixture protocol; the reference fake validates it). */
+        FixtureRequest: Record<string, never>;
+        /** @description A fixture API response (x-fake-extension). */
+        FixtureResponse: Record<string, never>;
+        /** @description The reference fake's answer to a capture (x-fake-extension). */
+        CaptureAccepted: {
+            /** @constant */
+            status: "accepted";
+            note_id: components["schemas"]["Uuid"];
+            request_id: components["schemas"]["RequestId"];
+        };
         RequestIdOnly: {
             request_id: components["schemas"]["RequestId"];
         };
@@ -811,6 +1044,31 @@ export interface operations {
             default: components["responses"]["NotShownRefusal"];
         };
     };
+    captureNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NoteCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted; the note exists and can be read */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaptureAccepted"];
+                };
+            };
+            default: components["responses"]["NotShownRefusal"];
+        };
+    };
     listCollections: {
         parameters: {
             query?: {
@@ -975,6 +1233,27 @@ export interface operations {
             default: components["responses"]["NotShownRefusal"];
         };
     };
+    trashCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                collection_id: components["parameters"]["CollectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Trashed (body not shown) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["NotShownRefusal"];
+        };
+    };
     addNoteToCollection: {
         parameters: {
             query?: never;
@@ -1092,6 +1371,246 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AttachmentQuestionResponse"];
+                };
+            };
+            default: components["responses"]["NotShownRefusal"];
+        };
+    };
+    fixtureCreateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FixtureRequest"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FixtureResponse"];
+                };
+            };
+            default: components["responses"]["NotShownRefusal"];
+        };
+    };
+    fixtureDeleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FixtureResponse"];
+                };
+            };
+            default: components["responses"]["NotShownRefusal"];
+        };
+    };
+    fixtureSetQuota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FixtureRequest"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FixtureResponse"];
+                };
+            };
+            default: components["responses"]["NotShownRefusal"];
+        };
+    };
+    fixtureSetRateLimit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FixtureRequest"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FixtureResponse"];
+                };
+            };
+            default: components["responses"]["NotShownRefusal"];
+        };
+    };
+    fixtureGrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FixtureRequest"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FixtureResponse"];
+                };
+            };
+            default: components["responses"]["NotShownRefusal"];
+        };
+    };
+    fixtureAddAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                note_id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FixtureRequest"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FixtureResponse"];
+                };
+            };
+            default: components["responses"]["NotShownRefusal"];
+        };
+    };
+    fixtureAddAudioRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                note_id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FixtureResponse"];
+                };
+            };
+            default: components["responses"]["NotShownRefusal"];
+        };
+    };
+    fixtureReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FixtureResponse"];
+                };
+            };
+            default: components["responses"]["NotShownRefusal"];
+        };
+    };
+    fixtureStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FixtureResponse"];
+                };
+            };
+            default: components["responses"]["NotShownRefusal"];
+        };
+    };
+    fixtureFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FixtureResponse"];
                 };
             };
             default: components["responses"]["NotShownRefusal"];

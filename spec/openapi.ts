@@ -8,6 +8,8 @@ export interface OperationInfo {
   /** 'endpoint' (the path itself is not shown), 'shapes' (bodies not shown) or undefined. */
   readonly notShown?: string;
   readonly profileField?: string;
+  /** Not in the document: served by the reference fake at a profile-chosen endpoint (x-fake-extension). */
+  readonly fakeExtension?: boolean;
 }
 
 export type OpenApiDocument = {
@@ -37,6 +39,7 @@ export function listOperations(doc: OpenApiDocument = loadOpenApi()): OperationI
         path,
         ...(op['x-not-shown'] ? { notShown: op['x-not-shown'] as string } : {}),
         ...(op['x-profile-field'] ? { profileField: op['x-profile-field'] as string } : {}),
+        ...(op['x-fake-extension'] === true ? { fakeExtension: true } : {}),
       });
     }
   }

@@ -41,7 +41,10 @@ export interface Profile {
     remove_note_from_collection?: EndpointDecl;
     attachment_question?: EndpointDecl;
     trash_collection?: EndpointDecl;
+    capture?: EndpointDecl;
   };
+  /** Query parameters and body fields a route does not know: refused with a validation error (default) or dropped. */
+  unknown_fields?: 'refuse' | 'ignore';
   title?: { derivation?: 'as_is' | 'strip_heading_markers' };
   list_order?: 'newest_first' | 'oldest_first';
   content_markers?: { open_task?: string; done_task?: string; image?: string; file?: string };

@@ -9,17 +9,24 @@ import { COMPLEXITY_COST, type BucketReading, LeakyBuckets } from '../service/ra
 import type { View } from '../service/views.js';
 import type { UserRecord } from '../store/records.js';
 import { Store } from '../store/store.js';
-import { type ErrorResponse, createErrorMapper } from './error-map.js';
+import { Cors } from './cors.js';
+import { type ErrorMapper, type HttpRefusalKind, createErrorMapper } from './error-map.js';
 import { FixtureApi } from './fixtures.js';
-import { header, parseJsonBody, parseQuery } from './parse.js';
+import { header, parseJsonBody } from './parse.js';
 import { type Call, type Route, buildRoutes } from './routes.js';
-import { Router } from './router.js';
+import { type RouteMatch, Router } from './router.js';
 import type { FakeRequest, FakeResponse } from './types.js';
+import { WireNames } from './wire-names.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const ANONYMOUS: UserRecord = { id: '00000000-0000-4000-8000-000000000000', token: '', name: 'anonymous', quota: undefined, rateLimit: undefined };
-const EMPTY_QUERY: Record<string, string> = Object.freeze(Object.create(null));
 const UUID_PARAMS = new Set(['note_id', 'collection_id', 'source_collection_id', 'attachment_id', 'user_id']);
+
+export interface Served {
+  response: FakeResponse;
+  /** The authenticated user, when the request got that far. */
+  user?: UserRecord;
+}
 
 /**
  * The transport-free core: a request in, a response out, synchronously. Routing, parsing,
@@ -29,10 +36,15 @@ const UUID_PARAMS = new Set(['note_id', 'collection_id', 'source_collection_id',
 export class FakeCore {
   readonly ctx: ServiceContext;
   private readonly router: Router<Route>;
-  private readonly mapError: (error: DomainError) => ErrorResponse;
+  /** The route table in effect (documented paths plus the profile's endpoints and names). */
+  readonly routes: readonly Route[];
+  private readonly mapError: ErrorMapper;
+  private readonly cors: Cors | undefined;
+  private readonly namesByRoute = new Map<Route, WireNames>();
   private readonly buckets = new Map<string, LeakyBuckets>();
-  private readonly fixtures: FixtureApi;
-  private readonly rateHeaderFields: ReadonlyArray<{ wire: string; read: (r: BucketReading) => number }>;
+  /** The fixture API; its routes are relative to config.fixturesPrefix. */
+  readonly fixtures: FixtureApi;
+  private readonly rateHeaderFields: ReadonlyArray<{ wire: string; name: string; read: (r: BucketReading) => number }>;
   private requestCounter = 0;
 
   constructor(readonly config: FakeConfig) {
@@ -50,46 +62,107 @@ export class FakeCore {
     const store = new Store();
     faultHooks.wrapStore(store);
     this.ctx = { store, clock: config.clock, ids: config.ids, settings: faultHooks.settings(settings), policy: faultHooks.policy, broken };
-    const routes = buildRoutes(config.names, config.endpoints, broken).map((r) => ({ ...r, run: faultHooks.wrapOperation(r.op, r.run) }));
-    this.router = new Router(routes);
+    this.routes = buildRoutes(config.names, config.endpoints, broken).map((r) => ({ ...r, run: faultHooks.wrapOperation(r.op, r.run) }));
+    this.router = new Router(this.routes);
     this.mapError = createErrorMapper(config.profile, broken);
     this.fixtures = new FixtureApi(this.ctx, config, (user) => this.buckets.delete(user.id));
     this.rateHeaderFields = config.rateHeaders.names.flatMap((name) => {
       const read = headerReader(name);
       const wire = name === 'X-RateLimit-Remaining' && broken('headers.rate-limit.names-differ') ? 'X-RateLimit-Left' : name;
-      return read ? [{ wire: wire.toLowerCase(), read }] : [];
+      return read ? [{ wire: wire.toLowerCase(), name: wire, read }] : [];
     });
+    if (config.cors) {
+      const exposed = this.rateHeaderFields.map((f) => f.name);
+      this.cors = new Cors(config.rateHeaders.retryAfter ? [...exposed, 'Retry-After'] : exposed);
+    }
   }
 
   handle(request: FakeRequest): FakeResponse {
+    return this.serve(request).response;
+  }
+
+  /** The response, and who sent the request when authentication succeeded (for the request log). */
+  serve(request: FakeRequest): Served {
     const method = request.method.toUpperCase();
     const q = request.url.indexOf('?');
     const path = q === -1 ? request.url : request.url.slice(0, q);
     const search = q === -1 ? '' : request.url.slice(q + 1);
+    const served = this.dispatch(request, method, path, search);
+    this.cors?.decorate(request, served.response.headers);
+    if (method === 'HEAD') served.response = withoutBody(served.response);
+    return served;
+  }
+
+  private dispatch(request: FakeRequest, method: string, path: string, search: string): Served {
+    const fixturePath = path === this.config.fixturesPrefix || path.startsWith(`${this.config.fixturesPrefix}/`)
+      ? path.slice(this.config.fixturesPrefix.length) : undefined;
+    if (method === 'OPTIONS' && this.cors) {
+      const allowed = fixturePath === undefined ? this.router.allowedMethods(path) : this.fixtures.allowedMethods(fixturePath);
+      if (allowed.length > 0) return { response: this.cors.preflight(request, allowed) };
+    }
+    if (fixturePath !== undefined) return { response: this.fixture(request, method, fixturePath) };
     let op = 'unknown';
     let reading: BucketReading | undefined;
+    let names: WireNames | undefined;
+    let user: UserRecord | undefined;
     try {
-      if (path === this.config.fixturesPrefix || path.startsWith(`${this.config.fixturesPrefix}/`)) {
-        return this.success(this.fixtures.handle(method, path.slice(this.config.fixturesPrefix.length), header(request.headers, 'authorization'), request.body), 'fixture', undefined);
-      }
-      const { route, params } = this.router.match(method, path);
+      const found = this.router.match(method, path);
+      if (found.kind !== 'matched') return { response: this.routeMiss(found, path) };
+      const { route, params } = found;
       op = route.op;
-      const user = this.authenticate(header(request.headers, 'authorization'), method);
+      user = this.authenticate(header(request.headers, 'authorization'), method);
       reading = this.bucketFor(user).take(COMPLEXITY_COST[op] ?? 1, this.ctx.clock.now());
       if (!reading.allowed) throw new DomainError('rate_limited', `rate limit exceeded; retry after ${reading.retryAfter} s`);
       this.checkParams(op, params);
+      names = this.wireNames(route);
       const call: Call = {
         user,
         params,
-        query: this.canonicalQuery(route, search),
-        body: route.body ? renameFields(this.parseBody(request), route.body) : undefined,
+        query: names.query(search),
+        body: route.body ? names.body(this.parseBody(request)) : undefined,
       };
       const view = route.run(this.ctx, call);
-      return this.success(view, op, reading);
+      return { response: this.success(view, op, reading), user };
     } catch (error) {
-      if (error instanceof DomainError) return this.failure(error, op, reading);
+      if (error instanceof DomainError) return { response: this.failure(error, op, reading, names), ...(user ? { user } : {}) };
+      return { response: this.internalError(error), ...(user ? { user } : {}) };
+    }
+  }
+
+  /** The fixture API: admin token first, then its own routes. */
+  private fixture(request: FakeRequest, method: string, path: string): FakeResponse {
+    try {
+      this.fixtures.authorize(header(request.headers, 'authorization'));
+      const found = this.fixtures.match(method, path);
+      if (found.kind !== 'matched') return this.routeMiss(found, path);
+      return this.success(this.fixtures.run(found.route, found.params, request.body), 'fixture', undefined);
+    } catch (error) {
+      if (error instanceof DomainError) return this.failure(error, 'fixture', undefined, undefined);
       return this.internalError(error);
     }
+  }
+
+  /** 404, 405 with Allow, or 400 for a path parameter that is not valid percent-encoding. */
+  private routeMiss(found: Exclude<RouteMatch<unknown>, { kind: 'matched' }>, path: string): FakeResponse {
+    switch (found.kind) {
+      case 'not_found':
+        return this.failure(new DomainError('not_found', `no endpoint at ${path}`), 'unknown', undefined, undefined);
+      case 'malformed_parameter':
+        return this.failure(new DomainError('validation', `path parameter ${found.parameter} is not valid percent-encoding`),
+          'unknown', undefined, undefined);
+      case 'method_not_allowed': {
+        const allow = this.cors ? [...found.allowed, 'OPTIONS'] : found.allowed;
+        const response = this.refuse('method_not_allowed', `this method is not allowed here; use ${allow.join(', ')}`);
+        response.headers.allow = allow.join(', ');
+        return response;
+      }
+    }
+  }
+
+  private wireNames(route: Route): WireNames {
+    let names = this.namesByRoute.get(route);
+    if (!names) this.namesByRoute.set(route, (names = new WireNames(route, this.config.unknownFields)));
+    return names;
   }
 
   private parseBody(request: FakeRequest): unknown {
@@ -132,18 +205,6 @@ export class FakeCore {
     for (const key in params) if (UUID_PARAMS.has(key)) params[key] = params[key]!.toLowerCase();
   }
 
-  private canonicalQuery(route: Route, search: string): Record<string, string> {
-    if (search === '') return EMPTY_QUERY;
-    const raw = parseQuery(search);
-    const out: Record<string, string> = Object.create(null);
-    for (const [wire, value] of Object.entries(raw)) {
-      const canonical = route.query[wire];
-      if (canonical === undefined) throw new DomainError('validation', `unknown query parameter ${wire}`);
-      out[canonical] = value;
-    }
-    return out;
-  }
-
   private success(view: View, op: string, reading: BucketReading | undefined): FakeResponse {
     const headers: Record<string, string> = { 'content-type': JSON_TYPE };
     this.rateHeaders(headers, op, reading);
@@ -159,20 +220,26 @@ export class FakeCore {
     return respond(status, headers, body);
   }
 
-  private failure(error: DomainError, op: string, reading: BucketReading | undefined): FakeResponse {
-    const { status, body } = this.mapError(error);
+  private failure(error: DomainError, op: string, reading: BucketReading | undefined, names: WireNames | undefined): FakeResponse {
+    const { status, body } = this.mapError.domain(error, names ? names.message(error) : error.message);
     const headers: Record<string, string> = { 'content-type': JSON_TYPE };
     this.rateHeaders(headers, op, reading);
     if (error.kind === 'rate_limited' && reading && this.config.rateHeaders.retryAfter && !this.ctx.broken('headers.rate-limit.no-retry-after')) {
       headers['retry-after'] = String(reading.retryAfter);
     }
-    if (error.kind === 'method_not_allowed') headers.allow = error.message.replace(/^.*use /, '');
     return respond(status, headers, body);
   }
 
-  /** A refusal outside handle(): the node adapter's 413 for oversized bodies. */
-  refuse(error: DomainError): FakeResponse {
-    return this.failure(error, 'unknown', undefined);
+  /** A transport refusal: 405 here, and the node adapter's 413 (oversized body) and 408 (slow body). */
+  refuse(kind: HttpRefusalKind, message: string): FakeResponse {
+    const { status, body } = this.mapError.http(kind, message);
+    return respond(status, { 'content-type': JSON_TYPE }, body);
+  }
+
+  /** Adds the CORS headers to a response made outside serve() (the node adapter's refusals). */
+  decorate(request: FakeRequest, response: FakeResponse): FakeResponse {
+    this.cors?.decorate(request, response.headers);
+    return response;
   }
 
   private internalError(error: unknown): FakeResponse {
@@ -193,19 +260,13 @@ export class FakeCore {
   }
 }
 
-function respond(status: number, headers: Record<string, string>, json: unknown): FakeResponse {
-  return { status, headers, json, text: JSON.stringify(json) };
+/** HEAD: the GET's status and headers (Content-Length included), no body. */
+function withoutBody(response: FakeResponse): FakeResponse {
+  return { ...response, headers: { ...response.headers, 'content-length': String(Buffer.byteLength(response.text)) }, json: undefined, text: '' };
 }
 
-function renameFields(body: unknown, fields: Readonly<Record<string, string>>): unknown {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
-  const out: Record<string, unknown> = {};
-  for (const [wire, value] of Object.entries(body)) {
-    const canonical = fields[wire];
-    if (canonical === undefined) throw new DomainError('validation', `unknown field ${wire}`);
-    out[canonical] = value;
-  }
-  return out;
+function respond(status: number, headers: Record<string, string>, json: unknown): FakeResponse {
+  return { status, headers, json, text: JSON.stringify(json) };
 }
 
 /** How to read a declared header name's value from the buckets (unknown suffixes are not sent). */

@@ -8,9 +8,9 @@ import {
 import type { View } from '../service/views.js';
 import type { UserRecord } from '../store/records.js';
 import { parseJsonBody } from './parse.js';
-import { Router } from './router.js';
+import { type RouteMatch, Router } from './router.js';
 
-interface FixtureRoute {
+export interface FixtureRoute {
   method: string;
   path: string;
   run: (params: Record<string, string>, body: unknown) => View;
@@ -22,9 +22,11 @@ interface FixtureRoute {
  */
 export class FixtureApi {
   private readonly router: Router<FixtureRoute>;
+  /** Paths relative to the prefix. */
+  readonly routes: readonly FixtureRoute[];
 
   constructor(private readonly ctx: ServiceContext, private readonly config: FakeConfig, onRateLimitChange: (user: UserRecord) => void) {
-    this.router = new Router<FixtureRoute>([
+    this.routes = [
       { method: 'POST', path: '/users', run: (_, body) => createUser(ctx, body) },
       { method: 'DELETE', path: '/users/{user_id}', run: (p) => deleteUser(ctx, p.user_id!) },
       { method: 'PUT', path: '/users/{user_id}/quota', run: (p, body) => setQuota(ctx, p.user_id!, body) },
@@ -35,12 +37,25 @@ export class FixtureApi {
       { method: 'POST', path: '/reset', run: () => this.reset() },
       { method: 'GET', path: '/stats', run: () => stats(ctx) },
       { method: 'GET', path: '/faults', run: () => ({ active: [...config.faults].sort(), known: FAULT_NAMES.length }) },
-    ]);
+    ];
+    this.router = new Router(this.routes);
   }
 
-  handle(method: string, path: string, authorization: string | undefined, body: Uint8Array | string | undefined): View {
+  /** Refuses anything but the admin token (before routing: the fixture API's layout is not public). */
+  authorize(authorization: string | undefined): void {
     if (authorization !== `Bearer ${this.config.adminToken}`) throw new DomainError('unauthenticated', 'the fixture API needs the admin token');
-    const { route, params } = this.router.match(method, path === '' ? '/' : path);
+  }
+
+  /** `path` is relative to the prefix. */
+  match(method: string, path: string): RouteMatch<FixtureRoute> {
+    return this.router.match(method, path === '' ? '/' : path);
+  }
+
+  allowedMethods(path: string): string[] {
+    return this.router.allowedMethods(path === '' ? '/' : path);
+  }
+
+  run(route: FixtureRoute, params: Record<string, string>, body: Uint8Array | string | undefined): View {
     return route.run(params, parseJsonBody(body, undefined));
   }
 

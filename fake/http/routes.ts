@@ -63,9 +63,13 @@ export function buildRoutes(names: Names, endpoints: Endpoints, broken: (f: Faul
   const extra = (decl: EndpointDecl, op: string, run: Route['run'], body?: Route['body']): Route => ({
     op, method: decl.method, path: decl.path, query: {}, ...(body ? { body } : {}), run,
   });
+  const noteCreateFields = identity('content', 'collection_ids', 'collection_titles', 'created_at', 'updated_at', 'id');
   return [
-    { op: 'createNote', method: 'POST', path: '/v2/notes', query: {}, body: identity('content', 'collection_ids', 'collection_titles', 'created_at', 'updated_at', 'id'),
+    { op: 'createNote', method: 'POST', path: '/v2/notes', query: {}, body: noteCreateFields,
       run: (ctx, c) => createNote(ctx, c.user, c.body) },
+    // The capture operation of the document's history; its shapes are not shown. The fake accepts a
+    // note create body and creates the note at once, so clients that call capture can be developed.
+    extra(endpoints.capture, 'captureNote', (ctx, c) => captured(createNote(ctx, c.user, c.body)), noteCreateFields),
     { op: 'listNotes', method: 'GET', path: '/v2/notes',
       query: {
         limit: 'limit', order_by: 'order_by', ...DOCUMENTED_BOUNDS,
@@ -100,7 +104,8 @@ export function buildRoutes(names: Names, endpoints: Endpoints, broken: (f: Faul
       run: (ctx, c) => listCollections(ctx, c.user, c.query) },
     { op: 'searchCollections', method: 'POST', path: '/v2/collections/search', query: {},
       body: { [swapped('collections.search.names-swapped', collSearch.query)]: 'query', ...bounds(collSearch) },
-      run: (ctx, c) => searchCollections(ctx, c.user, c.body ?? {}) },
+      // The body is required (openapi.yaml): a missing one is refused by the service like any non-object.
+      run: (ctx, c) => searchCollections(ctx, c.user, c.body) },
     { op: 'getCollection', method: 'GET', path: '/v2/collections/{collection_id}', query: {},
       run: (ctx, c) => getCollection(ctx, c.user, c.params.collection_id!) },
     { op: 'updateCollection', method: 'PATCH', path: '/v2/collections/{collection_id}', query: {}, body: identity('title', 'description', 'updated_at'),
@@ -121,4 +126,9 @@ export function buildRoutes(names: Names, endpoints: Endpoints, broken: (f: Faul
     extra(endpoints.attachment_question, 'askAttachmentQuestion',
       (ctx, c) => askAttachmentQuestion(ctx, c.user, c.params.attachment_id!, c.body), identity('attachment_id', 'attachment_kind', 'question')),
   ];
+}
+
+/** What capture answers: the request was accepted; the note it made is already readable. */
+function captured(note: View): View {
+  return { status: 'accepted', note_id: note.id };
 }

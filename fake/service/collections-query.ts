@@ -60,7 +60,8 @@ export function listCollections(ctx: ServiceContext, user: UserRecord, query: In
 export function searchCollections(ctx: ServiceContext, user: UserRecord, body: unknown): View {
   const input = requireObject(body);
   if (input.query === undefined && ctx.broken('collections.search.query-required')) throw invalid('query is required');
-  const text = input.query === undefined || input.query === null ? undefined : checkString(input.query, 'query');
+  // "optional text query": absent or a string; null is no text (openapi.yaml: type string).
+  const text = input.query === undefined ? undefined : checkString(input.query, 'query');
   const bounds = readBounds(ctx, input, 'collections.search.bounds');
   const exclusive = ctx.broken('collections.search.bounds-exclusive');
   const ignoreBounds = ctx.broken('collections.search.bounds-ignored');

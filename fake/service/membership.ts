@@ -4,7 +4,6 @@ import { contentFields } from './content.js';
 import { invalid, notFound } from './errors.js';
 import { atLeast, collectionLevel, requireCollection, requireNote } from './permissions.js';
 import { type Input, checkArray, checkString, checkUuid, requireObject } from './validate.js';
-import { isUuid } from '../ids.js';
 import type { View } from './views.js';
 
 export const COLLECTION_TITLE_MAX = 1_000;
@@ -13,9 +12,11 @@ export const COLLECTION_TITLE_MAX = 1_000;
 export function linkOnCreate(ctx: ServiceContext, user: UserRecord, input: Input): CollectionRecord[] {
   const found = new Map<string, CollectionRecord>();
   if (input.collection_ids !== undefined && !ctx.broken('notes.create.collection-ids-dropped')) {
-    for (const raw of checkArray(input.collection_ids, 'collection_ids')) {
+    for (const [i, raw] of checkArray(input.collection_ids, 'collection_ids').entries()) {
       if (typeof raw !== 'string') throw invalid('collection_ids must hold strings');
-      const collection = isUuid(raw) ? ctx.store.collections.get(raw.toLowerCase()) : undefined;
+      // "array of uuid": a non-UUID is malformed and refused, as search refuses it; "ids not mapping to
+      // accessible collections are ignored" is about well-formed ids only.
+      const collection = ctx.store.collections.get(checkUuid(raw, `collection_ids[${i}]`));
       const usable = collection && collection.trashedAt === null
         && (ctx.broken('notes.create.foreign-collection-linked') || atLeast(collectionLevel(ctx, user, collection), 'contribute'));
       if (usable) found.set(collection.id, collection);

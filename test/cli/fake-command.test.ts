@@ -1,5 +1,12 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type Server, createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeCommand } from '../../cli/fake-command.js';
 import { UsageError } from '../../suites/harness/errors.js';
 
@@ -40,5 +47,112 @@ describe('notes-conformance fake', () => {
     expect(await fakeCommand(['--list-faults'], { out: (l) => lines.push(l), untilStopped: async () => {} })).toBe(0);
     expect(lines.length).toBeGreaterThan(200);
     expect(lines.find((l) => l.startsWith('notes.update.stale-version-accepted'))).toMatch(/breaks notes\.update\.version-stale-refused/);
+  });
+});
+
+describe('notes-conformance fake: banner, --log and --no-cors', () => {
+  async function start(args: string[]) {
+    const lines: string[] = [];
+    let stop!: () => void;
+    let ready!: () => void;
+    const started = new Promise<void>((r) => (ready = r));
+    const done = fakeCommand(['--port', '0', ...args], {
+      out: (line) => {
+        lines.push(line);
+        if (line.startsWith('endpoints:')) setImmediate(ready);
+      },
+      untilStopped: () => new Promise<void>((r) => (stop = r)),
+    });
+    await started;
+    return { lines, url: /listening on (\S+)/.exec(lines[0]!)![1]!, stop: async () => (stop(), done) };
+  }
+
+  it('prints the parameter names and endpoints in effect, the profile\'s where it chose', async () => {
+    const fake = await start(['--profile', 'fake-divergent']);
+    const banner = fake.lines.join('\n');
+    expect(banner).toMatch(/^ {2}GET +\/v2\/notes +query: .*\bhas_open_tasks\b.*\bwith_content\b/m);
+    expect(banner).toMatch(/^ {2}POST +\/v2\/notes\/search +query: limit offset snapshot_id {2}body: .*\bin_collections\b/m);
+    expect(banner).toMatch(/^ {2}POST +\/v2\/collections\/search +body: q /m);
+    expect(banner).toMatch(/^ {2}PUT +\/v2\/capture +body: content /m);
+    expect(banner).toMatch(/^ {2}DELETE +\/v2\/collections\/\{collection_id\}\/soft$/m);
+    expect(banner).toMatch(/unknown query and body names are refused/);
+    expect(banner).toMatch(/^cors: +on/m);
+    expect(await fake.stop()).toBe(0);
+  });
+
+  it('--log prints one line per request with the user name and no token; --no-cors turns CORS off', async () => {
+    const fake = await start(['--log', '--no-cors', '--token', 'log-token-1']);
+    const before = fake.lines.length;
+    const origin = 'http://localhost:5173';
+    const res = await request(`${fake.url}/v2/notes?limit=3`, { headers: { authorization: 'Bearer log-token-1', origin } });
+    await res.body.dump();
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    const pre = await request(`${fake.url}/v2/notes`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET' } });
+    await pre.body.dump();
+    expect(pre.statusCode).toBe(405);
+    const logged = fake.lines.slice(before);
+    expect(logged).toHaveLength(2);
+    expect(logged[0]).toMatch(/^GET \/v2\/notes\?limit=3 200 \d+\.\dms user-[0-9a-f]{8}$/);
+    expect(logged[1]).toMatch(/^OPTIONS \/v2\/notes 405 \d+\.\dms -$/);
+    expect(fake.lines.slice(0, before).join('\n')).toMatch(/^cors: +off/m);
+    expect(logged.join('\n')).not.toContain('log-token-1');
+    expect(await fake.stop()).toBe(0);
+  });
+});
+
+describe('notes-conformance fake start-up errors (the built CLI)', () => {
+  const bin = fileURLToPath(new URL('../../bin/notes-conformance.js', import.meta.url));
+  const run = (args: string[]) => spawnSync(process.execPath, [bin, 'fake', ...args], { encoding: 'utf8', timeout: 20_000 });
+  let busy: Server;
+  let dir: string;
+  beforeAll(async () => {
+    if (!existsSync(new URL('../../dist/cli/main.js', import.meta.url))) throw new Error('run `npm run build` first: this test spawns the built CLI');
+    busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    dir = mkdtempSync(join(tmpdir(), 'fake-cli-'));
+  });
+  afterAll(() => {
+    busy.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('states the token rules in --help', () => {
+    const help = run(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/8 to 512 printable ASCII characters, no spaces/);
+    expect(help.stdout).toMatch(/--log/);
+    expect(help.stdout).toMatch(/--no-cors/);
+  });
+
+  it.each([
+    ['a short token', ['--token', 'short'], /--token must have 8 to 512 printable ASCII characters/],
+    ['a token with a space', ['--token', 'has a space'], /--token must have 8 to 512/],
+    ['a short admin token', ['--admin-token', 'x'], /--admin-token must have 8 to 512/],
+    ['a bad host', ['--host', 'not a host'], /--host must be an IP address or a host name/],
+    ['a host not on this machine', ['--host', '192.0.2.1'], /--host 192\.0\.2\.1 is not an address of this machine/],
+    ['a negative seed', ['--seed=-1'], /--seed must be an integer/],
+    ['a seed with a fraction', ['--seed', '1.5'], /--seed must be an integer/],
+    ['a seed that is a word', ['--seed', 'random'], /--seed must be an integer/],
+    ['an unknown flag', ['--bogus'], /Unknown option '--bogus'/],
+    ['a missing profile file', ['--profile', '/nonexistent/profile.yaml'], /cannot read the file/],
+  ])('refuses %s in one line with exit 2', (_what, args, message) => {
+    const result = run(['--port', '0', ...args]);
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr.trimEnd().split('\n'), result.stderr).toHaveLength(1);
+    expect(result.stderr).toMatch(message);
+    expect(result.stdout).toBe('');
+  });
+
+  it('refuses a busy port and an invalid profile file in one line with exit 2', () => {
+    const port = (busy.address() as AddressInfo).port;
+    const taken = run(['--port', String(port)]);
+    expect(taken.status).toBe(2);
+    expect(taken.stderr.trimEnd()).toBe(`notes-conformance: port ${port} is in use; pick another with --port`);
+    const file = join(dir, 'bad.yaml');
+    writeFileSync(file, 'name: broken\nstatuses:\n  validation: 200\nunknown_fields: maybe\n');
+    const bad = run(['--port', '0', '--profile', file]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toMatch(/bad\.yaml: invalid profile: .*statuses\/validation.*; .*unknown_fields/);
   });
 });

@@ -1,5 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { harness } from './helpers.js';
+import type { FakeResponse } from '../../fake/http/types.js';
+import { Router } from '../../fake/http/router.js';
+import { loadBuiltinProfile } from '../../spec/profile.js';
+import { createSchemaRegistry } from '../../spec/schemas.js';
+import { type Harness, harness } from './helpers.js';
 
 describe('http layer', () => {
   it('routes, and refuses unknown paths, wrong methods and bad path ids with 4xx', () => {
@@ -121,5 +126,181 @@ describe('quota and rate limits', () => {
     const { core, call } = harness();
     expect(core.handle({ method: 'POST', url: '/_fixtures/users', headers: { authorization: 'Bearer alice-token' } }).status).toBe(401);
     expect(call('GET', '/_fixtures/stats').status).toBe(401);
+  });
+});
+
+describe('routing results', () => {
+  const router = new Router([
+    { method: 'GET', path: '/v2/notes/{note_id}' }, { method: 'PATCH', path: '/v2/notes/{note_id}' },
+    { method: 'POST', path: '/v2/notes/search' },
+  ]);
+
+  it('returns matched, not found, allowed methods and malformed parameters instead of throwing', () => {
+    expect(router.match('GET', '/v2/notes/abc')).toMatchObject({ kind: 'matched', params: { note_id: 'abc' } });
+    expect(router.match('HEAD', '/v2/notes/a%20b')).toMatchObject({ kind: 'matched', route: { method: 'GET' }, params: { note_id: 'a b' } });
+    expect(router.match('POST', '/v2/notes/search')).toMatchObject({ kind: 'matched', route: { path: '/v2/notes/search' } });
+    expect(router.match('GET', '/v2/nothing')).toEqual({ kind: 'not_found' });
+    expect(router.match('DELETE', '/v2/notes/abc')).toEqual({ kind: 'method_not_allowed', allowed: ['GET', 'PATCH', 'HEAD'] });
+    expect(router.match('GET', '/v2/notes/%E0%A4%A')).toEqual({ kind: 'malformed_parameter', parameter: 'note_id' });
+    expect(router.allowedMethods('/v2/notes/search').sort()).toEqual(['GET', 'HEAD', 'PATCH', 'POST']);
+    expect(router.allowedMethods('/v2/else')).toEqual([]);
+  });
+});
+
+describe('HEAD, 405 and CORS', () => {
+  const origin = 'http://localhost:5173';
+  const send = (h: Harness, method: string, url: string, headers: Record<string, string> = {}) =>
+    h.core.handle({ method, url, headers });
+
+  it('answers HEAD of a GET route as that GET without a body, after authentication', () => {
+    const h = harness();
+    const note = h.call('POST', '/v2/notes', { content: 'head' }).json as { id: string };
+    expect(send(h, 'HEAD', `/v2/notes/${note.id}`).status).toBe(401);
+    const get = h.call('GET', `/v2/notes/${note.id}`);
+    const head = h.call('HEAD', `/v2/notes/${note.id}`);
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    expect(head.json).toBeUndefined();
+    expect(head.headers['content-type']).toBe(get.headers['content-type']);
+    expect(Number(head.headers['content-length'])).toBeGreaterThan(0);
+    expect(h.call('HEAD', '/v2/notes?limit=nope').status).toBe(400);
+  });
+
+  it('refuses a wrong method with 405, an Allow header from the routing result and the profile body shape', () => {
+    const h = harness();
+    const wrong = h.call('PUT', '/v2/notes');
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.allow!.split(', ').sort()).toEqual(['GET', 'HEAD', 'OPTIONS', 'POST']);
+    expect(wrong.json).toMatchObject({ error: { type: 'method_not_allowed', message: expect.stringContaining('POST') } });
+    const move = send(h, 'HEAD', `/v2/collections/${randomUUID()}/notes/${randomUUID()}/move`);
+    expect(move.status).toBe(405);
+    expect(move.headers.allow).toBe('POST, OPTIONS');
+    const divergent = harness({ profile: 'fake-divergent' }).call('DELETE', '/v2/notes');
+    expect(divergent.status).toBe(405);
+    expect(divergent.json).toEqual({ code: 'method_not_allowed', detail: expect.stringContaining('GET') });
+  });
+
+  it('answers a preflight without a token, for known paths only', () => {
+    const h = harness();
+    const pre = send(h, 'OPTIONS', '/v2/notes/00000000-0000-4000-8000-000000000001', {
+      origin, 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization, content-type, x-trace',
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.text).toBe('');
+    expect(pre.headers['access-control-allow-origin']).toBe(origin);
+    expect(pre.headers['access-control-allow-methods']!.split(', ').sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH']);
+    expect(pre.headers['access-control-allow-headers']).toBe('Authorization, Content-Type, x-trace');
+    expect(pre.headers.vary).toContain('Origin');
+    expect(send(h, 'OPTIONS', '/v2/nothing', { origin }).status).toBe(404);
+    expect(send(h, 'OPTIONS', '/_fixtures/users', { origin }).headers['access-control-allow-methods']).toBe('POST, OPTIONS');
+  });
+
+  it('echoes the Origin and exposes the rate-limit names in effect on successes and refusals', () => {
+    const h = harness();
+    for (const r of [h.core.handle({ method: 'GET', url: '/v2/notes', headers: { authorization: 'Bearer alice-token', origin } }),
+      send(h, 'GET', '/v2/notes', { origin })]) {
+      expect(r.headers['access-control-allow-origin']).toBe(origin);
+      expect(r.headers.vary).toBe('Origin');
+      const exposed = r.headers['access-control-expose-headers']!.split(', ');
+      expect(exposed).toEqual(expect.arrayContaining(['X-RateLimit-Remaining', 'Retry-After']));
+      expect(exposed.some((n) => n.startsWith('X-Complexity-'))).toBe(true);
+    }
+    const plain = h.call('GET', '/v2/notes');
+    expect(plain.headers['access-control-allow-origin']).toBeUndefined();
+    expect(plain.headers.vary).toBe('Origin');
+    const divergent = harness({ profile: 'fake-divergent' }).core.handle({ method: 'GET', url: '/v2/notes', headers: { origin } });
+    expect(divergent.headers['access-control-expose-headers']).toBe(
+      'X-RateLimit-Limit, X-RateLimit-Remaining, X-Complexity-Cost, X-Complexity-Remaining, Retry-After');
+  });
+
+  it('turns CORS off with cors: false (OPTIONS is then an unsupported method)', () => {
+    const h = harness({ cors: false });
+    const pre = send(h, 'OPTIONS', '/v2/notes', { origin, 'access-control-request-method': 'GET' });
+    expect(pre.status).toBe(405);
+    expect(pre.headers.allow).not.toContain('OPTIONS');
+    expect(pre.headers['access-control-allow-origin']).toBeUndefined();
+    const get = h.core.handle({ method: 'GET', url: '/v2/notes', headers: { authorization: 'Bearer alice-token', origin } });
+    expect(get.headers.vary).toBeUndefined();
+  });
+});
+
+describe('unknown names', () => {
+  const INHERITED = ['toString', 'valueOf', 'constructor', 'hasOwnProperty', 'isPrototypeOf'];
+
+  it('refuses names inherited from JavaScript objects like any other unknown name', () => {
+    const h = harness();
+    for (const name of INHERITED) {
+      expect(h.call('GET', `/v2/notes?${name}=1`).json, name).toMatchObject({ error: { message: `unknown query parameter ${name}` } });
+      // constructor is refused earlier, by the JSON parser's prototype-pollution guard.
+      const field = name === 'constructor' ? 'the key "constructor" is not allowed' : `unknown field ${name}`;
+      expect(h.call('POST', '/v2/notes', { content: 'x', [name]: 1 }).json, name).toMatchObject({ error: { message: field } });
+      expect(h.call('POST', '/v2/notes/search', { query: 'x', [name]: true }).status, name).toBe(400);
+    }
+    expect(h.ctx.store.notes.size).toBe(0);
+  });
+
+  it('drops unknown query and body names with unknown_fields: ignore, and still reads the known ones', () => {
+    const h = harness({ profile: { ...loadBuiltinProfile('fake'), unknown_fields: 'ignore' } });
+    const created = h.call('POST', '/v2/notes', { content: 'kept', valueOf: 1, colour: 'red', collection_ids: [] });
+    expect(created.status).toBe(200);
+    expect(created.json).toMatchObject({ content: 'kept', collection_ids: [] });
+    const list = h.call('GET', '/v2/notes?toString=1&limit=1&extra=yes');
+    expect(list.status).toBe(200);
+    expect((list.json as { results: unknown[] }).results).toHaveLength(1);
+    expect(h.call('GET', '/v2/notes?limit=0&extra=1').status).toBe(400);
+  });
+});
+
+describe('validation messages name the parameter as the client sent it', () => {
+  const message = (r: FakeResponse) => {
+    const body = r.json as { error?: { message: string }; detail?: string };
+    return body.error?.message ?? body.detail;
+  };
+
+  it('with the default profile names', () => {
+    const h = harness();
+    expect(message(h.call('GET', '/v2/notes?collection_id=nope'))).toBe('collection_id must be a UUID');
+    expect(message(h.call('GET', '/v2/notes?contains_open_tasks=yes'))).toBe('contains_open_tasks must be true or false');
+    expect(message(h.call('GET', '/v2/notes?filter_by_created_after=2020-01-01'))).toMatch(/^filter_by_created_after /);
+    expect(message(h.call('POST', '/v2/notes/search', { query: 'x', collection_ids: ['nope'] }))).toBe('collection_ids[0] must be a UUID');
+    expect(message(h.call('POST', '/v2/notes', { content: 'x', collection_ids: ['not-a-uuid'] }))).toBe('collection_ids[0] must be a UUID');
+  });
+
+  it('with the divergent profile names', () => {
+    const h = harness({ profile: 'fake-divergent' });
+    expect(message(h.call('GET', '/v2/notes?has_open_tasks=yes'))).toBe('has_open_tasks must be true or false');
+    expect(message(h.call('GET', '/v2/notes?with_content=1'))).toBe('with_content must be true or false');
+    expect(message(h.call('POST', '/v2/notes/search', { query: 'x', in_collections: ['nope'] }))).toBe('in_collections[0] must be a UUID');
+    expect(message(h.call('POST', '/v2/notes/search', { query: 'x', has_images: 'yes' }))).toMatch(/^has_images /);
+    expect(message(h.call('POST', '/v2/collections/search', { q: 5 }))).toBe('q must be a string');
+    expect(message(h.call('GET', '/v2/collections?created_from=yesterday'))).toMatch(/^created_from /);
+    expect(message(h.call('POST', '/v2/notes', {}))).toBe('content is required');
+  });
+});
+
+describe('capture and the smaller agreements with the document', () => {
+  it('serves endpoints.capture as an accepted request that creates the note, validated as a create', () => {
+    const h = harness();
+    const captured = h.call('POST', '/v2/notes/capture', { content: 'Captured\nfrom the share sheet' });
+    expect(captured.status).toBe(200);
+    const { note_id, status } = captured.json as { note_id: string; status: string };
+    expect(status).toBe('accepted');
+    expect(createSchemaRegistry().validate('CaptureAccepted', captured.json, { strict: true })).toEqual([]);
+    expect(h.call('GET', `/v2/notes/${note_id}`).json).toMatchObject({ title: 'Captured', version: 1 });
+    expect(h.call('POST', '/v2/notes/capture', { content: 'x'.repeat(200_001) }).status).toBe(400);
+    expect(h.call('POST', '/v2/notes/capture', { text: 'x' }).status).toBe(400);
+    expect(h.ctx.store.notes.size).toBe(1);
+    expect(h.core.handle({ method: 'POST', url: '/v2/notes/capture', headers: {} }).status).toBe(401);
+    const divergent = harness({ profile: 'fake-divergent' });
+    expect(divergent.call('PUT', '/v2/capture', { content: 'y' }).status).toBe(200);
+    expect(divergent.call('PUT', '/v2/capture', {}).status).toBe(422);
+  });
+
+  it('needs a body with a string query, if any, on collection search (openapi.yaml and the document)', () => {
+    const h = harness();
+    expect(h.call('POST', '/v2/collections/search').status).toBe(400);
+    expect(h.call('POST', '/v2/collections/search', { query: null }).status).toBe(400);
+    expect(h.call('POST', '/v2/collections/search', {}).status).toBe(200);
+    expect(h.call('POST', '/v2/collections/search', { query: 'x' }).status).toBe(200);
   });
 });

@@ -77,11 +77,16 @@ describe('create note', () => {
     const bobs = createCollection(ctx, bob, { title: 'home' }).id as string;
     const note = createNote(ctx, alice, {
       content: 'x',
-      collection_ids: [home, bobs, '11111111-2222-4333-8444-555555555555', 'not-a-uuid'],
+      collection_ids: [home, bobs, '11111111-2222-4333-8444-555555555555'],
       collection_titles: ['WORK STUFF', 'Work', 'nothing like it', ' work stuff'],
     });
     expect([...(note.collection_ids as string[])].sort()).toEqual([home, work].sort());
     expect(ctx.store.collections.get(bobs)!.noteIds.size).toBe(0);
+    // Unknown ids are ignored; a malformed one is refused (as search refuses it) and creates nothing.
+    const notes = ctx.store.notes.size;
+    expect(refused('validation', () => createNote(ctx, alice, { content: 'x', collection_ids: [home, 'not-a-uuid'] })))
+      .toBe('collection_ids[1] must be a UUID');
+    expect(ctx.store.notes.size).toBe(notes);
   });
 
   it('limits collection_titles entries to 1,000 characters and bytes', () => {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../fake/config.js';
+import { FakeCore } from '../../fake/http/core.js';
 import { listOperations } from '../../spec/openapi.js';
 import { createSchemaRegistry } from '../../spec/schemas.js';
 import { responseExamples } from './response-examples.js';
@@ -9,18 +11,36 @@ const SHAPED = [
   'addNoteToCollection', 'moveNote',
 ];
 const NOT_SHOWN = ['trashNote', 'restoreNote', 'removeNoteFromCollection', 'getAttachmentDownloadUrl', 'askAttachmentQuestion'];
+/** Not in the document: the reference fake serves them at profile-chosen endpoints. */
+const FAKE_EXTENSIONS = [
+  'captureNote', 'trashCollection', 'fixtureCreateUser', 'fixtureDeleteUser', 'fixtureSetQuota', 'fixtureSetRateLimit', 'fixtureGrant',
+  'fixtureAddAttachment', 'fixtureAddAudioRecording', 'fixtureReset', 'fixtureStats', 'fixtureFaults',
+];
 
 describe('openapi.yaml', () => {
   const registry = createSchemaRegistry();
   const operations = listOperations();
 
-  it('describes the 16 shaped operations and the 5 the document names without shapes', () => {
+  it('describes the 16 shaped operations, the 5 the document names without shapes and the fake\'s extensions', () => {
     const ids = operations.map((o) => o.operationId).sort();
-    expect(ids).toEqual([...SHAPED, ...NOT_SHOWN].sort());
+    expect(ids).toEqual([...SHAPED, ...NOT_SHOWN, ...FAKE_EXTENSIONS].sort());
     for (const op of operations) {
-      if (NOT_SHOWN.includes(op.operationId)) expect(op.notShown, op.operationId).toBeDefined();
+      if (NOT_SHOWN.includes(op.operationId) || FAKE_EXTENSIONS.includes(op.operationId)) expect(op.notShown, op.operationId).toBeDefined();
       else expect(op.notShown, op.operationId).toBeUndefined();
+      expect(op.fakeExtension === true, op.operationId).toBe(FAKE_EXTENSIONS.includes(op.operationId));
     }
+  });
+
+  it('describes every endpoint the reference fake serves, fixture API included, at its default profile\'s paths', () => {
+    const core = new FakeCore(resolveConfig());
+    const key = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, '{}')}`;
+    const described = new Set(operations.map((o) => key(o.method, o.path)));
+    const served = [
+      ...core.routes.map((r) => key(r.method, r.path)),
+      ...core.fixtures.routes.map((r) => key(r.method, `${core.config.fixturesPrefix}${r.path}`)),
+    ];
+    expect(served.filter((e) => !described.has(e))).toEqual([]);
+    expect([...described].filter((e) => !served.includes(e))).toEqual([]);
   });
 
   it('gives every shaped operation a JSON 200 response schema', () => {

@@ -44,7 +44,8 @@ describe('rules.yaml', () => {
 
   it('covers every operation the document shows, and every endpoint heading of part 4', () => {
     const covered = new Set(rules.flatMap((r) => r.operations));
-    for (const op of operationIds) expect(covered.has(op), op).toBe(true);
+    // The fake's extensions (x-fake-extension, such as capture) are not in the document: no rule needs to judge them.
+    for (const op of listOperations().filter((o) => !o.fakeExtension)) expect(covered.has(op.operationId), op.operationId).toBe(true);
     const headings = [...documentText.matchAll(/^\*\*(GET|POST|PUT|PATCH|DELETE) (\S+)\*\*/gm)].map((m) => `${m[1]} ${m[2]}`);
     expect(headings.length).toBe(16);
     const sections = rules.map((r) => r.section).join('\n');
