@@ -1,6 +1,9 @@
 import type { FaultName } from './catalogue.js';
 import { type FaultFactory, type InstalledFaults, installFaults } from './hooks.js';
 import { NOTES_LIFECYCLE_FAULTS } from './notes-lifecycle.js';
+import { NOTES_LIST_FAULTS } from './notes-list.js';
+import { NOTES_RELATED_FAULTS } from './notes-related.js';
+import { NOTES_SEARCH_FAULTS } from './notes-search.js';
 import { NOTES_WRITE_FAULTS } from './notes-write.js';
 import { TIMESTAMP_FAULTS } from './timestamps.js';
 
@@ -14,6 +17,9 @@ export const FAULT_BEHAVIOURS: Partial<Record<FaultName, FaultFactory>> = {
   ...NOTES_WRITE_FAULTS,
   ...NOTES_LIFECYCLE_FAULTS,
   ...TIMESTAMP_FAULTS,
+  ...NOTES_LIST_FAULTS,
+  ...NOTES_SEARCH_FAULTS,
+  ...NOTES_RELATED_FAULTS,
 };
 
 /** The hooks of the faults an instance was started with (catalogue order, so composition is stable). */
