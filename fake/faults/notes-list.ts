@@ -2,9 +2,12 @@ import { DomainError } from '../service/errors.js';
 import { listFiltersKey, listKey, readListFilters } from '../service/notes-list.js';
 import { decodeCursor, encodeCursor } from '../service/paging.js';
 import type { View } from '../service/views.js';
+import type { NoteRecord } from '../store/records.js';
 import type { FaultName } from './catalogue.js';
 import type { FaultFactory, OperationWrapper } from './hooks.js';
-import { containsAll, exclusiveBounds, owningAll, pretendingEach, updatedBoundsOnCreated, wantedFeatures } from './query-support.js';
+import {
+  containsAll, exclusiveBounds, owningAll, pretendingEach, updatedBoundsOnCreated, wantedFeatures,
+} from './query-support.js';
 import { after, around, before, withQuery } from './support.js';
 
 /** Every note of every user is listed and searched. */
@@ -21,13 +24,17 @@ export const NOTES_LIST_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
     return orderBy !== undefined && orderBy !== 'created_at' ? withQuery(call, { order_by: 'updated_at' }) : call;
   }),
   // Unknown values are still refused: only the valid choice is dropped.
-  'notes.list.order-by-ignored': before('listNotes', (_ctx, call) =>
-    (call.query.order_by === undefined || call.query.order_by === 'created_at' ? withQuery(call, { order_by: 'updated_at' }) : call)),
+  'notes.list.order-by-ignored': before('listNotes', (_ctx, call) => {
+    const orderBy = call.query.order_by;
+    return orderBy === undefined || orderBy === 'created_at' ? withQuery(call, { order_by: 'updated_at' }) : call;
+  }),
   'notes.list.order-reversed': around('listNotes', (next) => (ctx, call) =>
     next({ ...ctx, settings: { ...ctx.settings, newestFirst: !ctx.settings.newestFirst } }, call)),
   'notes.list.bounds-exclusive': before('listNotes', (_ctx, call) => withQuery(call, exclusiveBounds(call.query))),
-  'notes.list.updated-bounds-use-created': before('listNotes', (_ctx, call) => withQuery(call, updatedBoundsOnCreated(call.query))),
-  'notes.list.collection-filter-ignored': before('listNotes', (_ctx, call) => withQuery(call, { collection: undefined })),
+  'notes.list.updated-bounds-use-created': before('listNotes', (_ctx, call) =>
+    withQuery(call, updatedBoundsOnCreated(call.query))),
+  'notes.list.collection-filter-ignored': before('listNotes', (_ctx, call) =>
+    withQuery(call, { collection: undefined })),
   'notes.list.open-tasks-matches-any-task': before('listNotes', (_ctx, call) => {
     const { open_tasks: open, tasks } = call.query;
     const tasksReadable = tasks === undefined || tasks === 'true' || tasks === 'false';
@@ -61,12 +68,14 @@ export const NOTES_LIST_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
     const cursor = { key: listKey(skipped, filters.orderBy), id: skipped.id, filters: listFiltersKey(filters) };
     return { ...view, next_page: encodeCursor(cursor) };
   }),
-  'notes.list.total-is-page-size': after('listNotes', (_ctx, _call, view) => ({ ...view, total: (view.results as View[]).length })),
+  'notes.list.total-is-page-size': after('listNotes', (_ctx, _call, view) =>
+    ({ ...view, total: (view.results as View[]).length })),
   'notes.list.next-page-null-at-end': after('listNotes', (_ctx, _call, view) =>
     (view.next_page === undefined ? { ...view, next_page: null } : view)),
   'auth.scope.list-shows-all-users': () => ({ ops: { listNotes: showingAllUsers, searchNotes: showingAllUsers } }),
   // Notes shared with the caller are left out, as if they were in the trash.
-  'auth.scope.list-hides-shared': around('listNotes', (next) => (ctx, call) =>
-    pretendingEach(ctx.store.notes.values(), 'trashedAt', (n) => (n.ownerId === call.user.id ? undefined : n.trashedAt ?? ctx.clock.now()),
-      () => next(ctx, call))),
+  'auth.scope.list-hides-shared': around('listNotes', (next) => (ctx, call) => {
+    const trashedUnlessOwn = (n: NoteRecord) => (n.ownerId === call.user.id ? undefined : n.trashedAt ?? ctx.clock.now());
+    return pretendingEach(ctx.store.notes.values(), 'trashedAt', trashedUnlessOwn, () => next(ctx, call));
+  }),
 };

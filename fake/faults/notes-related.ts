@@ -9,12 +9,14 @@ export const NOTES_RELATED_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
   // Any existing note will do, as if the caller owned it.
   'notes.related.access-unchecked': around('getRelatedNotes', (next) => (ctx, call) => {
     const note = pathNote(ctx, call);
-    return note ? pretending(note as { ownerId: string }, 'ownerId', call.user.id, () => next(ctx, call)) : next(ctx, call);
+    if (!note) return next(ctx, call);
+    return pretending(note as { ownerId: string }, 'ownerId', call.user.id, () => next(ctx, call));
   }),
   // The note asked about keeps its own owner, so access to it is still checked.
   'auth.scope.related-shows-all-users': around('getRelatedNotes', (next) => (ctx, call) =>
     owningAll(ctx, call.user.id, () => next(ctx, call), call.params.note_id)),
-  'notes.related.total-as-string': after('getRelatedNotes', (_ctx, _call, view) => ({ ...view, total: String(view.total) })),
+  'notes.related.total-as-string': after('getRelatedNotes', (_ctx, _call, view) =>
+    ({ ...view, total: String(view.total) })),
   // A note is embedded once, the first time its related notes are asked for, and never again:
   // later requests run against the index as it held the note then.
   'notes.related.stale-content': () => {

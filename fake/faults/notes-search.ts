@@ -2,6 +2,7 @@ import { DomainError } from '../service/errors.js';
 import { readBounds } from '../service/notes-list.js';
 import { REFERENCE_POLICY } from '../service/policy.js';
 import type { View } from '../service/views.js';
+import type { NoteRecord } from '../store/records.js';
 import type { FaultName } from './catalogue.js';
 import type { FaultFactory } from './hooks.js';
 import { containsAll, exclusiveBounds, pretendingEach, wantedFeatures } from './query-support.js';
@@ -89,7 +90,8 @@ export const NOTES_SEARCH_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
   }),
 
   // ---- the query ----
-  // A missing or blank query becomes one without terms; the ranking then lists recent notes (a seam in notes-search.ts).
+  // A missing or blank query becomes one without terms; the ranking then lists recent notes
+  // (a seam in fake/service/notes-search.ts).
   'notes.search.query-optional': before('searchNotes', (_ctx, call) => {
     const query = fields(call).query;
     return query === undefined || isBlank(query) ? withFields(call, { query: TERMLESS }) : call;
@@ -108,7 +110,8 @@ export const NOTES_SEARCH_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
     }
     return withFields(call, Object.fromEntries(BOUNDS.map((b) => [b, undefined])));
   }),
-  'notes.search.bounds-exclusive': before('searchNotes', (_ctx, call) => withFields(call, exclusiveBounds(fields(call)))),
+  'notes.search.bounds-exclusive': before('searchNotes', (_ctx, call) =>
+    withFields(call, exclusiveBounds(fields(call)))),
   'notes.search.images-filter-ignored': before('searchNotes', (_ctx, call) =>
     (typeof fields(call).images === 'boolean' ? withFields(call, { images: undefined }) : call)),
   'notes.search.contains-and': around('searchNotes', (next) => (ctx, call) =>
@@ -118,8 +121,8 @@ export const NOTES_SEARCH_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
     const listed = fields(call).collections;
     if (!Array.isArray(listed) || listed.length < 2) return next(ctx, call);
     const ids = new Set(listed.map((c) => String(c).toLowerCase()));
-    return pretendingEach(ctx.store.notes.values(), 'collectionIds',
-      (n) => ([...ids].every((c) => n.collectionIds.has(c)) ? undefined : new Set([...n.collectionIds].filter((c) => !ids.has(c)))),
-      () => next(ctx, call));
+    const outsideAll = (n: NoteRecord) =>
+      ([...ids].every((c) => n.collectionIds.has(c)) ? undefined : new Set([...n.collectionIds].filter((c) => !ids.has(c))));
+    return pretendingEach(ctx.store.notes.values(), 'collectionIds', outsideAll, () => next(ctx, call));
   }),
 };

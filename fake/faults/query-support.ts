@@ -26,7 +26,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** Bounds moved a millisecond inwards: inclusive comparisons on them act as exclusive ones on the sent bounds. */
 export function exclusiveBounds(input: Input): Record<string, string> {
   const patch: Record<string, string> = {};
-  for (const [field, step] of [['created_after', 1], ['updated_after', 1], ['created_before', -1], ['updated_before', -1]] as const) {
+  const steps = [['created_after', 1], ['updated_after', 1], ['created_before', -1], ['updated_before', -1]] as const;
+  for (const [field, step] of steps) {
     const ms = instant(input[field]);
     if (ms !== undefined) patch[field] = iso(ms + step);
   }
@@ -35,7 +36,8 @@ export function exclusiveBounds(input: Input): Record<string, string> {
 
 /** The updated_* bounds folded into the created_* ones: every bound then compares created_at. */
 export function updatedBoundsOnCreated(input: Input): Record<string, string | undefined> {
-  const [ca, cb, ua, ub] = (['created_after', 'created_before', 'updated_after', 'updated_before'] as const).map((f) => instant(input[f]));
+  const fieldNames = ['created_after', 'created_before', 'updated_after', 'updated_before'] as const;
+  const [ca, cb, ua, ub] = fieldNames.map((f) => instant(input[f]));
   const sent = (f: string) => input[f] !== undefined;
   // Leave a request with an invalid bound as it is: the reference refuses it.
   if ((sent('updated_after') && ua === undefined) || (sent('updated_before') && ub === undefined)) return {};
@@ -88,7 +90,8 @@ export function wantedFeatures(input: Input, isTrue: (value: unknown) => boolean
 export function containsAll(ctx: ServiceContext, wanted: ContainsFilter, run: () => View): View {
   if (wanted.count < 2) return run();
   const all = wanted.bits;
-  return pretendingEach(ctx.store.notes.values(), 'features', (n) => ((n.features & all) === all ? undefined : n.features & ~all), run);
+  const lackingSome = (n: NoteRecord) => ((n.features & all) === all ? undefined : n.features & ~all);
+  return pretendingEach(ctx.store.notes.values(), 'features', lackingSome, run);
 }
 
 /** Runs the operation as if the caller owned every note (but `except`): isolation between users is gone. */

@@ -51,7 +51,9 @@ export interface ContainsFilter {
 export function readContains(input: Input, read: (field: string) => boolean): ContainsFilter {
   let bits = 0;
   let count = 0;
-  const flags: Array<[string, number]> = [['open_tasks', FEATURE.openTask], ['tasks', FEATURE.task], ['images', FEATURE.image], ['files', FEATURE.file]];
+  const flags: Array<[string, number]> = [
+    ['open_tasks', FEATURE.openTask], ['tasks', FEATURE.task], ['images', FEATURE.image], ['files', FEATURE.file],
+  ];
   for (const [field, bit] of flags) {
     if (input[field] !== undefined && read(field)) {
       bits |= bit;
@@ -76,7 +78,8 @@ export interface ListFilters {
 
 /** order_by, the time bounds, the collection (access needed) and the contains filters, validated in that order. */
 export function readListFilters(ctx: ServiceContext, user: UserRecord, query: Input): ListFilters {
-  const orderBy = enumParam(query.order_by, 'order_by', ['created_at', 'updated_at'] as const, ctx.policy.notesList.defaultOrder);
+  const orders = ['created_at', 'updated_at'] as const;
+  const orderBy = enumParam(query.order_by, 'order_by', orders, ctx.policy.notesList.defaultOrder);
   const bounds = readBounds(ctx, query, 'notes.list.bounds');
   const collectionId = query.collection === undefined
     ? undefined
@@ -98,7 +101,8 @@ export function listKey(note: NoteRecord, orderBy: OrderField): number {
 /** GET /v2/notes: the visible active notes matching the filters, a cursor page at a time; total counts them all. */
 export function listNotes(ctx: ServiceContext, user: UserRecord, query: Input): View {
   const { max, fallback } = ctx.policy.notesList;
-  const limit = intParam(query.limit, 'limit', { min: 1, max, fallback, truncateFractions: !ctx.policy.refuseFractions });
+  const truncateFractions = !ctx.policy.refuseFractions;
+  const limit = intParam(query.limit, 'limit', { min: 1, max, fallback, truncateFractions });
   const filters = readListFilters(ctx, user, query);
   const includeContent = boolParam(query.include_content, 'include_content');
   const key = listFiltersKey(filters);

@@ -13,7 +13,8 @@ const QUERY_TERMS = 32;
  */
 export function relatedNotes(ctx: ServiceContext, user: UserRecord, noteId: string, query: Input): View {
   const { max, fallback } = ctx.policy.related;
-  const limit = intParam(query.limit, 'limit', { min: 1, max, fallback, truncateFractions: !ctx.policy.refuseFractions });
+  const truncateFractions = !ctx.policy.refuseFractions;
+  const limit = intParam(query.limit, 'limit', { min: 1, max, fallback, truncateFractions });
   const note = requireNote(ctx, user, noteId, 'access');
   const index = ctx.store.search;
   const vector = index.vector(note.seq);
@@ -26,7 +27,8 @@ export function relatedNotes(ctx: ServiceContext, user: UserRecord, noteId: stri
     for (const [term, w] of index.vector(seq)) score += w * (vector.get(term) ?? 0);
     if (score > 0) scored.push({ seq, score: Math.round(score * 1e6) / 1e6 });
   }
-  scored.sort((a, b) => b.score - a.score || (ctx.store.notesBySeq[a.seq]!.id < ctx.store.notesBySeq[b.seq]!.id ? -1 : 1));
+  const idOf = (seq: number) => ctx.store.notesBySeq[seq]!.id;
+  scored.sort((a, b) => b.score - a.score || (idOf(a.seq) < idOf(b.seq) ? -1 : 1));
   const t = ctx.settings.formatTime;
   const results = scored.slice(0, limit).map(({ seq, score }) => {
     const other = ctx.store.notesBySeq[seq]!;

@@ -70,19 +70,20 @@ function rankWindow(ctx: ServiceContext, user: UserRecord, text: string, input: 
   const terms = tokenize(text);
   const recentFirst = (a: NoteRecord, b: NoteRecord) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : 1);
   let ranked: NoteRecord[];
-  // Seam: a server without the query rule lists the most recent notes when the query has no terms.
   if (terms.length === 0 && ctx.broken('notes.search.query-optional')) {
+    // Seam: a server without the query rule lists the most recent notes when the query has no terms.
     ranked = [...ctx.store.notes.values()].filter(accept).sort(recentFirst).slice(0, window);
-  // Seam: the ranking itself; an unranked server orders every match by updated_at.
   } else if (ctx.broken('notes.search.unranked')) {
+    // Seam: the ranking itself; an unranked server orders every match by updated_at.
     const all = ctx.store.search.search(terms, Number.MAX_SAFE_INTEGER, (seq) => accept(notes[seq]!), (a, b) => a - b);
     ranked = all.map((h) => notes[h.seq]!).sort(recentFirst).slice(0, window);
   } else {
     // Seam: the index; a server that does not index titles finds a note only by a term of its body.
     const titleless = ctx.broken('notes.search.title-not-indexed');
-    const bodyMatches = (note: NoteRecord) => tokenize(note.content.slice(note.content.indexOf('\n') + 1)).some((t) => terms.includes(t));
-    const hits = ctx.store.search.search(terms, window, (seq) => accept(notes[seq]!) && (!titleless || bodyMatches(notes[seq]!)),
-      (a, b) => recentFirst(notes[a]!, notes[b]!));
+    const inBody = (note: NoteRecord) =>
+      tokenize(note.content.slice(note.content.indexOf('\n') + 1)).some((t) => terms.includes(t));
+    const admit = (seq: number) => accept(notes[seq]!) && (!titleless || inBody(notes[seq]!));
+    const hits = ctx.store.search.search(terms, window, admit, (a, b) => recentFirst(notes[a]!, notes[b]!));
     ranked = hits.map((h) => notes[h.seq]!);
   }
   return ranked.map((note) => noteListItem(ctx, note, includeContent));
