@@ -2,6 +2,9 @@ import type { FaultName } from './catalogue.js';
 import { type FaultFactory, type InstalledFaults, installFaults } from './hooks.js';
 import { CONTENT_FAULTS } from './content.js';
 import { NOTES_LIFECYCLE_FAULTS } from './notes-lifecycle.js';
+import { NOTES_LIST_FAULTS } from './notes-list.js';
+import { NOTES_RELATED_FAULTS } from './notes-related.js';
+import { NOTES_SEARCH_FAULTS } from './notes-search.js';
 import { NOTES_WRITE_FAULTS } from './notes-write.js';
 import { PERMISSION_FAULTS } from './permissions.js';
 import { TIMESTAMP_FAULTS } from './timestamps.js';
@@ -12,13 +15,25 @@ import { TIMESTAMP_FAULTS } from './timestamps.js';
  * or they change a response after the fact (response-faults.ts). A test keeps the catalogue, this
  * table and the seams in step.
  */
-export const FAULT_BEHAVIOURS: Partial<Record<FaultName, FaultFactory>> = {
-  ...NOTES_WRITE_FAULTS,
-  ...NOTES_LIFECYCLE_FAULTS,
-  ...TIMESTAMP_FAULTS,
-  ...PERMISSION_FAULTS,
-  ...CONTENT_FAULTS,
-};
+const AREAS: ReadonlyArray<Partial<Record<FaultName, FaultFactory>>> = [
+  NOTES_WRITE_FAULTS,
+  NOTES_LIFECYCLE_FAULTS,
+  NOTES_LIST_FAULTS,
+  NOTES_SEARCH_FAULTS,
+  NOTES_RELATED_FAULTS,
+  TIMESTAMP_FAULTS,
+  PERMISSION_FAULTS,
+  CONTENT_FAULTS,
+];
+
+export const FAULT_BEHAVIOURS: Partial<Record<FaultName, FaultFactory>> = {};
+for (const area of AREAS) {
+  for (const [name, factory] of Object.entries(area) as Array<[FaultName, FaultFactory]>) {
+    // Two behaviours for one fault would silently drop one: refuse at load time.
+    if (FAULT_BEHAVIOURS[name]) throw new Error(`fault ${name} has a behaviour in two areas`);
+    FAULT_BEHAVIOURS[name] = factory;
+  }
+}
 
 /** The hooks of the faults an instance was started with (catalogue order, so composition is stable). */
 export function installed(active: ReadonlySet<FaultName>): InstalledFaults {

@@ -1,6 +1,6 @@
 import { FEATURE, type NoteRecord, type UserRecord } from '../store/records.js';
 import type { ServiceContext } from './context.js';
-import type { TimestampField } from './policy.js';
+import type { OrderField, TimestampField } from './policy.js';
 import { canSeeNote, requireCollection } from './permissions.js';
 import { decodeCursor, encodeCursor, filtersHash, pageOf } from './paging.js';
 import { timestampField } from './time.js';
@@ -25,7 +25,16 @@ export function readBounds(ctx: ServiceContext, input: Input, rule: TimestampFie
   return bounds;
 }
 
-export function withinBounds(record: { createdAt: number; updatedAt: number }, b: TimeBounds, exclusive: boolean, updatedUsesCreated = false): boolean {
+/**
+ * Whether a record lies within the inclusive bounds. The two flags serve the collection faults that
+ * still ask for them (collections-query.ts); the notes list and search never pass them.
+ */
+export function withinBounds(
+  record: { createdAt: number; updatedAt: number },
+  b: TimeBounds,
+  exclusive = false,
+  updatedUsesCreated = false,
+): boolean {
   const updated = updatedUsesCreated ? record.createdAt : record.updatedAt;
   const after = (v: number, bound: number | undefined) => bound === undefined || (exclusive ? v > bound : v >= bound);
   const before = (v: number, bound: number | undefined) => bound === undefined || (exclusive ? v < bound : v <= bound);
@@ -42,7 +51,9 @@ export interface ContainsFilter {
 export function readContains(input: Input, read: (field: string) => boolean): ContainsFilter {
   let bits = 0;
   let count = 0;
-  const flags: Array<[string, number]> = [['open_tasks', FEATURE.openTask], ['tasks', FEATURE.task], ['images', FEATURE.image], ['files', FEATURE.file]];
+  const flags: Array<[string, number]> = [
+    ['open_tasks', FEATURE.openTask], ['tasks', FEATURE.task], ['images', FEATURE.image], ['files', FEATURE.file],
+  ];
   for (const [field, bit] of flags) {
     if (input[field] !== undefined && read(field)) {
       bits |= bit;
@@ -52,68 +63,67 @@ export function readContains(input: Input, read: (field: string) => boolean): Co
   return { bits, count };
 }
 
-/** OR across the true filters (AND when the instance is broken that way). */
-export function matchesContains(features: number, filter: ContainsFilter, and: boolean, openMeansAny: boolean): boolean {
-  if (filter.count === 0) return true;
-  let wanted = filter.bits;
-  if (openMeansAny && wanted & FEATURE.openTask) wanted = (wanted & ~FEATURE.openTask) | FEATURE.task;
-  return and ? (features & wanted) === wanted : (features & wanted) !== 0;
+/** OR across the true filters: a note matches when it has any of the wanted features. */
+export function matchesContains(features: number, filter: ContainsFilter): boolean {
+  return filter.count === 0 || (features & filter.bits) !== 0;
 }
 
-/** GET /v2/notes */
-export function listNotes(ctx: ServiceContext, user: UserRecord, query: Input): View {
-  const limit = intParam(query.limit, 'limit', {
-    min: 1,
-    max: ctx.broken('notes.list.limit-max-off-by-one') ? 101 : 100,
-    fallback: ctx.broken('notes.list.default-limit-20') ? 20 : 50,
-    truncateFractions: ctx.broken('limits.fractions-truncated'),
-  });
-  let orderBy = ctx.broken('notes.list.order-by-unvalidated') && query.order_by !== undefined && query.order_by !== 'created_at'
-    ? 'updated_at'
-    : enumParam(query.order_by, 'order_by', ['created_at', 'updated_at'] as const, ctx.broken('notes.list.default-order-created-at') ? 'created_at' : 'updated_at');
-  if (ctx.broken('notes.list.order-by-ignored')) orderBy = 'updated_at';
+/** What a page of GET /v2/notes is filtered and ordered by; a cursor is tied to it (see listFiltersKey). */
+export interface ListFilters {
+  orderBy: OrderField;
+  bounds: TimeBounds;
+  collectionId: string | undefined;
+  contains: ContainsFilter;
+}
+
+/** order_by, the time bounds, the collection (access needed) and the contains filters, validated in that order. */
+export function readListFilters(ctx: ServiceContext, user: UserRecord, query: Input): ListFilters {
+  const orders = ['created_at', 'updated_at'] as const;
+  const orderBy = enumParam(query.order_by, 'order_by', orders, ctx.policy.notesList.defaultOrder);
   const bounds = readBounds(ctx, query, 'notes.list.bounds');
-  const collectionId = query.collection === undefined || ctx.broken('notes.list.collection-filter-ignored')
+  const collectionId = query.collection === undefined
     ? undefined
     : requireCollection(ctx, user, checkUuid(query.collection, 'collection'), 'access').id;
   const contains = readContains(query, (f) => boolParam(query[f], f));
-  const includeContent = ctx.broken('notes.list.content-always') || (boolParam(query.include_content, 'include_content') && !ctx.broken('notes.list.include-content-ignored'));
+  return { orderBy, bounds, collectionId, contains };
+}
 
-  const filters = filtersHash({ orderBy, bounds, collectionId, contains: contains.bits });
-  const after = query.cursor === undefined ? undefined
-    : decodeCursor(String(query.cursor), filters, !ctx.broken('notes.list.cursor-filters-unchecked'));
+/** The hash a cursor carries: reused with other filters or another order_by it is refused. */
+export function listFiltersKey(filters: ListFilters): string {
+  return filtersHash({ ...filters, contains: filters.contains.bits });
+}
 
+/** The sort key of a note in the given order (what a cursor position holds). */
+export function listKey(note: NoteRecord, orderBy: OrderField): number {
+  return orderBy === 'created_at' ? note.createdAt : note.updatedAt;
+}
+
+/** GET /v2/notes: the visible active notes matching the filters, a cursor page at a time; total counts them all. */
+export function listNotes(ctx: ServiceContext, user: UserRecord, query: Input): View {
+  const { max, fallback } = ctx.policy.notesList;
+  const truncateFractions = !ctx.policy.refuseFractions;
+  const limit = intParam(query.limit, 'limit', { min: 1, max, fallback, truncateFractions });
+  const filters = readListFilters(ctx, user, query);
+  const includeContent = boolParam(query.include_content, 'include_content');
+  const key = listFiltersKey(filters);
+  const after = query.cursor === undefined ? undefined : decodeCursor(String(query.cursor), key, true);
+
+  const { orderBy, bounds, collectionId, contains } = filters;
   const index = orderBy === 'created_at' ? ctx.store.notesByCreated : ctx.store.notesByUpdated;
-  const newestFirst = ctx.broken('notes.list.order-reversed') ? !ctx.settings.newestFirst : ctx.settings.newestFirst;
-  const allUsers = ctx.broken('auth.scope.list-shows-all-users');
-  const exclusive = ctx.broken('notes.list.bounds-exclusive');
-  const updatedUsesCreated = ctx.broken('notes.list.updated-bounds-use-created');
-  const and = ctx.broken('notes.list.contains-and');
-  const openMeansAny = ctx.broken('notes.list.open-tasks-matches-any-task');
   const matches = (id: string): boolean => {
     const note = ctx.store.notes.get(id)!;
     return note.trashedAt === null
-      && (allUsers || (ctx.broken('auth.scope.list-hides-shared') ? note.ownerId === user.id : canSeeNote(ctx, user, note)))
+      && canSeeNote(ctx, user, note)
       && (collectionId === undefined || note.collectionIds.has(collectionId))
-      && withinBounds(note, bounds, exclusive, updatedUsesCreated)
-      && matchesContains(note.features, contains, and, openMeansAny);
+      && withinBounds(note, bounds)
+      && matchesContains(note.features, contains);
   };
-  const keyOf = (id: string) => {
-    const note = ctx.store.notes.get(id)!;
-    return orderBy === 'created_at' ? note.createdAt : note.updatedAt;
-  };
-  const page = pageOf(index, newestFirst, after, limit, matches, keyOf);
-  let next = page.next;
-  if (next && ctx.broken('notes.list.cursor-skips-one')) {
-    // Off by one: the cursor points one past the last item shown.
-    const skipped = pageOf(index, newestFirst, next, 1, matches, keyOf).ids[0];
-    if (skipped !== undefined) next = { key: keyOf(skipped), id: skipped };
-  }
+  const keyOf = (id: string) => listKey(ctx.store.notes.get(id)!, orderBy);
+  const page = pageOf(index, ctx.settings.newestFirst, after, limit, matches, keyOf);
   const view: View = {
     results: page.ids.map((id) => noteListItem(ctx, ctx.store.notes.get(id) as NoteRecord, includeContent)),
-    total: ctx.broken('notes.list.total-is-page-size') ? page.ids.length : page.total,
+    total: page.total,
   };
-  if (next) view.next_page = encodeCursor({ ...next, filters });
-  else if (ctx.broken('notes.list.next-page-null-at-end')) view.next_page = null;
+  if (page.next) view.next_page = encodeCursor({ ...page.next, filters: key });
   return view;
 }

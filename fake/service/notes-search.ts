@@ -7,117 +7,86 @@ import { canSeeNote } from './permissions.js';
 import { type Input, checkArray, checkBoolean, checkString, checkUuid, intParam, requireObject } from './validate.js';
 import { type View, noteListItem } from './views.js';
 
-export const SEARCH_WINDOW = 100;
-
 /** POST /v2/notes/search: limit, offset and snapshot_id come from the query, the rest from the body. */
 export function searchNotes(ctx: ServiceContext, user: UserRecord, query: Input, body: unknown): View {
   const input = requireObject(body);
-  const paging = ctx.broken('notes.search.paging-from-body') ? input : query;
-  const limit = intParam(paging.limit, 'limit', {
-    min: 1,
-    max: ctx.broken('notes.search.limit-max-off-by-one') ? 51 : 50,
-    fallback: ctx.broken('notes.search.default-limit-10') ? 10 : 20,
-    truncateFractions: ctx.broken('limits.fractions-truncated'),
-  });
-  const offset = ctx.broken('notes.search.negative-offset-accepted') && typeof paging.offset === 'string' && /^-\d+$/.test(paging.offset)
-    ? 0
-    : intParam(paging.offset, 'offset', { min: 0, fallback: 0, truncateFractions: ctx.broken('limits.fractions-truncated') });
-  const snapshotId = paging.snapshot_id === undefined ? undefined : String(paging.snapshot_id);
-
-  let text = input.query;
-  if (text === undefined && !ctx.broken('notes.search.query-optional')) throw invalid('query is required');
-  text ??= '';
-  checkString(text, 'query');
-  if (!/\S/.test(text as string) && !ctx.broken('notes.search.whitespace-query-accepted') && !ctx.broken('notes.search.query-optional')) {
-    throw invalid('query must contain at least one non-whitespace character');
-  }
+  const { max, fallback } = ctx.policy.notesSearch;
+  const truncateFractions = !ctx.policy.refuseFractions;
+  const limit = intParam(query.limit, 'limit', { min: 1, max, fallback, truncateFractions });
+  const offset = intParam(query.offset, 'offset', { min: 0, fallback: 0, truncateFractions });
+  const snapshotId = query.snapshot_id === undefined ? undefined : String(query.snapshot_id);
+  const text = readQueryText(input.query);
 
   let items: readonly Record<string, unknown>[];
-  let matchCount: number;
   let snapshot: string;
-  if (snapshotId !== undefined && !ctx.broken('notes.search.snapshot-live')) {
+  if (snapshotId !== undefined) {
     const frozen = ctx.store.snapshots.get(snapshotId);
     if (!frozen || frozen.userId !== user.id || ctx.clock.now() - frozen.createdAt > ctx.settings.snapshotTtlMs) {
       throw new DomainError('unknown_snapshot', 'unknown or expired snapshot_id; start again from offset 0');
     }
     items = frozen.items;
-    matchCount = frozen.matchCount;
     snapshot = frozen.id;
   } else {
-    if (offset > 0 && snapshotId === undefined && !ctx.broken('notes.search.snapshot-optional')) {
-      throw invalid('snapshot_id is required when offset > 0 (take it from the first page)');
-    }
-    ({ items, matchCount } = rankWindow(ctx, user, text as string, input));
-    snapshot = snapshotId ?? ctx.ids.uuid();
-    if (snapshotId === undefined) ctx.store.saveSnapshot({ id: snapshot, userId: user.id, createdAt: ctx.clock.now(), items, matchCount });
+    if (offset > 0) throw invalid('snapshot_id is required when offset > 0 (take it from the first page)');
+    items = rankWindow(ctx, user, text, input);
+    snapshot = ctx.ids.uuid();
+    ctx.store.saveSnapshot({ id: snapshot, userId: user.id, createdAt: ctx.clock.now(), items });
   }
 
-  const window = ctx.broken('notes.search.snapshot-reorders') && snapshotId !== undefined ? [...items].reverse() : items;
-  const start = ctx.broken('notes.search.offset-one-based') ? Math.max(0, offset - 1) : offset;
-  const results = window.slice(start, start + limit);
-  const total = ctx.broken('notes.search.total-uncapped') ? matchCount : items.length;
-  const view: View = {
+  const results = items.slice(offset, offset + limit);
+  return {
     results: results.map((r) => ({ ...r })),
-    total,
-    limit: ctx.broken('notes.search.echo-default-limit') ? 20 : limit,
+    total: items.length,
+    limit,
     offset,
-    has_next_page: ctx.broken('notes.search.has-next-page-full-page') ? results.length === limit : offset + results.length < items.length,
+    has_next_page: offset + results.length < items.length,
     snapshot_id: snapshot,
   };
-  if (ctx.broken('notes.search.offset-omitted-when-default') && paging.offset === undefined) delete view.offset;
-  return view;
 }
 
-/** Ranks the visible, active notes matching the query and filters; freezes at most 100 rendered items. */
-function rankWindow(ctx: ServiceContext, user: UserRecord, text: string, input: Input): { items: Record<string, unknown>[]; matchCount: number } {
+/** The query text: required, a string, and not only whitespace. */
+function readQueryText(value: unknown): string {
+  if (value === undefined) throw invalid('query is required');
+  const text = checkString(value, 'query');
+  if (!/\S/.test(text)) throw invalid('query must contain at least one non-whitespace character');
+  return text;
+}
+
+/** Ranks the visible, active notes matching the query and filters; freezes the window (100) of rendered items. */
+function rankWindow(ctx: ServiceContext, user: UserRecord, text: string, input: Input): Record<string, unknown>[] {
   const bounds = readBounds(ctx, input, 'notes.search.bounds');
   const collections = input.collections === undefined ? undefined
     : new Set(checkArray(input.collections, 'collections').map((c, i) => checkUuid(c, `collections[${i}]`)));
   const contains = readContains(input, (f) => checkBoolean(input[f], f));
   const includeContent = readShape(input.response_shape);
-  const allUsers = ctx.broken('auth.scope.list-shows-all-users');
-  const exclusive = ctx.broken('notes.search.bounds-exclusive');
-  const ignoreBounds = ctx.broken('notes.search.bounds-ignored');
-  const allCollections = ctx.broken('notes.search.collections-all-required');
-  const and = ctx.broken('notes.search.contains-and');
-  const imagesIgnored = ctx.broken('notes.search.images-filter-ignored');
   const accept = (note: NoteRecord): boolean => note.trashedAt === null
-    && (allUsers || canSeeNote(ctx, user, note))
-    && (ignoreBounds || withinBounds(note, bounds, exclusive))
-    && (collections === undefined || (allCollections
-      ? [...collections].every((c) => note.collectionIds.has(c))
-      : [...collections].some((c) => note.collectionIds.has(c))))
-    && matchesContains(note.features, imagesIgnored ? { ...contains, bits: contains.bits & ~4, count: contains.bits & ~4 ? contains.count : 0 } : contains, and, false);
+    && canSeeNote(ctx, user, note)
+    && withinBounds(note, bounds)
+    && (collections === undefined || [...collections].some((c) => note.collectionIds.has(c)))
+    && matchesContains(note.features, contains);
 
+  const window = ctx.policy.notesSearch.window;
   const notes = ctx.store.notesBySeq;
-  let matched = 0;
-  let ranked: NoteRecord[];
   const terms = tokenize(text);
+  const recentFirst = (a: NoteRecord, b: NoteRecord) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : 1);
+  let ranked: NoteRecord[];
   if (terms.length === 0 && ctx.broken('notes.search.query-optional')) {
-    ranked = [...ctx.store.notes.values()].filter(accept).sort((a, b) => b.updatedAt - a.updatedAt).slice(0, SEARCH_WINDOW);
-    matched = ranked.length;
+    // Seam: a server without the query rule lists the most recent notes when the query has no terms.
+    ranked = [...ctx.store.notes.values()].filter(accept).sort(recentFirst).slice(0, window);
   } else if (ctx.broken('notes.search.unranked')) {
+    // Seam: the ranking itself; an unranked server orders every match by updated_at.
     const all = ctx.store.search.search(terms, Number.MAX_SAFE_INTEGER, (seq) => accept(notes[seq]!), (a, b) => a - b);
-    ranked = all.map((h) => notes[h.seq]!).sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : 1)).slice(0, SEARCH_WINDOW);
-    matched = all.length;
+    ranked = all.map((h) => notes[h.seq]!).sort(recentFirst).slice(0, window);
   } else {
+    // Seam: the index; a server that does not index titles finds a note only by a term of its body.
     const titleless = ctx.broken('notes.search.title-not-indexed');
-    const hits = ctx.store.search.search(terms, SEARCH_WINDOW, (seq) => {
-      const note = notes[seq]!;
-      if (!accept(note)) return false;
-      if (titleless && !tokenize(note.content.slice(note.content.indexOf('\n') + 1)).some((t) => terms.includes(t))) return false;
-      matched++;
-      return true;
-    }, (a, b) => notes[b]!.updatedAt - notes[a]!.updatedAt || (notes[a]!.id < notes[b]!.id ? -1 : 1));
+    const inBody = (note: NoteRecord) =>
+      tokenize(note.content.slice(note.content.indexOf('\n') + 1)).some((t) => terms.includes(t));
+    const admit = (seq: number) => accept(notes[seq]!) && (!titleless || inBody(notes[seq]!));
+    const hits = ctx.store.search.search(terms, window, admit, (a, b) => recentFirst(notes[a]!, notes[b]!));
     ranked = hits.map((h) => notes[h.seq]!);
-    if (ctx.broken('notes.search.total-uncapped')) matched = countMatches(ctx, terms, accept);
   }
-  const items = ranked.map((note) => noteListItem(ctx, note, includeContent));
-  return { items, matchCount: Math.max(matched, items.length) };
-}
-
-function countMatches(ctx: ServiceContext, terms: string[], accept: (note: NoteRecord) => boolean): number {
-  return ctx.store.search.search(terms, Number.MAX_SAFE_INTEGER, (seq) => accept(ctx.store.notesBySeq[seq]!), (a, b) => a - b).length;
+  return ranked.map((note) => noteListItem(ctx, note, includeContent));
 }
 
 /** The response-shape object (fields not shown): the fake honours include_content. */

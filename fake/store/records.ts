@@ -79,6 +79,4 @@ export interface SearchSnapshot {
   readonly createdAt: number;
   /** The frozen, ranked result window (at most 100 rendered list items). */
   readonly items: readonly Record<string, unknown>[];
-  /** How many notes matched before the window cap (at least items.length). */
-  readonly matchCount: number;
 }

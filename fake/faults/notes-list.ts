@@ -1,0 +1,81 @@
+import { DomainError } from '../service/errors.js';
+import { listFiltersKey, listKey, readListFilters } from '../service/notes-list.js';
+import { decodeCursor, encodeCursor } from '../service/paging.js';
+import type { View } from '../service/views.js';
+import type { NoteRecord } from '../store/records.js';
+import type { FaultName } from './catalogue.js';
+import type { FaultFactory, OperationWrapper } from './hooks.js';
+import {
+  containsAll, exclusiveBounds, owningAll, pretendingEach, updatedBoundsOnCreated, wantedFeatures,
+} from './query-support.js';
+import { after, around, before, withQuery } from './support.js';
+
+/** Every note of every user is listed and searched. */
+const showingAllUsers: OperationWrapper = (next) => (ctx, call) => owningAll(ctx, call.user.id, () => next(ctx, call));
+
+export const NOTES_LIST_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
+  'notes.list.limit-max-off-by-one': () => ({ policy: { notesList: { max: 101 } } }),
+  'notes.list.default-limit-20': () => ({ policy: { notesList: { fallback: 20 } } }),
+  // One switch for every paged read: search, related notes and both lists.
+  'limits.fractions-truncated': () => ({ policy: { refuseFractions: false } }),
+  'notes.list.default-order-created-at': () => ({ policy: { notesList: { defaultOrder: 'created_at' } } }),
+  'notes.list.order-by-unvalidated': before('listNotes', (_ctx, call) => {
+    const orderBy = call.query.order_by;
+    return orderBy !== undefined && orderBy !== 'created_at' ? withQuery(call, { order_by: 'updated_at' }) : call;
+  }),
+  // Unknown values are still refused: only the valid choice is dropped.
+  'notes.list.order-by-ignored': before('listNotes', (_ctx, call) => {
+    const orderBy = call.query.order_by;
+    return orderBy === undefined || orderBy === 'created_at' ? withQuery(call, { order_by: 'updated_at' }) : call;
+  }),
+  'notes.list.order-reversed': around('listNotes', (next) => (ctx, call) =>
+    next({ ...ctx, settings: { ...ctx.settings, newestFirst: !ctx.settings.newestFirst } }, call)),
+  'notes.list.bounds-exclusive': before('listNotes', (_ctx, call) => withQuery(call, exclusiveBounds(call.query))),
+  'notes.list.updated-bounds-use-created': before('listNotes', (_ctx, call) =>
+    withQuery(call, updatedBoundsOnCreated(call.query))),
+  'notes.list.collection-filter-ignored': before('listNotes', (_ctx, call) =>
+    withQuery(call, { collection: undefined })),
+  'notes.list.open-tasks-matches-any-task': before('listNotes', (_ctx, call) => {
+    const { open_tasks: open, tasks } = call.query;
+    const tasksReadable = tasks === undefined || tasks === 'true' || tasks === 'false';
+    return open === 'true' && tasksReadable ? withQuery(call, { open_tasks: undefined, tasks: 'true' }) : call;
+  }),
+  'notes.list.contains-and': around('listNotes', (next) => (ctx, call) =>
+    containsAll(ctx, wantedFeatures(call.query, (v) => v === 'true'), () => next(ctx, call))),
+  'notes.list.content-always': before('listNotes', (_ctx, call) => withQuery(call, { include_content: 'true' })),
+  'notes.list.include-content-ignored': before('listNotes', (_ctx, call) =>
+    (call.query.include_content === 'true' ? withQuery(call, { include_content: 'false' }) : call)),
+  // The cursor is re-stamped with the filters of this request, so a mismatch is never seen.
+  'notes.list.cursor-filters-unchecked': before('listNotes', (ctx, call) => {
+    if (call.query.cursor === undefined) return call;
+    try {
+      const position = decodeCursor(String(call.query.cursor), '', false);
+      const filters = listFiltersKey(readListFilters(ctx, call.user, call.query));
+      return withQuery(call, { cursor: encodeCursor({ ...position, filters }) });
+    } catch (error) {
+      if (error instanceof DomainError) return call; // a bad cursor or filter: the reference refuses it
+      throw error;
+    }
+  }),
+  // Off by one: next_page points past the first note of the next page.
+  'notes.list.cursor-skips-one': around('listNotes', (next) => (ctx, call) => {
+    const view = next(ctx, call);
+    if (typeof view.next_page !== 'string') return view;
+    const following = next(ctx, withQuery(call, { cursor: view.next_page, limit: '1' }));
+    const skipped = ctx.store.notes.get(String((following.results as View[])[0]?.id));
+    if (!skipped) return view;
+    const filters = readListFilters(ctx, call.user, call.query);
+    const cursor = { key: listKey(skipped, filters.orderBy), id: skipped.id, filters: listFiltersKey(filters) };
+    return { ...view, next_page: encodeCursor(cursor) };
+  }),
+  'notes.list.total-is-page-size': after('listNotes', (_ctx, _call, view) =>
+    ({ ...view, total: (view.results as View[]).length })),
+  'notes.list.next-page-null-at-end': after('listNotes', (_ctx, _call, view) =>
+    (view.next_page === undefined ? { ...view, next_page: null } : view)),
+  'auth.scope.list-shows-all-users': () => ({ ops: { listNotes: showingAllUsers, searchNotes: showingAllUsers } }),
+  // Notes shared with the caller are left out, as if they were in the trash.
+  'auth.scope.list-hides-shared': around('listNotes', (next) => (ctx, call) => {
+    const trashedUnlessOwn = (n: NoteRecord) => (n.ownerId === call.user.id ? undefined : n.trashedAt ?? ctx.clock.now());
+    return pretendingEach(ctx.store.notes.values(), 'trashedAt', trashedUnlessOwn, () => next(ctx, call));
+  }),
+};
