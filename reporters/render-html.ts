@@ -13,7 +13,7 @@ const GROUP_TITLE: Record<Standing, string> = {
 
 /**
  * One self-contained HTML page: headline and summary bar, a filter (verdict, area, text; also from
- * the URL: #verdict=fail&area=notes&q=words), then the rules with what fails the run first and open.
+ * the URL: #verdict=fail&area=notes&q=words&open=all), then the rules with what fails the run first and open.
  * Evidence and repro have copy buttons; long text wraps and folds so the page keeps the window's width.
  */
 export function renderHtml(report: ConformanceReport): string {
@@ -45,6 +45,7 @@ ${summaryBar(report)}
 <label>Verdict <select name="verdict"><option value="">all</option><option value="failing">fails the run</option>${verdicts}</select></label>
 <label>Area <select name="area"><option value="">all</option>${areas}</select></label>
 <label>Text <input name="q" type="search" placeholder="rule id, words of a reason or check"></label>
+<label><input name="open" type="checkbox" value="all"> expand all</label>
 <span id="shown" aria-live="polite"></span>
 </form>
 ${runErrors}
@@ -90,7 +91,7 @@ function exchange(x: EvidenceExchange): string {
 
 const REPORT_CSS = `
 .filters{position:sticky;top:0;background:#fff;border-bottom:1px solid #d0d7de;padding:.5rem 0;display:flex;flex-wrap:wrap;gap:.4rem 1rem;align-items:center;z-index:1}
-.filters input{width:18rem;max-width:100%}
+.filters input[type=search]{width:18rem;max-width:100%}
 #shown{color:#57606a}
 details.rule{border:1px solid #d0d7de;border-radius:4px;margin:.35rem 0;padding:.3rem .6rem}
 details.rule[data-standing=failing]{border-left:4px solid #cf222e}
@@ -110,8 +111,17 @@ const FILTER_SCRIPT = `
   var form = document.getElementById('filter');
   var rules = Array.prototype.slice.call(document.querySelectorAll('details.rule'));
   function readHash() {
-    var params = new URLSearchParams((location.hash || '').replace(/^#/, '') || location.search.replace(/^\\?/, ''));
+    var raw = (location.hash || '').replace(/^#/, '') || location.search.replace(/^\\?/, '');
+    if (raw.indexOf('=') < 0) return; // a plain anchor (#rule-...), not a filter
+    var params = new URLSearchParams(raw);
     ['verdict', 'area', 'q'].forEach(function (name) { if (params.has(name)) form.elements[name].value = params.get(name); });
+    form.elements.open.checked = params.get('open') === 'all';
+    expand();
+  }
+  var initiallyOpen = Array.prototype.filter.call(document.querySelectorAll('details'), function (d) { return d.open; });
+  function expand() {
+    var all = form.elements.open.checked;
+    Array.prototype.forEach.call(document.querySelectorAll('details'), function (d) { d.open = all || initiallyOpen.indexOf(d) >= 0; });
   }
   function apply() {
     var verdict = form.elements.verdict.value, area = form.elements.area.value;
@@ -133,9 +143,11 @@ const FILTER_SCRIPT = `
     root.setAttribute('data-first-rule', first);
     measure();
   }
-  function update() {
+  function update(event) {
+    if (event && event.target === form.elements.open) expand();
     var params = new URLSearchParams();
     ['verdict', 'area', 'q'].forEach(function (name) { if (form.elements[name].value) params.set(name, form.elements[name].value); });
+    if (form.elements.open.checked) params.set('open', 'all');
     history.replaceState(null, '', params.toString() ? '#' + params.toString() : location.pathname + location.search);
     apply();
   }
