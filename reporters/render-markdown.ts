@@ -4,6 +4,8 @@ import { clip, plainReason } from './text.js';
 
 /** Under GitHub's 65,536-character limit for a pull-request comment, with room to spare. */
 export const MARKDOWN_MAX_CHARS = 60_000;
+/** The share of the limit failing rules may fill in full; later ones get a line each, so more of them show. */
+const DETAILED_SHARE = 0.6;
 
 export interface MarkdownOptions {
   /** The most characters the output may have (default 60,000). */
@@ -32,7 +34,21 @@ export function renderMarkdown(report: ConformanceReport, options: MarkdownOptio
   const ordered = rulesInDisplayOrder(report);
   const group = (standing: ReturnType<typeof standingOf>) => ordered.filter((r) => standingOf(report, r) === standing);
   const failing = group('failing');
-  if (failing.length > 0) out.section(`### Rules that fail the run (${failing.length})`, failing.map((r) => failureBlock(r)), 'failing rule(s)');
+  if (failing.length > 0) {
+    // In full (reason, repro) while they take up to DETAILED_SHARE of the limit; the rest one line each.
+    const detailed: string[] = [];
+    const brief: string[] = [];
+    let used = out.used;
+    for (const rule of failing) {
+      const block = failureBlock(rule);
+      if (brief.length === 0 && used + block.length <= out.max * DETAILED_SHARE) {
+        detailed.push(block);
+        used += block.length;
+      } else brief.push(`- \`${rule.id}\` (${rule.level}) ${rule.verdict}: ${md(clip(plainReason(rule.reason), 200))}\n`);
+    }
+    if (brief.length > 0) detailed.push(`\n${brief.length} more failing rule(s), in brief (their repro is in the full report):\n\n`);
+    out.section(`### Rules that fail the run (${failing.length})`, [...detailed, ...brief], 'failing rule(s)');
+  }
   if (report.run_errors.length > 0) out.section(`### Run errors (${report.run_errors.length})`, report.run_errors.map((e) => `- ${md(clip(e, 1000))}\n`), 'run error(s)');
   const foldedRules = (title: string, rules: RuleResult[], line: (r: RuleResult) => string) => {
     if (rules.length > 0) out.folded(`${title} (${rules.length})`, rules.map((r) => `- \`${r.id}\`: ${md(clip(plainReason(line(r)), 600))}\n`), 'rule(s)');
@@ -51,7 +67,7 @@ export function renderMarkdown(report: ConformanceReport, options: MarkdownOptio
 }
 
 function failureBlock(rule: RuleResult): string {
-  const lines = [`#### \`${rule.id}\` (${rule.level}): ${rule.verdict}`, '', `${md(rule.statement)} _(${md(rule.section)})_`, ''];
+  const lines = [`#### \`${rule.id}\` (${rule.level}): ${rule.verdict}`, '', `${md(clip(rule.statement, 400))} _(${md(rule.section)})_`, ''];
   const checks = rule.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'error');
   for (const check of checks.slice(0, 5)) lines.push(...checkLines(check));
   if (checks.length > 5) lines.push(`- and ${checks.length - 5} more check(s) in the full report`, '');
@@ -62,7 +78,7 @@ function failureBlock(rule: RuleResult): string {
 function checkLines(check: CheckResult): string[] {
   const lines = [`- **${check.verdict}** ${md(check.name)} (\`${check.file}\`)${check.seed !== undefined ? `, seed ${check.seed}` : ''}: ${md(clip(plainReason(check.message), 1000))}`];
   if (check.repro) {
-    lines.push('', '  Reproduce:', '', ...fence(clip(check.repro, 4000), 'sh').map((l) => `  ${l}`));
+    lines.push('', '  Reproduce:', '', ...fence(clip(check.repro, 2500), 'sh').map((l) => `  ${l}`));
   } else {
     for (const x of (check.evidence ?? []).slice(-3)) lines.push(`  - \`${x.method} ${x.path.replace(/`/g, '%60')}\` -> ${x.status}`);
   }
@@ -86,11 +102,15 @@ function md(text: string): string {
 class Budget {
   private readonly parts: string[] = [];
   private length = 0;
+
+  get used(): number {
+    return this.length;
+  }
   private omitted = new Map<string, number>();
   /** Room kept for the truncation notice and the closing of an open <details>. */
   private static readonly RESERVE = 600;
 
-  constructor(private readonly max: number) {}
+  constructor(readonly max: number) {}
 
   add(text: string): boolean {
     if (this.omitted.size > 0 || this.length + text.length + Budget.RESERVE > this.max) return false;
