@@ -88,3 +88,10 @@ describe('renderers', () => {
     expect(quiet).toEqual([expect.stringMatching(/^notes-conformance: FAIL: 6 rules/), 'failing (1): notes.create.a', expect.stringMatching(/^exit 1: /), expect.stringMatching(/^seed 7 /)]);
   });
 });
+
+describe('reasons keep invisible differences', () => {
+  it('escapes a CR or a blank closing a quoted literal before the message is put on one line', () => {
+    const r = buildReport(input([outcome({ rules: ['notes.create.a'], state: 'failed', errors: [{ name: 'NonConformance', message: 'title came back as "Title\r"\nnot "Title "' }] })]));
+    expect(r.rules.find((x) => x.id === 'notes.create.a')!.reason).toBe('title came back as "Title\\r" not "Title\\u0020"');
+  });
+});
