@@ -49,8 +49,9 @@ export function judgedOnAssumedProfile(report: ConformanceReport, rule: RuleResu
 }
 
 export function assumedProfileNote(rule: RuleResult): string {
-  return `judged against the assumed default profile (no profile given), so not counted; observed: ${rule.reason}`
-    + ` - declare \`${rule.profile_field ?? 'the profile field'}\` in a profile to have it judged`;
+  // The key first: the observation can be long and gets clipped in narrow renderings.
+  return `not counted: judged against assumed defaults (no profile given); declare \`${rule.profile_field ?? 'the profile field'}\``
+    + ` in a profile to have it judged; observed: ${rule.reason}`;
 }
 
 /** Display groups in the order a reader acts on them: what fails the run first, what passed last. */
@@ -81,5 +82,6 @@ export function skipReasons(rules: readonly RuleResult[]): Array<{ reason: strin
 /** The report's one-line outcome, the same words in every rendering. */
 export function headline(report: ConformanceReport): string {
   const status = report.interrupted ? `INTERRUPTED (${report.interrupted.signal})` : report.exit_code === 0 ? 'PASS' : 'FAIL';
-  return `${status}: ${report.rules.length} rules against ${report.target} (profile ${report.profile}${report.profile_declared ? '' : ', assumed'}): ${countsLine(report.summary)}`;
+  const assumed = report.profile_declared || /assumed/i.test(report.profile) ? '' : ', assumed';
+  return `${status}: ${report.rules.length} rules against ${report.target} (profile ${report.profile}${assumed}): ${countsLine(report.summary)}`;
 }

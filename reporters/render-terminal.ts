@@ -1,4 +1,4 @@
-import { assumedProfileNote, blockingRules, byArea, countsLine, headline, rulesInDisplayOrder, skipReasons, standingOf } from './group.js';
+import { blockingRules, byArea, countsLine, headline, rulesInDisplayOrder, skipReasons, standingOf } from './group.js';
 import type { ConformanceReport, RuleResult } from './report.js';
 import { clip, plainReason } from './text.js';
 
@@ -18,8 +18,9 @@ export function useColour(stream: { isTTY?: boolean }, env: Readonly<Record<stri
 
 const MARK: Record<string, string> = { fail: 'FAIL ', error: 'ERROR', warn: 'WARN ', skipped: 'SKIP ', pass: 'PASS ' };
 const SGR: Record<string, string> = { fail: '31', error: '33', warn: '33', skipped: '2', pass: '32', bold: '1', dim: '2' };
-const REASON_MAX = 300;
+const REASON_MAX = 240;
 const LINE_MAX = 118;
+const SKIP_REASON_MAX = 160;
 
 /** The terminal summary: counts per area, each rule that did not pass with a plain reason, skips grouped. */
 export function renderTerminal(report: ConformanceReport, options: TerminalOptions = {}): string {
@@ -41,7 +42,7 @@ export function renderTerminal(report: ConformanceReport, options: TerminalOptio
   const skips = skipReasons(report.rules);
   if (skips.length > 0 && !options.showSkipped) {
     lines.push('', `  skipped ${skips.reduce((n, s) => n + s.count, 0)} rule(s):`);
-    for (const skip of skips) lines.push(paint('dim', `    ${String(skip.count).padStart(3)} x ${clip(plainReason(skip.reason), LINE_MAX - 10)}`));
+    for (const skip of skips) lines.push(paint('dim', `    ${String(skip.count).padStart(3)} x ${clip(plainReason(skip.reason), SKIP_REASON_MAX)}`));
   }
   lines.push('', head, exit, seed, '');
   return lines.join('\n');
@@ -49,7 +50,9 @@ export function renderTerminal(report: ConformanceReport, options: TerminalOptio
 
 function ruleLine(report: ConformanceReport, rule: RuleResult, paint: (code: string, text: string) => string): string {
   const mark = paint(rule.verdict, MARK[rule.verdict]!);
-  if (standingOf(report, rule) === 'assumed') return `  ${mark} ${rule.id} (profile, not counted): ${clip(plainReason(assumedProfileNote(rule)), REASON_MAX)}`;
+  if (standingOf(report, rule) === 'assumed') {
+    return `  ${mark} ${rule.id} (profile, not counted: declare \`${rule.profile_field}\` to judge it): ${clip(plainReason(rule.reason), REASON_MAX)}`;
+  }
   return `  ${mark} ${rule.id} (${rule.level}): ${clip(plainReason(rule.reason), REASON_MAX)}`;
 }
 

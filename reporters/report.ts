@@ -1,6 +1,6 @@
 import type { Rule, RuleLevel } from '../spec/rules.js';
 import { ruleArea } from '../spec/rules.js';
-import { showInvisible } from './text.js';
+import { plainReason, showInvisible } from './text.js';
 
 export type Verdict = 'pass' | 'fail' | 'error' | 'skipped' | 'warn';
 export const VERDICTS: readonly Verdict[] = ['pass', 'fail', 'error', 'skipped', 'warn'];
@@ -202,7 +202,8 @@ export function ruleVerdict(checks: readonly CheckResult[]): { verdict: Verdict;
 
 function oneLine(message: string): string {
   // Escape CR, tabs and blanks closing a quoted literal first: trimming the lines would erase them.
-  const line = showInvisible(message).split('\n').map((l) => l.trim()).filter(Boolean).join(' ');
+  // Plain words before the cut, so matcher noise at the end cannot survive as "// Objec...".
+  const line = plainReason(showInvisible(message).split('\n').map((l) => l.trim()).filter(Boolean).join(' '));
   return line.length > 400 ? `${line.slice(0, 397)}...` : line;
 }
 

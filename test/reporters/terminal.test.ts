@@ -11,7 +11,9 @@ describe('renderTerminal', () => {
     const lines = text.split('\n');
     const marks = lines.filter((l) => /^ {2}(FAIL|ERROR|WARN)/.test(l));
     expect(marks[0]).toMatch(/^ {2}FAIL {2}\S+ \(documented\)/);
-    expect(marks.findIndex((l) => l.includes('(profile, not counted)'))).toBeGreaterThan(marks.findIndex((l) => l.startsWith('  ERROR')));
+    const profileRule = report.rules.find((r) => r.level === 'profile' && r.verdict === 'fail')!;
+    const assumed = `  FAIL  ${profileRule.id} (profile, not counted: declare \`${profileRule.profile_field}\` to judge it): oldest first`;
+    expect(marks.indexOf(assumed)).toBeGreaterThan(marks.findIndex((l) => l.startsWith('  ERROR')));
     expect(text).toContain("got 'hello\\u0020', expected 'hello'");
     expect(text).not.toContain('Object.is equality');
     expect(text).toContain('declare `');
