@@ -36,6 +36,8 @@ export class OutcomeCollector implements Reporter {
       ...(meta.seed !== undefined ? { seed: meta.seed } : {}),
       ...(meta.ruleFailures ? { ruleFailures: meta.ruleFailures } : {}),
       ...(meta.ruleSkips ? { ruleSkips: meta.ruleSkips } : {}),
+      // diagnostic() is undefined for a test that did not run; its duration is in milliseconds.
+      ...(test.diagnostic()?.duration !== undefined ? { durationMs: test.diagnostic()!.duration } : {}),
     };
     if (outcome.state === 'skipped' && !outcome.note) outcome.note = 'skipped';
     this.outcomes.push(outcome);

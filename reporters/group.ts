@@ -1,4 +1,4 @@
-import { type ConformanceReport, type RuleResult, VERDICTS, type Verdict } from './report.js';
+import { type ConformanceReport, type RuleResult, VERDICTS, type Verdict, byCodePoint, isBlocking } from './report.js';
 
 export interface AreaSummary {
   area: string;
@@ -15,7 +15,7 @@ export function byArea(report: ConformanceReport): AreaSummary[] {
     area.counts[rule.verdict]++;
     area.rules.push(rule);
   }
-  return [...areas.values()].sort((a, b) => a.area.localeCompare(b.area));
+  return [...areas.values()].sort((a, b) => byCodePoint(a.area, b.area));
 }
 
 export function countsLine(counts: Record<Verdict, number>): string {
@@ -32,4 +32,56 @@ export function curlOf(target: string, x: { method: string; path: string; reques
   }
   if (x.requestBody !== undefined) parts.push(`--data-raw ${quote(x.requestBody)}`);
   return parts.join(' ');
+}
+
+/** The rules that make the exit status non-zero: the JUnit failures and errors, the "failures" everywhere. */
+export function blockingRules(report: ConformanceReport): RuleResult[] {
+  return report.rules.filter((r) => isBlocking(r, report.profile_declared));
+}
+
+/**
+ * A profile rule that failed against the assumed defaults (no profile given): not the target's
+ * failure, since the target never declared the behaviour; reports show what was observed and the
+ * profile key that would declare it.
+ */
+export function judgedOnAssumedProfile(report: ConformanceReport, rule: RuleResult): boolean {
+  return rule.level === 'profile' && !report.profile_declared && (rule.verdict === 'fail' || rule.verdict === 'error');
+}
+
+export function assumedProfileNote(rule: RuleResult): string {
+  // The key first: the observation can be long and gets clipped in narrow renderings.
+  return `not counted: judged against assumed defaults (no profile given); declare \`${rule.profile_field ?? 'the profile field'}\``
+    + ` in a profile to have it judged; observed: ${rule.reason}`;
+}
+
+/** Display groups in the order a reader acts on them: what fails the run first, what passed last. */
+export type Standing = 'failing' | 'assumed' | 'warn' | 'skipped' | 'pass';
+export const STANDINGS: readonly Standing[] = ['failing', 'assumed', 'warn', 'skipped', 'pass'];
+
+export function standingOf(report: ConformanceReport, rule: RuleResult): Standing {
+  if (isBlocking(rule, report.profile_declared)) return 'failing';
+  if (judgedOnAssumedProfile(report, rule)) return 'assumed';
+  if (rule.verdict === 'fail' || rule.verdict === 'error' || rule.verdict === 'warn') return 'warn';
+  return rule.verdict === 'skipped' ? 'skipped' : 'pass';
+}
+
+/** Rules failures first (fail before error), then by standing, then by id: the same order on every machine. */
+export function rulesInDisplayOrder(report: ConformanceReport): RuleResult[] {
+  const rank = (r: RuleResult) => STANDINGS.indexOf(standingOf(report, r)) * 10 + (r.verdict === 'fail' ? 0 : 1);
+  return [...report.rules].sort((a, b) => rank(a) - rank(b) || byCodePoint(a.id, b.id));
+}
+
+/** Skip reasons with how many rules each, most frequent first. */
+export function skipReasons(rules: readonly RuleResult[]): Array<{ reason: string; count: number; ids: string[] }> {
+  const groups = new Map<string, string[]>();
+  for (const r of rules) if (r.verdict === 'skipped') groups.set(r.reason, [...(groups.get(r.reason) ?? []), r.id]);
+  return [...groups].map(([reason, ids]) => ({ reason, count: ids.length, ids }))
+    .sort((a, b) => b.count - a.count || byCodePoint(a.reason, b.reason));
+}
+
+/** The report's one-line outcome, the same words in every rendering. */
+export function headline(report: ConformanceReport): string {
+  const status = report.interrupted ? `INTERRUPTED (${report.interrupted.signal})` : report.exit_code === 0 ? 'PASS' : 'FAIL';
+  const assumed = report.profile_declared || /assumed/i.test(report.profile) ? '' : ', assumed';
+  return `${status}: ${report.rules.length} rules against ${report.target} (profile ${report.profile}${assumed}): ${countsLine(report.summary)}`;
 }

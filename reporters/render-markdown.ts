@@ -1,34 +1,153 @@
-import { byArea, countsLine, curlOf } from './group.js';
-import type { ConformanceReport } from './report.js';
+import { assumedProfileNote, byArea, countsLine, headline, rulesInDisplayOrder, skipReasons, standingOf } from './group.js';
+import type { CheckResult, ConformanceReport, RuleResult } from './report.js';
+import { clip, plainReason } from './text.js';
 
-const esc = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+/** Under GitHub's 65,536-character limit for a pull-request comment, with room to spare. */
+export const MARKDOWN_MAX_CHARS = 60_000;
+/** The share of the limit failing rules may fill in full; later ones get a line each, so more of them show. */
+const DETAILED_SHARE = 0.6;
 
-/** A Markdown matrix for reviews: summary, a table per area, and evidence for what did not pass. */
-export function renderMarkdown(report: ConformanceReport): string {
-  const out: string[] = [
-    `# Conformance report: ${report.target}`,
+export interface MarkdownOptions {
+  /** The most characters the output may have (default 60,000). */
+  maxChars?: number;
+  /** Where the full report is (a path or URL), for the truncation notice. */
+  fullReport?: string;
+}
+
+/**
+ * Markdown for a pull request or `$GITHUB_STEP_SUMMARY`: the headline, the rules that fail the run
+ * with reason and repro, then everything else folded in <details>. Never longer than maxChars: what
+ * does not fit is left out with a pointer to the full report.
+ */
+export function renderMarkdown(report: ConformanceReport, options: MarkdownOptions = {}): string {
+  const out = new Budget(options.maxChars ?? MARKDOWN_MAX_CHARS);
+  const assumed = report.profile_declared ? '' : ' (assumed: no profile given)';
+  out.add([
+    `## notes-conformance: ${md(headline(report))}`,
     '',
-    `Profile **${report.profile}**${report.profile_declared ? '' : ' (assumed: no profile given)'}, seed ${report.seed}, ${report.requests} requests, ${report.leftovers} resource(s) left behind.`,
+    `Target \`${report.target.replace(/`/g, "'")}\` · profile **${md(report.profile)}**${assumed} · seed ${report.seed} · ${report.requests} requests · ${report.leftovers} resource(s) left behind`,
     '',
-    `**${countsLine(report.summary)}**. Exit ${report.exit_code}: ${report.exit_reason}.`,
+    `**Exit ${report.exit_code}**: ${md(report.exit_reason)}.`,
     '',
-  ];
-  for (const area of byArea(report)) {
-    out.push(`## ${area.area}`, '', countsLine(area.counts), '', '| Rule | Level | Verdict | Reason |', '|---|---|---|---|');
-    for (const rule of area.rules) out.push(`| \`${rule.id}\` | ${rule.level} | ${rule.verdict} | ${esc(rule.reason)} |`);
-    out.push('');
-  }
-  const failing = report.rules.filter((r) => r.verdict === 'fail' || r.verdict === 'error');
-  if (failing.length > 0) out.push('## Evidence', '');
-  for (const rule of failing) {
-    out.push(`### ${rule.id}`, '', `${rule.statement} (${rule.section})`, '');
-    for (const check of rule.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'error')) {
-      out.push(`- **${check.verdict}** ${check.name} (\`${check.file}\`): ${esc(check.message)}${check.seed !== undefined ? ` (seed ${check.seed})` : ''}`);
-      for (const x of check.evidence ?? []) {
-        out.push('', '  ```', `  ${curlOf(report.target, x)}`, `  # -> ${x.status} ${x.text.slice(0, 300).replace(/\n/g, ' ')}`, '  ```');
-      }
+    '',
+  ].join('\n'));
+  const ordered = rulesInDisplayOrder(report);
+  const group = (standing: ReturnType<typeof standingOf>) => ordered.filter((r) => standingOf(report, r) === standing);
+  const failing = group('failing');
+  if (failing.length > 0) {
+    // In full (reason, repro) while they take up to DETAILED_SHARE of the limit; the rest one line each.
+    const detailed: string[] = [];
+    const brief: string[] = [];
+    let used = out.used;
+    for (const rule of failing) {
+      const block = failureBlock(rule);
+      if (brief.length === 0 && used + block.length <= out.max * DETAILED_SHARE) {
+        detailed.push(block);
+        used += block.length;
+      } else brief.push(`- \`${rule.id}\` (${rule.level}) ${rule.verdict}: ${md(clip(plainReason(rule.reason), 200))}\n`);
     }
-    out.push('');
+    if (brief.length > 0) detailed.push(`\n${brief.length} more failing rule(s), in brief (their repro is in the full report):\n\n`);
+    out.section(`### Rules that fail the run (${failing.length})`, [...detailed, ...brief], 'failing rule(s)');
   }
-  return `${out.join('\n')}\n`;
+  if (report.run_errors.length > 0) out.section(`### Run errors (${report.run_errors.length})`, report.run_errors.map((e) => `- ${md(clip(e, 1000))}\n`), 'run error(s)');
+  const foldedRules = (title: string, rules: RuleResult[], line: (r: RuleResult) => string) => {
+    if (rules.length > 0) out.folded(`${title} (${rules.length})`, rules.map((r) => `- \`${r.id}\`: ${md(clip(plainReason(line(r)), 600))}\n`), 'rule(s)');
+  };
+  foldedRules('Profile rules judged against assumed defaults, not counted', group('assumed'), assumedProfileNote);
+  foldedRules('Advisory warnings, not counted', group('warn'), (r) => r.reason);
+  const skips = skipReasons(report.rules);
+  if (skips.length > 0) {
+    out.folded(`Skipped (${group('skipped').length})`, skips.map((s) => `- ${s.count} x ${md(clip(plainReason(s.reason), 600))}: ${s.ids.map((id) => `\`${id}\``).join(', ')}\n`), 'skip reason(s)');
+  }
+  out.folded(`All ${report.rules.length} rules by area`, byArea(report).map((area) => [
+    `**${md(area.area)}**: ${countsLine(area.counts)}`, '', '| Rule | Level | Verdict | Reason |', '|---|---|---|---|',
+    ...area.rules.map((r) => `| \`${r.id}\` | ${r.level} | ${r.verdict} | ${md(clip(plainReason(r.reason), 200))} |`), '', '',
+  ].join('\n')), 'area table(s)');
+  return out.finish(options.fullReport);
+}
+
+function failureBlock(rule: RuleResult): string {
+  const lines = [`#### \`${rule.id}\` (${rule.level}): ${rule.verdict}`, '', `${md(clip(rule.statement, 400))} _(${md(rule.section)})_`, ''];
+  const checks = rule.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'error');
+  for (const check of checks.slice(0, 5)) lines.push(...checkLines(check));
+  if (checks.length > 5) lines.push(`- and ${checks.length - 5} more check(s) in the full report`, '');
+  if (checks.length === 0) lines.push(`- ${md(clip(plainReason(rule.reason), 1000))}`, '');
+  return `${lines.join('\n')}\n`;
+}
+
+function checkLines(check: CheckResult): string[] {
+  const lines = [`- **${check.verdict}** ${md(check.name)} (\`${check.file}\`)${check.seed !== undefined ? `, seed ${check.seed}` : ''}: ${md(clip(plainReason(check.message), 1000))}`];
+  if (check.repro) {
+    lines.push('', '  Reproduce:', '', ...fence(clip(check.repro, 2500), 'sh').map((l) => `  ${l}`));
+  } else {
+    for (const x of (check.evidence ?? []).slice(-3)) lines.push(`  - \`${x.method} ${x.path.replace(/`/g, '%60')}\` -> ${x.status}`);
+  }
+  lines.push('');
+  return lines;
+}
+
+/** A fence longer than any backtick run inside, so a repro with ``` cannot end it early. */
+function fence(body: string, lang: string): string[] {
+  const longest = Math.max(0, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
+  const ticks = '`'.repeat(Math.max(3, longest + 1));
+  return [`${ticks}${lang}`, ...body.split('\n'), ticks];
+}
+
+/** Inline text: one line, Markdown punctuation and HTML escaped (GitHub renders HTML in summaries). */
+function md(text: string): string {
+  return text.replace(/\r?\n/g, ' ').replace(/[\\`*_[\]|#~]/g, '\\$&').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Output that refuses to grow past its limit; sections stop where their next entry would not fit. */
+class Budget {
+  private readonly parts: string[] = [];
+  private length = 0;
+
+  get used(): number {
+    return this.length;
+  }
+  private omitted = new Map<string, number>();
+  /** Room kept for the truncation notice and the closing of an open <details>. */
+  private static readonly RESERVE = 600;
+
+  constructor(readonly max: number) {}
+
+  add(text: string): boolean {
+    if (this.omitted.size > 0 || this.length + text.length + Budget.RESERVE > this.max) return false;
+    this.parts.push(text);
+    this.length += text.length;
+    return true;
+  }
+
+  section(title: string, entries: readonly string[], unit: string): void {
+    if (!this.add(`${title}\n\n`)) return this.omit(unit, entries.length);
+    this.entries(entries, unit);
+  }
+
+  folded(summary: string, entries: readonly string[], unit: string): void {
+    if (!this.add(`<details><summary>${summary.replace(/</g, '&lt;')}</summary>\n\n`)) return this.omit(unit, entries.length);
+    this.entries(entries, unit);
+    // Closes even when the entries were cut (RESERVE keeps room for it).
+    this.parts.push('</details>\n\n');
+    this.length += 12;
+  }
+
+  private entries(entries: readonly string[], unit: string): void {
+    for (let i = 0; i < entries.length; i++) if (!this.add(entries[i]!)) return this.omit(unit, entries.length - i);
+    this.add('\n');
+  }
+
+  private omit(unit: string, count: number): void {
+    this.omitted.set(unit, (this.omitted.get(unit) ?? 0) + count);
+  }
+
+  finish(fullReport?: string): string {
+    let text = this.parts.join('');
+    if (this.omitted.size > 0) {
+      const what = [...this.omitted].filter(([, n]) => n > 0).map(([unit, n]) => `${n} ${unit}`).join(', ');
+      const where = fullReport ? `the full report: ${md(clip(fullReport, 200))}` : 'the full report (--json or --html)';
+      text += `\n---\n**Truncated** to stay under ${this.max.toLocaleString('en-US')} characters${what ? `: ${what} not shown` : ''}. See ${where}.\n`;
+    }
+    return text.endsWith('\n') ? text : `${text}\n`;
+  }
 }

@@ -1,30 +1,71 @@
-import { byArea, countsLine } from './group.js';
-import type { ConformanceReport } from './report.js';
+import { blockingRules, byArea, countsLine, headline, rulesInDisplayOrder, skipReasons, standingOf } from './group.js';
+import type { ConformanceReport, RuleResult } from './report.js';
+import { clip, plainReason } from './text.js';
+
+export interface TerminalOptions {
+  /** Only the headline, the failing rule ids, the exit line and the seed. */
+  quiet?: boolean;
+  /** Each skipped rule on its own line instead of the grouped reasons. */
+  showSkipped?: boolean;
+  /** ANSI colours. The caller decides: stdout is a TTY and NO_COLOR is unset (see useColour). */
+  color?: boolean;
+}
+
+/** Colours on a TTY unless NO_COLOR is set to anything non-empty (https://no-color.org). */
+export function useColour(stream: { isTTY?: boolean }, env: Readonly<Record<string, string | undefined>>): boolean {
+  return stream.isTTY === true && !env.NO_COLOR;
+}
 
 const MARK: Record<string, string> = { fail: 'FAIL ', error: 'ERROR', warn: 'WARN ', skipped: 'SKIP ', pass: 'PASS ' };
+const SGR: Record<string, string> = { fail: '31', error: '33', warn: '33', skipped: '2', pass: '32', bold: '1', dim: '2' };
+const REASON_MAX = 240;
+const LINE_MAX = 118;
+const SKIP_REASON_MAX = 160;
 
-/** The terminal summary: counts per area, then each rule that did not pass with a one-line reason. */
-export function renderTerminal(report: ConformanceReport, options: { quiet?: boolean; showSkipped?: boolean } = {}): string {
-  const lines: string[] = [];
-  const total = report.rules.length;
-  const headline = `notes-conformance: ${total} rules against ${report.target} (profile ${report.profile}${report.profile_declared ? '' : ', assumed'}): ${countsLine(report.summary)}; ${report.requests} requests, ${report.leftovers} left behind`;
-  if (options.quiet) return `${headline}\n`;
-  lines.push('');
-  for (const area of byArea(report)) {
-    lines.push(`  ${area.area.padEnd(12)} ${countsLine(area.counts)}`);
+/** The terminal summary: counts per area, each rule that did not pass with a plain reason, skips grouped. */
+export function renderTerminal(report: ConformanceReport, options: TerminalOptions = {}): string {
+  const paint = (code: string, text: string) => (options.color ? `\u001b[${SGR[code]}m${text}\u001b[0m` : text);
+  const head = paint('bold', `notes-conformance: ${headline(report)}; ${report.requests} requests, ${report.leftovers} left behind`);
+  const exit = paint(report.exit_code === 0 ? 'pass' : 'fail', `exit ${report.exit_code}: ${report.exit_reason}`);
+  const seed = `seed ${report.seed} (replay property runs with --seed ${report.seed})`;
+  const failing = blockingRules(report).map((r) => r.id);
+  if (options.quiet) {
+    const ids = failing.length > 0 ? wrapList(`failing (${failing.length}):`, failing) : [];
+    return `${[head, ...ids, ...report.run_errors.map((e) => `run error: ${clip(e, REASON_MAX)}`), exit, seed].join('\n')}\n`;
   }
-  const notable = report.rules.filter((r) => r.verdict === 'fail' || r.verdict === 'error' || r.verdict === 'warn' || (options.showSkipped && r.verdict === 'skipped'));
+  const lines: string[] = [''];
+  for (const area of byArea(report)) lines.push(`  ${area.area.padEnd(12)} ${countsLine(area.counts)}`);
+  const notable = rulesInDisplayOrder(report).filter((r) => r.verdict !== 'pass' && (options.showSkipped || r.verdict !== 'skipped'));
   if (notable.length > 0) lines.push('');
-  for (const rule of notable) {
-    lines.push(`  ${MARK[rule.verdict]} ${rule.id} (${rule.level}): ${rule.reason}`);
+  for (const rule of notable) lines.push(ruleLine(report, rule, paint));
+  for (const error of report.run_errors) lines.push(`  ${paint('error', 'RUN ERROR')} ${clip(plainReason(error), REASON_MAX)}`);
+  const skips = skipReasons(report.rules);
+  if (skips.length > 0 && !options.showSkipped) {
+    lines.push('', `  skipped ${skips.reduce((n, s) => n + s.count, 0)} rule(s):`);
+    for (const skip of skips) lines.push(paint('dim', `    ${String(skip.count).padStart(3)} x ${clip(plainReason(skip.reason), SKIP_REASON_MAX)}`));
   }
-  for (const error of report.run_errors) lines.push(`  RUN ERROR ${error}`);
-  const skipped = report.rules.filter((r) => r.verdict === 'skipped');
-  if (skipped.length > 0 && !options.showSkipped) {
-    const reasons = new Map<string, number>();
-    for (const r of skipped) reasons.set(r.reason, (reasons.get(r.reason) ?? 0) + 1);
-    lines.push('', `  skipped: ${[...reasons].map(([reason, n]) => `${n} (${reason})`).join('; ')}`);
-  }
-  lines.push('', headline, `exit ${report.exit_code}: ${report.exit_reason}`, `seed ${report.seed} (replay property runs with --seed ${report.seed})`, '');
+  lines.push('', head, exit, seed, '');
   return lines.join('\n');
+}
+
+function ruleLine(report: ConformanceReport, rule: RuleResult, paint: (code: string, text: string) => string): string {
+  const mark = paint(rule.verdict, MARK[rule.verdict]!);
+  if (standingOf(report, rule) === 'assumed') {
+    return `  ${mark} ${rule.id} (profile, not counted: declare \`${rule.profile_field}\` to judge it): ${clip(plainReason(rule.reason), REASON_MAX)}`;
+  }
+  return `  ${mark} ${rule.id} (${rule.level}): ${clip(plainReason(rule.reason), REASON_MAX)}`;
+}
+
+/** "label a, b, c" wrapped at the line width, continuation lines indented. */
+function wrapList(label: string, items: readonly string[]): string[] {
+  const lines: string[] = [];
+  let line = label;
+  items.forEach((item, i) => {
+    if (i > 0 && line.length + item.length + 2 > LINE_MAX) {
+      lines.push(`${line},`);
+      line = `  ${item}`;
+    } else line += `${i === 0 ? ' ' : ', '}${item}`;
+  });
+  lines.push(line);
+  return lines;
 }

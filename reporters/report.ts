@@ -1,5 +1,6 @@
 import type { Rule, RuleLevel } from '../spec/rules.js';
 import { ruleArea } from '../spec/rules.js';
+import { plainReason, showInvisible } from './text.js';
 
 export type Verdict = 'pass' | 'fail' | 'error' | 'skipped' | 'warn';
 export const VERDICTS: readonly Verdict[] = ['pass', 'fail', 'error', 'skipped', 'warn'];
@@ -30,6 +31,8 @@ export interface CheckOutcome {
   ruleFailures?: Readonly<Record<string, string>>;
   /** Rules the check could not judge with what the target offers (the others it judged). */
   ruleSkips?: Readonly<Record<string, string>>;
+  /** How long the check ran (vitest's TestCase.diagnostic().duration), in milliseconds. */
+  durationMs?: number;
 }
 
 export interface CheckResult {
@@ -39,6 +42,10 @@ export interface CheckResult {
   file: string;
   seed?: number;
   evidence?: EvidenceExchange[];
+  /** A shell command that replays the exchange that failed (set by the kit for failing checks). */
+  repro?: string;
+  /** How long the check ran, in milliseconds (JUnit `time`; left out of the JSON to keep it byte-stable). */
+  duration_ms?: number;
 }
 
 export interface RuleResult {
@@ -47,6 +54,8 @@ export interface RuleResult {
   level: RuleLevel;
   section: string;
   statement: string;
+  /** The document's own words this rule stands on (the spec view marks them in the document). */
+  quote: string[];
   profile_field?: string;
   verdict: Verdict;
   reason: string;
@@ -63,11 +72,21 @@ export interface ConformanceReport {
   summary: Record<Verdict, number>;
   requests: number;
   leftovers: number;
-  exit_code: 0 | 1;
+  exit_code: ExitCode;
   exit_reason: string;
+  /** Set when a signal ended the run early (markInterrupted in interrupted.ts); exit_code is then 130/143. */
+  interrupted?: Interruption;
   /** Problems outside any check: a check file that failed to load, an unhandled error. */
   run_errors: string[];
   rules: RuleResult[];
+}
+
+/** 0 conforming, 1 a blocking rule or run error, 130/143 interrupted by SIGINT/SIGTERM (128 + signal). */
+export type ExitCode = 0 | 1 | 130 | 143;
+
+export interface Interruption {
+  signal: 'SIGINT' | 'SIGTERM';
+  exit_code: 130 | 143;
 }
 
 export interface ReportInput {
@@ -119,11 +138,12 @@ export function buildReport(input: ReportInput): ConformanceReport {
       const result: CheckResult = { name: outcome.name, verdict, message, file: outcome.file };
       if (outcome.seed !== undefined && verdict !== 'pass' && verdict !== 'skipped') result.seed = outcome.seed;
       if (verdict !== 'pass' && verdict !== 'skipped' && outcome.evidence?.length) result.evidence = [...outcome.evidence];
+      if (outcome.durationMs !== undefined) result.duration_ms = Math.round(outcome.durationMs);
       byRule.get(id)?.push(result) ?? byRule.set(id, [result]);
     }
   }
   const rules: RuleResult[] = input.rules.filter((r) => selected(r.id)).map((rule) => {
-    const checks = (byRule.get(rule.id) ?? []).sort((a, b) => a.name.localeCompare(b.name) || a.file.localeCompare(b.file));
+    const checks = (byRule.get(rule.id) ?? []).sort((a, b) => byCodePoint(a.name, b.name) || byCodePoint(a.file, b.file));
     const { verdict, reason } = ruleVerdict(checks);
     return {
       id: rule.id,
@@ -131,6 +151,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
       level: rule.level,
       section: rule.section,
       statement: rule.statement,
+      quote: [...rule.quote],
       ...(rule.profile ? { profile_field: rule.profile } : {}),
       verdict,
       reason,
@@ -140,8 +161,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
 
   const summary = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
   for (const r of rules) summary[r.verdict]++;
-  const blocking = rules.filter((r) => (r.verdict === 'fail' || r.verdict === 'error')
-    && (r.level === 'documented' || (r.level === 'profile' && input.profileDeclared)));
+  const blocking = rules.filter((r) => isBlocking(r, input.profileDeclared));
   const exit_code = blocking.length > 0 || input.runErrors.length > 0 ? 1 : 0;
   const exit_reason = exit_code === 0
     ? 'no documented rule, and no rule the profile declares, failed or errored'
@@ -165,7 +185,12 @@ export function buildReport(input: ReportInput): ConformanceReport {
   };
 }
 
-function ruleVerdict(checks: readonly CheckResult[]): { verdict: Verdict; reason: string } {
+/** Whether a rule's verdict makes the exit status non-zero (JUnit shows exactly these as failures/errors). */
+export function isBlocking(rule: Pick<RuleResult, 'verdict' | 'level'>, profileDeclared: boolean): boolean {
+  return (rule.verdict === 'fail' || rule.verdict === 'error') && (rule.level === 'documented' || (rule.level === 'profile' && profileDeclared));
+}
+
+export function ruleVerdict(checks: readonly CheckResult[]): { verdict: Verdict; reason: string } {
   if (checks.length === 0) return { verdict: 'error', reason: 'no check' };
   const worst = checks.reduce((a, b) => (RANK[b.verdict] > RANK[a.verdict] ? b : a));
   if (worst.verdict === 'pass') {
@@ -176,6 +201,13 @@ function ruleVerdict(checks: readonly CheckResult[]): { verdict: Verdict; reason
 }
 
 function oneLine(message: string): string {
-  const line = message.split('\n').map((l) => l.trim()).filter(Boolean).join(' ');
+  // Escape CR, tabs and blanks closing a quoted literal first: trimming the lines would erase them.
+  // Plain words before the cut, so matcher noise at the end cannot survive as "// Objec...".
+  const line = plainReason(showInvisible(message).split('\n').map((l) => l.trim()).filter(Boolean).join(' '));
   return line.length > 400 ? `${line.slice(0, 397)}...` : line;
+}
+
+/** Locale-independent order (localeCompare depends on the machine's ICU data; reports must not). */
+export function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

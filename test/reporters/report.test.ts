@@ -74,17 +74,24 @@ describe('renderers', () => {
     expect(renderJson(report)).toBe(renderJson(JSON.parse(renderJson(report))));
     const xml = renderJunit(report);
     expect(xml).toMatch(/^<\?xml/);
-    expect(xml).toContain('<failure message="expected 409 &lt;got> 200 &amp; &quot;more&quot;" type="NonConformance"');
+    expect(xml).toContain('<failure message="expected 409 &lt;got&gt; 200 &amp; &quot;more&quot;" type="NonConformance"');
     expect(xml).toContain('name="notes.create.a (documented)"');
   });
 
-  it('shows evidence with a curl reproduction that keeps the token in the environment', () => {
-    const md = renderMarkdown(report);
-    expect(md).toContain(`curl -sS -X POST 'http://t/v2/notes' -H "Authorization: Bearer $NOTES_TOKEN" -H 'content-type: application/json' --data-raw '{"content":"it'\\''s"}'`);
+  it('escapes what the target sent in every rendering, and quiet output keeps the seed and failing ids', () => {
+    expect(renderMarkdown(report)).toContain('expected 409 &lt;got&gt; 200 &amp; "more"');
     const html = renderHtml(report);
     expect(html).toContain('&lt;got&gt;');
-    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toContain('<got>');
     expect(renderTerminal(report)).toMatch(/FAIL {2}notes\.create\.a \(documented\): expected 409/);
-    expect(renderTerminal(report, { quiet: true }).trim().split('\n')).toHaveLength(1);
+    const quiet = renderTerminal(report, { quiet: true }).trim().split('\n');
+    expect(quiet).toEqual([expect.stringMatching(/^notes-conformance: FAIL: 6 rules/), 'failing (1): notes.create.a', expect.stringMatching(/^exit 1: /), expect.stringMatching(/^seed 7 /)]);
+  });
+});
+
+describe('reasons keep invisible differences', () => {
+  it('escapes a CR or a blank closing a quoted literal before the message is put on one line', () => {
+    const r = buildReport(input([outcome({ rules: ['notes.create.a'], state: 'failed', errors: [{ name: 'NonConformance', message: 'title came back as "Title\r"\nnot "Title "' }] })]));
+    expect(r.rules.find((x) => x.id === 'notes.create.a')!.reason).toBe('title came back as "Title\\r" not "Title\\u0020"');
   });
 });

@@ -1,0 +1,106 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { renderHtml } from '../../reporters/render-html.js';
+import { renderSpecHtml } from '../../reporters/render-spec.js';
+import { specFile } from '../../spec/paths.js';
+import { catalogueReport } from './fixtures.js';
+
+/**
+ * The HTML report in a real headless browser (Debian's `chromium` package; .ci/run installs it):
+ * with a 200,001-character body in the evidence the page keeps a 1280 px window's width, failures
+ * come first, and the filter in the URL hash works. The page's inline script writes its layout and
+ * filter state onto <html> (data-scroll-width, data-shown-rules, ...), which --dump-dom shows.
+ * The screenshots stay in reports/browser/ (git-ignored) for a person to look at.
+ */
+const OUT = resolve('reports/browser');
+const WIDTH = 1280;
+
+function findChromium(): string | undefined {
+  const candidates = [process.env.CHROMIUM_BIN, 'chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'].filter((c): c is string => !!c);
+  for (const name of candidates) {
+    const found = spawnSync('sh', ['-c', `command -v "$1"`, 'sh', name], { encoding: 'utf8' }).stdout.trim();
+    if (found) return found;
+  }
+  return undefined;
+}
+
+const chromium = findChromium();
+const NO_BROWSER = 'no chromium binary found (apt-get install chromium, or set CHROMIUM_BIN): the browser checks of the HTML report did not run';
+if (!chromium) console.warn(`browser.test.ts: SKIPPED: ${NO_BROWSER}`);
+
+const profileDir = mkdtempSync(join(tmpdir(), 'nc-chromium-'));
+afterAll(() => rmSync(profileDir, { recursive: true, force: true }));
+
+function browse(url: string, ...extra: string[]): string {
+  return execFileSync(chromium!, [
+    '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-extensions', `--user-data-dir=${profileDir}`,
+    `--window-size=${WIDTH},900`, ...extra, url,
+  ], { encoding: 'utf8', timeout: 45_000, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 * 1024 * 1024 });
+}
+
+/** The attributes the page's script wrote on <html>. */
+function rootAttributes(dom: string): Record<string, string> {
+  const root = /<html([^>]*)>/.exec(dom)?.[1] ?? '';
+  return Object.fromEntries([...root.matchAll(/([\w-]+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+}
+
+describe('the HTML report in headless chromium', () => {
+  const report = catalogueReport({ bigBody: 200_001 });
+  mkdirSync(OUT, { recursive: true });
+  const page = join(OUT, 'report.html');
+  writeFileSync(page, renderHtml(report));
+  const url = pathToFileURL(page).href;
+
+  it('fits a 1280 px window with a 200,001-character body, failures first, and leaves a screenshot', (ctx) => {
+    if (!chromium) return ctx.skip(NO_BROWSER);
+    const screenshot = join(OUT, 'report.png');
+    rmSync(screenshot, { force: true });
+    browse(url, `--screenshot=${screenshot}`);
+    expect(statSync(screenshot).size).toBeGreaterThan(10_000);
+    expect(readFileSync(screenshot).subarray(1, 4).toString()).toBe('PNG');
+
+    for (const view of ['', '#open=all']) {
+      const dom = browse(`${url}${view}`, '--dump-dom');
+      const root = rootAttributes(dom);
+      // Every fold open (#open=all) shows the whole 200,001-character body: it must wrap, not widen the page.
+      expect(Number(root['data-client-width'])).toBeLessThanOrEqual(WIDTH);
+      expect(Number(root['data-scroll-width']), `scrollWidth with ${view || 'the default view'}`).toBeLessThanOrEqual(Number(root['data-client-width']));
+      expect(root['data-shown-rules']).toBe(String(report.rules.length));
+      const failing = report.rules.filter((r) => r.level === 'documented' && r.verdict === 'fail').map((r) => r.id).sort();
+      expect(root['data-first-rule']).toBe(failing[0]);
+      const order = [...dom.matchAll(/data-standing="(\w+)" data-text/g)].map((m) => m[1]);
+      expect(order.slice(0, 3)).toEqual(['failing', 'failing', 'failing']);
+      expect(order.lastIndexOf('failing')).toBeLessThan(order.indexOf('pass'));
+    }
+  });
+
+  it('filters by verdict, area and text from the URL hash', (ctx) => {
+    if (!chromium) return ctx.skip(NO_BROWSER);
+    const expected = report.rules.filter((r) => r.verdict === 'pass' && r.area === 'notes'
+      && [r.id, r.statement, r.reason, ...r.checks.flatMap((c) => [c.name, c.message])].join(' ').toLowerCase().includes('title'));
+    expect(expected.length).toBeGreaterThan(1);
+    const dom = browse(`${url}#verdict=pass&area=notes&q=title`, '--dump-dom');
+    const root = rootAttributes(dom);
+    expect(root['data-shown-rules']).toBe(String(expected.length));
+    expect(root['data-first-rule']).toBe(expected[0]!.id);
+    const visible = [...dom.matchAll(/<details class="rule" id="rule-([^"]+)"(?![^>]*\bhidden\b)[^>]*>/g)].map((m) => m[1]);
+    expect(visible).toEqual(expected.map((r) => r.id));
+    expect(dom).toMatch(/<span id="shown"[^>]*>\d+ of 260 rules shown<\/span>/);
+  });
+
+  it('shows the spec view within the window too', (ctx) => {
+    if (!chromium) return ctx.skip(NO_BROWSER);
+    const spec = join(OUT, 'spec.html');
+    writeFileSync(spec, renderSpecHtml(report, readFileSync(specFile('api', 'notes-collections-v2.md'), 'utf8')));
+    const screenshot = join(OUT, 'spec.png');
+    rmSync(screenshot, { force: true });
+    browse(pathToFileURL(spec).href, `--screenshot=${screenshot}`);
+    expect(existsSync(screenshot)).toBe(true);
+    const root = rootAttributes(browse(pathToFileURL(spec).href, '--dump-dom'));
+    expect(Number(root['data-scroll-width'])).toBeLessThanOrEqual(Number(root['data-client-width']));
+  });
+});

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { renderHtml } from '../../reporters/render-html.js';
+import { catalogueReport } from './fixtures.js';
+
+const report = catalogueReport({ bigBody: 200_001 });
+const html = renderHtml(report);
+
+describe('renderHtml', () => {
+  it('is self-contained: inline style and script, no external assets', () => {
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).not.toMatch(/<(script|img|link|iframe)[^>]+(src|href)=/i);
+    expect(html).not.toMatch(/url\(/);
+    expect(html.match(/<script>/g)).toHaveLength(1);
+  });
+
+  it('leads with the headline and a summary bar, then failing rules open, passes last and closed', () => {
+    expect(html).toContain('<p class="headline failing">FAIL: 260 rules against http://127.0.0.1:4010');
+    expect(html).toMatch(/<div class="bar" role="img" aria-label="252 pass, 3 fail, 1 error, 3 skipped, 1 warn">/);
+    const blocks = [...html.matchAll(/<details class="rule" id="rule-([^"]+)"( open)? data-verdict="(\w+)" data-area="[^"]*" data-standing="(\w+)"/g)]
+      .map((m) => ({ id: m[1], open: m[2] !== undefined, verdict: m[3], standing: m[4] }));
+    expect(blocks).toHaveLength(260);
+    expect(blocks.slice(0, 3).map((b) => [b.verdict, b.standing, b.open])).toEqual([['fail', 'failing', true], ['fail', 'failing', true], ['error', 'failing', true]]);
+    expect(blocks.slice(3).every((b) => !b.open)).toBe(true);
+    expect(blocks[3]!.standing).toBe('assumed');
+    expect(blocks.at(-1)!.standing).toBe('pass');
+  });
+
+  it('escapes what the target sent, folds long bodies and gives evidence and repro a copy button', () => {
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).toContain('<summary>all 200,0');
+    expect(html).toMatch(/<pre class="response full">201\ncontent-type: application\/json\n\nx{200001}<\/pre>/);
+    expect(html).toMatch(/<div class="repro"><b>Reproduce<\/b><div class="copyable"><button type="button" class="copy"/);
+    expect(html.match(/class="copy"/g)!.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('is byte-stable', () => {
+    expect(renderHtml(catalogueReport({ bigBody: 200_001 }))).toBe(html);
+  });
+});

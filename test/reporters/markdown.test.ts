@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { MARKDOWN_MAX_CHARS, renderMarkdown } from '../../reporters/render-markdown.js';
+import { type CheckOutcome, type ConformanceReport, buildReport } from '../../reporters/report.js';
+import { catalogueReport, exchange, outcome, rule } from './fixtures.js';
+
+const AREAS = ['notes', 'collections', 'membership', 'auth', 'limits'];
+const huge = (label: string, n: number) => `${label} ${'x'.repeat(n)} | <b>*not markup*</b> \`\`\` end`;
+
+/** 300 rules; every `failEvery`-th fails with huge messages, statements and repro bodies. */
+function syntheticReport(failEvery: number): ConformanceReport {
+  const rules = Array.from({ length: 300 }, (_, i) => ({ ...rule(`${AREAS[i % AREAS.length]}.op${String(i).padStart(3, '0')}.prop`), statement: `${huge('statement', 3000)}.` }));
+  const outcomes: CheckOutcome[] = rules.map((r, i) => (i % failEvery === 0
+    ? outcome({ name: `check ${r.id}`, rules: [r.id], state: 'failed', errors: [{ name: 'AssertionError', message: huge('message', 50_000) }], evidence: [exchange('y'.repeat(200_001))] })
+    : outcome({ name: `check ${r.id}`, rules: [r.id], state: 'passed' })));
+  const report = buildReport({ version: '1', target: 'http://t', profileName: 'p', profileDeclared: true, seed: 1, only: [], rules, outcomes, requests: 1, leftovers: 0, runErrors: [] });
+  for (const r of report.rules) {
+    for (const c of r.checks) if (c.verdict === 'fail') c.repro = `curl -sS --data-binary @- 'http://t/v2/notes' <<'JSON'\n${huge('body', 200_001)}\nJSON`;
+    // A report read back from JSON may carry reasons of any length: the renderer must not trust buildReport's clipping.
+    if (r.verdict === 'fail') r.reason = huge('reason', 100_000);
+  }
+  return report;
+}
+
+function assertWellFormed(md: string): void {
+  expect(md.match(/<details>/g)?.length ?? 0).toBe(md.match(/<\/details>/g)?.length ?? 0);
+  const fences = md.split('\n').filter((l) => /^\s*`{3,}/.test(l));
+  expect(fences.length % 2).toBe(0);
+}
+
+describe('renderMarkdown', () => {
+  it('stays under 60,000 characters when all 300 rules fail with huge messages, and says where the rest is', () => {
+    const md = renderMarkdown(syntheticReport(1), { fullReport: 'reports/conformance.html' });
+    expect(md.length).toBeLessThanOrEqual(MARKDOWN_MAX_CHARS);
+    expect(md).toMatch(/^## notes-conformance: FAIL: 300 rules against http:\/\/t/);
+    expect(md).toMatch(/\*\*Truncated\*\* to stay under 60,000 characters: \d+ failing rule\(s\)[^\n]* not shown\. See the full report: reports\/conformance\.html\.\n$/);
+    assertWellFormed(md);
+    expect(md).toContain('Reproduce:');
+    expect(md).not.toContain('<b>');
+  });
+
+  it('shows the failures first, open, with reason and repro, and folds everything else', () => {
+    const report = syntheticReport(37);
+    const md = renderMarkdown(report);
+    expect(md.length).toBeLessThanOrEqual(MARKDOWN_MAX_CHARS);
+    assertWellFormed(md);
+    const failing = report.rules.filter((r) => r.verdict === 'fail').map((r) => r.id);
+    expect(failing).toHaveLength(9);
+    const firstFold = md.indexOf('<details>');
+    for (const id of failing) {
+      expect(md.indexOf(`#### \`${id}\``)).toBeGreaterThan(0);
+      expect(md.indexOf(`#### \`${id}\``)).toBeLessThan(firstFold);
+    }
+    const open = md.slice(0, firstFold);
+    expect(open).not.toMatch(/\| pass \|/);
+    expect(open).toContain("```sh\n  curl -sS --data-binary @- 'http://t/v2/notes' <<'JSON'");
+    expect(md.slice(firstFold)).toContain(`<details><summary>All 300 rules by area</summary>`);
+  });
+
+  it('keeps a small run whole, with every rule listed', () => {
+    const report = catalogueReport();
+    const md = renderMarkdown(report);
+    expect(md).not.toContain('Truncated');
+    for (const r of report.rules) expect(md).toContain(`\`${r.id}\``);
+    expect(md).toContain('<details><summary>Profile rules judged against assumed defaults, not counted (1)</summary>');
+    expect(md).toContain('<details><summary>Skipped (3)</summary>');
+    expect(renderMarkdown(report)).toBe(md);
+  });
+
+  it('honours a smaller limit', () => {
+    const md = renderMarkdown(catalogueReport(), { maxChars: 5000 });
+    expect(md.length).toBeLessThanOrEqual(5000);
+    expect(md).toContain('**Truncated** to stay under 5,000 characters');
+    assertWellFormed(md);
+  });
+});

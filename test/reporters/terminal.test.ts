@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { renderTerminal, useColour } from '../../reporters/render-terminal.js';
+import { catalogueReport } from './fixtures.js';
+
+const report = catalogueReport();
+const ESC = '\u001b[';
+
+describe('renderTerminal', () => {
+  it('leads with failing rules in plain words and shows invisible differences', () => {
+    const text = renderTerminal(report);
+    const lines = text.split('\n');
+    const marks = lines.filter((l) => /^ {2}(FAIL|ERROR|WARN)/.test(l));
+    expect(marks[0]).toMatch(/^ {2}FAIL {2}\S+ \(documented\)/);
+    const profileRule = report.rules.find((r) => r.level === 'profile' && r.verdict === 'fail')!;
+    const assumed = `  FAIL  ${profileRule.id} (profile, not counted: declare \`${profileRule.profile_field}\` to judge it): oldest first`;
+    expect(marks.indexOf(assumed)).toBeGreaterThan(marks.findIndex((l) => l.startsWith('  ERROR')));
+    expect(text).toContain("got 'hello\\u0020', expected 'hello'");
+    expect(text).not.toContain('Object.is equality');
+    expect(text).toContain('declare `');
+  });
+
+  it('puts each skip reason on its own short line', () => {
+    const lines = renderTerminal(report).split('\n');
+    const start = lines.findIndex((l) => l.startsWith('  skipped 3 rule(s):'));
+    expect(lines.slice(start + 1, start + 3)).toEqual([
+      expect.stringMatching(/^ {4} {2}2 x the profile declares no rate-limit headers \(really\)[^]*characters in all\)$/),
+      '      1 x no quota on this target',
+    ]);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(420);
+  });
+
+  it('colours only when asked, and useColour honours NO_COLOR and the TTY', () => {
+    expect(renderTerminal(report)).not.toContain(ESC);
+    expect(renderTerminal(report, { color: true })).toContain(`${ESC}31mFAIL `);
+    expect(useColour({ isTTY: true }, {})).toBe(true);
+    expect(useColour({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
+    expect(useColour({ isTTY: false }, {})).toBe(false);
+    expect(useColour({}, {})).toBe(false);
+  });
+
+  it('--quiet still prints the failing rule ids and the seed', () => {
+    const quiet = renderTerminal(report, { quiet: true });
+    const failing = report.rules.filter((r) => r.level === 'documented' && (r.verdict === 'fail' || r.verdict === 'error')).map((r) => r.id);
+    expect(failing).toHaveLength(3);
+    for (const id of failing) expect(quiet).toContain(id);
+    expect(quiet).toMatch(/^seed 7 /m);
+    expect(quiet).toMatch(/^exit 1: /m);
+    expect(quiet.split('\n').length).toBeLessThan(8);
+  });
+
+  it('is the same text on every call', () => {
+    expect(renderTerminal(catalogueReport())).toBe(renderTerminal(report));
+  });
+});
