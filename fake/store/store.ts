@@ -1,6 +1,7 @@
 import { type CollectionRecord, type Level, type NoteRecord, type SearchSnapshot, type UserRecord } from './records.js';
 import { SearchIndex } from './search-index.js';
 import { SortedIndex } from './sorted-index.js';
+import { TitleIndex } from './title-index.js';
 
 const SNAPSHOT_CAPACITY = 10_000;
 
@@ -23,6 +24,8 @@ export class Store {
   readonly collectionsByUpdated = new SortedIndex();
   readonly search = new SearchIndex();
   readonly snapshots = new Map<string, SearchSnapshot>();
+  /** Active collections by lower-cased title, per user who owns or holds a grant on them. */
+  readonly collectionTitles = new TitleIndex();
   private nextSeq = 0;
 
   allocateSeq(): number {
@@ -35,6 +38,7 @@ export class Store {
     this.notesBySeq.length = 0;
     for (const index of [this.notesByCreated, this.notesByUpdated, this.collectionsByCreated, this.collectionsByUpdated]) index.clear();
     this.search.clear();
+    this.collectionTitles.clear();
   }
 
   // ---- users ----
@@ -50,6 +54,7 @@ export class Store {
     for (const note of [...this.notes.values()]) if (note.ownerId === userId) this.deleteNote(note);
     for (const coll of [...this.collections.values()]) if (coll.ownerId === userId) this.deleteCollection(coll);
     for (const levels of this.grants.values()) levels.delete(userId);
+    this.collectionTitles.forgetUser(userId);
     this.users.delete(userId);
     this.usersByToken.delete(user.token);
   }
@@ -99,6 +104,19 @@ export class Store {
     this.collections.set(collection.id, collection);
     this.collectionsByCreated.insert(collection.createdAt, collection.id);
     this.collectionsByUpdated.insert(collection.updatedAt, collection.id);
+    this.indexTitle(collection, true);
+  }
+
+  setCollectionTitle(collection: CollectionRecord, title: string): void {
+    this.indexTitle(collection, false);
+    collection.title = title;
+    this.indexTitle(collection, true);
+  }
+
+  /** A trashed collection keeps its id (taken) but is gone for every title lookup. */
+  trashCollection(collection: CollectionRecord, at: number): void {
+    this.indexTitle(collection, false);
+    collection.trashedAt = at;
   }
 
   setCollectionUpdatedAt(collection: CollectionRecord, updatedAt: number): void {
@@ -107,6 +125,7 @@ export class Store {
   }
 
   deleteCollection(collection: CollectionRecord): void {
+    this.indexTitle(collection, false);
     for (const noteId of collection.noteIds) this.notes.get(noteId)?.collectionIds.delete(collection.id);
     this.collectionsByCreated.remove(collection.createdAt, collection.id);
     this.collectionsByUpdated.remove(collection.updatedAt, collection.id);
@@ -132,6 +151,18 @@ export class Store {
     let levels = this.grants.get(resourceId);
     if (!levels) this.grants.set(resourceId, (levels = new Map()));
     levels.set(userId, level);
+    const collection = this.collections.get(resourceId);
+    if (collection && collection.trashedAt === null) this.collectionTitles.add(userId, collection.title, collection.id);
+  }
+
+  /** Adds or removes an active collection's title for its owner and every user holding a grant on it. */
+  private indexTitle(collection: CollectionRecord, present: boolean): void {
+    if (collection.trashedAt !== null) return;
+    const users = [collection.ownerId, ...(this.grants.get(collection.id)?.keys() ?? [])];
+    for (const userId of users) {
+      if (present) this.collectionTitles.add(userId, collection.title, collection.id);
+      else this.collectionTitles.remove(userId, collection.title, collection.id);
+    }
   }
 
   saveSnapshot(snapshot: SearchSnapshot): void {
