@@ -32,44 +32,65 @@ export function searchNotes(ctx: ServiceContext, user: UserRecord, query: Input,
     throw invalid('query must contain at least one non-whitespace character');
   }
 
-  let items: readonly Record<string, unknown>[];
+  let seqs: Int32Array;
   let matchCount: number;
+  let includeContent: boolean;
   let snapshot: string;
   if (snapshotId !== undefined && !ctx.broken('notes.search.snapshot-live')) {
     const frozen = ctx.store.snapshots.get(snapshotId);
     if (!frozen || frozen.userId !== user.id || ctx.clock.now() - frozen.createdAt > ctx.settings.snapshotTtlMs) {
       throw new DomainError('unknown_snapshot', 'unknown or expired snapshot_id; start again from offset 0');
     }
-    items = frozen.items;
-    matchCount = frozen.matchCount;
+    ({ seqs, matchCount, includeContent } = frozen);
     snapshot = frozen.id;
   } else {
     if (offset > 0 && snapshotId === undefined && !ctx.broken('notes.search.snapshot-optional')) {
       throw invalid('snapshot_id is required when offset > 0 (take it from the first page)');
     }
-    ({ items, matchCount } = rankWindow(ctx, user, text as string, input));
+    let ranked: NoteRecord[];
+    ({ ranked, matchCount, includeContent } = rankWindow(ctx, user, text as string, input));
+    seqs = Int32Array.from(ranked, (note) => note.seq);
     snapshot = snapshotId ?? ctx.ids.uuid();
-    if (snapshotId === undefined) ctx.store.saveSnapshot({ id: snapshot, userId: user.id, createdAt: ctx.clock.now(), items, matchCount });
+    if (snapshotId === undefined) {
+      ctx.store.saveSnapshot({ id: snapshot, userId: user.id, createdAt: ctx.clock.now(), seqs, matchCount, includeContent }, ctx.settings.snapshotTtlMs);
+    }
   }
 
-  const window = ctx.broken('notes.search.snapshot-reorders') && snapshotId !== undefined ? [...items].reverse() : items;
+  const window = ctx.broken('notes.search.snapshot-reorders') && snapshotId !== undefined ? seqs.slice().reverse() : seqs;
   const start = ctx.broken('notes.search.offset-one-based') ? Math.max(0, offset - 1) : offset;
-  const results = window.slice(start, start + limit);
-  const total = ctx.broken('notes.search.total-uncapped') ? matchCount : items.length;
+  const page = window.subarray(Math.min(start, window.length), Math.min(start + limit, window.length));
+  const results = renderPage(ctx, user, page, includeContent);
+  const total = ctx.broken('notes.search.total-uncapped') ? matchCount : seqs.length;
   const view: View = {
-    results: results.map((r) => ({ ...r })),
+    results,
     total,
     limit: ctx.broken('notes.search.echo-default-limit') ? 20 : limit,
     offset,
-    has_next_page: ctx.broken('notes.search.has-next-page-full-page') ? results.length === limit : offset + results.length < items.length,
+    has_next_page: ctx.broken('notes.search.has-next-page-full-page') ? page.length === limit : offset + page.length < seqs.length,
     snapshot_id: snapshot,
   };
   if (ctx.broken('notes.search.offset-omitted-when-default') && paging.offset === undefined) delete view.offset;
   return view;
 }
 
-/** Ranks the visible, active notes matching the query and filters; freezes at most 100 rendered items. */
-function rankWindow(ctx: ServiceContext, user: UserRecord, text: string, input: Input): { items: Record<string, unknown>[]; matchCount: number } {
+/**
+ * A snapshot freezes which notes its window holds, their order, the total and the response shape;
+ * the items are rendered from the notes as they are when a page is read (the document freezes
+ * membership and order, not contents). A note deleted since, or no longer visible to the caller,
+ * leaves an empty slot: the page keeps its offsets and is shorter.
+ */
+function renderPage(ctx: ServiceContext, user: UserRecord, page: Int32Array, includeContent: boolean): View[] {
+  const allUsers = ctx.broken('auth.scope.list-shows-all-users');
+  const out: View[] = [];
+  for (const seq of page) {
+    const note = ctx.store.notesBySeq[seq];
+    if (note && (allUsers || canSeeNote(ctx, user, note))) out.push(noteListItem(ctx, note, includeContent));
+  }
+  return out;
+}
+
+/** Ranks the visible, active notes matching the query and filters: at most the 100-result window. */
+function rankWindow(ctx: ServiceContext, user: UserRecord, text: string, input: Input): { ranked: NoteRecord[]; matchCount: number; includeContent: boolean } {
   const bounds = readBounds(ctx, input, 'notes.search.bounds-offset-optional');
   const collections = input.collections === undefined ? undefined
     : new Set(checkArray(input.collections, 'collections').map((c, i) => checkUuid(c, `collections[${i}]`)));
@@ -112,8 +133,7 @@ function rankWindow(ctx: ServiceContext, user: UserRecord, text: string, input: 
     ranked = hits.map((h) => notes[h.seq]!);
     if (ctx.broken('notes.search.total-uncapped')) matched = countMatches(ctx, terms, accept);
   }
-  const items = ranked.map((note) => noteListItem(ctx, note, includeContent));
-  return { items, matchCount: Math.max(matched, items.length) };
+  return { ranked, matchCount: Math.max(matched, ranked.length), includeContent };
 }
 
 function countMatches(ctx: ServiceContext, terms: string[], accept: (note: NoteRecord) => boolean): number {

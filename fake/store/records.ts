@@ -77,8 +77,10 @@ export interface SearchSnapshot {
   readonly id: string;
   readonly userId: string;
   readonly createdAt: number;
-  /** The frozen, ranked result window (at most 100 rendered list items). */
-  readonly items: readonly Record<string, unknown>[];
+  /** The frozen, ranked result window: the notes' dense handles (at most 100), not their contents. */
+  readonly seqs: Int32Array;
+  /** Whether the first page asked for full content: later pages keep the shape. */
+  readonly includeContent: boolean;
   /** How many notes matched before the window cap (at least items.length). */
   readonly matchCount: number;
 }

@@ -165,10 +165,14 @@ export class Store {
     }
   }
 
-  saveSnapshot(snapshot: SearchSnapshot): void {
-    if (this.snapshots.size >= SNAPSHOT_CAPACITY) {
-      const oldest = this.snapshots.keys().next().value;
-      if (oldest !== undefined) this.snapshots.delete(oldest);
+  /**
+   * Keeps a snapshot; expired ones (older than ttlMs) and, beyond the capacity, the oldest are
+   * dropped first. Snapshots are kept in creation order, so the expired ones are at the front.
+   */
+  saveSnapshot(snapshot: SearchSnapshot, ttlMs: number): void {
+    for (const [id, old] of this.snapshots) {
+      if (snapshot.createdAt - old.createdAt <= ttlMs && this.snapshots.size < SNAPSHOT_CAPACITY) break;
+      this.snapshots.delete(id);
     }
     this.snapshots.set(snapshot.id, snapshot);
   }
