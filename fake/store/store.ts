@@ -22,7 +22,11 @@ export class Store {
   readonly notesByUpdated = new SortedIndex();
   readonly collectionsByCreated = new SortedIndex();
   readonly collectionsByUpdated = new SortedIndex();
-  readonly search = new SearchIndex();
+  /** Indexes each note's title and content, read back from the note itself (it keeps no copy). */
+  readonly search = new SearchIndex((seq) => {
+    const note = this.notesBySeq[seq];
+    return note && { title: note.title, body: note.content };
+  });
   readonly snapshots = new Map<string, SearchSnapshot>();
   /** Active collections by lower-cased title, per user who owns or holds a grant on them. */
   readonly collectionTitles = new TitleIndex();
@@ -66,16 +70,17 @@ export class Store {
     this.notesBySeq[note.seq] = note;
     this.notesByCreated.insert(note.createdAt, note.id);
     this.notesByUpdated.insert(note.updatedAt, note.id);
-    this.search.add(note.seq, note.title, note.content);
+    this.search.add(note.seq);
   }
 
   /** Replaces content-derived fields and re-indexes the note for search. */
   setNoteContent(note: NoteRecord, fields: { content: string; title: string; snippet: string; features: number }): void {
+    this.search.remove(note.seq);
     note.content = fields.content;
     note.title = fields.title;
     note.snippet = fields.snippet;
     note.features = fields.features;
-    this.search.add(note.seq, note.title, note.content);
+    this.search.add(note.seq);
   }
 
   setNoteUpdatedAt(note: NoteRecord, updatedAt: number): void {
