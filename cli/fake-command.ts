@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { FAULTS, FAULT_NAMES } from '../fake/faults/catalogue.js';
-import { type CreateFakeOptions, createFake } from '../fake/index.js';
+import { type CreateFakeOptions, DataFileError, createFake } from '../fake/index.js';
 import { ProfileError } from '../spec/profile.js';
 import { UsageError } from '../suites/harness/errors.js';
 
@@ -17,6 +17,11 @@ Serves the reference fake of the Notes and Collections API v2.
   --rate-limit R/S     each user may send R requests per S seconds (default generous)
   --seed N             deterministic ids and request ids
   --fault NAME         start with a deliberate rule violation (repeatable)
+  --data FILE          create the collections and notes of a JSON or YAML file (arrays "collections" and
+                       "notes" of create bodies; notes link by collection_titles) for the first user
+  --generate N         create N realistic notes and N/50 collections for the first user (same --seed, same data)
+  --state FILE         load users, notes and collections from FILE at start (when it exists) and save them
+                       there on exit; --data and --generate apply only when FILE does not exist yet
   --list-faults        print every fault and the rule it breaks, then exit
   -h, --help           this text`;
 
@@ -36,6 +41,7 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
         port: { type: 'string' }, host: { type: 'string' }, profile: { type: 'string' }, token: { type: 'string', multiple: true },
         'admin-token': { type: 'string' }, quota: { type: 'string' }, 'rate-limit': { type: 'string' }, seed: { type: 'string' },
         fault: { type: 'string', multiple: true }, 'list-faults': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        data: { type: 'string' }, generate: { type: 'string' }, state: { type: 'string' },
       },
     }));
   } catch (error) {
@@ -58,14 +64,17 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
     ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
     ...(values.quota !== undefined ? { quota: { limit: integer(values.quota, '--quota', 0, Number.MAX_SAFE_INTEGER) } } : {}),
     ...(values['rate-limit'] ? { rateLimit: rateLimit(values['rate-limit']) } : {}),
+    ...dataOptions(values),
   };
   let fake;
   let tokens: string[];
   try {
     fake = await createFake({ ...options, users: values.token ?? [] });
-    tokens = values.token ?? [fake.fixtures.createUser({ name: 'user-1' }).token, fake.fixtures.createUser({ name: 'user-2' }).token];
+    tokens = values.token ?? (fake.tokens.length > 0 ? [...fake.tokens]
+      : [fake.fixtures.createUser({ name: 'user-1' }).token, fake.fixtures.createUser({ name: 'user-2' }).token]);
   } catch (error) {
     if (error instanceof ProfileError) throw new UsageError(error.message);
+    if (error instanceof DataFileError) throw new UsageError(error.message);
     if (/unknown fault/.test((error as Error).message)) throw new UsageError((error as Error).message);
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${options.port} is in use; pick another with --port`);
     throw error;
@@ -75,6 +84,7 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
   io.out(`tokens:      ${tokens.join('  ')}`);
   io.out(`fixture API: ${fake.url}${fake.config.fixturesPrefix} (admin token ${fake.adminToken})`);
   io.out(`faults:      ${fake.config.faults.size === 0 ? 'none' : [...fake.config.faults].join(', ')}`);
+  if (options.state || options.data || options.generate) io.out(`data:        ${describeData(fake.data, options.state)}`);
   await io.untilStopped();
   await fake.close();
   return 0;
@@ -91,4 +101,19 @@ function rateLimit(raw: string) {
   const requests = Number(m[1]);
   const perSecond = requests / Number(m[2]);
   return { requests, requestsPerSecond: perSecond, complexity: requests * 10, complexityPerSecond: perSecond * 10 };
+}
+
+// ---- data flags (--data, --generate, --state) ----
+
+function dataOptions(values: { data?: string; generate?: string; state?: string }): Pick<CreateFakeOptions, 'data' | 'generate' | 'state'> {
+  return {
+    ...(values.data !== undefined ? { data: values.data } : {}),
+    ...(values.generate !== undefined ? { generate: integer(values.generate, '--generate', 0, 10_000_000) } : {}),
+    ...(values.state !== undefined ? { state: values.state } : {}),
+  };
+}
+
+function describeData(data: { restored: boolean; collections: number; notes: number }, state: string | undefined): string {
+  const loaded = data.restored ? `restored from ${state}` : `${data.notes} notes and ${data.collections} collections created for the first token`;
+  return state && !data.restored ? `${loaded}; saved to ${state} on exit` : state ? `${loaded}; saved there on exit` : loaded;
 }

@@ -3,6 +3,7 @@ import { type Clock, systemClock } from './clock.js';
 import { type FaultName, parseFaults } from './faults/catalogue.js';
 import type { Endpoints, Names } from './http/routes.js';
 import { type IdSource, randomIds, seededIds } from './ids.js';
+import type { SeedData } from './data/seed-file.js';
 import type { TitleDerivation } from './service/content.js';
 import { GENEROUS_RATE_LIMIT } from './service/rate-limit.js';
 import type { RateLimitConfig } from './store/records.js';
@@ -32,6 +33,18 @@ export interface FakeOptions {
   /** Largest request body read, in bytes (default 4 MiB); larger ones get 413 without being buffered. */
   bodyLimitBytes?: number;
   snapshotTtlMs?: number;
+  /**
+   * Data created for the first user at start, through the create operations: a JSON or YAML file
+   * (path) or the value itself, with `collections` and `notes` arrays of create bodies.
+   */
+  data?: string | SeedData;
+  /** Generate this many realistic notes (and collections) for the first user at start; same `seed`, same data. */
+  generate?: number;
+  /**
+   * A JSON file loaded at start (when it exists) and saved by close(): users, notes, collections
+   * and grants survive restarts. When it was loaded, `data` and `generate` are not applied again.
+   */
+  state?: string;
 }
 
 export interface RateHeaderConfig {
@@ -60,6 +73,11 @@ export interface FakeConfig {
   defaultRateLimit: RateLimitConfig;
   bodyLimitBytes: number;
   snapshotTtlMs: number;
+  data: string | SeedData | undefined;
+  generate: number;
+  /** Seed of the generated data: the instance seed, else random. */
+  generateSeed: number;
+  stateFile: string | undefined;
 }
 
 function resolveProfile(option: FakeOptions['profile']): Profile {
@@ -97,5 +115,9 @@ export function resolveConfig(options: FakeOptions = {}): FakeConfig {
     defaultRateLimit: { ...GENEROUS_RATE_LIMIT, ...options.rateLimit },
     bodyLimitBytes: options.bodyLimitBytes ?? 4 * 1024 * 1024,
     snapshotTtlMs: options.snapshotTtlMs ?? 60 * 60_000,
+    data: options.data,
+    generate: options.generate ?? 0,
+    generateSeed: options.seed ?? Math.floor(Math.random() * 2 ** 32),
+    stateFile: options.state,
   };
 }
