@@ -99,7 +99,8 @@ export function generateSeed(count: number, seed: number, now: number, sink: (ch
   for (let done = 0, chunk = 1; done < count; done += CHUNK, chunk++) {
     const notes = batch(noteSchema, Math.min(CHUNK, count - done), mix(seed, chunk), 0.9);
     for (const note of notes) orderTimestamps(note);
-    sink({ notes });
+    // As a client's request would arrive: flat strings (the generator's are concatenation trees).
+    sink(JSON.parse(JSON.stringify({ notes })) as SeedData);
   }
 }
 

@@ -9,7 +9,7 @@ import { DataFileError } from './errors.js';
  * The fake's data as a JSON file, so a developer's users, notes and collections survive a
  * restart: versions, timestamps (both creation times), trash state, memberships, grants,
  * attachments and quotas are kept. Search snapshots and rate-limit buckets are not: they are
- * short-lived by nature. Derived fields (title, snippet, contains-features) are derived again.
+ * short-lived by nature. Derived fields (title, contains-features) are derived again.
  */
 const FORMAT = 'notes-conformance-fake-state';
 const VERSION = 1;

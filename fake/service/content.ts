@@ -56,12 +56,12 @@ export function featuresOf(content: string, attachments: readonly AttachmentReco
 }
 
 /** Everything derived from a note's content, as the instance's settings (and faults) derive it. */
-export function contentFields(ctx: ServiceContext, content: string, note?: NoteRecord): { content: string; title: string; snippet: string; features: number } {
+export function contentFields(ctx: ServiceContext, content: string, note?: NoteRecord): { content: string; title: string; features: number } {
   const title = ctx.broken('notes.title.spans-lines')
     ? content.replace(/\s+/g, ' ').trim().slice(0, 60)
     : deriveTitle(content, ctx.broken('notes.title.heading-derivation-flipped')
       ? (ctx.settings.titleDerivation === 'as_is' ? 'strip_heading_markers' : 'as_is')
       : ctx.settings.titleDerivation);
-  return { content, title, snippet: snippetOf(content), features: featuresOf(content, note?.attachments ?? []) };
+  return { content, title, features: featuresOf(content, note?.attachments ?? []) };
 }
 

@@ -48,7 +48,7 @@ export interface NoteRecord {
   readonly ownerId: string;
   content: string;
   title: string;
-  snippet: string;
+  /** No snippet: it is derived when an item is rendered (a stored copy was ~200 bytes a note). */
   features: number;
   createdAt: number;
   /** The creation time before any set-created-at: the backdate limit. */

@@ -39,10 +39,10 @@ function termFrequencies(title: string, body: string): Map<string, number> {
 
 export class SearchIndex {
   /**
-   * term -> postings as one flat array [seq, tf, seq, tf, ...] sorted by seq: about 16 bytes a
-   * posting, where a Map<seq, tf> per term took three to four times that.
+   * term -> postings as flat pairs [seq, tf, seq, tf, ...] sorted by seq (see Postings), where a
+   * Map<seq, tf> per term took several times the memory.
    */
-  private readonly postings = new Map<string, number[]>();
+  private readonly postings = new Map<string, Postings>();
   /** seq -> document length (sum of term frequencies); undefined for documents not indexed. */
   private readonly docLength: (number | undefined)[] = [];
   private documents = 0;
@@ -70,9 +70,9 @@ export class SearchIndex {
     let length = 0;
     for (const [term, tf] of termFrequencies(text.title, text.body)) {
       const key = this.postings.has(term) ? term : internalised(term);
-      let list = this.postings.get(key);
-      if (!list) this.postings.set(key, (list = []));
-      insertPosting(list, seq, tf);
+      const list = this.postings.get(key);
+      const grown = insertPosting(list ?? [], seq, tf);
+      if (grown !== list) this.postings.set(key, grown);
       length += tf;
     }
     this.docLength[seq] = length;
@@ -90,8 +90,7 @@ export class SearchIndex {
       if (!list) continue;
       const at = findPosting(list, seq);
       if (at === -1) continue;
-      list.splice(at, 2);
-      if (list.length === 0) this.postings.delete(term);
+      if (removePosting(list, at) === 0) this.postings.delete(term);
     }
     this.totalLength -= length;
     this.docLength[seq] = undefined;
@@ -116,9 +115,10 @@ export class SearchIndex {
     for (const term of unique) {
       const idf = this.idf(term);
       const list = this.postings.get(term)!;
+      const pairs = pairsOf(list);
       for (let i = 0; i < list.length; i += 2) {
-        const seq = list[i]!;
-        const tf = list[i + 1]!;
+        const seq = pairs[i]!;
+        const tf = pairs[i + 1]!;
         if (seq >= this.scores.length) this.grow(seq);
         if (this.scores[seq] === 0) touched.push(seq);
         const len = this.docLength[seq]!;
@@ -156,7 +156,8 @@ export class SearchIndex {
     const out = new Set<number>();
     for (const [term] of strongest) {
       const list = this.postings.get(term) ?? [];
-      for (let i = 0; i < list.length; i += 2) out.add(list[i]!);
+      const pairs = pairsOf(list);
+      for (let i = 0; i < list.length; i += 2) out.add(pairs[i]!);
     }
     return out;
   }
@@ -178,32 +179,77 @@ function internalised(term: string): string {
   return term.length < 13 ? term : (' ' + term).slice(1);
 }
 
-/** Position (even index) of seq in a flat postings list, or -1. */
-function findPosting(list: number[], seq: number): number {
-  let lo = 0;
-  let hi = list.length / 2;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid * 2]! < seq) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo * 2 < list.length && list[lo * 2] === seq ? lo * 2 : -1;
+/**
+ * A term's postings: flat pairs [seq, tf, ...] sorted by seq, `length` numbers long. Short lists
+ * (most terms are rare) are plain arrays, 8 bytes a number plus a small header; a list that grows
+ * past PACK_AT numbers moves to an Int32Array (4 bytes a number, off the JS heap) with spare room.
+ */
+interface PackedPostings {
+  data: Int32Array;
+  length: number;
+}
+type Postings = number[] | PackedPostings;
+const PACK_AT = 32;
+
+function pairsOf(list: Postings): ArrayLike<number> {
+  return Array.isArray(list) ? list : list.data;
 }
 
-/** Keeps the list sorted by seq; new documents have the largest seq, so this mostly appends. */
-function insertPosting(list: number[], seq: number, tf: number): void {
-  if (list.length === 0 || list[list.length - 2]! < seq) {
-    list.push(seq, tf);
-    return;
+/** Position (even index) of seq in a postings list, or -1. */
+function findPosting(list: Postings, seq: number): number {
+  const pairs = pairsOf(list);
+  const at = lowerPair(pairs, list.length, seq);
+  return at < list.length && pairs[at] === seq ? at : -1;
+}
+
+/**
+ * Inserts (seq, tf) in seq order and answers the list to keep: the same one, or its packed form.
+ * New documents have the largest seq, so this mostly appends.
+ */
+function insertPosting(list: Postings, seq: number, tf: number): Postings {
+  const pairs = pairsOf(list);
+  const appending = list.length === 0 || pairs[list.length - 2]! < seq;
+  const at = appending ? list.length : lowerPair(pairs, list.length, seq);
+  if (Array.isArray(list)) {
+    if (appending) list.push(seq, tf);
+    else list.splice(at, 0, seq, tf);
+    if (list.length <= PACK_AT) return list;
+    const data = new Int32Array(list.length * 2);
+    data.set(list);
+    return { data, length: list.length };
   }
+  if (list.length + 2 > list.data.length) {
+    const data = new Int32Array(Math.ceil(list.data.length * 1.5) + 2);
+    data.set(list.data.subarray(0, list.length));
+    list.data = data;
+  }
+  if (!appending) list.data.copyWithin(at + 2, at, list.length);
+  list.data[at] = seq;
+  list.data[at + 1] = tf;
+  list.length += 2;
+  return list;
+}
+
+/** Removes the pair at `at`; answers the numbers left. */
+function removePosting(list: Postings, at: number): number {
+  if (Array.isArray(list)) {
+    list.splice(at, 2);
+    return list.length;
+  }
+  list.data.copyWithin(at, at + 2, list.length);
+  list.length -= 2;
+  return list.length;
+}
+
+function lowerPair(pairs: ArrayLike<number>, length: number, seq: number): number {
   let lo = 0;
-  let hi = list.length / 2;
+  let hi = length / 2;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (list[mid * 2]! < seq) lo = mid + 1;
+    if (pairs[mid * 2]! < seq) lo = mid + 1;
     else hi = mid;
   }
-  list.splice(lo * 2, 0, seq, tf);
+  return lo * 2;
 }
 
 /** A bounded min-heap keeping the k best (score desc, then tieBreak asc). */

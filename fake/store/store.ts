@@ -74,11 +74,10 @@ export class Store {
   }
 
   /** Replaces content-derived fields and re-indexes the note for search. */
-  setNoteContent(note: NoteRecord, fields: { content: string; title: string; snippet: string; features: number }): void {
+  setNoteContent(note: NoteRecord, fields: { content: string; title: string; features: number }): void {
     this.search.remove(note.seq);
     note.content = fields.content;
     note.title = fields.title;
-    note.snippet = fields.snippet;
     note.features = fields.features;
     this.search.add(note.seq);
   }
