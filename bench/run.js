@@ -1,8 +1,8 @@
 // Benchmarks of the reference fake (a script, not a test: numbers depend on the machine).
 //   npm run build && npm run bench            full run (about a minute)
 //   BENCH_SECONDS=3 BENCH_NOTES=20000 ...     shorter
-// Reports GET-note and create-note throughput next to a bare node:http JSON server, and
-// search latency percentiles at 100k notes.
+// Reports GET-note and create-note throughput next to a bare node:http JSON server, search
+// latency percentiles at 100k notes, and RSS after seeding 100k notes (plain and --generate).
 import { fork } from 'node:child_process';
 import autocannon from 'autocannon';
 import { VOCAB } from './vocab.js';
@@ -58,11 +58,16 @@ rows.push([`fake search at ${fmt(NOTES)} notes (1 connection)`, `${fmt(search.re
 rows.push([`seeding ${fmt(NOTES)} notes in-process`, `${fmt(NOTES / (big.seedMs / 1000))} notes/s`, `rss ${fmt(big.rss / 1048576)} MiB`]);
 big.child.kill();
 
+const generated = await start('generate', NOTES);
+rows.push([`--generate ${fmt(NOTES)} (json-schema-faker)`, `${fmt(NOTES / (generated.seedMs / 1000))} notes/s`, `rss ${fmt(generated.rss / 1048576)} MiB`]);
+generated.child.kill();
+
 const ratio = fakeGet.requests.average / bareGet.requests.average;
 console.log(`\nnotes-conformance fake benchmark (${SECONDS}s per run, ${CONNECTIONS} connections, node ${process.version})\n`);
 for (const [what, rate, latency] of rows) console.log(`${what.padEnd(44)} ${rate.padStart(14)}   ${latency}`);
 console.log(`\nGET note: ${(ratio * 100).toFixed(0)}% of bare node:http (target >= 50%)`);
 console.log(`create:   ${fmt(fakeCreate.requests.average)} req/s (target >= 7,000)`);
 console.log(`search:   p99 ${search.latency.p99} ms at ${fmt(NOTES)} notes (target < 20 ms)`);
+console.log(`memory:   ${fmt(Math.max(big.rss, generated.rss) / 1048576)} MiB RSS at ${fmt(NOTES)} notes (target <= 400 MiB)`);
 const errors = bareGet.errors + fakeGet.errors + fakeCreate.errors + search.errors + fakeGet.non2xx + fakeCreate.non2xx + search.non2xx;
 if (errors > 0) console.log(`\nWARNING: ${errors} errors or non-2xx responses during the runs`);

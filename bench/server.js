@@ -1,5 +1,6 @@
-// A benchmark target in its own process: `bare` (node:http answering a fixed JSON note) or
-// `fake` (the reference fake, seeded in-process with N notes). Reports its port over IPC.
+// A benchmark target in its own process: `bare` (node:http answering a fixed JSON note), `fake`
+// (the reference fake, seeded in-process with N notes) or `generate` (the fake started with
+// generate: N, as `fake --generate N`). Reports its port, seeding time and RSS over IPC.
 import { createServer } from 'node:http';
 
 const [mode, seedArg] = process.argv.slice(2);
@@ -39,6 +40,13 @@ if (mode === 'bare') {
   });
   server.keepAliveTimeout = 30_000;
   server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+} else if (mode === 'generate') {
+  // What `notes-conformance fake --generate N` does: json-schema-faker bodies through the create operations.
+  const { createFake } = await import('../dist/fake/index.js');
+  const started = performance.now();
+  const fake = await createFake({ users: [TOKEN], port: 0, seed: 42, generate: seedNotes });
+  const ids = [...fake.store.notes.keys()].slice(0, 1000);
+  process.send({ port: Number(new URL(fake.url).port), ids, seedMs: Math.round(performance.now() - started), rss: process.memoryUsage().rss });
 } else {
   const { createFake } = await import('../dist/fake/index.js');
   const fake = await createFake({ users: [TOKEN], port: 0 });

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { FAULTS, FAULT_NAMES } from '../fake/faults/catalogue.js';
-import { type CreateFakeOptions, type EndpointSummary, type Fake, createFake, formatLogLine } from '../fake/index.js';
+import { type CreateFakeOptions, DataFileError, type EndpointSummary, type Fake, createFake, formatLogLine } from '../fake/index.js';
 import { DomainError } from '../fake/service/errors.js';
 import { ProfileError } from '../spec/profile.js';
 import { UsageError } from '../suites/harness/errors.js';
@@ -24,6 +24,11 @@ Serves the reference fake of the Notes and Collections API v2.
   --log                print one line per request to stdout: method, path with query, status,
                        milliseconds, user name (never the token)
   --no-cors            no CORS headers and no preflight answers (default: any Origin is allowed)
+  --data FILE          create the collections and notes of a JSON or YAML file (arrays "collections" and
+                       "notes" of create bodies; notes link by collection_titles) for the first user
+  --generate N         create N realistic notes and N/50 collections for the first user (same --seed, same data)
+  --state FILE         load users, notes and collections from FILE at start (when it exists) and save them
+                       there on exit; --data and --generate apply only when FILE does not exist yet
   --list-faults        print every fault and the rule it breaks, then exit
   -h, --help           this text`;
 
@@ -44,6 +49,7 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
         'admin-token': { type: 'string' }, quota: { type: 'string' }, 'rate-limit': { type: 'string' }, seed: { type: 'string' },
         fault: { type: 'string', multiple: true }, 'list-faults': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
         log: { type: 'boolean' }, 'no-cors': { type: 'boolean' },
+        data: { type: 'string' }, generate: { type: 'string' }, state: { type: 'string' },
       },
     }));
   } catch (error) {
@@ -70,12 +76,14 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
     ...(values['rate-limit'] ? { rateLimit: rateLimit(values['rate-limit']) } : {}),
     ...(values['no-cors'] ? { cors: false } : {}),
     ...(values.log ? { log: (entry) => io.out(formatLogLine(entry)) } : {}),
+    ...dataOptions(values),
   };
   let fake;
   let tokens: string[];
   try {
     fake = await createFake({ ...options, users: values.token ?? [] });
-    tokens = values.token ?? [fake.fixtures.createUser({ name: 'user-1' }).token, fake.fixtures.createUser({ name: 'user-2' }).token];
+    tokens = values.token ?? (fake.tokens.length > 0 ? [...fake.tokens]
+      : [fake.fixtures.createUser({ name: 'user-1' }).token, fake.fixtures.createUser({ name: 'user-2' }).token]);
   } catch (error) {
     throw startupError(error, options);
   }
@@ -85,6 +93,7 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
   io.out(`fixture API: ${fake.url}${fake.config.fixturesPrefix} (admin token ${fake.adminToken})`);
   io.out(`faults:      ${fake.config.faults.size === 0 ? 'none' : [...fake.config.faults].join(', ')}`);
   for (const line of parameterLines(fake)) io.out(line);
+  if (options.state || options.data || options.generate) io.out(`data:        ${describeData(fake.data, options.state)}`);
   await io.untilStopped();
   await fake.close();
   return 0;
@@ -94,6 +103,7 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
 function startupError(error: unknown, options: CreateFakeOptions): Error {
   const message = (error as Error).message ?? String(error);
   if (error instanceof ProfileError) return new UsageError(`${error.source}: invalid profile: ${error.problems.join('; ')}`);
+  if (error instanceof DataFileError) return new UsageError(oneLine(message));
   if (/unknown fault/.test(message)) return new UsageError(oneLine(message));
   if (error instanceof DomainError) return new UsageError(`cannot create the users: ${oneLine(message)}`);
   switch ((error as NodeJS.ErrnoException).code) {
@@ -147,4 +157,19 @@ function rateLimit(raw: string) {
   const requests = Number(m[1]);
   const perSecond = requests / Number(m[2]);
   return { requests, requestsPerSecond: perSecond, complexity: requests * 10, complexityPerSecond: perSecond * 10 };
+}
+
+// ---- data flags (--data, --generate, --state) ----
+
+function dataOptions(values: { data?: string; generate?: string; state?: string }): Pick<CreateFakeOptions, 'data' | 'generate' | 'state'> {
+  return {
+    ...(values.data !== undefined ? { data: values.data } : {}),
+    ...(values.generate !== undefined ? { generate: integer(values.generate, '--generate', 0, 10_000_000) } : {}),
+    ...(values.state !== undefined ? { state: values.state } : {}),
+  };
+}
+
+function describeData(data: { restored: boolean; collections: number; notes: number }, state: string | undefined): string {
+  const loaded = data.restored ? `restored from ${state}` : `${data.notes} notes and ${data.collections} collections created for the first token`;
+  return state && !data.restored ? `${loaded}; saved to ${state} on exit` : state ? `${loaded}; saved there on exit` : loaded;
 }

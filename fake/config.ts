@@ -3,6 +3,7 @@ import { type Clock, systemClock } from './clock.js';
 import { type FaultName, parseFaults } from './faults/catalogue.js';
 import type { Endpoints, Names } from './http/routes.js';
 import { type IdSource, randomIds, seededIds } from './ids.js';
+import type { SeedData } from './data/seed-file.js';
 import type { TitleDerivation } from './service/content.js';
 import { GENEROUS_RATE_LIMIT } from './service/rate-limit.js';
 import type { RateLimitConfig } from './store/records.js';
@@ -36,6 +37,18 @@ export interface FakeOptions {
   cors?: boolean;
   /** Deadlines for slow or idle connections (node:http server only). */
   timeouts?: Partial<ConnectionTimeouts>;
+  /**
+   * Data created for the first user at start, through the create operations: a JSON or YAML file
+   * (path) or the value itself, with `collections` and `notes` arrays of create bodies.
+   */
+  data?: string | SeedData;
+  /** Generate this many realistic notes (and collections) for the first user at start; same `seed`, same data. */
+  generate?: number;
+  /**
+   * A JSON file loaded at start (when it exists) and saved by close(): users, notes, collections
+   * and grants survive restarts. When it was loaded, `data` and `generate` are not applied again.
+   */
+  state?: string;
 }
 
 /** How long a connection may take; a client past a deadline gets 408 or a closed connection. */
@@ -80,6 +93,11 @@ export interface FakeConfig {
   cors: boolean;
   timeouts: ConnectionTimeouts;
   unknownFields: 'refuse' | 'ignore';
+  data: string | SeedData | undefined;
+  generate: number;
+  /** Seed of the generated data: the instance seed, else random. */
+  generateSeed: number;
+  stateFile: string | undefined;
 }
 
 function resolveProfile(option: FakeOptions['profile']): Profile {
@@ -120,6 +138,10 @@ export function resolveConfig(options: FakeOptions = {}): FakeConfig {
     cors: options.cors ?? true,
     timeouts: connectionTimeouts(options.timeouts),
     unknownFields: profile.unknown_fields ?? 'refuse',
+    data: options.data,
+    generate: options.generate ?? 0,
+    generateSeed: options.seed ?? Math.floor(Math.random() * 2 ** 32),
+    stateFile: options.state,
   };
 }
 

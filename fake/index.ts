@@ -1,6 +1,8 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type FakeConfig, type FakeOptions, resolveConfig } from './config.js';
+import { type DataSummary, restoreState, seedData } from './data/start.js';
+import { saveState } from './data/state.js';
 import { FakeCore } from './http/core.js';
 import { nodeHandler } from './http/node-adapter.js';
 import type { RequestLogEntry } from './http/request-log.js';
@@ -10,6 +12,9 @@ import type { View } from './service/views.js';
 import type { Store } from './store/store.js';
 
 export type { FakeOptions, FakeUserOption } from './config.js';
+export type { SeedData } from './data/seed-file.js';
+export type { DataSummary } from './data/start.js';
+export { DataFileError } from './data/errors.js';
 export type { FakeRequest, FakeResponse } from './http/types.js';
 export { type RequestLogEntry, formatLogLine } from './http/request-log.js';
 export { FAULTS, FAULT_NAMES, type FaultName } from './faults/catalogue.js';
@@ -30,8 +35,13 @@ export interface FakeFixtures {
 export interface Fake {
   /** Base URL when listening (http://127.0.0.1:PORT), else undefined. */
   readonly url: string | undefined;
-  /** Tokens of the users the fake was started with. */
+  /**
+   * Tokens of the users the fake was started with; without `users`, those restored from the state
+   * file, or the two users created to own `data` or `generate`d notes.
+   */
   readonly tokens: readonly string[];
+  /** What the data options loaded at start. */
+  readonly data: DataSummary;
   readonly adminToken: string;
   readonly config: FakeConfig;
   readonly fixtures: FakeFixtures;
@@ -64,7 +74,17 @@ export interface CreateFakeOptions extends FakeOptions {
 export async function createFake(options: CreateFakeOptions = {}): Promise<Fake> {
   const config = resolveConfig(options);
   const core = new FakeCore(config);
-  const tokens = config.users.map((u) => fixtureOps.createUser(core.ctx, { token: u.token, ...(u.name ? { name: u.name } : {}), ...(u.quota ? { quota: u.quota } : {}) }).token as string);
+  const restored = restoreState(core.ctx, config);
+  const byToken = core.ctx.store.usersByToken;
+  let tokens = config.users.map((u) => byToken.get(u.token)?.token
+    ?? fixtureOps.createUser(core.ctx, { token: u.token, ...(u.name ? { name: u.name } : {}), ...(u.quota ? { quota: u.quota } : {}) }).token as string);
+  if (tokens.length === 0 && restored) tokens = [...byToken.keys()];
+  let data: DataSummary = { restored, collections: 0, notes: 0 };
+  if (!restored && (config.data !== undefined || config.generate > 0)) {
+    // Seeded data needs an owner: without users, the two that a plain start would have made.
+    if (tokens.length === 0) tokens = ['user-1', 'user-2'].map((name) => fixtureOps.createUser(core.ctx, { name }).token as string);
+    data = await seedData(core.ctx, config, byToken.get(tokens[0]!)!);
+  }
   let server: Server | undefined;
   let url: string | undefined;
   if (options.listen !== false) {
@@ -99,6 +119,7 @@ export async function createFake(options: CreateFakeOptions = {}): Promise<Fake>
   return {
     url,
     tokens,
+    data,
     adminToken: config.adminToken,
     config,
     fixtures,
@@ -106,6 +127,7 @@ export async function createFake(options: CreateFakeOptions = {}): Promise<Fake>
     endpoints: core.routes.map((r) => ({ method: r.method, path: r.path, query: Object.keys(r.query), body: Object.keys(r.body ?? {}) })),
     handle: (request) => core.handle(request),
     close: () => new Promise<void>((resolve) => {
+      if (config.stateFile !== undefined) saveState(ctx, config.stateFile);
       if (!server) return resolve();
       server.close(() => resolve());
       server.closeAllConnections();

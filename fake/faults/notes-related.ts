@@ -33,12 +33,20 @@ export const NOTES_RELATED_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
             return view;
           }
           if (first.title === note.title && first.content === note.content) return next(ctx, call);
+          // The index reads a note's text from the record: re-index it with the first text for the
+          // length of the request, then put the record and its index entry back.
           const index = ctx.store.search;
-          index.add(note.seq, first.title, first.content);
+          const now = { title: note.title, content: note.content };
+          const swap = (text: { title: string; content: string }) => {
+            index.remove(note.seq);
+            Object.assign(note as { title: string; content: string }, text);
+            index.add(note.seq);
+          };
+          swap(first);
           try {
             return next(ctx, call);
           } finally {
-            index.add(note.seq, note.title, note.content);
+            swap(now);
           }
         },
       },

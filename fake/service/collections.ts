@@ -76,7 +76,7 @@ function generatedCollectionId(ctx: ServiceContext): string {
 }
 
 function overwrite(ctx: ServiceContext, collection: CollectionRecord, name: string, text: string | null): View {
-  collection.title = name;
+  ctx.store.setCollectionTitle(collection, name);
   collection.description = text;
   ctx.store.setCollectionUpdatedAt(collection, ctx.clock.now());
   return collectionView(ctx, collection, false);
@@ -101,7 +101,7 @@ export function updateCollection(ctx: ServiceContext, user: UserRecord, collecti
   const text = descriptionIn === undefined ? undefined
     : description(descriptionIn, ctx.broken('collections.update.description-limit-off-by-one'), ctx.broken('collections.update.description-bytes-unchecked'));
   const updatedAtIn = timestampField(ctx, input, 'updated_at', 'collection.update.updated_at');
-  if (name !== undefined) collection.title = name;
+  if (name !== undefined) ctx.store.setCollectionTitle(collection, name);
   if (text !== undefined) collection.description = text;
   else if (ctx.broken('collections.update.omitted-fields-cleared')) collection.description = null;
   const updatedAt = updatedAtIn !== undefined && !ctx.broken('collections.update.updated-at-overwritten')
@@ -143,6 +143,6 @@ export function deleteCollection(ctx: ServiceContext, user: UserRecord, collecti
 /** The fake's extra collection trash endpoint: the collection disappears but its id stays taken. */
 export function trashCollection(ctx: ServiceContext, user: UserRecord, collectionId: string): View {
   const collection = requireCollection(ctx, user, collectionId, 'own');
-  collection.trashedAt = ctx.clock.now();
+  ctx.store.trashCollection(collection, ctx.clock.now());
   return {};
 }

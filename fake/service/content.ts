@@ -1,5 +1,6 @@
 import { type AttachmentRecord, FEATURE, type NoteRecord } from '../store/records.js';
 import type { ServiceContext } from './context.js';
+import { hasMarkdownFileLink, hasMarkdownImage } from './markdown-links.js';
 
 export type TitleDerivation = 'as_is' | 'strip_heading_markers';
 
@@ -14,7 +15,22 @@ export function firstLine(content: string): string {
 export function deriveTitle(content: string, derivation: TitleDerivation): string {
   const line = firstLine(content).trim();
   if (derivation === 'as_is') return line;
-  return line.replace(/^#{1,6}(\s+|$)/, '').replace(/\s+#+\s*$/, '').trim();
+  return withoutClosingHashes(line.replace(/^#{1,6}(\s+|$)/, '')).trim();
+}
+
+/**
+ * Drops a closing `#` sequence and the whitespace around it, as `.replace(/\s+#+\s*$/, '')` would;
+ * scanned from the end because that regex retries every whitespace run of a long line (quadratic).
+ */
+function withoutClosingHashes(text: string): string {
+  let i = text.length;
+  while (i > 0 && /\s/.test(text[i - 1]!)) i--;
+  const hashesEnd = i;
+  while (i > 0 && text[i - 1] === '#') i--;
+  if (i === hashesEnd) return text;
+  const hashesStart = i;
+  while (i > 0 && /\s/.test(text[i - 1]!)) i--;
+  return i === hashesStart ? text : text.slice(0, i);
 }
 
 /** A short plain-text excerpt: the text after the title line, whitespace collapsed. */
@@ -28,21 +44,19 @@ export function snippetOf(content: string): string {
 
 const OPEN_TASK = /^[ \t]*[-*+][ \t]+\[ \](?:[ \t]|$)/m;
 const ANY_TASK = /^[ \t]*[-*+][ \t]+\[[ xX]\](?:[ \t]|$)/m;
-const IMAGE = /!\[[^\]\n]*\]\([^)\s]+(?:\s+"[^"]*")?\)/;
-const FILE_LINK = /(?<!!)\[[^\]\n]*\]\([^)\s]+\.(?:pdf|docx?|xlsx?|pptx?|csv|zip|txt|rtf|odt|ods|odp|key|pages|numbers)(?:[?#][^)\s]*)?\)/i;
 
 /** Which contains-filter kinds the note has: markdown tasks, images and file links, or attachments. */
 export function featuresOf(content: string, attachments: readonly AttachmentRecord[]): number {
   let bits = 0;
   if (OPEN_TASK.test(content)) bits |= FEATURE.openTask;
   if (ANY_TASK.test(content)) bits |= FEATURE.task;
-  if (IMAGE.test(content) || attachments.some((a) => a.attachment_kind === 'image')) bits |= FEATURE.image;
-  if (FILE_LINK.test(content) || attachments.some((a) => a.attachment_kind !== 'image')) bits |= FEATURE.file;
+  if (hasMarkdownImage(content) || attachments.some((a) => a.attachment_kind === 'image')) bits |= FEATURE.image;
+  if (hasMarkdownFileLink(content) || attachments.some((a) => a.attachment_kind !== 'image')) bits |= FEATURE.file;
   return bits;
 }
 
 /** Everything derived from a note's content, as the instance's title derivation says. */
-export function contentFields(ctx: ServiceContext, content: string, note?: NoteRecord): { content: string; title: string; snippet: string; features: number } {
+export function contentFields(ctx: ServiceContext, content: string, note?: NoteRecord): { content: string; title: string; features: number } {
   const title = deriveTitle(content, ctx.settings.titleDerivation);
-  return { content, title, snippet: snippetOf(content), features: featuresOf(content, note?.attachments ?? []) };
+  return { content, title, features: featuresOf(content, note?.attachments ?? []) };
 }

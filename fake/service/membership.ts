@@ -29,14 +29,31 @@ export function linkOnCreate(ctx: ServiceContext, user: UserRecord, input: Input
       maxChars: COLLECTION_TITLE_MAX + offByOne,
       ...(ctx.broken('notes.create.title-entry-bytes-unchecked') ? {} : { maxBytes: COLLECTION_TITLE_MAX + offByOne }),
     }));
-    for (const title of titles) {
-      const matches = [...ctx.store.collections.values()].filter((c) => c.trashedAt === null
+    // Broken servers that match foreign collections or title prefixes (or ignore ownership
+    // altogether) cannot use the per-user index: they scan, as such a server would.
+    const scan = ctx.broken('notes.create.foreign-title-linked') || ctx.broken('notes.create.titles-prefix-match')
+      || ctx.broken('auth.scope.collections-unchecked');
+    for (const title of new Set(titles)) {
+      const candidates = scan ? ctx.store.collections.values() : titledCollections(ctx, user, title);
+      const matches = [...candidates].filter((c) => c.trashedAt === null
         && (ctx.broken('notes.create.foreign-title-linked') || atLeast(collectionLevel(ctx, user, c), 'contribute')) && titleMatches(ctx, c.title, title));
       if (matches.length === 0 && ctx.broken('notes.create.unmatched-title-refused')) throw notFound(`collection titled ${JSON.stringify(title)}`);
       for (const c of matches) found.set(c.id, c);
     }
   }
   return [...found.values()];
+}
+
+/** The collections the user owns or holds a grant on whose title equals `title` case-insensitively. */
+function titledCollections(ctx: ServiceContext, user: UserRecord, title: string): CollectionRecord[] {
+  const ids = ctx.store.collectionTitles.lookup(user.id, title);
+  if (!ids) return [];
+  const out: CollectionRecord[] = [];
+  for (const id of ids) {
+    const collection = ctx.store.collections.get(id);
+    if (collection) out.push(collection);
+  }
+  return out;
 }
 
 /** Case-insensitive, otherwise exact. */

@@ -1,4 +1,5 @@
 import type { UserRecord } from '../store/records.js';
+import { snippetOf } from './content.js';
 import type { ServiceContext } from './context.js';
 import { canSeeNote, requireNote } from './permissions.js';
 import { type Input, intParam } from './validate.js';
@@ -36,7 +37,7 @@ export function relatedNotes(ctx: ServiceContext, user: UserRecord, noteId: stri
     return {
       id: other.id,
       title: other.title,
-      snippet: other.snippet,
+      snippet: snippetOf(other.content),
       preview: flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1)}…` : flat,
       score,
       created_at: t(other.createdAt),

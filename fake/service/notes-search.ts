@@ -17,29 +17,33 @@ export function searchNotes(ctx: ServiceContext, user: UserRecord, query: Input,
   const snapshotId = query.snapshot_id === undefined ? undefined : String(query.snapshot_id);
   const text = readQueryText(input.query);
 
-  let items: readonly Record<string, unknown>[];
+  let seqs: Int32Array;
+  let includeContent: boolean;
   let snapshot: string;
   if (snapshotId !== undefined) {
     const frozen = ctx.store.snapshots.get(snapshotId);
     if (!frozen || frozen.userId !== user.id || ctx.clock.now() - frozen.createdAt > ctx.settings.snapshotTtlMs) {
       throw new DomainError('unknown_snapshot', 'unknown or expired snapshot_id; start again from offset 0');
     }
-    items = frozen.items;
+    ({ seqs, includeContent } = frozen);
     snapshot = frozen.id;
   } else {
     if (offset > 0) throw invalid('snapshot_id is required when offset > 0 (take it from the first page)');
-    items = rankWindow(ctx, user, text, input);
+    let ranked: NoteRecord[];
+    ({ ranked, includeContent } = rankWindow(ctx, user, text, input));
+    seqs = Int32Array.from(ranked, (note) => note.seq);
     snapshot = ctx.ids.uuid();
-    ctx.store.saveSnapshot({ id: snapshot, userId: user.id, createdAt: ctx.clock.now(), items });
+    ctx.store.saveSnapshot({ id: snapshot, userId: user.id, createdAt: ctx.clock.now(), seqs, includeContent }, ctx.settings.snapshotTtlMs);
   }
 
-  const results = items.slice(offset, offset + limit);
+  const page = seqs.subarray(Math.min(offset, seqs.length), Math.min(offset + limit, seqs.length));
+  const results = renderPage(ctx, user, page, includeContent);
   return {
-    results: results.map((r) => ({ ...r })),
-    total: items.length,
+    results,
+    total: seqs.length,
     limit,
     offset,
-    has_next_page: offset + results.length < items.length,
+    has_next_page: offset + page.length < seqs.length,
     snapshot_id: snapshot,
   };
 }
@@ -52,8 +56,23 @@ function readQueryText(value: unknown): string {
   return text;
 }
 
-/** Ranks the visible, active notes matching the query and filters; freezes the window (100) of rendered items. */
-function rankWindow(ctx: ServiceContext, user: UserRecord, text: string, input: Input): Record<string, unknown>[] {
+/**
+ * A snapshot freezes which notes its window holds, their order, the total and the response shape;
+ * the items are rendered from the notes as they are when a page is read (the document freezes
+ * membership and order, not contents). A note deleted since, or no longer visible to the caller,
+ * leaves an empty slot: the page keeps its offsets and is shorter.
+ */
+function renderPage(ctx: ServiceContext, user: UserRecord, page: Int32Array, includeContent: boolean): View[] {
+  const out: View[] = [];
+  for (const seq of page) {
+    const note = ctx.store.notesBySeq[seq];
+    if (note && canSeeNote(ctx, user, note)) out.push(noteListItem(ctx, note, includeContent));
+  }
+  return out;
+}
+
+/** Ranks the visible, active notes matching the query and filters: at most the 100-result window. */
+function rankWindow(ctx: ServiceContext, user: UserRecord, text: string, input: Input): { ranked: NoteRecord[]; includeContent: boolean } {
   const bounds = readBounds(ctx, input, 'notes.search.bounds');
   const collections = input.collections === undefined ? undefined
     : new Set(checkArray(input.collections, 'collections').map((c, i) => checkUuid(c, `collections[${i}]`)));
@@ -86,7 +105,7 @@ function rankWindow(ctx: ServiceContext, user: UserRecord, text: string, input: 
     const hits = ctx.store.search.search(terms, window, admit, (a, b) => recentFirst(notes[a]!, notes[b]!));
     ranked = hits.map((h) => notes[h.seq]!);
   }
-  return ranked.map((note) => noteListItem(ctx, note, includeContent));
+  return { ranked, includeContent };
 }
 
 /** The response-shape object (fields not shown): the fake honours include_content. */

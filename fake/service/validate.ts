@@ -81,13 +81,28 @@ export function parseTimestamp(value: unknown, field: string): number {
     || (m[10] !== undefined && (Number(m[10]) > 23 || Number(m[11]) > 59))) {
     throw invalid(`${field} is not a valid date-time`);
   }
-  const ms = Date.UTC(year!, month! - 1, day!, hour!, minute!, second!, millis) - offsetMinutes * 60_000;
-  if (!Number.isFinite(ms)) throw invalid(`${field} is out of range`);
+  const ms = utcMillis(year!, month!, day!, hour!, minute!, second!, millis) - offsetMinutes * 60_000;
+  // Responses render instants as RFC 3339 in UTC: an offset that moves the instant out of years
+  // 0000-9999 (0000-01-01T00:00:00+01:00) would come back in an extended-year form, so it is refused.
+  if (ms < FIRST_INSTANT || ms > LAST_INSTANT) throw invalid(`${field} is out of range (years 0000 to 9999 in UTC)`);
   return ms;
 }
 
+/** Date.UTC maps years 0-99 to 1900-1999; setUTCFullYear takes every year as it is. */
+function utcMillis(year: number, month: number, day: number, hour: number, minute: number, second: number, millis: number): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, millis);
+  return date.getTime();
+}
+
+const FIRST_INSTANT = utcMillis(0, 1, 1, 0, 0, 0, 0);
+const LAST_INSTANT = utcMillis(9999, 12, 31, 23, 59, 59, 999);
+
+/** Proleptic Gregorian calendar, as RFC 3339 uses: year 0000 is a leap year, 1900 is not. */
 function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
 export function checkNotFuture(ms: number, now: number, field: string): number {

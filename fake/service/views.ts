@@ -1,4 +1,5 @@
 import type { CollectionRecord, NoteRecord, UserRecord } from '../store/records.js';
+import { snippetOf } from './content.js';
 import type { ServiceContext } from './context.js';
 import { canSeeCollection } from './permissions.js';
 
@@ -48,7 +49,7 @@ export function noteListItem(ctx: ServiceContext, note: NoteRecord, includeConte
   const item: View = {
     id: note.id,
     title: note.title,
-    snippet: note.snippet,
+    snippet: snippetOf(note.content),
     created_at: t(note.createdAt),
     updated_at: t(note.updatedAt),
     collection_ids: [...note.collectionIds],

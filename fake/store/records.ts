@@ -48,7 +48,7 @@ export interface NoteRecord {
   readonly ownerId: string;
   content: string;
   title: string;
-  snippet: string;
+  /** No snippet: it is derived when an item is rendered (a stored copy was ~200 bytes a note). */
   features: number;
   createdAt: number;
   /** The creation time before any set-created-at: the backdate limit. */
@@ -77,6 +77,8 @@ export interface SearchSnapshot {
   readonly id: string;
   readonly userId: string;
   readonly createdAt: number;
-  /** The frozen, ranked result window (at most 100 rendered list items). */
-  readonly items: readonly Record<string, unknown>[];
+  /** The frozen, ranked result window: the notes' dense handles (at most 100), not their contents. */
+  readonly seqs: Int32Array;
+  /** Whether the first page asked for full content: later pages keep the shape. */
+  readonly includeContent: boolean;
 }

@@ -1,6 +1,7 @@
 import { type CollectionRecord, type Level, type NoteRecord, type SearchSnapshot, type UserRecord } from './records.js';
 import { SearchIndex } from './search-index.js';
 import { SortedIndex } from './sorted-index.js';
+import { TitleIndex } from './title-index.js';
 
 const SNAPSHOT_CAPACITY = 10_000;
 
@@ -21,8 +22,14 @@ export class Store {
   readonly notesByUpdated = new SortedIndex();
   readonly collectionsByCreated = new SortedIndex();
   readonly collectionsByUpdated = new SortedIndex();
-  readonly search = new SearchIndex();
+  /** Indexes each note's title and content, read back from the note itself (it keeps no copy). */
+  readonly search = new SearchIndex((seq) => {
+    const note = this.notesBySeq[seq];
+    return note && { title: note.title, body: note.content };
+  });
   readonly snapshots = new Map<string, SearchSnapshot>();
+  /** Active collections by lower-cased title, per user who owns or holds a grant on them. */
+  readonly collectionTitles = new TitleIndex();
   private nextSeq = 0;
 
   allocateSeq(): number {
@@ -35,6 +42,7 @@ export class Store {
     this.notesBySeq.length = 0;
     for (const index of [this.notesByCreated, this.notesByUpdated, this.collectionsByCreated, this.collectionsByUpdated]) index.clear();
     this.search.clear();
+    this.collectionTitles.clear();
   }
 
   // ---- users ----
@@ -50,6 +58,7 @@ export class Store {
     for (const note of [...this.notes.values()]) if (note.ownerId === userId) this.deleteNote(note);
     for (const coll of [...this.collections.values()]) if (coll.ownerId === userId) this.deleteCollection(coll);
     for (const levels of this.grants.values()) levels.delete(userId);
+    this.collectionTitles.forgetUser(userId);
     this.users.delete(userId);
     this.usersByToken.delete(user.token);
   }
@@ -61,16 +70,16 @@ export class Store {
     this.notesBySeq[note.seq] = note;
     this.notesByCreated.insert(note.createdAt, note.id);
     this.notesByUpdated.insert(note.updatedAt, note.id);
-    this.search.add(note.seq, note.title, note.content);
+    this.search.add(note.seq);
   }
 
   /** Replaces content-derived fields and re-indexes the note for search. */
-  setNoteContent(note: NoteRecord, fields: { content: string; title: string; snippet: string; features: number }): void {
+  setNoteContent(note: NoteRecord, fields: { content: string; title: string; features: number }): void {
+    this.search.remove(note.seq);
     note.content = fields.content;
     note.title = fields.title;
-    note.snippet = fields.snippet;
     note.features = fields.features;
-    this.search.add(note.seq, note.title, note.content);
+    this.search.add(note.seq);
   }
 
   setNoteUpdatedAt(note: NoteRecord, updatedAt: number): void {
@@ -99,6 +108,19 @@ export class Store {
     this.collections.set(collection.id, collection);
     this.collectionsByCreated.insert(collection.createdAt, collection.id);
     this.collectionsByUpdated.insert(collection.updatedAt, collection.id);
+    this.indexTitle(collection, true);
+  }
+
+  setCollectionTitle(collection: CollectionRecord, title: string): void {
+    this.indexTitle(collection, false);
+    collection.title = title;
+    this.indexTitle(collection, true);
+  }
+
+  /** A trashed collection keeps its id (taken) but is gone for every title lookup. */
+  trashCollection(collection: CollectionRecord, at: number): void {
+    this.indexTitle(collection, false);
+    collection.trashedAt = at;
   }
 
   setCollectionUpdatedAt(collection: CollectionRecord, updatedAt: number): void {
@@ -107,6 +129,7 @@ export class Store {
   }
 
   deleteCollection(collection: CollectionRecord): void {
+    this.indexTitle(collection, false);
     for (const noteId of collection.noteIds) this.notes.get(noteId)?.collectionIds.delete(collection.id);
     this.collectionsByCreated.remove(collection.createdAt, collection.id);
     this.collectionsByUpdated.remove(collection.updatedAt, collection.id);
@@ -137,12 +160,28 @@ export class Store {
     let levels = this.grants.get(resourceId);
     if (!levels) this.grants.set(resourceId, (levels = new Map()));
     levels.set(userId, level);
+    const collection = this.collections.get(resourceId);
+    if (collection && collection.trashedAt === null) this.collectionTitles.add(userId, collection.title, collection.id);
   }
 
-  saveSnapshot(snapshot: SearchSnapshot): void {
-    if (this.snapshots.size >= SNAPSHOT_CAPACITY) {
-      const oldest = this.snapshots.keys().next().value;
-      if (oldest !== undefined) this.snapshots.delete(oldest);
+  /** Adds or removes an active collection's title for its owner and every user holding a grant on it. */
+  private indexTitle(collection: CollectionRecord, present: boolean): void {
+    if (collection.trashedAt !== null) return;
+    const users = [collection.ownerId, ...(this.grants.get(collection.id)?.keys() ?? [])];
+    for (const userId of users) {
+      if (present) this.collectionTitles.add(userId, collection.title, collection.id);
+      else this.collectionTitles.remove(userId, collection.title, collection.id);
+    }
+  }
+
+  /**
+   * Keeps a snapshot; expired ones (older than ttlMs) and, beyond the capacity, the oldest are
+   * dropped first. Snapshots are kept in creation order, so the expired ones are at the front.
+   */
+  saveSnapshot(snapshot: SearchSnapshot, ttlMs: number): void {
+    for (const [id, old] of this.snapshots) {
+      if (snapshot.createdAt - old.createdAt <= ttlMs && this.snapshots.size < SNAPSHOT_CAPACITY) break;
+      this.snapshots.delete(id);
     }
     this.snapshots.set(snapshot.id, snapshot);
   }
