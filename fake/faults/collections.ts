@@ -1,6 +1,7 @@
 import type { Call } from '../http/routes.js';
 import type { ServiceContext } from '../service/context.js';
 import { invalid } from '../service/errors.js';
+import type { DeepPartial, Policy } from '../service/policy.js';
 import { requireCollection } from '../service/permissions.js';
 import { type View, collectionView } from '../service/views.js';
 import type { CollectionRecord } from '../store/records.js';
@@ -18,7 +19,8 @@ const existingFor = (ctx: ServiceContext, call: Call): CollectionRecord | undefi
   const id = fields(call).id;
   return typeof id === 'string' ? ctx.store.collections.get(id.toLowerCase()) ?? ctx.store.collections.get(id) : undefined;
 };
-const createdCollection = (ctx: ServiceContext, view: View): CollectionRecord => ctx.store.collections.get(view.id as string)!;
+const createdCollection = (ctx: ServiceContext, view: View): CollectionRecord =>
+  ctx.store.collections.get(view.id as string)!;
 const given = (value: unknown) => value !== undefined && value !== null;
 const isObject = (body: unknown) => body !== null && typeof body === 'object' && !Array.isArray(body);
 /** The call with body fields replaced; a body that is not an object stays as it is, for the reference to refuse. */
@@ -60,11 +62,15 @@ const fixUpdated = (change: (ctx: ServiceContext, collection: CollectionRecord, 
     return collectionView(ctx, collection, false);
   };
 /** Runs a delete of an active collection with `change` around it (the owner's purge of a trashed one stays as it is). */
-const deleteOfActive = (change: (ctx: ServiceContext, call: Call, collection: CollectionRecord, run: () => View) => View): FaultFactory =>
+type DeleteChange = (ctx: ServiceContext, call: Call, collection: CollectionRecord, run: () => View) => View;
+const deleteOfActive = (change: DeleteChange): FaultFactory =>
   around('deleteCollection', (next) => (ctx, call) => {
     const collection = pathCollection(ctx, call);
-    return collection && collection.trashedAt === null ? change(ctx, call, collection, () => next(ctx, call)) : next(ctx, call);
+    const active = collection !== undefined && collection.trashedAt === null;
+    return active ? change(ctx, call, collection, () => next(ctx, call)) : next(ctx, call);
   });
+/** A fault that only moves limits or levels. */
+const overriding = (policy: DeepPartial<Policy>): FaultFactory => () => ({ policy });
 
 export const COLLECTIONS_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
   // ---- create: input ----
@@ -81,14 +87,16 @@ export const COLLECTIONS_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
     return typeof title === 'number' ? patched(call, { title: String(title) }) : call;
   }),
   // Over the character limit is also over the byte limit: the off-by-one lifts both by one.
-  'collections.create.title-limit-off-by-one': () => ({ policy: { collection: { title: { maxChars: 1_001, maxBytes: 1_001 } } } }),
-  'collections.create.title-bytes-unchecked': () => ({ policy: { collection: { title: { maxBytes: undefined } } } }),
-  'collections.create.description-limit-off-by-one': () => ({ policy: { collection: { description: { maxChars: 10_001, maxBytes: 10_001 } } } }),
-  'collections.create.description-bytes-unchecked': () => ({ policy: { collection: { description: { maxBytes: undefined } } } }),
+  'collections.create.title-limit-off-by-one': overriding({ collection: { title: { maxChars: 1_001, maxBytes: 1_001 } } }),
+  'collections.create.title-bytes-unchecked': overriding({ collection: { title: { maxBytes: undefined } } }),
+  'collections.create.description-limit-off-by-one': overriding({
+    collection: { description: { maxChars: 10_001, maxBytes: 10_001 } },
+  }),
+  'collections.create.description-bytes-unchecked': overriding({ collection: { description: { maxBytes: undefined } } }),
 
   // ---- create: ids ----
   'collections.create.id-ignored': before('createCollection', (_ctx, call) => patched(call, { id: undefined })),
-  'collections.create.id-not-validated': () => ({ policy: { collection: { validateSuppliedIds: false } } }),
+  'collections.create.id-not-validated': overriding({ collection: { validateSuppliedIds: false } }),
   'collections.create.id-upsert': around('createCollection', (next) => (ctx, call) => {
     const existing = existingFor(ctx, call);
     return existing ? overwrite(ctx, existing, validated(ctx, call, next)) : next(ctx, call);
@@ -146,13 +154,15 @@ export const COLLECTIONS_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
   'collections.read.note-count-zero': after('getCollection', (_ctx, _call, view) => ({ ...view, note_count: 0 })),
 
   // ---- update ----
-  'collections.update.access-level-can-edit': () => ({ policy: { levels: { updateCollection: 'access' } } }),
-  'collections.update.title-limit-off-by-one': () => ({ policy: { collectionUpdate: { title: { maxChars: 1_001, maxBytes: 1_001 } } } }),
-  'collections.update.title-bytes-unchecked': () => ({ policy: { collectionUpdate: { title: { maxBytes: undefined } } } }),
-  'collections.update.description-limit-off-by-one': () => ({
-    policy: { collectionUpdate: { description: { maxChars: 10_001, maxBytes: 10_001 } } },
+  'collections.update.access-level-can-edit': overriding({ levels: { updateCollection: 'access' } }),
+  'collections.update.title-limit-off-by-one': overriding({
+    collectionUpdate: { title: { maxChars: 1_001, maxBytes: 1_001 } },
   }),
-  'collections.update.description-bytes-unchecked': () => ({ policy: { collectionUpdate: { description: { maxBytes: undefined } } } }),
+  'collections.update.title-bytes-unchecked': overriding({ collectionUpdate: { title: { maxBytes: undefined } } }),
+  'collections.update.description-limit-off-by-one': overriding({
+    collectionUpdate: { description: { maxChars: 10_001, maxBytes: 10_001 } },
+  }),
+  'collections.update.description-bytes-unchecked': overriding({ collectionUpdate: { description: { maxBytes: undefined } } }),
   'collections.update.types-coerced': before('updateCollection', (_ctx, call) => {
     const text = fields(call).description;
     return typeof text === 'number' ? patched(call, { description: String(text) }) : call;
@@ -175,7 +185,7 @@ export const COLLECTIONS_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
   // ---- delete ----
   'errors.missing.collection-delete-succeeds': around('deleteCollection', (next) => (ctx, call) =>
     (pathCollection(ctx, call) ? next(ctx, call) : {})),
-  'collections.delete.access-level-can-delete': () => ({ policy: { levels: { deleteCollection: 'access' } } }),
+  'collections.delete.access-level-can-delete': overriding({ levels: { deleteCollection: 'access' } }),
   'collections.delete.soft': deleteOfActive((ctx, call, collection) => {
     requireCollection(ctx, call.user, collection.id, ctx.policy.levels.deleteCollection); // permission refusals still apply
     return {};

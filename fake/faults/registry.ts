@@ -1,5 +1,6 @@
 import type { FaultName } from './catalogue.js';
 import { COLLECTIONS_FAULTS } from './collections.js';
+import { COLLECTIONS_QUERY_FAULTS } from './collections-query.js';
 import { type FaultFactory, type InstalledFaults, installFaults } from './hooks.js';
 import { NOTES_LIFECYCLE_FAULTS } from './notes-lifecycle.js';
 import { NOTES_WRITE_FAULTS } from './notes-write.js';
@@ -16,6 +17,7 @@ export const FAULT_BEHAVIOURS: Partial<Record<FaultName, FaultFactory>> = {
   ...NOTES_LIFECYCLE_FAULTS,
   ...TIMESTAMP_FAULTS,
   ...COLLECTIONS_FAULTS,
+  ...COLLECTIONS_QUERY_FAULTS,
 };
 
 /** The hooks of the faults an instance was started with (catalogue order, so composition is stable). */

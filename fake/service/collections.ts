@@ -23,7 +23,9 @@ export function createCollection(ctx: ServiceContext, user: UserRecord, body: un
   const updatedAtIn = timestampField(ctx, input, 'updated_at', 'collection.create.updated_at', { nullable: true });
   const id = input.id === undefined || input.id === null ? undefined : suppliedId(ctx, input.id);
   // Create-only: an id that exists, whoever owns it and whether trashed or not, is a conflict.
-  if (id !== undefined && ctx.store.collections.has(id)) throw new DomainError('conflict', `a collection with id ${id} already exists`);
+  if (id !== undefined && ctx.store.collections.has(id)) {
+    throw new DomainError('conflict', `a collection with id ${id} already exists`);
+  }
 
   // A missing created_at takes updated_at when given; a missing updated_at takes created_at.
   const createdAt = createdAtIn ?? updatedAtIn ?? ctx.clock.now();

@@ -62,6 +62,10 @@ export interface Policy {
    * apart from `collection` so a fault can move the limit of one operation and not the other.
    */
   readonly collectionUpdate: { readonly title: TextLimit; readonly description: TextLimit };
+  /** GET /v2/collections: a cursor is reused "with same filters and order_by"; with others it is refused. */
+  readonly collectionCursorsCheckFilters: boolean;
+  /** POST /v2/collections/search: "relevance" is not shown; the fake weighs a title match above a description match. */
+  readonly collectionsSearch: { readonly titleWeight: number; readonly descriptionWeight: number };
 }
 
 export type TimestampField =
@@ -132,6 +136,8 @@ export const REFERENCE_POLICY: Policy = {
 
   // ---- collections area (issue 9) ----
   collectionUpdate: { title: text(1_000), description: text(10_000) },
+  collectionCursorsCheckFilters: true,
+  collectionsSearch: { titleWeight: 3, descriptionWeight: 1 },
 };
 
 export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
