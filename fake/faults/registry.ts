@@ -2,6 +2,7 @@ import type { FaultName } from './catalogue.js';
 import { COLLECTIONS_FAULTS } from './collections.js';
 import { COLLECTIONS_QUERY_FAULTS } from './collections-query.js';
 import { type FaultFactory, type InstalledFaults, installFaults } from './hooks.js';
+import { MEMBERSHIP_FAULTS } from './membership.js';
 import { NOTES_LIFECYCLE_FAULTS } from './notes-lifecycle.js';
 import { NOTES_WRITE_FAULTS } from './notes-write.js';
 import { TIMESTAMP_FAULTS } from './timestamps.js';
@@ -18,6 +19,7 @@ export const FAULT_BEHAVIOURS: Partial<Record<FaultName, FaultFactory>> = {
   ...TIMESTAMP_FAULTS,
   ...COLLECTIONS_FAULTS,
   ...COLLECTIONS_QUERY_FAULTS,
+  ...MEMBERSHIP_FAULTS,
 };
 
 /** The hooks of the faults an instance was started with (catalogue order, so composition is stable). */
