@@ -1,3 +1,4 @@
+import { ATTACHMENTS_FAULTS } from './attachments.js';
 import type { FaultName } from './catalogue.js';
 import { COLLECTIONS_FAULTS } from './collections.js';
 import { COLLECTIONS_QUERY_FAULTS } from './collections-query.js';
@@ -20,6 +21,7 @@ export const FAULT_BEHAVIOURS: Partial<Record<FaultName, FaultFactory>> = {
   ...COLLECTIONS_FAULTS,
   ...COLLECTIONS_QUERY_FAULTS,
   ...MEMBERSHIP_FAULTS,
+  ...ATTACHMENTS_FAULTS,
 };
 
 /** The hooks of the faults an instance was started with (catalogue order, so composition is stable). */
