@@ -32,13 +32,8 @@ function movedBounds(input: Input, move: (bounds: Instants) => Instants): Record
   })) as Record<Bound, string | undefined>;
 }
 /** Exclusive bounds: an instant exactly on a bound no longer matches (instants are whole milliseconds). */
-const exclusive = (b: Instants): Instants => ({
-  ...b,
-  ...(b.created_after === undefined ? {} : { created_after: b.created_after + 1 }),
-  ...(b.created_before === undefined ? {} : { created_before: b.created_before - 1 }),
-  ...(b.updated_after === undefined ? {} : { updated_after: b.updated_after + 1 }),
-  ...(b.updated_before === undefined ? {} : { updated_before: b.updated_before - 1 }),
-});
+const exclusive = (b: Instants): Instants =>
+  Object.fromEntries(Object.entries(b).map(([name, ms]) => [name, name.endsWith('_after') ? ms + 1 : ms - 1]));
 /** Update-time bounds compared with created_at: they join the creation-time bounds (the narrower one wins). */
 const updatedAsCreated = (b: Instants): Instants => {
   const pick = (f: (...n: number[]) => number, x: number | undefined, y: number | undefined) =>
