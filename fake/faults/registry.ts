@@ -1,6 +1,10 @@
+import { ATTACHMENTS_FAULTS } from './attachments.js';
 import type { FaultName } from './catalogue.js';
+import { COLLECTIONS_FAULTS } from './collections.js';
+import { COLLECTIONS_QUERY_FAULTS } from './collections-query.js';
 import { type FaultFactory, type InstalledFaults, installFaults } from './hooks.js';
 import { CONTENT_FAULTS } from './content.js';
+import { MEMBERSHIP_FAULTS } from './membership.js';
 import { NOTES_LIFECYCLE_FAULTS } from './notes-lifecycle.js';
 import { NOTES_LIST_FAULTS } from './notes-list.js';
 import { NOTES_RELATED_FAULTS } from './notes-related.js';
@@ -24,6 +28,10 @@ const AREAS: ReadonlyArray<Partial<Record<FaultName, FaultFactory>>> = [
   TIMESTAMP_FAULTS,
   PERMISSION_FAULTS,
   CONTENT_FAULTS,
+  COLLECTIONS_FAULTS,
+  COLLECTIONS_QUERY_FAULTS,
+  MEMBERSHIP_FAULTS,
+  ATTACHMENTS_FAULTS,
 ];
 
 export const FAULT_BEHAVIOURS: Partial<Record<FaultName, FaultFactory>> = {};

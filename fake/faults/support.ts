@@ -11,9 +11,14 @@ export function fields(call: Call): Input {
   return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Input) : {};
 }
 
-/** The same call with some body fields replaced (undefined removes a field). */
+/**
+ * The same call with some body fields replaced (undefined removes a field). A body that is not an
+ * object stays as it is, so the reference still refuses it.
+ */
 export function withFields(call: Call, patch: Record<string, unknown>): Call {
-  const body: Record<string, unknown> = { ...fields(call) };
+  const raw = call.body;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return call;
+  const body: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) delete body[key];
     else body[key] = value;

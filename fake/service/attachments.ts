@@ -5,8 +5,6 @@ import { canSeeNote } from './permissions.js';
 import { checkString, checkUuid, requireObject } from './validate.js';
 import type { View } from './views.js';
 
-export const QUESTION_MAX_CHARS = 10_000;
-
 /** The attachment and the note holding it, if the user can see that note. */
 function findAttachment(ctx: ServiceContext, user: UserRecord, attachmentId: string): { note: NoteRecord; attachment: AttachmentRecord } {
   for (const note of ctx.store.notes.values()) {
@@ -22,8 +20,7 @@ export function askAttachmentQuestion(ctx: ServiceContext, user: UserRecord, att
   const idInBody = checkUuid(input.attachment_id, 'attachment_id');
   if (idInBody !== attachmentId) throw invalid('attachment_id in the body must match the path');
   const kind = checkString(input.attachment_kind, 'attachment_kind', { minChars: 1 });
-  const maxChars = ctx.broken('attachments.question.limit-off-by-one') ? QUESTION_MAX_CHARS + 1 : QUESTION_MAX_CHARS;
-  const question = checkString(input.question, 'question', { minChars: 1, maxChars });
+  const question = checkString(input.question, 'question', { minChars: 1, ...ctx.policy.question });
   const { attachment } = findAttachment(ctx, user, attachmentId);
   if (kind !== attachment.attachment_kind) throw invalid(`attachment_kind must be ${attachment.attachment_kind}`);
   // A canned, deterministic answer: the fake has no model behind it.
@@ -35,9 +32,7 @@ export function askAttachmentQuestion(ctx: ServiceContext, user: UserRecord, att
     answer: hit ?? 'The attachment does not say.',
     attachment_id: attachment.attachment_id,
     attachment_kind: attachment.attachment_kind,
-    page_references: ctx.broken('attachments.question.page-references-strings')
-      ? (pages > 0 ? ['1'] : [])
-      : (pages > 0 ? [1] : []),
+    page_references: pages > 0 ? [1] : [],
   };
 }
 

@@ -55,6 +55,17 @@ export interface Policy {
   readonly refuseFractions: boolean;
   /** The level an operation needs (part 6 and the operation sections). */
   readonly levels: Readonly<Record<LevelledAction, Level>>;
+
+  // ---- collections area (issue 9) ----
+  /**
+   * PATCH /v2/collections: "title (max 1,000) and description (max 10,000)", the limits of create; kept
+   * apart from `collection` so a fault can move the limit of one operation and not the other.
+   */
+  readonly collectionUpdate: { readonly title: TextLimit; readonly description: TextLimit };
+  /** GET /v2/collections: a cursor is reused "with same filters and order_by"; with others it is refused. */
+  readonly collectionCursorsCheckFilters: boolean;
+  /** POST /v2/collections/search: "relevance" is not shown; the fake weighs a title match above a description match. */
+  readonly collectionsSearch: { readonly titleWeight: number; readonly descriptionWeight: number };
 }
 
 export type TimestampField =
@@ -122,6 +133,11 @@ export const REFERENCE_POLICY: Policy = {
     addNoteToCollection: 'contribute',
     moveNoteTarget: 'contribute',
   },
+
+  // ---- collections area (issue 9) ----
+  collectionUpdate: { title: text(1_000), description: text(10_000) },
+  collectionCursorsCheckFilters: true,
+  collectionsSearch: { titleWeight: 3, descriptionWeight: 1 },
 };
 
 export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };

@@ -1,0 +1,209 @@
+import type { Call } from '../http/routes.js';
+import type { ServiceContext } from '../service/context.js';
+import { invalid } from '../service/errors.js';
+import type { DeepPartial, Policy } from '../service/policy.js';
+import { requireCollection } from '../service/permissions.js';
+import { type View, collectionView } from '../service/views.js';
+import type { CollectionRecord } from '../store/records.js';
+import type { FaultName } from './catalogue.js';
+import type { FaultFactory, Operation } from './hooks.js';
+import { after, around, before, fields, withFields } from './support.js';
+
+/** The collection a path names, if it exists. */
+const pathCollection = (ctx: ServiceContext, call: Call): CollectionRecord | undefined => {
+  const id = call.params.collection_id;
+  return id === undefined ? undefined : ctx.store.collections.get(id);
+};
+/** The existing collection a create names by id, if any. */
+const existingFor = (ctx: ServiceContext, call: Call): CollectionRecord | undefined => {
+  const id = fields(call).id;
+  return typeof id === 'string' ? ctx.store.collections.get(id.toLowerCase()) ?? ctx.store.collections.get(id) : undefined;
+};
+const createdCollection = (ctx: ServiceContext, view: View): CollectionRecord =>
+  ctx.store.collections.get(view.id as string)!;
+const given = (value: unknown) => value !== undefined && value !== null;
+const isObject = (body: unknown) => body !== null && typeof body === 'object' && !Array.isArray(body);
+/** The call with body fields replaced; a body that is not an object stays as it is, for the reference to refuse. */
+const patched = (call: Call, patch: Record<string, unknown>): Call => (isObject(call.body) ? withFields(call, patch) : call);
+
+const DRAFT_ID = '00000000-0000-4000-8000-00000000d4af';
+/**
+ * The title and description the body would give a new collection, checked by the reference itself
+ * (it refuses bad input and nothing is kept): a broken server writes them over an existing one.
+ */
+function validated(ctx: ServiceContext, call: Call, next: Operation): CollectionRecord {
+  // A fixed id for the draft: a generated one would use up an id of the sequence.
+  const draft = createdCollection(ctx, next(ctx, withFields(call, { id: DRAFT_ID })));
+  ctx.store.deleteCollection(draft);
+  return draft;
+}
+function overwrite(ctx: ServiceContext, target: CollectionRecord, source: CollectionRecord): View {
+  ctx.store.setCollectionTitle(target, source.title);
+  target.description = source.description;
+  ctx.store.setCollectionUpdatedAt(target, ctx.clock.now());
+  return collectionView(ctx, target, false);
+}
+function setCreatedAt(ctx: ServiceContext, collection: CollectionRecord, ms: number): void {
+  ctx.store.collectionsByCreated.move(collection.createdAt, ms, collection.id);
+  collection.createdAt = ms;
+}
+/** Re-renders a create's answer after the fault changed the stored collection. */
+const fixCreated = (change: (ctx: ServiceContext, collection: CollectionRecord, body: Record<string, unknown>) => void) =>
+  (ctx: ServiceContext, call: Call, view: View): View => {
+    const collection = createdCollection(ctx, view);
+    change(ctx, collection, fields(call));
+    return collectionView(ctx, collection, false);
+  };
+/** Re-renders an update's answer after the fault changed the stored collection. */
+const fixUpdated = (change: (ctx: ServiceContext, collection: CollectionRecord, body: Record<string, unknown>) => void) =>
+  (ctx: ServiceContext, call: Call): View => {
+    const collection = pathCollection(ctx, call)!;
+    change(ctx, collection, fields(call));
+    return collectionView(ctx, collection, false);
+  };
+/** Runs a delete of an active collection with `change` around it (the owner's purge of a trashed one stays as it is). */
+type DeleteChange = (ctx: ServiceContext, call: Call, collection: CollectionRecord, run: () => View) => View;
+const deleteOfActive = (change: DeleteChange): FaultFactory =>
+  around('deleteCollection', (next) => (ctx, call) => {
+    const collection = pathCollection(ctx, call);
+    const active = collection !== undefined && collection.trashedAt === null;
+    return active ? change(ctx, call, collection, () => next(ctx, call)) : next(ctx, call);
+  });
+/** A fault that only moves limits or levels. */
+const overriding = (policy: DeepPartial<Policy>): FaultFactory => () => ({ policy });
+
+export const COLLECTIONS_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
+  // ---- create: input ----
+  'collections.create.null-refused': before('createCollection', (_ctx, call) => {
+    const body = fields(call);
+    const field = ['id', 'created_at', 'updated_at', 'description'].find((f) => body[f] === null);
+    if (field !== undefined) throw invalid(`${field} must not be null`);
+    return call;
+  }),
+  'collections.create.title-optional': before('createCollection', (_ctx, call) =>
+    (fields(call).title === undefined ? patched(call, { title: 'Untitled' }) : call)),
+  'collections.create.types-coerced': before('createCollection', (_ctx, call) => {
+    const title = fields(call).title;
+    return typeof title === 'number' ? patched(call, { title: String(title) }) : call;
+  }),
+  // Over the character limit is also over the byte limit: the off-by-one lifts both by one.
+  'collections.create.title-limit-off-by-one': overriding({ collection: { title: { maxChars: 1_001, maxBytes: 1_001 } } }),
+  'collections.create.title-bytes-unchecked': overriding({ collection: { title: { maxBytes: undefined } } }),
+  'collections.create.description-limit-off-by-one': overriding({
+    collection: { description: { maxChars: 10_001, maxBytes: 10_001 } },
+  }),
+  'collections.create.description-bytes-unchecked': overriding({ collection: { description: { maxBytes: undefined } } }),
+
+  // ---- create: ids ----
+  'collections.create.id-ignored': before('createCollection', (_ctx, call) => patched(call, { id: undefined })),
+  'collections.create.id-not-validated': overriding({ collection: { validateSuppliedIds: false } }),
+  'collections.create.id-upsert': around('createCollection', (next) => (ctx, call) => {
+    const existing = existingFor(ctx, call);
+    return existing ? overwrite(ctx, existing, validated(ctx, call, next)) : next(ctx, call);
+  }),
+  'collections.create.conflict-overwrites': around('createCollection', (next) => (ctx, call) => {
+    const existing = existingFor(ctx, call);
+    if (existing) overwrite(ctx, existing, validated(ctx, call, next));
+    return next(ctx, call); // still the reference's 409
+  }),
+  'collections.create.trashed-id-reused': around('createCollection', (next) => (ctx, call) => {
+    const existing = existingFor(ctx, call);
+    if (existing && existing.trashedAt !== null) {
+      validated(ctx, call, next); // a refused body leaves the trashed collection alone
+      ctx.store.deleteCollection(existing);
+    }
+    return next(ctx, call);
+  }),
+  'collections.create.foreign-id-regenerated': before('createCollection', (ctx, call) => {
+    const existing = existingFor(ctx, call);
+    return existing && existing.ownerId !== call.user.id ? patched(call, { id: undefined }) : call;
+  }),
+  'collections.create.ids-not-uuid': after('createCollection', (ctx, call, view) => {
+    if (given(fields(call).id)) return view;
+    // The broken server hands out its own id format: the new collection (no links yet) is stored again under it.
+    const collection = createdCollection(ctx, view);
+    ctx.store.deleteCollection(collection);
+    const renamed: CollectionRecord = { ...collection, id: `coll_${collection.id.replace(/-/g, '').slice(0, 16)}` };
+    ctx.store.insertCollection(renamed);
+    return collectionView(ctx, renamed, false);
+  }),
+
+  // ---- create: timestamps ----
+  'collections.create.created-at-ignored': after('createCollection', fixCreated((ctx, collection, body) => {
+    setCreatedAt(ctx, collection, ctx.clock.now());
+    if (!given(body.updated_at)) ctx.store.setCollectionUpdatedAt(collection, collection.createdAt);
+  })),
+  'collections.create.created-at-ignores-updated-at': after('createCollection', fixCreated((ctx, collection, body) => {
+    if (!given(body.created_at) && given(body.updated_at)) setCreatedAt(ctx, collection, ctx.clock.now());
+  })),
+  'collections.create.created-at-default-stale': after('createCollection', fixCreated((ctx, collection, body) => {
+    if (given(body.created_at) || given(body.updated_at)) return;
+    // updated_at defaults to created_at, so it goes stale with it.
+    setCreatedAt(ctx, collection, ctx.clock.now() - 3_600_000);
+    ctx.store.setCollectionUpdatedAt(collection, collection.createdAt);
+  })),
+  'collections.create.updated-at-ignored': after('createCollection', fixCreated((ctx, collection) =>
+    ctx.store.setCollectionUpdatedAt(collection, ctx.clock.now()))),
+  'collections.create.updated-at-default-server-time': after('createCollection', fixCreated((ctx, collection, body) => {
+    if (!given(body.updated_at)) ctx.store.setCollectionUpdatedAt(collection, ctx.clock.now());
+  })),
+  'collections.create.response-has-note-count': after('createCollection', (ctx, _call, view) =>
+    collectionView(ctx, createdCollection(ctx, view), true)),
+
+  // ---- read ----
+  'collections.read.note-count-zero': after('getCollection', (_ctx, _call, view) => ({ ...view, note_count: 0 })),
+
+  // ---- update ----
+  'collections.update.access-level-can-edit': overriding({ levels: { updateCollection: 'access' } }),
+  'collections.update.title-limit-off-by-one': overriding({
+    collectionUpdate: { title: { maxChars: 1_001, maxBytes: 1_001 } },
+  }),
+  'collections.update.title-bytes-unchecked': overriding({ collectionUpdate: { title: { maxBytes: undefined } } }),
+  'collections.update.description-limit-off-by-one': overriding({
+    collectionUpdate: { description: { maxChars: 10_001, maxBytes: 10_001 } },
+  }),
+  'collections.update.description-bytes-unchecked': overriding({ collectionUpdate: { description: { maxBytes: undefined } } }),
+  'collections.update.types-coerced': before('updateCollection', (_ctx, call) => {
+    const text = fields(call).description;
+    return typeof text === 'number' ? patched(call, { description: String(text) }) : call;
+  }),
+  'collections.update.omitted-fields-cleared': after('updateCollection', fixUpdated((_ctx, collection, body) => {
+    if (body.description === undefined) collection.description = null;
+  })),
+  'collections.update.updated-at-overwritten': after('updateCollection', fixUpdated((ctx, collection, body) => {
+    if (body.updated_at !== undefined) ctx.store.setCollectionUpdatedAt(collection, ctx.clock.now());
+  })),
+  'collections.update.updated-at-unchanged': around('updateCollection', (next) => (ctx, call) => {
+    const previous = pathCollection(ctx, call)?.updatedAt;
+    const view = next(ctx, call);
+    if (fields(call).updated_at !== undefined || previous === undefined) return view;
+    return fixUpdated((_ctx, collection) => ctx.store.setCollectionUpdatedAt(collection, previous))(ctx, call);
+  }),
+  'collections.update.response-has-note-count': after('updateCollection', (ctx, call) =>
+    collectionView(ctx, pathCollection(ctx, call)!, true)),
+
+  // ---- delete ----
+  'errors.missing.collection-delete-succeeds': around('deleteCollection', (next) => (ctx, call) =>
+    (pathCollection(ctx, call) ? next(ctx, call) : {})),
+  'collections.delete.access-level-can-delete': overriding({ levels: { deleteCollection: 'access' } }),
+  'collections.delete.soft': deleteOfActive((ctx, call, collection) => {
+    requireCollection(ctx, call.user, collection.id, ctx.policy.levels.deleteCollection); // permission refusals still apply
+    return {};
+  }),
+  'collections.delete.cascades-notes': deleteOfActive((ctx, _call, collection, run) => {
+    const members = [...collection.noteIds];
+    const view = run();
+    for (const id of members) {
+      const note = ctx.store.notes.get(id);
+      if (note) ctx.store.deleteNote(note);
+    }
+    return view;
+  }),
+  'collections.delete.links-kept': deleteOfActive((ctx, _call, collection, run) => {
+    const members = [...collection.noteIds];
+    const view = run();
+    // The broken server deletes the collection but not the notes' side of the links.
+    for (const id of members) ctx.store.notes.get(id)?.collectionIds.add(collection.id);
+    return view;
+  }),
+};

@@ -1,0 +1,230 @@
+import type { Call } from '../http/routes.js';
+import { isUuid } from '../ids.js';
+import { contentFields } from '../service/content.js';
+import type { ServiceContext } from '../service/context.js';
+import { notFound } from '../service/errors.js';
+import { atLeast, canSeeNote, collectionLevel, requireCollection, requireNote } from '../service/permissions.js';
+import { checkString } from '../service/validate.js';
+import { type View, noteCreatedView } from '../service/views.js';
+import type { CollectionRecord, Level, NoteRecord, UserRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
+import type { FaultName } from './catalogue.js';
+import type { FaultFactory } from './hooks.js';
+import { after, around, before, createdNote, fields, pathNote, withFields } from './support.js';
+
+// ---- links made by a note create (collection_ids, collection_titles) ----
+
+/** The reference's rule for the collections a new note may join: active, and the caller can contribute. */
+const joinable = (ctx: ServiceContext, user: UserRecord, c: CollectionRecord) =>
+  c.trashedAt === null && atLeast(collectionLevel(ctx, user, c), 'contribute');
+const activeCollections = (ctx: ServiceContext) => [...ctx.store.collections.values()].filter((c) => c.trashedAt === null);
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+/** collection_ids when the reference accepts their form (otherwise it refuses the create itself). */
+const namedIds = (call: Call): string[] => {
+  const ids = fields(call).collection_ids;
+  return Array.isArray(ids) && ids.every((id) => typeof id === 'string') ? (ids as string[]) : [];
+};
+const named = (ctx: ServiceContext, call: Call): CollectionRecord[] =>
+  namedIds(call).flatMap((id) => (isUuid(id) ? ctx.store.collections.get(id.toLowerCase()) ?? [] : []));
+/** collection_titles when the reference accepts them all (otherwise it refuses the create itself). */
+const namedTitles = (ctx: ServiceContext, call: Call): string[] => {
+  const titles = fields(call).collection_titles;
+  if (!Array.isArray(titles)) return [];
+  try {
+    return titles.map((t, i) => checkString(t, `collection_titles[${i}]`, ctx.policy.collectionTitleEntry));
+  } catch {
+    return [];
+  }
+};
+/** Runs with the caller granted `level` on the collections (as if shared with them); the grants are put back after. */
+function granting(ctx: ServiceContext, user: UserRecord, collections: CollectionRecord[], level: Level, run: () => View) {
+  const saved = collections.map((c) => [c.id, ctx.store.grants.get(c.id)?.get(user.id)] as const);
+  for (const c of collections) ctx.store.grant(c.id, user.id, level);
+  try {
+    return run();
+  } finally {
+    for (const [id, previous] of saved) {
+      const levels = ctx.store.grants.get(id)!;
+      if (previous !== undefined) levels.set(user.id, previous);
+      else if (levels.delete(user.id) && levels.size === 0) ctx.store.grants.delete(id);
+    }
+  }
+}
+/** Re-renders a create's answer after the fault changed the new note's links. */
+const relinked = (change: (ctx: ServiceContext, call: Call, note: NoteRecord) => void) =>
+  (ctx: ServiceContext, call: Call, view: View): View => {
+    const note = createdNote(ctx, view);
+    change(ctx, call, note);
+    return noteCreatedView(ctx, note);
+  };
+
+// ---- membership operations ----
+
+/** A fault under which one operation leaves out a store call (link or unlink) and answers as if it had made it. */
+const leavingOut = (method: 'link' | 'unlink', op: string): FaultFactory => () => {
+  let running = false;
+  const skip = (next: Store['link']): Store['link'] => (note, collection) => {
+    if (!running) next(note, collection);
+  };
+  return {
+    ops: {
+      [op]: (next) => (ctx, call) => {
+        running = true;
+        try {
+          return next(ctx, call);
+        } finally {
+          running = false;
+        }
+      },
+    },
+    store: method === 'link' ? { link: skip } : { unlink: skip },
+  };
+};
+/** The collection an add names, if the caller may add to it. */
+const addTarget = (ctx: ServiceContext, call: Call) =>
+  requireCollection(ctx, call.user, call.params.collection_id!, ctx.policy.levels.addNoteToCollection);
+const isObject = (body: unknown) => body !== null && typeof body === 'object' && !Array.isArray(body);
+/** The move's target as the reference reads it, when it is a UUID. */
+const targetOf = (call: Call): string | undefined => {
+  const id = fields(call).target_collection_id;
+  return isUuid(id) ? id.toLowerCase() : undefined;
+};
+/** Takes the note out of the move's source, when the caller may do that part of the move. */
+function removeFromSource(ctx: ServiceContext, call: Call): void {
+  try {
+    const source = requireCollection(ctx, call.user, call.params.source_collection_id!, 'edit');
+    const note = requireNote(ctx, call.user, call.params.note_id!, 'access');
+    if (source.noteIds.has(note.id)) ctx.store.unlink(note, source);
+  } catch {
+    // That part of the move is refused as well: nothing was removed.
+  }
+}
+
+export const MEMBERSHIP_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
+  // ---- note create: collection_ids ----
+  'notes.create.collection-ids-dropped': before('createNote', (_ctx, call) =>
+    (isObject(call.body) ? withFields(call, { collection_ids: undefined }) : call)),
+  'notes.create.foreign-collection-linked': around('createNote', (next) => (ctx, call) => {
+    const closed = named(ctx, call).filter((c) => c.trashedAt === null && !joinable(ctx, call.user, c));
+    return granting(ctx, call.user, closed, 'contribute', () => next(ctx, call));
+  }),
+  // Refused before the reference runs: the 404 comes ahead of the refusals of other fields.
+  'notes.create.unknown-collection-refused': before('createNote', (ctx, call) => {
+    for (const id of namedIds(call)) {
+      const collection = isUuid(id) ? ctx.store.collections.get(id.toLowerCase()) : undefined;
+      if (!collection || !joinable(ctx, call.user, collection)) throw notFound(`collection ${id}`);
+    }
+    return call;
+  }),
+
+  // ---- note create: collection_titles ----
+  'notes.create.title-entry-limit-off-by-one': () => ({
+    policy: { collectionTitleEntry: { maxChars: 1_001, maxBytes: 1_001 } },
+  }),
+  'notes.create.title-entry-bytes-unchecked': () => ({ policy: { collectionTitleEntry: { maxBytes: undefined } } }),
+  // The extra links come after the reference's own in collection_ids (an order the document does not fix).
+  'notes.create.foreign-title-linked': after('createNote', relinked((ctx, call, note) => {
+    const titles = namedTitles(ctx, call);
+    for (const c of activeCollections(ctx)) if (titles.some((t) => same(c.title, t))) ctx.store.link(note, c);
+  })),
+  // Like unknown-collection-refused, the 404 comes ahead of the refusals of other fields.
+  'notes.create.unmatched-title-refused': before('createNote', (ctx, call) => {
+    const mine = activeCollections(ctx).filter((c) => joinable(ctx, call.user, c));
+    const unmatched = namedTitles(ctx, call).find((t) => !mine.some((c) => same(c.title, t)));
+    if (unmatched !== undefined) throw notFound(`collection titled ${JSON.stringify(unmatched)}`);
+    return call;
+  }),
+  // Links made only because a title matched in another case come undone.
+  'notes.create.titles-case-sensitive': after('createNote', relinked((ctx, call, note) => {
+    const ids = new Set(named(ctx, call).map((c) => c.id));
+    const titles = namedTitles(ctx, call);
+    for (const id of [...note.collectionIds]) {
+      const c = ctx.store.collections.get(id)!;
+      if (!ids.has(id) && !titles.includes(c.title)) ctx.store.unlink(note, c);
+    }
+  })),
+  'notes.create.titles-prefix-match': after('createNote', relinked((ctx, call, note) => {
+    const prefixes = namedTitles(ctx, call).filter((t) => t.length > 0).map((t) => t.toLowerCase());
+    for (const c of activeCollections(ctx)) {
+      if (joinable(ctx, call.user, c) && prefixes.some((p) => c.title.toLowerCase().startsWith(p))) ctx.store.link(note, c);
+    }
+  })),
+
+  // ---- add ----
+  'membership.add.access-level-can-add': () => ({ policy: { levels: { addNoteToCollection: 'access' } } }),
+  'membership.add.missing-note-accepted': around('addNoteToCollection', (next) => (ctx, call) => {
+    if (pathNote(ctx, call)) return next(ctx, call);
+    addTarget(ctx, call); // the collection's refusals still apply
+    return {};
+  }),
+  'membership.add.foreign-note-linked': around('addNoteToCollection', (next) => (ctx, call) => {
+    const note = pathNote(ctx, call);
+    if (!note || canSeeNote(ctx, call.user, note)) return next(ctx, call);
+    ctx.store.link(note, addTarget(ctx, call));
+    return {};
+  }),
+  'membership.add.not-linked': leavingOut('link', 'addNoteToCollection'),
+  'membership.add.replaces-links': after('addNoteToCollection', (ctx, call, view) => {
+    const note = pathNote(ctx, call)!;
+    for (const id of [...note.collectionIds]) {
+      if (id !== call.params.collection_id) ctx.store.unlink(note, ctx.store.collections.get(id)!);
+    }
+    return view;
+  }),
+  'membership.add.touches-note': after('addNoteToCollection', (ctx, call, view) => {
+    pathNote(ctx, call)!.version++;
+    return view;
+  }),
+
+  // ---- move ----
+  'membership.move.target-access-suffices': () => ({ policy: { levels: { moveNoteTarget: 'access' } } }),
+  // Without a target the note leaves its source: the reference moves it onto its own source (all its
+  // checks run, nothing changes) and the fault then takes it out.
+  'membership.move.target-optional': around('moveNote', (next) => (ctx, call) => {
+    if (!isObject(call.body) || fields(call).target_collection_id !== undefined) return next(ctx, call);
+    const view = next(ctx, withFields(call, { target_collection_id: call.params.source_collection_id }));
+    ctx.store.unlink(pathNote(ctx, call)!, ctx.store.collections.get(call.params.source_collection_id!)!);
+    return view;
+  }),
+  'membership.move.missing-source-ignored': around('moveNote', (next) => (ctx, call) => {
+    const target = targetOf(call);
+    if (ctx.store.collections.has(call.params.source_collection_id!) || target === undefined) return next(ctx, call);
+    const note = requireNote(ctx, call.user, call.params.note_id!, 'access');
+    ctx.store.link(note, requireCollection(ctx, call.user, target, ctx.policy.levels.moveNoteTarget));
+    return {};
+  }),
+  // The note leaves its source before the target is checked: a refused target leaves it nowhere.
+  'membership.move.removes-first': around('moveNote', (next) => (ctx, call) => {
+    let view: View;
+    try {
+      view = next(ctx, call);
+    } catch (error) {
+      if (targetOf(call) !== undefined) removeFromSource(ctx, call);
+      throw error;
+    }
+    if (targetOf(call) === call.params.source_collection_id) {
+      // Removed, then added back: the source moves to the end of collection_ids.
+      const note = pathNote(ctx, call)!;
+      const source = ctx.store.collections.get(targetOf(call)!)!;
+      ctx.store.unlink(note, source);
+      ctx.store.link(note, source);
+    }
+    return view;
+  }),
+  'membership.move.copies': leavingOut('unlink', 'moveNote'),
+  // The broken server updates the collection side of the link but not the note's list.
+  'membership.collection-ids.stale-after-move': after('moveNote', (ctx, call, view) => {
+    const source = call.params.source_collection_id!;
+    if (targetOf(call) !== source) pathNote(ctx, call)!.collectionIds.add(source);
+    return view;
+  }),
+  'membership.move.rewrites-content': after('moveNote', (ctx, call, view) => {
+    const note = pathNote(ctx, call)!;
+    const target = ctx.store.collections.get(targetOf(call)!)!;
+    ctx.store.setNoteContent(note, contentFields(ctx, `${note.content}\n\nMoved to ${target.title}`, note));
+    return view;
+  }),
+
+  // ---- remove ----
+  'membership.remove.noop': leavingOut('unlink', 'removeNoteFromCollection'),
+};
