@@ -31,7 +31,7 @@ export class CreateNote implements fc.AsyncCommand<Model, Real> {
     violation('notes.create.id-honoured', id === undefined || body.id === id, `the note must take the supplied id ${id}`);
     const created = Date.parse(body.created_at);
     model.notes.set(body.id, {
-      content, version: numberField(body, 'version', 'create'), stale: [], trashed: false, collections: new Set(), original: created, createdAt: created,
+      content, contentRule: 'notes.create.content-stored', version: numberField(body, 'version', 'create'), stale: [], trashed: false, collections: new Set(), original: created, createdAt: created,
     });
     model.everNotes.push(body.id);
   }

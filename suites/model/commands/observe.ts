@@ -14,8 +14,9 @@ export class ReadNote implements fc.AsyncCommand<Model, Real> {
     const note = model.notes.get(id)!;
     this.shown = `ReadNote(${id})`;
     real.steps.push(this.shown);
-    const read = await readNote(real, id, 'notes.trash.readable-by-id');
-    violation('notes.update.content-replaced', read.content === note.content, 'the note reads with the content of its last successful write');
+    // An active note that does not read breaks the promise of its last write; a trashed one, the trash rule.
+    const read = await readNote(real, id, note.trashed ? 'notes.trash.readable-by-id' : note.contentRule);
+    violation(note.contentRule, read.content === note.content, 'the note reads with the content of its last successful write');
     violation('notes.update.version-changes', read.version === note.version, `the note reads with version ${note.version} (the last write's), got ${read.version}`);
     violation('notes.trash.readable-by-id', (read.trashed_at !== null) === note.trashed, `trashed_at must be ${note.trashed ? 'set' : 'null'}, got ${JSON.stringify(read.trashed_at)}`);
     violation('membership.collection-ids.current', sameSet(read.collection_ids ?? [], note.collections),

@@ -25,10 +25,11 @@ export class UpdateNote implements fc.AsyncCommand<Model, Real> {
     const x = await real.api.updateNote(id, { content, version });
     if (note.trashed) return refused('notes.update.trashed-refused', x, 'an update of a trashed note');
     if (this.kind !== 'current') {
-      refused(this.kind === 'stale' ? 'notes.update.version-stale-refused' : 'notes.update.version-ahead-refused', x, `an update with ${this.kind} version ${version}`);
-      const read = await readNote(real, id, 'notes.update.version-stale-refused');
-      violation(this.kind === 'stale' ? 'notes.update.version-stale-refused' : 'notes.update.version-ahead-refused',
-        read.content === note.content, `a refused update must not change the content`);
+      // Blame the rule of the version sent: a failure after an ahead version says nothing of stale ones.
+      const rule = this.kind === 'stale' ? 'notes.update.version-stale-refused' : 'notes.update.version-ahead-refused';
+      refused(rule, x, `an update with ${this.kind} version ${version}`);
+      const read = await readNote(real, id, rule);
+      violation(rule, read.content === note.content, `a refused update must not change the content`);
       return;
     }
     violation('notes.update.version-changes', x.status === 200, `an update at the current version ${version} must succeed, got ${x.status} ${x.text.slice(0, 200)}`);
@@ -39,6 +40,7 @@ export class UpdateNote implements fc.AsyncCommand<Model, Real> {
     note.stale.push(note.version);
     note.version = next;
     note.content = content;
+    note.contentRule = 'notes.update.content-replaced';
   }
 
   toString(): string {
