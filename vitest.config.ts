@@ -9,7 +9,7 @@ export default defineConfig({
         test: {
           name: 'conformance',
           include: ['suites/**/*.check.ts'],
-          globalSetup: ['suites/harness/global-setup.ts'],
+          globalSetup: ['kit/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
+import { assumedProfile } from '../kit/assumed-profile.js';
+import { REMOTE_BUDGETS } from '../kit/budgets.js';
+import { formatResult } from '../kit/differential/format.js';
+import { type DiffTarget, runDifferential } from '../kit/differential/run.js';
+import { embeddedTarget } from '../kit/differential/target.js';
 import { type BuiltinProfileName, type Profile, ProfileError, loadBuiltinProfile, loadProfile } from '../spec/profile.js';
-import { REMOTE_BUDGETS } from '../suites/harness/context.js';
 import { KitError, UsageError } from '../suites/harness/errors.js';
-import { formatResult } from './differential/format.js';
-import { type DiffTarget, runDifferential } from './differential/run.js';
-import { embeddedTarget } from './differential/target.js';
 
 export const DIFF_USAGE = `Usage: notes-conformance diff [options]
 
@@ -58,7 +59,7 @@ export async function diffCommand(argv: string[], env: Env, out: (line: string) 
     if (!token) throw new UsageError('a target needs a token: --token or NOTES_TOKEN');
     if (!/^https?:\/\/[^@/]+/.test(url)) throw new UsageError(`--target must be an http(s) URL without credentials (got ${url})`);
     const profile = profileArg ? profileOf(profileArg) : assumedProfile();
-    target = { url: url.replace(/\/+$/, ''), token, profile, label: url, embedded: false };
+    target = { url: url.replace(/\/+$/, ''), token, profile, declared: profileArg !== undefined, label: url, embedded: false };
   } else {
     try {
       const embedded = await embeddedTarget({ ...(profileArg ? { profile: profileOf(profileArg) } : {}), faults });
@@ -103,16 +104,6 @@ export async function diffCommand(argv: string[], env: Env, out: (line: string) 
     process.off('SIGTERM', interrupt);
     await close();
   }
-}
-
-/**
- * With no profile, the fake's choices, but not its budgets (a remote target is paced), and never
- * its parameter names, endpoints or title derivation, which the document does not show: operations that need them are
- * left out, since a guessed name would make a conforming target differ.
- */
-export function assumedProfile(): Profile {
-  const { budgets: _budgets, names: _names, endpoints: _endpoints, title: _title, ...rest } = loadBuiltinProfile('fake');
-  return { ...rest, name: 'assumed (reference fake defaults)' };
 }
 
 function profileOf(arg: string): Profile {

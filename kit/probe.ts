@@ -1,6 +1,6 @@
-import { TargetUnavailable } from './breaker.js';
-import type { Exchange, TargetClient } from './client.js';
-import { UsageError, isKitError } from './errors.js';
+import { TargetUnavailable } from '../suites/harness/breaker.js';
+import type { Exchange, TargetClient } from '../suites/harness/client.js';
+import { UsageError, isKitError } from '../suites/harness/errors.js';
 
 /** A 5xx may be a passing hiccup (a deploy, a proxy warming up): ask again before giving up. */
 const TRIES_ON_5XX = 3;

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createVitest } from 'vitest/node';
 import { renderHtml } from '../reporters/render-html.js';
@@ -9,26 +9,18 @@ import { renderTerminal } from '../reporters/render-terminal.js';
 import { OutcomeCollector } from '../reporters/collector.js';
 import { type ConformanceReport, buildReport } from '../reporters/report.js';
 import { packageRoot } from '../spec/paths.js';
-import { loadRules } from '../spec/rules.js';
-import { type KitConfig, RUN_USAGE, readKitConfig, wantsHelp } from '../suites/harness/config.js';
-import { UsageError } from '../suites/harness/errors.js';
+import { loadRules, selectedByOnly } from '../spec/rules.js';
+import { kitVersion } from '../spec/version.js';
 import type { KitContext } from '../suites/harness/context.js';
-import { type RunTotals, startRun } from '../suites/harness/run.js';
+import { UsageError } from '../suites/harness/errors.js';
+import { type KitConfig, readKitConfig } from './config.js';
+import { collectChecks, filesForOnly } from './coverage.js';
 import { Interrupt } from './interrupt.js';
+import { type RunTotals, startRun } from './start.js';
 
 export interface RunResult {
   exitCode: number;
   report: ConformanceReport;
-}
-
-/** notes-conformance [options]: runs every check against the target and reports per rule. */
-export async function runCommand(argv: string[]): Promise<number> {
-  if (wantsHelp(argv)) {
-    process.stdout.write(`${RUN_USAGE}\n`);
-    return 0;
-  }
-  const { exitCode } = await runKit(argv, process.env, (text) => process.stdout.write(text));
-  return exitCode;
 }
 
 /** The whole run, usable in-process (tests, the fault matrix): config -> target -> vitest -> report. */
@@ -36,7 +28,7 @@ export async function runKit(argv: readonly string[], env: Readonly<Record<strin
   const config = readKitConfig(argv, env);
   const ruleIds = loadRules().map((r) => r.id);
   for (const prefix of config.only) {
-    if (!ruleIds.some((id) => id === prefix || id.startsWith(`${prefix}.`))) {
+    if (!ruleIds.some((id) => selectedByOnly(id, [prefix]))) {
       throw new UsageError(`--only ${prefix} matches no rule id (give a rule id or a dotted prefix such as notes.create)`);
     }
   }
@@ -66,9 +58,8 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
   }
   if (interrupt.signal) process.stderr.write(`notes-conformance: run interrupted; ${totals.leftovers} resource(s) left behind\n`);
   process.exitCode = 0;
-  const version = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
   const report = buildReport({
-    version,
+    version: kitVersion(),
     target: ctx.targetLabel,
     profileName: ctx.profile.name,
     profileDeclared: ctx.profileDeclared,
@@ -95,14 +86,16 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
 
 async function runChecks(config: KitConfig, ctx: KitContext, collector: OutcomeCollector, interrupt: Interrupt): Promise<void> {
   if (interrupt.signal) return; // interrupted while the run was starting
-  const onlyPattern = config.only.length > 0 ? `\\[[^\\]]*(${config.only.map(escapeRegex).join('|')})(\\.|[\\] ])` : undefined;
+  // --only: run the files whose checks declare a selected rule (meta.rules); within them, check()
+  // skips the checks of other rules, and the collector leaves those out of the report.
+  const files = config.only.length > 0 ? filesForOnly((await collectChecks()).checks, config.only) : [];
+  if (interrupt.signal) return;
   const vitest = await interrupt.createVitest(() => createVitest('test', {
     root: packageRoot,
     config: join(packageRoot, 'vitest.config.ts'),
     project: ['conformance'],
     watch: false,
     reporters: [collector],
-    ...(onlyPattern ? { testNamePattern: onlyPattern } : {}),
     // One file at a time in one worker that keeps its modules: against a remote target one client
     // keeps pacing and budget for the run, and against the fake it is several times faster than
     // parallel isolated workers on a small machine (which re-import the kit for every file).
@@ -112,12 +105,8 @@ async function runChecks(config: KitConfig, ctx: KitContext, collector: OutcomeC
   // them and sweeps (suites/harness/signals.ts says how).
   for (const project of vitest.projects) project.provide('kit', { ...ctx, parentHandlesInterrupt: true });
   try {
-    if (!interrupt.signal) await vitest.start();
+    if (!interrupt.signal) await vitest.start(files);
   } finally {
     await vitest.close();
   }
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

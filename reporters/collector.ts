@@ -23,8 +23,8 @@ export class OutcomeCollector implements Reporter {
     if (!meta.rules) return;
     const result = test.result();
     if (result.state === 'pending') return;
-    // Tests vitest itself skipped (a name filter) are not part of the run.
-    if (result.state === 'skipped' && result.note === undefined && test.options.mode !== 'run') return;
+    // Checks skipped without a reason are outside the run's --only selection (check() skips them so).
+    if (result.state === 'skipped' && !result.note) return;
     const outcome: CheckOutcome = {
       name: test.name.replace(/ \[[^\]]*\]$/, ''),
       file: relative(this.root, test.module.moduleId),
@@ -37,7 +37,6 @@ export class OutcomeCollector implements Reporter {
       ...(meta.ruleFailures ? { ruleFailures: meta.ruleFailures } : {}),
       ...(meta.ruleSkips ? { ruleSkips: meta.ruleSkips } : {}),
     };
-    if (outcome.state === 'skipped' && !outcome.note) outcome.note = 'skipped';
     this.outcomes.push(outcome);
     this.onCheck?.(outcome);
   }

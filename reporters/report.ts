@@ -1,5 +1,5 @@
 import type { Rule, RuleLevel } from '../spec/rules.js';
-import { ruleArea } from '../spec/rules.js';
+import { ruleArea, selectedByOnly } from '../spec/rules.js';
 import { RuleFailures, classify, isKitError } from '../suites/harness/errors.js';
 
 export type Verdict = 'pass' | 'fail' | 'error' | 'skipped' | 'warn';
@@ -108,7 +108,7 @@ const RANK: Record<Verdict, number> = { fail: 5, error: 4, warn: 3, pass: 2, ski
 
 export function buildReport(input: ReportInput): ConformanceReport {
   const byRule = new Map<string, CheckResult[]>();
-  const selected = (id: string) => input.only.length === 0 || input.only.some((p) => id === p || id.startsWith(`${p}.`));
+  const selected = (id: string) => selectedByOnly(id, input.only);
   const levels = new Map(input.rules.map((r) => [r.id, r.level]));
   for (const outcome of input.outcomes) {
     for (const id of outcome.rules) {

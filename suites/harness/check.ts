@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { test } from 'vitest';
 import type { Profile } from '../../spec/profile.js';
 import { profileField } from '../../spec/profile.js';
-import { loadRules } from '../../spec/rules.js';
+import { loadRules, selectedByOnly } from '../../spec/rules.js';
 import type { Api } from './api.js';
 import type { Exchange } from './client.js';
 import type { Budgets, KitContext } from './context.js';
@@ -117,7 +117,7 @@ export function unmetNeed(kit: Kit, need: Need): string | undefined {
 
 /** Whether a check with these rules runs under --only (ids or dotted prefixes). */
 export function selected(rules: readonly string[], only: readonly string[]): boolean {
-  return only.length === 0 || rules.some((id) => only.some((p) => id === p || id.startsWith(`${p}.`)));
+  return rules.some((id) => selectedByOnly(id, only));
 }
 
 /**

@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 
 /**
- * Abstract operations of a differential run. They hold indexes, not ids: each side resolves
- * an index against the notes and collections it created in this sequence (in creation order),
- * so the same sequence means the same thing on the target and on the reference fake.
+ * The one operation model of the kit's stateful runs: the model-based checks (suites/model/, one
+ * command per operation) and the differential run (kit/differential/, the same operation on the
+ * target and on the reference fake) both speak it. Operations hold indexes, not ids: a run
+ * resolves an index against the notes and collections it created (in creation order), so the
+ * same sequence means the same thing wherever it runs.
  */
 export type IdMode = 'generated' | 'supplied' | 'duplicate';
 /** Which timestamps a create supplies (taken from the sequence's private time window). */
@@ -11,62 +13,22 @@ export type Stamps = 'none' | 'created' | 'updated' | 'both';
 /** Before the original creation; between a backdated created_at and the original (still allowed); after it; in the future. */
 export type Backdate = 'earlier' | 'between' | 'later' | 'future';
 
+/** Which version an update sends: the note's current one, one it had before, or one it never had. */
+export type VersionKind = 'current' | 'stale' | 'ahead';
+
 export type Op =
   | { kind: 'createNote'; id: IdMode; dup: number; word: string; heading: boolean; stamps: Stamps; zoned: boolean; into: number | null }
   | { kind: 'createCollection'; id: IdMode; dup: number; word: string; stamps: Stamps }
-  | { kind: 'updateNote'; note: number; version: 'current' | 'stale' | 'ahead'; ahead: number; word: string; stamp: boolean }
+  | { kind: 'updateNote'; note: number; version: VersionKind; ahead: number; word: string; stamp: boolean }
   | { kind: 'setCreatedAt'; note: number; when: Backdate; days: number }
   | { kind: 'trashNote' | 'restoreNote' | 'deleteNote' | 'readNote'; note: number }
   | { kind: 'deleteCollection' | 'readCollection' | 'listCollection'; coll: number }
   | { kind: 'addNote' | 'removeNote'; note: number; coll: number }
   | { kind: 'moveNote'; note: number; from: number; to: number };
 
-export interface OpsOptions {
-  /** The profile declares the endpoint (the document does not show it). */
-  restore: boolean;
-  remove: boolean;
-  /** The profile names the note list's collection filter (the document does not show it). */
-  listByCollection: boolean;
-  /** The profile declares how titles treat heading markers (not shown): only then do notes start with one. */
-  headings: boolean;
-  maxOps: number;
-}
+/** The operation of one kind, such as OpOf<'updateNote'> (also for kinds that share a shape, such as 'trashNote'). */
+export type OpOf<K extends Op['kind']> = OfKind<Op, K>;
+type OfKind<O, K> = O extends { kind: infer Kinds } ? (K extends Kinds ? Omit<O, 'kind'> & { kind: K } : never) : never;
 
-const index = fc.nat({ max: 30 });
-const word = fc.stringMatching(/^[a-z]{4,8}$/);
-const stamps = fc.constantFrom<Stamps>('none', 'created', 'updated', 'both');
-const idMode = fc.constantFrom<IdMode>('generated', 'supplied', 'duplicate');
-
-/** Sequences of operations; creates and reads weigh more: everything else needs data, differences need a read. */
-export function opsArbitrary(options: OpsOptions): fc.Arbitrary<Op[]> {
-  const note = (kind: 'trashNote' | 'restoreNote' | 'deleteNote' | 'readNote') => index.map((n): Op => ({ kind, note: n }));
-  const coll = (kind: 'deleteCollection' | 'readCollection' | 'listCollection') => index.map((c): Op => ({ kind, coll: c }));
-  const createNote = (id: fc.Arbitrary<IdMode>) => fc.record({ id, dup: index, word, heading: options.headings ? fc.boolean() : fc.constant(false), stamps, zoned: fc.boolean(), into: fc.option(index, { nil: null }) })
-    .map((r): Op => ({ kind: 'createNote', ...r }));
-  const createCollection = (id: fc.Arbitrary<IdMode>) => fc.record({ id, dup: index, word, stamps }).map((r): Op => ({ kind: 'createCollection', ...r }));
-  const weighted: Array<fc.WeightedArbitrary<Op>> = [
-    { weight: 5, arbitrary: createNote(idMode) },
-    { weight: 2, arbitrary: createCollection(idMode) },
-    // 'stale' twice: it runs as a current update until the note has an older version to send.
-    { weight: 5, arbitrary: fc.record({ note: index, version: fc.constantFrom('current', 'current', 'stale', 'stale', 'ahead') as fc.Arbitrary<'current' | 'stale' | 'ahead'>,
-      ahead: fc.integer({ min: 1, max: 5 }), word, stamp: fc.boolean() }).map((r): Op => ({ kind: 'updateNote', ...r })) },
-    { weight: 2, arbitrary: fc.record({ note: index, when: fc.constantFrom<Backdate>('earlier', 'between', 'later', 'future'),
-      days: fc.integer({ min: 1, max: 400 }) }).map((r): Op => ({ kind: 'setCreatedAt', ...r })) },
-    { weight: 2, arbitrary: note('trashNote') },
-    { weight: 1, arbitrary: note('deleteNote') },
-    { weight: 5, arbitrary: note('readNote') },
-    { weight: 1, arbitrary: coll('deleteCollection') },
-    { weight: 3, arbitrary: coll('readCollection') },
-    { weight: 4, arbitrary: fc.tuple(index, index).map(([n, c]): Op => ({ kind: 'addNote', note: n, coll: c })) },
-    { weight: 4, arbitrary: fc.tuple(index, index, index).map(([n, a, b]): Op => ({ kind: 'moveNote', note: n, from: a, to: b })) },
-  ];
-  if (options.listByCollection) weighted.push({ weight: 3, arbitrary: coll('listCollection') });
-  if (options.restore) weighted.push({ weight: 2, arbitrary: note('restoreNote') });
-  if (options.remove) weighted.push({ weight: 2, arbitrary: fc.tuple(index, index).map(([n, c]): Op => ({ kind: 'removeNote', note: n, coll: c })) });
-  // A collection and a few creates first, so that the other operations have data to act on.
-  const fresh = fc.constantFrom<IdMode>('generated', 'supplied');
-  const prelude = fc.tuple(createCollection(fresh), fc.array(fc.oneof({ weight: 1, arbitrary: createCollection(fresh) }, { weight: 2, arbitrary: createNote(fresh) }), { minLength: 1, maxLength: 4 }))
-    .map(([first, more]) => [first, ...more]);
-  return fc.tuple(prelude, fc.array(fc.oneof(...weighted), { maxLength: Math.max(0, options.maxOps - 5), size: 'max' }))
-    .map(([first, then]) => [...first, ...then]);
-}
+/** Words for contents and titles (short, lowercase: they read well in a replayed sequence). */
+export const opWord = fc.stringMatching(/^[a-z]{4,8}$/);
