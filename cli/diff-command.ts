@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { assumedProfile } from '../kit/assumed-profile.js';
-import { REMOTE_BUDGETS } from '../kit/budgets.js';
+import { diffBudgets } from '../kit/differential/budgets.js';
 import { formatResult } from '../kit/differential/format.js';
 import { type DiffTarget, runDifferential } from '../kit/differential/run.js';
 import { embeddedTarget } from '../kit/differential/target.js';
@@ -79,18 +79,15 @@ export async function diffCommand(argv: string[], env: Env, out: (line: string) 
   };
   process.on('SIGINT', interrupt);
   process.on('SIGTERM', interrupt);
-  const budgets = { ...(target.embedded ? { model_runs: 30, model_max_commands: 25 } : REMOTE_BUDGETS), ...target.profile.budgets };
   try {
     const result = await runDifferential({
       target,
-      runs: values.runs ? count(values.runs, '--runs', 1) : budgets.model_runs ?? 2,
-      maxOps: values['max-ops'] ? count(values['max-ops'], '--max-ops', 1) : target.embedded ? Math.min(budgets.model_max_commands ?? 25, 25) : budgets.model_max_commands ?? 12,
+      ...diffBudgets(target, {
+        ...(values.runs ? { runs: count(values.runs, '--runs', 1) } : {}),
+        ...(values['max-ops'] ? { maxOps: count(values['max-ops'], '--max-ops', 1) } : {}),
+      }),
       ...(seed === undefined ? {} : { seed }),
       ...(values.path ? { path: values.path } : {}),
-      shrinkBudget: target.embedded ? 300 : 10,
-      ...(target.embedded ? {} : { requestsPerSecond: budgets.requests_per_second ?? REMOTE_BUDGETS.requests_per_second }),
-      requestBudget: target.embedded ? Number.MAX_SAFE_INTEGER : budgets.request_budget ?? REMOTE_BUDGETS.request_budget,
-      timeoutMs: budgets.request_timeout_ms ?? REMOTE_BUDGETS.request_timeout_ms,
       signal: stop.signal,
     });
     for (const line of formatResult(result, target)) out(line);
