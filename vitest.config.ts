@@ -4,7 +4,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * The project's own tests come in two tiers. `fast` (npm run test:fast) is the unit tier: spec,
  * fake, reporters and harness units, in-process, well under two minutes. `proofs` run the kit as a
  * user would (fault matrix, no-false-failure runs, broken targets, leftovers, differential runs,
- * the container and the CLI processes). `npm test` runs both. `conformance` is the kit's checks
+ * the container, the CLI processes and the built package). `npm test` runs both. `conformance` is the kit's checks
  * against a target (the CLI drives it; with no target it starts the fake in-process).
  */
 const PROOFS = [
@@ -15,6 +15,7 @@ const PROOFS = [
   'test/kit/differential.test.ts',
   'test/kit/container.test.ts',
   'test/kit/refused-token.test.ts',
+  'test/kit/packaging.test.ts',
   'test/cli/**/*.test.ts',
 ];
 
@@ -25,7 +26,7 @@ export default defineConfig({
         test: {
           name: 'conformance',
           include: ['suites/**/*.check.ts'],
-          globalSetup: ['suites/harness/global-setup.ts'],
+          globalSetup: ['kit/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
+import { assumedProfile } from '../kit/assumed-profile.js';
+import { diffBudgets } from '../kit/differential/budgets.js';
+import { formatResult } from '../kit/differential/format.js';
+import { type DiffTarget, runDifferential } from '../kit/differential/run.js';
+import { embeddedTarget } from '../kit/differential/target.js';
 import { type BuiltinProfileName, type Profile, ProfileError, loadBuiltinProfile, loadProfile } from '../spec/profile.js';
-import { REMOTE_BUDGETS } from '../suites/harness/context.js';
 import { KitError, UsageError } from '../suites/harness/errors.js';
-import { formatResult } from './differential/format.js';
-import { type DiffTarget, runDifferential } from './differential/run.js';
-import { embeddedTarget } from './differential/target.js';
 
 export const DIFF_USAGE = `Usage: notes-conformance diff [options]
 
@@ -58,7 +59,7 @@ export async function diffCommand(argv: string[], env: Env, out: (line: string) 
     if (!token) throw new UsageError('a target needs a token: --token or NOTES_TOKEN');
     if (!/^https?:\/\/[^@/]+/.test(url)) throw new UsageError(`--target must be an http(s) URL without credentials (got ${url})`);
     const profile = profileArg ? profileOf(profileArg) : assumedProfile();
-    target = { url: url.replace(/\/+$/, ''), token, profile, label: url, embedded: false };
+    target = { url: url.replace(/\/+$/, ''), token, profile, declared: profileArg !== undefined, label: url, embedded: false };
   } else {
     try {
       const embedded = await embeddedTarget({ ...(profileArg ? { profile: profileOf(profileArg) } : {}), faults });
@@ -78,18 +79,15 @@ export async function diffCommand(argv: string[], env: Env, out: (line: string) 
   };
   process.on('SIGINT', interrupt);
   process.on('SIGTERM', interrupt);
-  const budgets = { ...(target.embedded ? { model_runs: 30, model_max_commands: 25 } : REMOTE_BUDGETS), ...target.profile.budgets };
   try {
     const result = await runDifferential({
       target,
-      runs: values.runs ? count(values.runs, '--runs', 1) : budgets.model_runs ?? 2,
-      maxOps: values['max-ops'] ? count(values['max-ops'], '--max-ops', 1) : target.embedded ? Math.min(budgets.model_max_commands ?? 25, 25) : budgets.model_max_commands ?? 12,
+      ...diffBudgets(target, {
+        ...(values.runs ? { runs: count(values.runs, '--runs', 1) } : {}),
+        ...(values['max-ops'] ? { maxOps: count(values['max-ops'], '--max-ops', 1) } : {}),
+      }),
       ...(seed === undefined ? {} : { seed }),
       ...(values.path ? { path: values.path } : {}),
-      shrinkBudget: target.embedded ? 300 : 10,
-      ...(target.embedded ? {} : { requestsPerSecond: budgets.requests_per_second ?? REMOTE_BUDGETS.requests_per_second }),
-      requestBudget: target.embedded ? Number.MAX_SAFE_INTEGER : budgets.request_budget ?? REMOTE_BUDGETS.request_budget,
-      timeoutMs: budgets.request_timeout_ms ?? REMOTE_BUDGETS.request_timeout_ms,
       signal: stop.signal,
     });
     for (const line of formatResult(result, target)) out(line);
@@ -103,16 +101,6 @@ export async function diffCommand(argv: string[], env: Env, out: (line: string) 
     process.off('SIGTERM', interrupt);
     await close();
   }
-}
-
-/**
- * With no profile, the fake's choices, but not its budgets (a remote target is paced), and never
- * its parameter names, endpoints or title derivation, which the document does not show: operations that need them are
- * left out, since a guessed name would make a conforming target differ.
- */
-export function assumedProfile(): Profile {
-  const { budgets: _budgets, names: _names, endpoints: _endpoints, title: _title, ...rest } = loadBuiltinProfile('fake');
-  return { ...rest, name: 'assumed (reference fake defaults)' };
 }
 
 function profileOf(arg: string): Profile {

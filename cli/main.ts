@@ -1,9 +1,14 @@
 import { fakeCommand } from './fake-command.js';
 import { UsageError } from '../suites/harness/errors.js';
 
-/** Entry point of the notes-conformance command: `fake` serves the fake; anything else runs the kit. */
+/** Entry point of the notes-conformance command: `fake`, `diff` and `matrix` subcommands, `--version`; anything else runs the kit. */
 export async function main(argv: string[]): Promise<number> {
   try {
+    if (argv[0] === '--version' || argv[0] === '-v') {
+      const { kitVersion } = await import('../spec/version.js');
+      process.stdout.write(`${kitVersion()}\n`);
+      return 0;
+    }
     if (argv[0] === 'fake') {
       return await fakeCommand(argv.slice(1), {
         out: (line) => process.stdout.write(`${line}\n`),

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { FAULT_NAMES, type FaultName } from '../fake/faults/catalogue.js';
 import { UsageError } from '../suites/harness/errors.js';
-import { runFaultMatrix } from './fault-matrix.js';
+import { runFaultMatrix } from '../kit/matrix.js';
 
 /**
  * notes-conformance matrix [--fault PREFIX]... [--shard I/N] [--no-baseline] [--json FILE]:

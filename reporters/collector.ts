@@ -23,8 +23,8 @@ export class OutcomeCollector implements Reporter {
     if (!meta.rules) return;
     const result = test.result();
     if (result.state === 'pending') return;
-    // Tests vitest itself skipped (a name filter) are not part of the run.
-    if (result.state === 'skipped' && result.note === undefined && test.options.mode !== 'run') return;
+    // Checks skipped without a reason are outside the run's --only selection (check() skips them so).
+    if (result.state === 'skipped' && !result.note) return;
     const outcome: CheckOutcome = {
       name: test.name.replace(/ \[[^\]]*\]$/, ''),
       file: relative(this.root, test.module.moduleId),
@@ -39,7 +39,6 @@ export class OutcomeCollector implements Reporter {
       // diagnostic() is undefined for a test that did not run; its duration is in milliseconds.
       ...(test.diagnostic()?.duration !== undefined ? { durationMs: test.diagnostic()!.duration } : {}),
     };
-    if (outcome.state === 'skipped' && !outcome.note) outcome.note = 'skipped';
     this.outcomes.push(outcome);
     this.onCheck?.(outcome);
   }

@@ -1,5 +1,6 @@
 import type { Rule, RuleLevel } from '../spec/rules.js';
-import { ruleArea } from '../spec/rules.js';
+import { ruleArea, selectedByOnly } from '../spec/rules.js';
+import { RuleFailures, classify, isKitError } from '../spec/verdicts.js';
 import { plainReason, showInvisible } from './text.js';
 
 export type Verdict = 'pass' | 'fail' | 'error' | 'skipped' | 'warn';
@@ -103,10 +104,7 @@ export interface ReportInput {
   runErrors: readonly string[];
 }
 
-const KIT_ERRORS = new Set(['KitError', 'TimeoutError', 'AbortError']);
-const FAILURES = new Set(['AssertionError', 'NonConformance']);
-
-/** The verdict of one check: an assertion is the target's failure; anything else is the kit's. */
+/** The verdict of one check for one rule: per-rule results first, then what the error means (`classify`). */
 export function checkVerdict(outcome: CheckOutcome, advisory: boolean, ruleId?: string): { verdict: Verdict; message: string } {
   if (outcome.state === 'passed') return { verdict: 'pass', message: '' };
   // A rule found broken by verify() failed, even if the check later stopped for another reason.
@@ -114,12 +112,12 @@ export function checkVerdict(outcome: CheckOutcome, advisory: boolean, ruleId?: 
   if (outcome.state === 'failed' && failure !== undefined) return { verdict: advisory ? 'warn' : 'fail', message: oneLine(failure) };
   const skip = ruleId === undefined ? undefined : outcome.ruleSkips?.[ruleId];
   if (skip !== undefined) return { verdict: 'skipped', message: oneLine(skip) };
-  if (outcome.state === 'failed' && outcome.errors[0]?.name === 'RuleFailures') return { verdict: 'pass', message: '' };
+  if (outcome.state === 'failed' && outcome.errors[0]?.name === RuleFailures.name) return { verdict: 'pass', message: '' };
   if (outcome.state === 'skipped') return { verdict: 'skipped', message: outcome.note ?? 'skipped' };
   const first = outcome.errors[0] ?? { name: 'Error', message: 'failed without an error' };
   const message = oneLine(first.message);
-  if (first.name && KIT_ERRORS.has(first.name)) return { verdict: 'error', message };
-  if (first.name && FAILURES.has(first.name)) return { verdict: advisory ? 'warn' : 'fail', message };
+  if (classify(first) === 'fail') return { verdict: advisory ? 'warn' : 'fail', message };
+  if (isKitError(first)) return { verdict: 'error', message };
   // A TypeError or the like inside a check is the kit's own problem, not the target's.
   return { verdict: 'error', message: `${first.name ?? 'Error'} in the check: ${message}` };
 }
@@ -129,7 +127,7 @@ const RANK: Record<Verdict, number> = { fail: 5, error: 4, warn: 3, pass: 2, ski
 
 export function buildReport(input: ReportInput): ConformanceReport {
   const byRule = new Map<string, CheckResult[]>();
-  const selected = (id: string) => input.only.length === 0 || input.only.some((p) => id === p || id.startsWith(`${p}.`));
+  const selected = (id: string) => selectedByOnly(id, input.only);
   const levels = new Map(input.rules.map((r) => [r.id, r.level]));
   for (const outcome of input.outcomes) {
     for (const id of outcome.rules) {

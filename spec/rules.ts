@@ -97,3 +97,12 @@ export function rulesById(rules: readonly Rule[] = loadRules()): ReadonlyMap<str
 export function ruleArea(id: string): string {
   return id.split('.')[0]!;
 }
+
+/**
+ * The one reading of `--only`: a rule is selected when no selection is given, or when a
+ * selection entry is its id or a dotted prefix of it (`notes.create` selects
+ * `notes.create.id-honoured`, not `notes.created-x`).
+ */
+export function selectedByOnly(id: string, only: readonly string[]): boolean {
+  return only.length === 0 || only.some((p) => id === p || id.startsWith(`${p}.`));
+}

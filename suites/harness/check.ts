@@ -2,13 +2,13 @@ import fc from 'fast-check';
 import { test } from 'vitest';
 import type { Profile } from '../../spec/profile.js';
 import { profileField } from '../../spec/profile.js';
-import { loadRules } from '../../spec/rules.js';
+import { loadRules, selectedByOnly } from '../../spec/rules.js';
 import type { Api } from './api.js';
 import type { Exchange } from './client.js';
 import type { Budgets, KitContext } from './context.js';
 import type { DataFactory } from './data.js';
 import type { FixturesClient, FixtureUser } from './fixtures-client.js';
-import { KitError, NonConformance } from './errors.js';
+import { KitError, NonConformance, RuleFailures, RuleViolation, asVerdict, classify, isKitError } from './errors.js';
 import type { Kit } from './kit.js';
 
 declare module 'vitest' {
@@ -69,30 +69,13 @@ export interface CheckContext {
   verify(rules: string | readonly string[], fn: () => void | Promise<void>): Promise<void>;
   /** Problems of the exchange's JSON body against a component schema of openapi.yaml (strict if the profile says so). */
   schemaProblems(x: Exchange, component: string): string[];
-  /** Runs a fast-check property with the run's seed; a failure names the seed and path. */
   /**
    * Runs a fast-check property with the run's seed; a failure names the seed and path. The
    * examples (exact boundaries, say) always run first, however few random runs the budget allows.
+   * A predicate that throws a RuleViolation fails only the rules it names (with the replay);
+   * a KitError means the property judged nothing (error); any other failure fails the check.
    */
   property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs?: number, examples?: readonly T[]): Promise<void>;
-}
-
-/**
- * A matcher handed a value of the wrong type (toMatch(undefined)) throws a TypeError; that value
- * came from the target, so it is the target's failure, not a bug of the kit.
- */
-function asVerdict(error: unknown): unknown {
-  if (error instanceof TypeError && /^\.\w+\(\) expects/.test(error.message)) {
-    const failure = new NonConformance(error.message);
-    failure.stack = error.stack;
-    return failure;
-  }
-  return error;
-}
-
-/** Some rules of a check failed their verify(); the others passed. */
-export class RuleFailures extends Error {
-  override name = 'RuleFailures';
 }
 
 const knownRules = new Map(loadRules().map((r) => [r.id, r]));
@@ -134,7 +117,7 @@ export function unmetNeed(kit: Kit, need: Need): string | undefined {
 
 /** Whether a check with these rules runs under --only (ids or dotted prefixes). */
 export function selected(rules: readonly string[], only: readonly string[]): boolean {
-  return only.length === 0 || rules.some((id) => only.some((p) => id === p || id.startsWith(`${p}.`)));
+  return rules.some((id) => selectedByOnly(id, only));
 }
 
 /**
@@ -187,10 +170,8 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
         declared(ids, 'verify');
         try {
           await fn();
-        } catch (raw) {
-          const error = asVerdict(raw);
-          const name = (error as Error).name;
-          if (name !== 'AssertionError' && name !== 'NonConformance') throw error;
+        } catch (error) {
+          if (classify(error) !== 'fail') throw error;
           const message = (error as Error).message.split('\n')[0]!;
           for (const id of ids) ruleFailures[id] ??= message;
         }
@@ -203,16 +184,23 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
             numRuns: runs(n) + examples.length, seed: kit.ctx.seed, endOnFailure: true, examples: examples.map((e) => [e] as [typeof e]),
           });
         } catch (error) {
-          // fast-check wraps what the predicate threw; a KitError there (timeout, no answer) means
-          // the property judged nothing, and must not read as the target's failure.
-          const cause = (error as Error).cause;
-          if (cause instanceof Error && cause.name === 'KitError') throw new KitError(`${cause.message} (property run, seed ${kit.ctx.seed})`);
-          throw error;
+          // fast-check's first lines name the seed, the path and the counterexample.
+          throw pinnedFailure(error, (error as Error).message.split('\n').slice(0, 3).join(' '));
         }
       },
     };
+    const pin = (violation: RuleViolation) => {
+      declared([...violation.broken.keys()], 'RuleViolation');
+      for (const [id, why] of violation.broken) ruleFailures[id] ??= why.split('\n')[0]!;
+    };
     try {
-      await fn(t);
+      try {
+        await fn(t);
+      } catch (error) {
+        // A violation pinned to rules fails those rules only; the check's other rules passed.
+        if (!(error instanceof RuleViolation)) throw error;
+        pin(error);
+      }
       if (Object.keys(ruleSkips).length > 0) vitestCtx.task.meta.ruleSkips = ruleSkips;
       if (spec.rules.every((id) => id in ruleSkips)) vitestCtx.skip(ruleSkips[spec.rules[0]]!);
       const broken = Object.keys(ruleFailures);
@@ -230,4 +218,19 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
       vitestCtx.task.meta.requests = kit.client.sent - sentBefore;
     }
   });
+}
+
+/**
+ * What a failed property or model-based run (fast-check) means, with `replay` (seed, path,
+ * steps) added: the predicate's RuleViolation stays one, pinned to its rules; its KitError
+ * (timeout, no answer) means the run judged nothing and must not read as the target's failure;
+ * a failed expect stays the target's failure of the check's rules; anything else is the kit's.
+ */
+export function pinnedFailure(error: unknown, replay: string): unknown {
+  const cause = (error as Error | undefined)?.cause ?? error;
+  if (cause instanceof RuleViolation) return cause.withReplay(replay);
+  if (isKitError(cause)) return new KitError(`${(cause as Error).message} (${replay})`);
+  // fast-check's own error is a plain Error: keep the failed expect's verdict (fail), with the replay.
+  if (classify(cause) === 'fail') return new NonConformance(`${(cause as Error).message.split('\n')[0]} (${replay})`);
+  return cause instanceof Error ? cause : error;
 }

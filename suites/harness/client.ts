@@ -176,12 +176,16 @@ export class TargetClient {
     return url;
   }
 
+  /**
+   * Waits for this request's slot. The slot is taken before waiting, so that concurrent sends
+   * queue one interval apart instead of all reading the same free slot.
+   */
   private async pace(ignoreRemaining: boolean): Promise<void> {
     const now = Date.now();
-    const until = ignoreRemaining ? this.nextAllowedAt : Math.max(this.nextAllowedAt, this.bucketEmptyUntil);
-    if (until > now) await sleep(until - now);
+    const slot = Math.max(now, this.nextAllowedAt, ignoreRemaining ? 0 : this.bucketEmptyUntil);
     const rps = this.options.requestsPerSecond;
-    this.nextAllowedAt = Math.max(this.nextAllowedAt, Date.now()) + (rps ? 1000 / rps : 0);
+    this.nextAllowedAt = slot + (rps ? 1000 / rps : 0);
+    if (slot > now) await sleep(slot - now);
   }
 
   /** Slows down when the target says the bucket is empty (X-RateLimit-Remaining: 0). */

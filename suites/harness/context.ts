@@ -37,23 +37,6 @@ export interface KitContext {
   readonly parentHandlesInterrupt?: boolean;
 }
 
-/**
- * Budgets when the target is remote and its profile says nothing. A full run with them sends
- * about 770 requests without a profile and about 1,000 with a profile that offers a fixture
- * API (measured against the fake); the request budget leaves room above that, so a conforming
- * target never runs out of it.
- * Boundary values always run as examples on top of the single random property run.
- */
-export const REMOTE_BUDGETS: Budgets = {
-  property_runs: 1,
-  model_runs: 2,
-  model_max_commands: 12,
-  max_seed_notes: 12,
-  request_budget: 1500,
-  requests_per_second: 1.5,
-  request_timeout_ms: 10_000,
-};
-
 declare module 'vitest' {
   export interface ProvidedContext {
     kit: KitContext;

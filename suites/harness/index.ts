@@ -3,7 +3,7 @@ import { type Kit, useKit } from './kit.js';
 
 export type { CheckContext } from './check.js';
 export type { Exchange } from './client.js';
-export { KitError, NonConformance } from './errors.js';
+export { KitError, NonConformance, RuleViolation, pinTo } from './errors.js';
 export * from './expect.js';
 
 /** The entry of every check file: the kit of the file and its `check` function. */

@@ -5,6 +5,8 @@
  */
 export interface ModelNote {
   content: string;
+  /** The rule that promises the current content: the create's, or the update's after one succeeded. */
+  contentRule: 'notes.create.content-stored' | 'notes.update.content-replaced';
   /** The version the target last reported (the document does not say how versions count). */
   version: number;
   /** Versions the note had before (all stale now). */

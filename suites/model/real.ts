@@ -1,7 +1,7 @@
 import type { Api } from '../harness/api.js';
 import type { CheckContext } from '../harness/check.js';
 import type { Exchange } from '../harness/client.js';
-import { KitError, show } from '../harness/index.js';
+import { KitError, RuleViolation, show } from '../harness/index.js';
 
 /** The system under test as the commands see it. */
 export interface Real {
@@ -11,16 +11,9 @@ export interface Real {
   steps: string[];
 }
 
-/** The target broke a documented rule: which one, and how (for per-rule verdicts). */
-export class ModelViolation extends Error {
-  override name = 'ModelViolation';
-  constructor(readonly rule: string, message: string) {
-    super(message);
-  }
-}
-
+/** The target broke `rule` unless `condition` holds: the run stops, failing that rule only. */
 export function violation(rule: string, condition: boolean, message: string): void {
-  if (!condition) throw new ModelViolation(rule, message);
+  if (!condition) throw new RuleViolation(rule, message);
 }
 
 export function refused(rule: string, x: Exchange, what: string): void {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { runKit } from '../../cli/run-command.js';
+import { runKit } from '../../kit/run.js';
 import type { ConformanceReport, Verdict } from '../../reporters/report.js';
 import { UsageError } from '../../suites/harness/errors.js';
 import * as broken from './broken-servers.js';

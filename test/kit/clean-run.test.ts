@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runKit } from '../../cli/run-command.js';
+import { runKit } from '../../kit/run.js';
 import { createFake } from '../../fake/index.js';
 import type { ConformanceReport } from '../../reporters/report.js';
 import { packageRoot } from '../../spec/paths.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readKitConfig } from '../../suites/harness/config.js';
+import { readKitConfig } from '../../kit/config.js';
 import { UsageError } from '../../suites/harness/errors.js';
 import { builtinProfilePath } from '../../spec/profile.js';
 

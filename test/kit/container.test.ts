@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runKit } from '../../cli/run-command.js';
+import { runKit } from '../../kit/run.js';
 import { packageRoot } from '../../spec/paths.js';
 
 /**

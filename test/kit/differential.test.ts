@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { assumedProfile, diffCommand } from '../../cli/diff-command.js';
-import { formatResult } from '../../cli/differential/format.js';
-import { type DiffOptions, runDifferential } from '../../cli/differential/run.js';
-import { type EmbeddedTarget, embeddedTarget } from '../../cli/differential/target.js';
+import { diffCommand } from '../../cli/diff-command.js';
+import { assumedProfile } from '../../kit/assumed-profile.js';
+import { formatResult } from '../../kit/differential/format.js';
+import { type DiffOptions, runDifferential } from '../../kit/differential/run.js';
+import { type EmbeddedTarget, embeddedTarget } from '../../kit/differential/target.js';
 import { UsageError } from '../../suites/harness/errors.js';
 
 const started: EmbeddedTarget[] = [];
@@ -41,7 +42,7 @@ describe('differential check (notes-conformance diff)', () => {
     // The divergent fake by URL, judged with the assumed profile: names, endpoints and title
     // derivation are not guessed, so operations that need them are left out.
     const t = await target({ profile: 'fake-divergent' });
-    const remote = { url: t.url, token: t.token, profile: assumedProfile(), label: t.url, embedded: false };
+    const remote = { url: t.url, token: t.token, profile: assumedProfile(), declared: false, label: t.url, embedded: false };
     for (const seed of [3, 5]) {
       const result = await runDifferential({ ...options(t, { seed, runs: 10 }), target: remote, requestsPerSecond: 10_000 });
       expect(result.difference, formatResult(result, remote).join('\n')).toBeUndefined();

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { MatrixRow } from '../../cli/fault-matrix.js';
+import type { MatrixRow } from '../../kit/matrix.js';
 import { FAULTS, FAULT_NAMES } from '../../fake/faults/catalogue.js';
 import { packageRoot } from '../../spec/paths.js';
 import { loadRules } from '../../spec/rules.js';

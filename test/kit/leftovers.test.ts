@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runKit } from '../../cli/run-command.js';
+import { runKit } from '../../kit/run.js';
 import { type Fake, createFake } from '../../fake/index.js';
 import type { Store } from '../../fake/store/store.js';
 import { packageRoot } from '../../spec/paths.js';

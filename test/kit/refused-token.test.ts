@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runKit } from '../../cli/run-command.js';
+import { runKit } from '../../kit/run.js';
 import { type Fake, createFake } from '../../fake/index.js';
 
 /**

@@ -1,35 +1,43 @@
-import { describe, expect, it } from 'vitest';
-import { checkFilesByRule } from '../../cli/fault-matrix.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type CollectedChecks, checkFilesByRule, collectChecks, filesForOnly } from '../../kit/coverage.js';
 import { loadRules } from '../../spec/rules.js';
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { packageRoot } from '../../spec/paths.js';
 
 /**
- * Rules and checks in both directions, read from the check files' source (every check names
- * its rules literally): no rule without a check file naming it, no rule-like id in a check file
- * that the catalogue does not know. check() also refuses unknown ids when a file is collected,
- * and a run reports a rule without a check as `error: no check`.
+ * Rules and checks in both directions, read from what the checks declare (vitest meta.rules,
+ * collected without running anything): no rule without a check, no check naming a rule the
+ * catalogue does not know. check() refuses unknown ids when a file is collected (a collection
+ * error here), and a run reports a rule without a check as `error: no check`.
  */
 describe('rule coverage', () => {
   const rules = loadRules();
-  const areas = new Set(rules.map((r) => r.id.split('.')[0]));
+  let collected: CollectedChecks;
+  beforeAll(async () => {
+    collected = await collectChecks();
+  });
 
-  it('every rule of the catalogue is named by at least one check file', () => {
-    const files = checkFilesByRule();
+  it('collects every check file without an error, and finds the checks', () => {
+    expect(collected.errors).toEqual([]);
+    expect(collected.checks.length).toBeGreaterThan(100);
+    expect(new Set(collected.checks.map((c) => c.file)).size).toBeGreaterThan(30);
+  });
+
+  it('every rule of the catalogue is declared by at least one check', () => {
+    const files = checkFilesByRule(collected.checks);
     expect(rules.filter((r) => !files.has(r.id)).map((r) => r.id)).toEqual([]);
   });
 
-  it('every rule id a check file names is in the catalogue', () => {
+  it('every rule id a check declares is in the catalogue', () => {
     const known = new Set(rules.map((r) => r.id));
-    const dir = join(packageRoot, 'suites');
-    const unknown: string[] = [];
-    for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'))) {
-      const text = readFileSync(join(dir, file), 'utf8');
-      for (const [, id] of text.matchAll(/'([a-z]+(?:\.[a-z0-9-]+){2,})'/g)) {
-        if (areas.has(id!.split('.')[0]!) && !known.has(id!) && !/\.(ts|js|yaml|json)$/.test(id!)) unknown.push(`${file}: ${id}`);
-      }
-    }
+    const unknown = collected.checks.flatMap((c) => c.rules.filter((id) => !known.has(id)).map((id) => `${c.name}: ${id}`));
     expect(unknown).toEqual([]);
+  });
+
+  it('--only narrows a run to the files declaring a selected rule', () => {
+    const files = filesForOnly(collected.checks, ['notes.update.version-stale-refused']);
+    expect(files.some((f) => f.endsWith('suites/notes/update.check.ts'))).toBe(true);
+    expect(files.some((f) => f.endsWith('suites/auth/bearer.check.ts'))).toBe(false);
+    // A prefix selects whole areas; an id that is only a string prefix selects nothing.
+    expect(filesForOnly(collected.checks, ['notes.update']).length).toBeGreaterThanOrEqual(files.length);
+    expect(filesForOnly(collected.checks, ['notes.updat'])).toEqual([]);
   });
 });

@@ -1,29 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import type fc from 'fast-check';
+import type { OpOf } from '../operations.js';
 import { type Model, pickCollection } from '../model.js';
 import { type Real, ok, violation } from '../real.js';
 
-/** POST /v2/collections, new or with the id of one that exists (409). */
+/** POST /v2/collections, new (with or without an id) or with the id of one that exists (409). */
 export class CreateCollection implements fc.AsyncCommand<Model, Real> {
   private shown = '';
-  constructor(readonly duplicate: boolean, readonly dupIndex: number, readonly word: string) {}
+  constructor(readonly op: OpOf<'createCollection'>) {
+    if (op.stamps !== 'none') throw new Error('the model-based run sends plain creates only');
+  }
 
   check(model: Model): boolean {
-    return !this.duplicate || pickCollection(model, this.dupIndex) !== undefined;
+    return this.op.id !== 'duplicate' || pickCollection(model, this.op.dup) !== undefined;
   }
 
   async run(model: Model, real: Real): Promise<void> {
-    const title = `Model collection ${this.word}`;
-    if (this.duplicate) {
-      const id = pickCollection(model, this.dupIndex)!;
+    const title = `Model collection ${this.op.word}`;
+    if (this.op.id === 'duplicate') {
+      const id = pickCollection(model, this.op.dup)!;
       this.shown = `CreateCollection(duplicate of ${id})`;
     real.steps.push(this.shown);
       const x = await real.api.createCollection({ id, title });
       violation('collections.create.id-conflict-409', x.status === 409, `a collection create with the existing id ${id} must be answered 409, got ${x.status}`);
       return;
     }
-    const id = randomUUID();
-    const body = ok('collections.create.id-conflict-409', await real.api.createCollection({ id, title }), 'creating a collection');
+    const id = this.op.id === 'supplied' ? randomUUID() : undefined;
+    const body = ok('collections.create.id-conflict-409', await real.api.createCollection({ title, ...(id ? { id } : {}) }), 'creating a collection');
     this.shown = `CreateCollection(${body.id})`;
     real.steps.push(this.shown);
     model.collections.set(body.id, { title, notes: new Set() });
@@ -31,6 +34,6 @@ export class CreateCollection implements fc.AsyncCommand<Model, Real> {
   }
 
   toString(): string {
-    return this.shown || `CreateCollection(${this.duplicate ? 'duplicate' : 'new'})`;
+    return this.shown || `CreateCollection(${this.op.id})`;
   }
 }

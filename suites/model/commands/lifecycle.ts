@@ -1,17 +1,18 @@
 import type fc from 'fast-check';
+import type { OpOf } from '../operations.js';
 import { type Model, pickNote } from '../model.js';
 import { type Real, ok, readNote, refused, violation } from '../real.js';
 
 /** POST /v2/notes/{id}/trash. */
 export class TrashNote implements fc.AsyncCommand<Model, Real> {
   private shown = '';
-  constructor(readonly noteIndex: number) {}
+  constructor(readonly op: OpOf<'trashNote'>) {}
   check(model: Model): boolean {
-    const id = pickNote(model, this.noteIndex);
+    const id = pickNote(model, this.op.note);
     return id !== undefined && !model.notes.get(id)!.trashed;
   }
   async run(model: Model, real: Real): Promise<void> {
-    const id = pickNote(model, this.noteIndex)!;
+    const id = pickNote(model, this.op.note)!;
     this.shown = `TrashNote(${id})`;
     real.steps.push(this.shown);
     const x = await real.api.trashNote(id);
@@ -21,20 +22,20 @@ export class TrashNote implements fc.AsyncCommand<Model, Real> {
     violation('notes.trash.readable-by-id', read.trashed_at !== null && read.trashed_at !== undefined, 'a trashed note reads with its trashed_at');
   }
   toString(): string {
-    return this.shown || `TrashNote(#${this.noteIndex})`;
+    return this.shown || `TrashNote(#${this.op.note})`;
   }
 }
 
 /** The restore operation (endpoint from the profile). */
 export class RestoreNote implements fc.AsyncCommand<Model, Real> {
   private shown = '';
-  constructor(readonly noteIndex: number) {}
+  constructor(readonly op: OpOf<'restoreNote'>) {}
   check(model: Model): boolean {
-    const id = pickNote(model, this.noteIndex);
+    const id = pickNote(model, this.op.note);
     return model.canRestore && id !== undefined && model.notes.get(id)!.trashed;
   }
   async run(model: Model, real: Real): Promise<void> {
-    const id = pickNote(model, this.noteIndex)!;
+    const id = pickNote(model, this.op.note)!;
     this.shown = `RestoreNote(${id})`;
     real.steps.push(this.shown);
     const x = await real.api.restoreNote(id);
@@ -44,19 +45,19 @@ export class RestoreNote implements fc.AsyncCommand<Model, Real> {
     violation('notes.restore.returns-to-active', read.trashed_at === null, 'a restored note has trashed_at null');
   }
   toString(): string {
-    return this.shown || `RestoreNote(#${this.noteIndex})`;
+    return this.shown || `RestoreNote(#${this.op.note})`;
   }
 }
 
 /** DELETE /v2/notes/{id}: permanent, active or trashed; the note leaves its collections. */
 export class DeleteNote implements fc.AsyncCommand<Model, Real> {
   private shown = '';
-  constructor(readonly noteIndex: number) {}
+  constructor(readonly op: OpOf<'deleteNote'>) {}
   check(model: Model): boolean {
-    return pickNote(model, this.noteIndex) !== undefined;
+    return pickNote(model, this.op.note) !== undefined;
   }
   async run(model: Model, real: Real): Promise<void> {
-    const id = pickNote(model, this.noteIndex)!;
+    const id = pickNote(model, this.op.note)!;
     this.shown = `DeleteNote(${id}${model.notes.get(id)!.trashed ? ', trashed' : ''})`;
     real.steps.push(this.shown);
     ok('notes.delete.permanent', await real.api.deleteNote(id), 'deleting a note');
@@ -65,6 +66,6 @@ export class DeleteNote implements fc.AsyncCommand<Model, Real> {
     refused('notes.delete.permanent', await real.api.getNote(id), 'reading a deleted note');
   }
   toString(): string {
-    return this.shown || `DeleteNote(#${this.noteIndex})`;
+    return this.shown || `DeleteNote(#${this.op.note})`;
   }
 }

@@ -1,4 +1,5 @@
 import type fc from 'fast-check';
+import type { OpOf } from '../operations.js';
 import { type Model, pickCollection, pickNote } from '../model.js';
 import { type Real, ok, readNote, sameSet, violation } from '../real.js';
 
@@ -22,17 +23,17 @@ function unlink(model: Model, note: string, collection: string): void {
 /** PUT /v2/collections/{c}/notes/{n}. */
 export class AddNote implements fc.AsyncCommand<Model, Real> {
   private shown = '';
-  constructor(readonly noteIndex: number, readonly collIndex: number) {}
+  constructor(readonly op: OpOf<'addNote'>) {}
   // Only what the document settles: an active note not yet in the collection (re-adding an existing
   // link, and membership changes of trashed notes, are not shown).
   check(model: Model): boolean {
-    const note = pickNote(model, this.noteIndex);
-    const coll = pickCollection(model, this.collIndex);
+    const note = pickNote(model, this.op.note);
+    const coll = pickCollection(model, this.op.coll);
     return note !== undefined && coll !== undefined && !model.notes.get(note)!.trashed && !model.notes.get(note)!.collections.has(coll);
   }
   async run(model: Model, real: Real): Promise<void> {
-    const note = pickNote(model, this.noteIndex)!;
-    const coll = pickCollection(model, this.collIndex)!;
+    const note = pickNote(model, this.op.note)!;
+    const coll = pickCollection(model, this.op.coll)!;
     this.shown = `AddNote(${note} -> ${coll})`;
     real.steps.push(this.shown);
     ok('membership.add.links', await real.api.addToCollection(coll, note), 'adding a note to a collection');
@@ -40,28 +41,28 @@ export class AddNote implements fc.AsyncCommand<Model, Real> {
     await expectCollections(model, real, note, 'membership.add.links');
   }
   toString(): string {
-    return this.shown || `AddNote(#${this.noteIndex}, #${this.collIndex})`;
+    return this.shown || `AddNote(#${this.op.note}, #${this.op.coll})`;
   }
 }
 
 /** POST /v2/collections/{from}/notes/{n}/move: add to the target, then remove from the source. */
 export class MoveNote implements fc.AsyncCommand<Model, Real> {
   private shown = '';
-  constructor(readonly noteIndex: number, readonly fromIndex: number, readonly toIndex: number) {}
+  constructor(readonly op: OpOf<'moveNote'>) {}
   // Only what the document settles: an active note, from a collection holding it to another that
   // does not (a move onto itself or onto an existing link, and trashed notes, are not shown).
   check(model: Model): boolean {
-    const note = pickNote(model, this.noteIndex);
-    const from = pickCollection(model, this.fromIndex);
-    const to = pickCollection(model, this.toIndex);
+    const note = pickNote(model, this.op.note);
+    const from = pickCollection(model, this.op.from);
+    const to = pickCollection(model, this.op.to);
     if (note === undefined || from === undefined || to === undefined || from === to) return false;
     const n = model.notes.get(note)!;
     return !n.trashed && n.collections.has(from) && !n.collections.has(to);
   }
   async run(model: Model, real: Real): Promise<void> {
-    const note = pickNote(model, this.noteIndex)!;
-    const from = pickCollection(model, this.fromIndex)!;
-    const to = pickCollection(model, this.toIndex)!;
+    const note = pickNote(model, this.op.note)!;
+    const from = pickCollection(model, this.op.from)!;
+    const to = pickCollection(model, this.op.to)!;
     this.shown = `MoveNote(${note}: ${from} -> ${to})`;
     real.steps.push(this.shown);
     ok('membership.move.moves', await real.api.moveNote(from, note, { target_collection_id: to }), 'moving a note');
@@ -70,22 +71,22 @@ export class MoveNote implements fc.AsyncCommand<Model, Real> {
     await expectCollections(model, real, note, 'membership.move.moves');
   }
   toString(): string {
-    return this.shown || `MoveNote(#${this.noteIndex}, #${this.fromIndex} -> #${this.toIndex})`;
+    return this.shown || `MoveNote(#${this.op.note}, #${this.op.from} -> #${this.op.to})`;
   }
 }
 
 /** Remove a note from a collection (endpoint from the profile). */
 export class RemoveNote implements fc.AsyncCommand<Model, Real> {
   private shown = '';
-  constructor(readonly noteIndex: number, readonly collIndex: number) {}
+  constructor(readonly op: OpOf<'removeNote'>) {}
   check(model: Model): boolean {
-    const note = pickNote(model, this.noteIndex);
-    const coll = pickCollection(model, this.collIndex);
+    const note = pickNote(model, this.op.note);
+    const coll = pickCollection(model, this.op.coll);
     return model.canRemove && note !== undefined && coll !== undefined && !model.notes.get(note)!.trashed && model.notes.get(note)!.collections.has(coll);
   }
   async run(model: Model, real: Real): Promise<void> {
-    const note = pickNote(model, this.noteIndex)!;
-    const coll = pickCollection(model, this.collIndex)!;
+    const note = pickNote(model, this.op.note)!;
+    const coll = pickCollection(model, this.op.coll)!;
     this.shown = `RemoveNote(${note} from ${coll})`;
     real.steps.push(this.shown);
     const x = await real.api.removeFromCollection(coll, note);
@@ -94,6 +95,6 @@ export class RemoveNote implements fc.AsyncCommand<Model, Real> {
     await expectCollections(model, real, note, 'membership.remove.unlinks');
   }
   toString(): string {
-    return this.shown || `RemoveNote(#${this.noteIndex}, #${this.collIndex})`;
+    return this.shown || `RemoveNote(#${this.op.note}, #${this.op.coll})`;
   }
 }

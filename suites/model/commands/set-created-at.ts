@@ -1,30 +1,34 @@
 import type fc from 'fast-check';
+import type { OpOf } from '../operations.js';
 import { type Model, pickNote } from '../model.js';
 import { type Real, readNote, refused, violation } from '../real.js';
 
-/** PATCH /v2/notes/{id}/created-at: earlier than the original creation, later than it, or in the future. */
+/** PATCH /v2/notes/{id}/created-at: earlier than the original creation, between a backdate and it, later than it, or in the future. */
 export class SetCreatedAt implements fc.AsyncCommand<Model, Real> {
   private shown = '';
-  constructor(readonly noteIndex: number, readonly kind: 'earlier' | 'later' | 'future', readonly days: number) {}
+  constructor(readonly op: OpOf<'setCreatedAt'>) {}
 
   check(model: Model): boolean {
-    return pickNote(model, this.noteIndex) !== undefined;
+    return pickNote(model, this.op.note) !== undefined;
   }
 
   async run(model: Model, real: Real): Promise<void> {
-    const id = pickNote(model, this.noteIndex)!;
+    const id = pickNote(model, this.op.note)!;
     const note = model.notes.get(id)!;
     const tolerance = real.t.ctx.clockToleranceMs;
-    const value = this.kind === 'earlier' ? note.original - this.days * 86_400_000
-      : this.kind === 'later' ? note.original + 1
-        : Date.now() + tolerance * 2 + this.days * 86_400_000 + 60_000;
+    // 'between' (a value between a backdated created_at and the original) needs an earlier backdate; before one it is a plain backdate.
+    const when = this.op.when === 'between' && note.createdAt >= note.original ? 'earlier' : this.op.when;
+    const value = when === 'earlier' ? note.original - this.op.days * 86_400_000
+      : when === 'between' ? Math.floor((note.createdAt + note.original) / 2)
+        : when === 'later' ? note.original + 1
+          : Date.now() + tolerance * 2 + this.op.days * 86_400_000 + 60_000;
     const iso = new Date(value).toISOString();
-    this.shown = `SetCreatedAt(${id}, ${iso} [${this.kind}; original ${new Date(note.original).toISOString()}]${note.trashed ? ', trashed' : ''})`;
+    this.shown = `SetCreatedAt(${id}, ${iso} [${when}; original ${new Date(note.original).toISOString()}]${note.trashed ? ', trashed' : ''})`;
     real.steps.push(this.shown);
     const x = await real.api.setCreatedAt(id, { created_at: iso });
     if (note.trashed) return refused('notes.set-created-at.trashed-refused', x, 'set-created-at on a trashed note');
-    if (this.kind === 'later') return refused('notes.set-created-at.backdate-only', x, 'a created_at after the original creation');
-    if (this.kind === 'future') return refused('notes.set-created-at.not-future', x, 'a created_at in the future');
+    if (when === 'later') return refused('notes.set-created-at.backdate-only', x, 'a created_at after the original creation');
+    if (when === 'future') return refused('notes.set-created-at.not-future', x, 'a created_at in the future');
     // Later than the current created_at but not than the original creation: the original is the limit.
     const rule = value > note.createdAt ? 'notes.set-created-at.original-creation-bound' : 'notes.set-created-at.applied';
     violation(rule, x.status === 200, `a backdate to ${iso} (current ${new Date(note.createdAt).toISOString()}) must succeed, got ${x.status} ${x.text.slice(0, 200)}`);
@@ -34,6 +38,6 @@ export class SetCreatedAt implements fc.AsyncCommand<Model, Real> {
   }
 
   toString(): string {
-    return this.shown || `SetCreatedAt(#${this.noteIndex}, ${this.kind})`;
+    return this.shown || `SetCreatedAt(#${this.op.note}, ${this.op.when})`;
   }
 }

@@ -1,14 +1,18 @@
 import type fc from 'fast-check';
+import type { OpOf } from '../operations.js';
 import { type Model, pickNote } from '../model.js';
 import { type Real, numberField, readNote, refused, violation } from '../real.js';
 
 /** PATCH /v2/notes/{id} with the current, a stale or an ahead version. */
 export class UpdateNote implements fc.AsyncCommand<Model, Real> {
   private shown = '';
-  constructor(readonly noteIndex: number, readonly kind: 'current' | 'stale' | 'ahead', readonly ahead: number, readonly word: string) {}
+  constructor(readonly op: OpOf<'updateNote'>) {
+    // The model compares contents and versions; an updated_at it sent would be one more thing to model.
+    if (op.stamp) throw new Error('the model-based run sends updates without updated_at');
+  }
 
   private pick(model: Model): string | undefined {
-    return pickNote(model, this.noteIndex, (n) => this.kind !== 'stale' || n.stale.length > 0);
+    return pickNote(model, this.op.note, (n) => this.op.version !== 'stale' || n.stale.length > 0);
   }
 
   check(model: Model): boolean {
@@ -18,17 +22,18 @@ export class UpdateNote implements fc.AsyncCommand<Model, Real> {
   async run(model: Model, real: Real): Promise<void> {
     const id = this.pick(model)!;
     const note = model.notes.get(id)!;
-    const version = this.kind === 'current' ? note.version : this.kind === 'stale' ? note.stale[note.stale.length - 1]! : note.version + this.ahead;
-    const content = real.t.data.content(`Updated ${this.word}`);
-    this.shown = `UpdateNote(${id}, version ${version} [${this.kind}; current ${note.version}]${note.trashed ? ', trashed' : ''})`;
+    const version = this.op.version === 'current' ? note.version : this.op.version === 'stale' ? note.stale[note.stale.length - 1]! : note.version + this.op.ahead;
+    const content = real.t.data.content(`Updated ${this.op.word}`);
+    this.shown = `UpdateNote(${id}, version ${version} [${this.op.version}; current ${note.version}]${note.trashed ? ', trashed' : ''})`;
     real.steps.push(this.shown);
     const x = await real.api.updateNote(id, { content, version });
     if (note.trashed) return refused('notes.update.trashed-refused', x, 'an update of a trashed note');
-    if (this.kind !== 'current') {
-      refused(this.kind === 'stale' ? 'notes.update.version-stale-refused' : 'notes.update.version-ahead-refused', x, `an update with ${this.kind} version ${version}`);
-      const read = await readNote(real, id, 'notes.update.version-stale-refused');
-      violation(this.kind === 'stale' ? 'notes.update.version-stale-refused' : 'notes.update.version-ahead-refused',
-        read.content === note.content, `a refused update must not change the content`);
+    if (this.op.version !== 'current') {
+      // Blame the rule of the version sent: a failure after an ahead version says nothing of stale ones.
+      const rule = this.op.version === 'stale' ? 'notes.update.version-stale-refused' : 'notes.update.version-ahead-refused';
+      refused(rule, x, `an update with ${this.op.version} version ${version}`);
+      const read = await readNote(real, id, rule);
+      violation(rule, read.content === note.content, `a refused update must not change the content`);
       return;
     }
     violation('notes.update.version-changes', x.status === 200, `an update at the current version ${version} must succeed, got ${x.status} ${x.text.slice(0, 200)}`);
@@ -39,9 +44,10 @@ export class UpdateNote implements fc.AsyncCommand<Model, Real> {
     note.stale.push(note.version);
     note.version = next;
     note.content = content;
+    note.contentRule = 'notes.update.content-replaced';
   }
 
   toString(): string {
-    return this.shown || `UpdateNote(#${this.noteIndex}, ${this.kind})`;
+    return this.shown || `UpdateNote(#${this.op.note}, ${this.op.version})`;
   }
 }

@@ -17,6 +17,12 @@ export interface DiffTarget {
   url: string;
   token: string;
   profile: Profile;
+  /**
+   * Whether the target declared its profile. If not (the kit's assumed profile), operations that
+   * need a choice the document does not show (a parameter name, the title derivation) are left
+   * out: a guessed name would make a conforming target differ.
+   */
+  declared: boolean;
   label: string;
   /** An embedded fake: no pacing, and shrinking may spend freely. */
   embedded: boolean;
@@ -91,8 +97,8 @@ export async function runDifferential(options: DiffOptions): Promise<DiffResult>
   // The most one sequence can send (each step and its read, then one delete per create): never start one the budget cannot finish.
   const perSequence = options.maxOps * 3 + 1;
   const arbitrary = opsArbitrary({
-    listByCollection: target.profile.names?.notes_list?.collection !== undefined,
-    headings: target.profile.title?.derivation !== undefined,
+    listByCollection: target.declared && target.profile.names?.notes_list?.collection !== undefined,
+    headings: target.declared && target.profile.title?.derivation !== undefined,
     restore: target.profile.endpoints?.restore_note !== undefined,
     remove: target.profile.endpoints?.remove_note_from_collection !== undefined,
     maxOps: options.maxOps,

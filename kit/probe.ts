@@ -1,6 +1,6 @@
-import { TargetUnavailable } from './breaker.js';
-import type { Exchange, TargetClient } from './client.js';
-import { UsageError } from './errors.js';
+import { TargetUnavailable } from '../suites/harness/breaker.js';
+import type { Exchange, TargetClient } from '../suites/harness/client.js';
+import { UsageError, isKitError } from '../suites/harness/errors.js';
 
 /** A 5xx may be a passing hiccup (a deploy, a proxy warming up): ask again before giving up. */
 const TRIES_ON_5XX = 3;
@@ -22,7 +22,7 @@ export async function probeTarget(client: TargetClient, token: string | undefine
       x = await client.send({ method: 'GET', path: '/v2/notes', query: { limit: 1 }, token: token ?? null });
     } catch (error) {
       if (error instanceof TargetUnavailable && error.why === 'rate-limited') return `the target refuses the kit from the start: ${error.message}`;
-      if (error instanceof Error && error.name === 'KitError') throw new UsageError(`target unreachable: ${error.message}`);
+      if (isKitError(error)) throw new UsageError(`target unreachable: ${(error as Error).message}`);
       throw error;
     }
     if (x.status < 500) break;

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { type Profile, ProfileError, loadProfile } from '../../spec/profile.js';
-import { UsageError } from './errors.js';
+import { type Profile, ProfileError, loadProfile } from '../spec/profile.js';
+import { UsageError } from '../suites/harness/errors.js';
 
 /**
  * The kit's settings, read once from the command line and the environment (flags win) into a
@@ -53,7 +53,7 @@ Run:
 Reports:
   --json FILE  --junit FILE  --markdown FILE  --html FILE
   --quiet                  print only the summary line
-  -h, --help
+  -h, --help               this text;  -v, --version  print the kit's version
 
 Exit status: 0 when no documented rule (and no rule the profile declares) fails or errors,
 1 when one does, 2 when the kit cannot start.`;

@@ -1,4 +1,3 @@
-import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Vitest, createVitest } from 'vitest/node';
 import { FAULTS, FAULT_NAMES, type FaultName } from '../fake/faults/catalogue.js';
@@ -6,8 +5,9 @@ import { OutcomeCollector } from '../reporters/collector.js';
 import { type CheckOutcome, type Verdict, buildReport } from '../reporters/report.js';
 import { packageRoot } from '../spec/paths.js';
 import { loadRules } from '../spec/rules.js';
-import { readKitConfig } from '../suites/harness/config.js';
-import { startRun } from '../suites/harness/run.js';
+import { readKitConfig } from './config.js';
+import { checkFilesByRule, collectChecks } from './coverage.js';
+import { startRun } from './start.js';
 
 export interface MatrixRow {
   fault: FaultName;
@@ -33,18 +33,6 @@ export interface MatrixOptions {
   onRow?: (row: MatrixRow, done: number, total: number) => void;
 }
 
-/** The check files that name each rule id (read from their source: every check names its rules literally). */
-export function checkFilesByRule(): Map<string, string[]> {
-  const ids = loadRules().map((r) => r.id);
-  const files = readdirSync(join(packageRoot, 'suites'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.check.ts')).sort();
-  const byRule = new Map<string, string[]>();
-  for (const file of files) {
-    const text = readFileSync(join(packageRoot, 'suites', file), 'utf8');
-    for (const id of ids) if (text.includes(`'${id}'`)) (byRule.get(id) ?? byRule.set(id, []).get(id)!).push(join(packageRoot, 'suites', file));
-  }
-  return byRule;
-}
-
 /**
  * Runs the kit against the fake once per fault, narrowed to the files holding the checks of the
  * fault's rules, in one vitest instance (no startup per fault).
@@ -52,7 +40,10 @@ export function checkFilesByRule(): Map<string, string[]> {
 export async function runFaultMatrix(options: MatrixOptions = {}): Promise<{ clean: Map<string, Verdict>; rows: MatrixRow[] }> {
   const rules = loadRules();
   const collector = new OutcomeCollector();
-  const filesOf = checkFilesByRule();
+  // Which files to run for a fault: those whose checks declare its rules (vitest meta.rules).
+  const collected = await collectChecks();
+  if (collected.errors.length > 0) throw new Error(`check files failed to collect: ${collected.errors.join('; ')}`);
+  const filesOf = checkFilesByRule(collected.checks);
   const vitest = await createVitest('test', {
     root: packageRoot, config: join(packageRoot, 'vitest.config.ts'), project: ['conformance'], watch: false, reporters: [collector],
     // As in a kit run: one worker that keeps its modules (the kit is made anew for each run).

@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { readKitConfig } from './config.js';
-import { startRun } from './run.js';
+import { startRun } from './start.js';
 
 /**
  * For `npx vitest --project conformance`: the CLI provides the run itself; run directly, this

@@ -20,6 +20,7 @@ export async function embeddedTarget(options: { profile?: string | Profile; faul
     url: fake.url!,
     token,
     profile: fake.config.profile,
+    declared: true,
     label: `embedded fake (${fake.config.profile.name}${faults.length ? `, faults: ${faults.join(', ')}` : ''})`,
     embedded: true,
     fake,

@@ -1,26 +1,7 @@
 import fc from 'fast-check';
+import { type Backdate, type IdMode, type Op, type Stamps, type VersionKind, opWord } from '../../suites/model/operations.js';
 
-/**
- * Abstract operations of a differential run. They hold indexes, not ids: each side resolves
- * an index against the notes and collections it created in this sequence (in creation order),
- * so the same sequence means the same thing on the target and on the reference fake.
- */
-export type IdMode = 'generated' | 'supplied' | 'duplicate';
-/** Which timestamps a create supplies (taken from the sequence's private time window). */
-export type Stamps = 'none' | 'created' | 'updated' | 'both';
-/** Before the original creation; between a backdated created_at and the original (still allowed); after it; in the future. */
-export type Backdate = 'earlier' | 'between' | 'later' | 'future';
-
-export type Op =
-  | { kind: 'createNote'; id: IdMode; dup: number; word: string; heading: boolean; stamps: Stamps; zoned: boolean; into: number | null }
-  | { kind: 'createCollection'; id: IdMode; dup: number; word: string; stamps: Stamps }
-  | { kind: 'updateNote'; note: number; version: 'current' | 'stale' | 'ahead'; ahead: number; word: string; stamp: boolean }
-  | { kind: 'setCreatedAt'; note: number; when: Backdate; days: number }
-  | { kind: 'trashNote' | 'restoreNote' | 'deleteNote' | 'readNote'; note: number }
-  | { kind: 'deleteCollection' | 'readCollection' | 'listCollection'; coll: number }
-  | { kind: 'addNote' | 'removeNote'; note: number; coll: number }
-  | { kind: 'moveNote'; note: number; from: number; to: number };
-
+/** How the differential run draws sequences of the shared operations (suites/model/operations.ts). */
 export interface OpsOptions {
   /** The profile declares the endpoint (the document does not show it). */
   restore: boolean;
@@ -33,7 +14,7 @@ export interface OpsOptions {
 }
 
 const index = fc.nat({ max: 30 });
-const word = fc.stringMatching(/^[a-z]{4,8}$/);
+const word = opWord;
 const stamps = fc.constantFrom<Stamps>('none', 'created', 'updated', 'both');
 const idMode = fc.constantFrom<IdMode>('generated', 'supplied', 'duplicate');
 
@@ -48,7 +29,7 @@ export function opsArbitrary(options: OpsOptions): fc.Arbitrary<Op[]> {
     { weight: 5, arbitrary: createNote(idMode) },
     { weight: 2, arbitrary: createCollection(idMode) },
     // 'stale' twice: it runs as a current update until the note has an older version to send.
-    { weight: 5, arbitrary: fc.record({ note: index, version: fc.constantFrom('current', 'current', 'stale', 'stale', 'ahead') as fc.Arbitrary<'current' | 'stale' | 'ahead'>,
+    { weight: 5, arbitrary: fc.record({ note: index, version: fc.constantFrom<VersionKind>('current', 'current', 'stale', 'stale', 'ahead'),
       ahead: fc.integer({ min: 1, max: 5 }), word, stamp: fc.boolean() }).map((r): Op => ({ kind: 'updateNote', ...r })) },
     { weight: 2, arbitrary: fc.record({ note: index, when: fc.constantFrom<Backdate>('earlier', 'between', 'later', 'future'),
       days: fc.integer({ min: 1, max: 400 }) }).map((r): Op => ({ kind: 'setCreatedAt', ...r })) },

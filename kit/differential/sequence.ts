@@ -1,7 +1,7 @@
 import type { Api } from '../../suites/harness/api.js';
 import type { Ledger } from '../../suites/harness/ledger.js';
 import { type Observation, differingFields } from './normalise.js';
-import type { Op } from './ops.js';
+import type { Op } from '../../suites/model/operations.js';
 import { Side } from './side.js';
 
 const DAY = 86_400_000;

@@ -2,7 +2,7 @@ import type { Api } from '../../suites/harness/api.js';
 import { addNote, createCollection, deleteCollection, listCollection, moveNote, readCollection, removeNote } from './exec-collections.js';
 import { createNote, deleteNote, readNote, restoreNote, setCreatedAt, trashNote, updateNote } from './exec-notes.js';
 import { type Observation, Symbols } from './normalise.js';
-import type { Op } from './ops.js';
+import type { Op } from '../../suites/model/operations.js';
 import { SideState } from './state.js';
 
 /** One executed operation: a readable line (with this side's symbols) and what the side answered. */

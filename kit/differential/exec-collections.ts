@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Observation, statusOf } from './normalise.js';
-import type { Op } from './ops.js';
+import type { Op } from '../../suites/model/operations.js';
 import { thenRead } from './exec-notes.js';
 import type { Side, Step } from './side.js';
 import type { NoteState } from './state.js';

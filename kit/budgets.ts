@@ -1,0 +1,26 @@
+import { type Profile, loadBuiltinProfile } from '../spec/profile.js';
+import type { Budgets } from '../suites/harness/context.js';
+
+/**
+ * Budgets when the target is remote and its profile says nothing. A full run with them sends
+ * about 770 requests without a profile and about 1,000 with a profile that offers a fixture
+ * API (measured against the fake); the request budget leaves room above that, so a conforming
+ * target never runs out of it.
+ * Boundary values always run as examples on top of the single random property run.
+ */
+export const REMOTE_BUDGETS: Budgets = {
+  property_runs: 1,
+  model_runs: 2,
+  model_max_commands: 12,
+  max_seed_notes: 12,
+  request_budget: 1500,
+  requests_per_second: 1.5,
+  request_timeout_ms: 10_000,
+};
+
+/** The run's budgets: the profile's, over the remote defaults (or the fake's own, unpaced, when embedded). */
+export function resolveBudgets(profile: Profile, embedded: boolean): Budgets {
+  const base = embedded ? { ...REMOTE_BUDGETS, ...loadBuiltinProfile('fake').budgets, requests_per_second: undefined } : REMOTE_BUDGETS;
+  const declared = profile.budgets ?? {};
+  return { ...base, ...declared } as Budgets;
+}

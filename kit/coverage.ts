@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createVitest } from 'vitest/node';
+import { loadBuiltinProfile } from '../spec/profile.js';
+import { packageRoot } from '../spec/paths.js';
+import { selectedByOnly } from '../spec/rules.js';
+import type { KitContext } from '../suites/harness/context.js';
+import { REMOTE_BUDGETS } from './budgets.js';
+
+/** A check as its file declares it: the rule ids of its vitest `meta.rules`. */
+export interface DeclaredCheck {
+  /** Absolute path of the check file. */
+  file: string;
+  name: string;
+  rules: readonly string[];
+}
+
+export interface CollectedChecks {
+  checks: DeclaredCheck[];
+  /** Files that failed to collect (a check naming an unknown rule id throws here), with why. */
+  errors: string[];
+}
+
+/**
+ * Collects the conformance checks without running them (vitest `collectTests`: each check file
+ * is imported and its `check(...)` calls declare tests with `meta.rules`). Nothing is sent: the
+ * files get a context whose target is never contacted (collection runs no hooks and no tests).
+ */
+export async function collectChecks(): Promise<CollectedChecks> {
+  const runDir = mkdtempSync(join(tmpdir(), 'notes-conformance-collect-'));
+  const vitest = await createVitest('test', {
+    root: packageRoot, config: join(packageRoot, 'vitest.config.ts'), project: ['conformance'], watch: false, reporters: [],
+    // One worker that keeps its modules, as in a run: the kit is imported once, not per file.
+    fileParallelism: false, isolate: false, maxWorkers: 1,
+  });
+  try {
+    for (const project of vitest.projects) project.provide('kit', collectOnlyContext(runDir));
+    const result = await vitest.collectTests(await vitest.globTestSpecifications());
+    const checks: DeclaredCheck[] = [];
+    const errors: string[] = [];
+    for (const module of result.testModules) {
+      for (const error of module.errors()) errors.push(`${module.moduleId}: ${error.message.split('\n')[0]}`);
+      for (const test of module.children.allTests()) {
+        const rules = test.meta().rules;
+        if (rules) checks.push({ file: module.moduleId, name: test.name, rules });
+      }
+    }
+    for (const error of result.unhandledErrors) errors.push(String((error as Error)?.message ?? error));
+    return { checks: checks.sort((a, b) => a.file.localeCompare(b.file) || a.name.localeCompare(b.name)), errors };
+  } finally {
+    await vitest.close();
+    rmSync(runDir, { recursive: true, force: true });
+  }
+}
+
+/** The check files that declare each rule id. */
+export function checkFilesByRule(checks: readonly DeclaredCheck[]): Map<string, string[]> {
+  const byRule = new Map<string, string[]>();
+  for (const check of checks) {
+    for (const id of check.rules) {
+      const files = byRule.get(id) ?? byRule.set(id, []).get(id)!;
+      if (!files.includes(check.file)) files.push(check.file);
+    }
+  }
+  return byRule;
+}
+
+/** The check files holding a check of a selected rule (`--only`): the files a narrowed run needs. */
+export function filesForOnly(checks: readonly DeclaredCheck[], only: readonly string[]): string[] {
+  return [...new Set(checks.filter((c) => c.rules.some((id) => selectedByOnly(id, only))).map((c) => c.file))];
+}
+
+/** What a check file needs to be imported: a complete context, for a target nobody contacts. */
+function collectOnlyContext(runDir: string): KitContext {
+  return {
+    targetUrl: 'http://127.0.0.1:9', targetLabel: 'collecting checks', embedded: true, profile: loadBuiltinProfile('fake'),
+    profileDeclared: true, tokens: { primary: 'collect-only' }, budgets: REMOTE_BUDGETS, clockToleranceMs: 0, strict: false,
+    seed: 0, runId: `collect-${process.pid}-${Date.now()}`, runDir, only: [],
+  };
+}

@@ -1,0 +1,90 @@
+import { mkdtempSync, appendFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadBuiltinProfile } from '../../../spec/profile.js';
+import type { SchemaRegistry } from '../../../spec/schemas.js';
+import { Api } from '../../../suites/harness/api.js';
+import { TargetClient } from '../../../suites/harness/client.js';
+import { Ledger, pendingInJournal } from '../../../suites/harness/ledger.js';
+import { recordingServer } from './recording-server.js';
+
+/** The cleanup journal: what a run created and did not delete, across processes and interruptions. */
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'nc-ledger-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const ids = (entries: ReadonlyArray<{ kind: string; id: string }>) => entries.map((e) => `${e.kind}:${e.id}`);
+
+describe('cleanup ledger', () => {
+  it('keeps what was created and not deleted, notes first and users last', () => {
+    const ledger = new Ledger(dir);
+    ledger.created('user', 'u1', 'primary');
+    ledger.created('collection', 'c1', 'primary');
+    ledger.created('note', 'n1', 'secondary');
+    ledger.created('note', 'n2', 'primary');
+    ledger.deleted('note', 'n2');
+    expect(ids(ledger.pending())).toEqual(['note:n1', 'collection:c1', 'user:u1']);
+    expect(ledger.ownerOf('note', 'n1')).toBe('secondary');
+    expect(ids(pendingInJournal(dir))).toEqual(['note:n1', 'collection:c1', 'user:u1']);
+  });
+
+  it('reads back one journal that several processes (ledgers) wrote, as the final sweep does', () => {
+    const workerA = new Ledger(dir);
+    const workerB = new Ledger(dir);
+    workerA.created('note', 'a1', 'primary');
+    workerB.created('note', 'b1', 'primary');
+    workerB.created('collection', 'b2', 'primary');
+    workerA.deleted('note', 'a1');
+    const sweep = new Ledger(dir);
+    sweep.adopt(pendingInJournal(dir));
+    expect(ids(sweep.pending())).toEqual(['note:b1', 'collection:b2']);
+    sweep.deleted('note', 'b1');
+    expect(ids(pendingInJournal(dir))).toEqual(['collection:b2']);
+  });
+
+  it('deletes a fixture user\'s notes and collections with the user', () => {
+    const ledger = new Ledger(dir);
+    ledger.created('user', 'u1', 'primary');
+    ledger.created('note', 'n1', 'user:u1');
+    ledger.created('collection', 'c1', 'user:u1');
+    ledger.created('note', 'n2', 'primary');
+    ledger.deleted('user', 'u1');
+    expect(ids(pendingInJournal(dir))).toEqual(['note:n2']);
+  });
+
+  it('survives a line cut short by a killed worker, and remembers what was trashed', () => {
+    const ledger = new Ledger(dir);
+    ledger.created('note', 'n1', 'primary');
+    ledger.trashed('note', 'n1');
+    appendFileSync(join(dir, 'ledger.jsonl'), '{"op":"created","kind":"no');
+    const [entry, ...rest] = pendingInJournal(dir);
+    expect(rest).toEqual([]);
+    expect(entry).toMatchObject({ kind: 'note', id: 'n1', trashed: true });
+  });
+
+  it('takes a 404 to its owner\'s delete as gone, but not for a trashed note or another user\'s', async () => {
+    const server = await recordingServer(() => ({ status: 404, body: { error: 'not found' } }));
+    const client = new TargetClient({ baseUrl: server.url, timeoutMs: 5000, requestBudget: 100, secrets: [] });
+    const noSchemas: SchemaRegistry = { names: [], validate: () => [], responseSchemaOf: () => undefined };
+    try {
+      const ledger = new Ledger(dir);
+      const primary = new Api(client, loadBuiltinProfile('fake'), noSchemas, ledger, 'tok-1', 'primary', false);
+      const secondary = primary.as('tok-2', 'secondary');
+      ledger.created('note', 'gone', 'primary');
+      ledger.created('note', 'in-trash', 'primary');
+      ledger.trashed('note', 'in-trash');
+      ledger.created('note', 'hidden', 'primary');
+      await primary.deleteNote('gone');
+      await primary.deleteNote('in-trash');
+      await secondary.deleteNote('hidden'); // a server may answer 404 to strangers: it still exists
+      expect(ids(pendingInJournal(dir))).toEqual(['note:in-trash', 'note:hidden']);
+      expect(server.seen.map((s) => s.headers.authorization)).toEqual(['Bearer tok-1', 'Bearer tok-1', 'Bearer tok-2']);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
