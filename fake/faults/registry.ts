@@ -3,6 +3,7 @@ import { type FaultFactory, type InstalledFaults, installFaults } from './hooks.
 import { CONTENT_FAULTS } from './content.js';
 import { NOTES_LIFECYCLE_FAULTS } from './notes-lifecycle.js';
 import { NOTES_WRITE_FAULTS } from './notes-write.js';
+import { NEW_NOTE_FAULTS } from './new-notes.js';
 import { PERMISSION_FAULTS } from './permissions.js';
 import { TIMESTAMP_FAULTS } from './timestamps.js';
 
@@ -18,6 +19,7 @@ export const FAULT_BEHAVIOURS: Partial<Record<FaultName, FaultFactory>> = {
   ...TIMESTAMP_FAULTS,
   ...PERMISSION_FAULTS,
   ...CONTENT_FAULTS,
+  ...NEW_NOTE_FAULTS,
 };
 
 /** The hooks of the faults an instance was started with (catalogue order, so composition is stable). */

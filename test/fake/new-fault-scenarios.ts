@@ -1,0 +1,17 @@
+import { type Scenario, T0, iso } from './fault-session.js';
+
+const YEAR_AGO = iso(T0 - 365 * 86_400_000);
+
+/** Scenarios for issue 10's missing rules (folded into fault-scenarios.ts when the branches meet). */
+export const NEW_SCENARIOS: Scenario[] = [
+  {
+    name: 'a content update keeps created_at',
+    rules: ['notes.update.created-at-unchanged'],
+    run(s) {
+      const id = s.note('Old\nbody', { created_at: YEAR_AGO });
+      s.later(5_000);
+      s.call('PATCH', `/v2/notes/${id}`, { content: 'New\nbody', version: 1 });
+      s.call('GET', `/v2/notes/${id}`);
+    },
+  },
+];
