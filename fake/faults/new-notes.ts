@@ -1,7 +1,7 @@
 import { noteWrittenView } from '../service/views.js';
 import type { FaultName } from './catalogue.js';
 import type { FaultFactory } from './hooks.js';
-import { after, pathNote } from './support.js';
+import { after, before, fields, pathNote, withFields } from './support.js';
 
 /** Faults of issue 10's missing note rules (the lead folds them into the area files). */
 export const NEW_NOTE_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
@@ -11,5 +11,10 @@ export const NEW_NOTE_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
     if (!note) return view;
     ctx.store.setNoteCreatedAt(note, ctx.clock.now());
     return noteWrittenView(ctx, note);
+  }),
+  // A PATCH that treats every field as optional: no content means "keep the content".
+  'notes.update.content-optional': before('updateNote', (ctx, call) => {
+    const note = pathNote(ctx, call);
+    return note && fields(call).content === undefined ? withFields(call, { content: note.content }) : call;
   }),
 };

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { checks, expectSameInstant, setupOk } from '../harness/index.js';
+import { checks, expectRefused, expectSameInstant, setupOk } from '../harness/index.js';
 import { noteState } from '../harness/patterns.js';
 
 const { check } = checks();
@@ -15,4 +15,20 @@ check('a content update leaves created_at where it was', { rules: ['notes.update
     expectSameInstant(updated.created_at, String(createdAt), 'created_at in the update response');
     expect((await noteState(t.api, note.id)).created_at, 'created_at on a read after the update').toBe(Date.parse(String(createdAt)));
   });
+});
+
+check('an update without content is refused and changes nothing', { rules: ['notes.update.content-required'] }, async (t) => {
+  const note = await t.data.note();
+  const before = await noteState(t.api, note.id);
+  const attempts: Array<[string, Record<string, unknown>]> = [
+    ['an update with only the version', { version: note.version }],
+    ['an update with the version and updated_at but no content', { version: note.version, updated_at: new Date(before.updated_at).toISOString() }],
+  ];
+  for (const [what, body] of attempts) {
+    const x = await t.api.updateNote(note.id, body);
+    await t.verify('notes.update.content-required', async () => {
+      expectRefused(x, what);
+      expect(await noteState(t.api, note.id), `${what} must change nothing`).toEqual(before);
+    });
+  }
 });

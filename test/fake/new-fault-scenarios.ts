@@ -14,4 +14,13 @@ export const NEW_SCENARIOS: Scenario[] = [
       s.call('GET', `/v2/notes/${id}`);
     },
   },
+  {
+    name: 'an update without content',
+    rules: ['notes.update.content-required'],
+    run(s) {
+      const id = s.note('Kept\nbody');
+      s.call('PATCH', `/v2/notes/${id}`, { version: 1 });
+      s.call('GET', `/v2/notes/${id}`);
+    },
+  },
 ];
