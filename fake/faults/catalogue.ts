@@ -226,6 +226,7 @@ export const FAULTS = {
   'collections.update.updated-at-offset-optional': { rules: ['collections.update.updated-at-offset-required'], does: 'updated_at without an offset is read as UTC' },
   'collections.update.updated-at-future-accepted': { rules: ['collections.update.updated-at-not-future'], does: 'a future updated_at is accepted' },
   'collections.update.access-level-can-edit': { rules: ['collections.update.requires-edit'], does: 'access permission suffices to update a collection' },
+  'collections.update.created-at-reset': { rules: ['collections.update.partial'], does: 'a collection PATCH sets created_at to the time of the update' },
   'collections.delete.soft': { rules: ['collections.delete.permanent'], does: 'delete answers 200 but the collection stays' },
   'collections.delete.links-kept': { rules: ['collections.delete.unlinks-notes'], does: 'notes keep the deleted collection in collection_ids' },
   'collections.delete.access-level-can-delete': { rules: ['collections.delete.requires-edit'], does: 'access permission suffices to delete a collection' },

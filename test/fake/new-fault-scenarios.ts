@@ -23,4 +23,14 @@ export const NEW_SCENARIOS: Scenario[] = [
       s.call('GET', `/v2/notes/${id}`);
     },
   },
+  {
+    name: 'a collection PATCH keeps created_at',
+    rules: ['collections.update.partial'],
+    run(s) {
+      const c = s.coll('Dated', { created_at: YEAR_AGO });
+      s.later(5_000);
+      s.call('PATCH', `/v2/collections/${c}`, { title: 'Renamed' });
+      s.call('GET', `/v2/collections/${c}`);
+    },
+  },
 ];
