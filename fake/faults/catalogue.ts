@@ -267,6 +267,7 @@ export const FAULTS = {
   'membership.move.missing-source-ignored': { rules: ['membership.move.missing-refused'], does: 'a missing source collection is ignored' },
   'membership.move.target-access-suffices': { rules: ['membership.move.requires-permissions'], does: 'access permission on the target suffices' },
   'membership.remove.noop': { rules: ['membership.remove.unlinks'], does: 'remove answers 200 without unlinking' },
+  'membership.collection-ids.duplicated': { rules: ['membership.collection-ids.current'], does: 'a note added twice to a collection lists it twice in collection_ids' },
   'membership.collection-ids.stale-after-move': { rules: ['membership.collection-ids.current'], does: 'after a move the note still lists the source collection' },
 
   // ---- attachments ----

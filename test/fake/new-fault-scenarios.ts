@@ -33,4 +33,16 @@ export const NEW_SCENARIOS: Scenario[] = [
       s.call('GET', `/v2/collections/${c}`);
     },
   },
+  {
+    name: 'a note added twice',
+    rules: ['membership.collection-ids.current'],
+    run(s) {
+      const id = s.note('Twice');
+      const c = s.coll('Once');
+      s.call('PUT', `/v2/collections/${c}/notes/${id}`);
+      s.call('PUT', `/v2/collections/${c}/notes/${id}`);
+      s.call('GET', `/v2/notes/${id}`);
+      s.call('GET', '/v2/notes');
+    },
+  },
 ];
