@@ -20,6 +20,7 @@ export const FAULTS = {
   'conventions.timestamps.no-offset-in-responses': { rules: ['conventions.timestamps.response-format'], does: 'response timestamps lack a timezone designator' },
   'conventions.timestamps.offset-ignored': { rules: ['conventions.timestamps.offset-honoured'], does: 'request timestamps are read as UTC wall-clock time, ignoring the offset' },
   'conventions.timestamps.compared-as-strings': { rules: ['conventions.timestamps.compare-instants'], does: 'not-in-the-future compares strings, not instants' },
+  'conventions.timestamps.impossible-dates-rolled-over': { rules: ['conventions.timestamps.real-dates'], does: 'supplied timestamps such as 2019-02-30 are rolled over to the next month instead of refused' },
   'notes.title.spans-lines': { rules: ['notes.title.first-line'], does: 'the title is the first 60 characters of the whole content, line breaks flattened' },
   'limits.fractions-truncated': {
     rules: ['notes.search.limit-range', 'notes.related.limit-range', 'collections.list.limit-range', 'notes.search.offset-min-0', 'notes.list.limit-range'],

@@ -4,6 +4,7 @@ import { CONTENT_FAULTS } from './content.js';
 import { NOTES_LIFECYCLE_FAULTS } from './notes-lifecycle.js';
 import { NOTES_WRITE_FAULTS } from './notes-write.js';
 import { NEW_COLLECTION_FAULTS } from './new-collections.js';
+import { NEW_CONVENTION_FAULTS } from './new-conventions.js';
 import { NEW_MEMBERSHIP_FAULTS } from './new-membership.js';
 import { NEW_NOTE_FAULTS } from './new-notes.js';
 import { PERMISSION_FAULTS } from './permissions.js';
@@ -24,6 +25,7 @@ export const FAULT_BEHAVIOURS: Partial<Record<FaultName, FaultFactory>> = {
   ...NEW_NOTE_FAULTS,
   ...NEW_COLLECTION_FAULTS,
   ...NEW_MEMBERSHIP_FAULTS,
+  ...NEW_CONVENTION_FAULTS,
 };
 
 /** The hooks of the faults an instance was started with (catalogue order, so composition is stable). */

@@ -45,4 +45,14 @@ export const NEW_SCENARIOS: Scenario[] = [
       s.call('GET', '/v2/notes');
     },
   },
+  {
+    name: 'impossible dates',
+    rules: ['conventions.timestamps.real-dates'],
+    run(s) {
+      s.call('POST', '/v2/notes', { content: 'month 13', created_at: '2019-13-01T00:00:00Z' });
+      s.call('POST', '/v2/collections', { title: 'February 30', created_at: '2019-02-30T12:00:00Z' });
+      const id = s.note('dated');
+      s.call('PATCH', `/v2/notes/${id}/created-at`, { created_at: '2019-04-31T08:30:00+02:00' });
+    },
+  },
 ];
