@@ -282,6 +282,7 @@ export const FAULTS = {
   'auth.scope.list-hides-shared': { rules: ['auth.scope.shared-visible'], does: 'the note list shows only the caller\'s own notes, not those shared with them' },
   'auth.scope.list-shows-all-users': { rules: ['auth.scope.notes-list-isolated'], does: 'list and search show every user\'s notes' },
   'auth.scope.collections-unchecked': { rules: ['auth.scope.collections-isolated'], does: 'any user may see and act on any collection' },
+  'auth.scope.collection-list-shows-all-users': { rules: ['auth.scope.collections-isolated'], does: 'the collection list shows every user\'s collections' },
   'auth.scope.related-shows-all-users': { rules: ['auth.scope.related-notes-isolated'], does: 'related notes include every user\'s notes' },
   'permissions.access.grant-ignored': { rules: ['permissions.access.read'], does: 'access grants on notes are ignored' },
   'permissions.edit.treated-as-access': { rules: ['permissions.edit.update-delete'], does: 'edit grants act as access' },

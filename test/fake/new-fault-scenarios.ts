@@ -55,4 +55,12 @@ export const NEW_SCENARIOS: Scenario[] = [
       s.call('PATCH', `/v2/notes/${id}/created-at`, { created_at: '2019-04-31T08:30:00+02:00' });
     },
   },
+  {
+    name: 'the collection list of another user',
+    rules: ['auth.scope.collections-isolated'],
+    run(s) {
+      s.coll('Alice private');
+      s.as('bob-token-0').call('GET', '/v2/collections');
+    },
+  },
 ];
