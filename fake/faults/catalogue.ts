@@ -107,6 +107,8 @@ export const FAULTS = {
   'notes.restore.still-locked': { rules: ['notes.restore.edits-allowed-again'], does: 'a restored note still refuses updates' },
   'notes.delete.trashed-refused': { rules: ['notes.delete.active-or-trashed'], does: 'a trashed note cannot be deleted' },
   'notes.delete.soft': { rules: ['notes.delete.permanent'], does: 'delete only trashes the note' },
+  'notes.delete.still-listed': { rules: ['notes.delete.permanent'], does: 'a deleted note is refused by id but still appears in GET /v2/notes' },
+  'notes.delete.still-updatable': { rules: ['notes.delete.permanent'], does: 'a deleted note is refused by id but an update of it still succeeds' },
   'notes.delete.restorable': { rules: ['notes.delete.not-restorable'], does: 'a deleted note can be restored' },
   'notes.delete.access-level-can-delete': { rules: ['notes.delete.requires-edit'], does: 'access permission suffices to delete' },
 

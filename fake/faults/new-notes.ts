@@ -1,7 +1,44 @@
-import { noteWrittenView } from '../service/views.js';
+import { notFound } from '../service/errors.js';
+import { requireNote } from '../service/permissions.js';
+import { type View, noteWrittenView } from '../service/views.js';
 import type { FaultName } from './catalogue.js';
-import type { FaultFactory } from './hooks.js';
+import type { FaultFactory, OperationWrapper } from './hooks.js';
 import { after, before, fields, pathNote, withFields } from './support.js';
+
+/**
+ * A delete that only hides the note from reads by id (a "deleted" flag that other queries forget):
+ * it stays in the list, or stays updatable, as `leaks` says. Everything else treats it as gone.
+ */
+const halfDeleted = (leaks: { listed: boolean; updatable: boolean }): FaultFactory => () => {
+  const hidden = new Set<string>();
+  const gone: OperationWrapper = (next) => (ctx, call) => {
+    if (hidden.has(call.params.note_id ?? '')) throw notFound('note');
+    return next(ctx, call);
+  };
+  const unlisted: OperationWrapper = (next) => (ctx, call) => {
+    const view = next(ctx, call);
+    if (!Array.isArray(view.results)) return view;
+    const results = view.results.filter((r: View) => !hidden.has(String(r.id)));
+    return { ...view, results, total: Number(view.total) - (view.results.length - results.length) };
+  };
+  return {
+    ops: {
+      deleteNote: (next) => (ctx, call) => {
+        const id = call.params.note_id ?? '';
+        if (hidden.has(id)) throw notFound('note');
+        requireNote(ctx, call.user, id, ctx.policy.levels.deleteNote); // who may delete is unchanged
+        hidden.add(id);
+        return {};
+      },
+      getNote: gone,
+      setNoteCreatedAt: gone,
+      trashNote: gone,
+      getRelatedNotes: gone,
+      ...(leaks.updatable ? {} : { updateNote: gone }),
+      ...(leaks.listed ? {} : { listNotes: unlisted, searchNotes: unlisted }),
+    },
+  };
+};
 
 /** Faults of issue 10's missing note rules (the lead folds them into the area files). */
 export const NEW_NOTE_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
@@ -17,4 +54,6 @@ export const NEW_NOTE_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
     const note = pathNote(ctx, call);
     return note && fields(call).content === undefined ? withFields(call, { content: note.content }) : call;
   }),
+  'notes.delete.still-listed': halfDeleted({ listed: true, updatable: false }),
+  'notes.delete.still-updatable': halfDeleted({ listed: false, updatable: true }),
 };

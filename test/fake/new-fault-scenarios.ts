@@ -63,4 +63,15 @@ export const NEW_SCENARIOS: Scenario[] = [
       s.as('bob-token-0').call('GET', '/v2/collections');
     },
   },
+  {
+    name: 'a deleted note is gone from the list and from updates',
+    rules: ['notes.delete.permanent'],
+    run(s) {
+      const id = s.note('Doomed');
+      s.call('DELETE', `/v2/notes/${id}`);
+      s.call('GET', `/v2/notes/${id}`);
+      s.call('GET', '/v2/notes');
+      s.call('PATCH', `/v2/notes/${id}`, { content: 'Back', version: 1 });
+    },
+  },
 ];
