@@ -131,6 +131,7 @@ export const FAULTS = {
 
   // ---- notes: set created-at ----
   'notes.set-created-at.not-persisted': { rules: ['notes.set-created-at.applied'], does: 'the response shows the new created_at but it is not stored' },
+  'notes.set-created-at.list-uses-original': { rules: ['notes.set-created-at.lists-follow'], does: 'the note list orders and bounds by the created_at a note had before set-created-at (it shows the new one)' },
   'notes.set-created-at.missing-is-noop': { rules: ['notes.set-created-at.required'], does: 'a body without created_at answers 200' },
   'notes.set-created-at.offset-optional': { rules: ['notes.set-created-at.offset-required'], does: 'created_at without an offset is read as UTC' },
   'notes.set-created-at.future-accepted': { rules: ['notes.set-created-at.not-future'], does: 'a future created_at is accepted' },

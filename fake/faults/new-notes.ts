@@ -40,6 +40,49 @@ const halfDeleted = (leaks: { listed: boolean; updatable: boolean }): FaultFacto
   };
 };
 
+/**
+ * set-created-at that updates the note but not the list's copy of created_at (a denormalised
+ * column or an index nobody re-keys): GET /v2/notes orders and bounds by the old value and shows
+ * the new one.
+ */
+const listKeepsOriginalCreatedAt: FaultFactory = () => {
+  const listed = new Map<string, number>(); // note id -> the created_at the list still uses
+  return {
+    store: {
+      setNoteCreatedAt: (_next, _store) => (note, createdAt) => {
+        if (!listed.has(note.id)) listed.set(note.id, note.createdAt);
+        note.createdAt = createdAt;
+      },
+      deleteNote: (next) => (note) => {
+        const stale = listed.get(note.id);
+        listed.delete(note.id);
+        if (stale === undefined) return next(note);
+        note.createdAt = stale; // the index holds the stale key: remove that entry
+        next(note);
+      },
+    },
+    ops: {
+      listNotes: (next) => (ctx, call) => {
+        const fresh = new Map<string, number>();
+        for (const [id, stale] of listed) {
+          const note = ctx.store.notes.get(id);
+          if (!note) continue;
+          fresh.set(id, note.createdAt);
+          note.createdAt = stale;
+        }
+        try {
+          const view = next(ctx, call);
+          if (!Array.isArray(view.results)) return view;
+          const shown = (r: View) => (fresh.has(String(r.id)) ? { ...r, created_at: ctx.settings.formatTime(fresh.get(String(r.id))!) } : r);
+          return { ...view, results: view.results.map(shown) };
+        } finally {
+          for (const [id, createdAt] of fresh) ctx.store.notes.get(id)!.createdAt = createdAt;
+        }
+      },
+    },
+  };
+};
+
 /** Faults of issue 10's missing note rules (the lead folds them into the area files). */
 export const NEW_NOTE_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
   // A server that rewrites the whole row on update, creation time included.
@@ -54,6 +97,7 @@ export const NEW_NOTE_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
     const note = pathNote(ctx, call);
     return note && fields(call).content === undefined ? withFields(call, { content: note.content }) : call;
   }),
+  'notes.set-created-at.list-uses-original': listKeepsOriginalCreatedAt,
   'notes.delete.still-listed': halfDeleted({ listed: true, updatable: false }),
   'notes.delete.still-updatable': halfDeleted({ listed: false, updatable: true }),
 };

@@ -1,6 +1,7 @@
 import { type Scenario, T0, iso } from './fault-session.js';
 
 const YEAR_AGO = iso(T0 - 365 * 86_400_000);
+const DAY = 86_400_000;
 
 /** Scenarios for issue 10's missing rules (folded into fault-scenarios.ts when the branches meet). */
 export const NEW_SCENARIOS: Scenario[] = [
@@ -72,6 +73,20 @@ export const NEW_SCENARIOS: Scenario[] = [
       s.call('GET', `/v2/notes/${id}`);
       s.call('GET', '/v2/notes');
       s.call('PATCH', `/v2/notes/${id}`, { content: 'Back', version: 1 });
+    },
+  },
+  {
+    name: 'set-created-at drives the list order and bounds',
+    rules: ['notes.set-created-at.lists-follow'],
+    run(s) {
+      const a = s.note('first');
+      const b = s.note('second');
+      s.call('PATCH', `/v2/notes/${a}/created-at`, { created_at: iso(T0 - 2 * DAY) });
+      s.call('PATCH', `/v2/notes/${b}/created-at`, { created_at: iso(T0 - 3 * DAY) });
+      s.call('GET', '/v2/notes?order_by=created_at');
+      s.call('GET', `/v2/notes?filter_by_created_before=${iso(T0 - DAY)}`);
+      s.call('DELETE', `/v2/notes/${a}`);
+      s.call('GET', '/v2/notes?order_by=created_at');
     },
   },
 ];
