@@ -309,6 +309,7 @@ export const FAULTS = {
 
   // ---- quota and rate limits ----
   'quota.body-incomplete': { rules: ['quota.create.exceeded-body'], does: 'the quota_exceeded body has no upgrade_info' },
+  'quota.refusal-stores-note': { rules: ['quota.create.exceeded-body'], does: 'a create over quota answers quota_exceeded but stores the note anyway' },
   'quota.set-created-at-counts': { rules: ['quota.set-created-at.neutral'], does: 'set-created-at consumes quota' },
   'headers.rate-limit.missing': { rules: ['headers.rate-limit.families'], does: 'no rate-limit headers at all' },
   'headers.rate-limit.names-differ': { rules: ['headers.rate-limit.declared'], does: 'X-RateLimit-Remaining is sent as X-RateLimit-Left' },

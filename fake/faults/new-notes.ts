@@ -1,9 +1,9 @@
-import { notFound } from '../service/errors.js';
+import { DomainError, notFound } from '../service/errors.js';
 import { requireNote } from '../service/permissions.js';
 import { type View, noteWrittenView } from '../service/views.js';
 import type { FaultName } from './catalogue.js';
 import type { FaultFactory, OperationWrapper } from './hooks.js';
-import { after, before, fields, pathNote, withFields } from './support.js';
+import { after, around, before, fields, pathNote, pretending, withFields } from './support.js';
 
 /**
  * A delete that only hides the note from reads by id (a "deleted" flag that other queries forget):
@@ -98,6 +98,16 @@ export const NEW_NOTE_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
     return note && fields(call).content === undefined ? withFields(call, { content: note.content }) : call;
   }),
   'notes.set-created-at.list-uses-original': listKeepsOriginalCreatedAt,
+  // The quota is checked after the insert, and the refusal does not roll the insert back.
+  'quota.refusal-stores-note': around('createNote', (next) => (ctx, call) => {
+    try {
+      return next(ctx, call);
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.kind !== 'quota_exceeded') throw error;
+      pretending(call.user, 'quota', undefined, () => next(ctx, call));
+      throw error;
+    }
+  }),
   'notes.delete.still-listed': halfDeleted({ listed: true, updatable: false }),
   'notes.delete.still-updatable': halfDeleted({ listed: false, updatable: true }),
 };

@@ -89,4 +89,14 @@ export const NEW_SCENARIOS: Scenario[] = [
       s.call('GET', '/v2/notes?order_by=created_at');
     },
   },
+  {
+    name: 'a quota refusal creates nothing',
+    rules: ['quota.create.exceeded-body'],
+    run(s) {
+      const token = s.user({ quota: { limit: 1 } });
+      s.call('POST', '/v2/notes', { content: 'a' }, token);
+      s.call('POST', '/v2/notes', { content: 'b', id: '0d5b1c7e-8a8e-4a7f-9a55-2f0d6c1e9b01' }, token);
+      s.call('GET', '/v2/notes/0d5b1c7e-8a8e-4a7f-9a55-2f0d6c1e9b01', undefined, token);
+    },
+  },
 ];
