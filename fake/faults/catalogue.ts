@@ -38,6 +38,7 @@ export const FAULTS = {
   'notes.set-created-at.response-missing-collection-ids': { rules: ['notes.set-created-at.response-fields'], does: 'the set-created-at response has no collection_ids' },
   'notes.trashed-at.false-when-active': { rules: ['notes.trashed-at.null-when-active'], does: 'an active note has trashed_at: false' },
   'notes.write-response-has-read-only-fields': { rules: ['notes.read-only-fields.absent-from-writes'], does: 'update and set-created-at responses carry audio_recording_ids' },
+  'notes.read.plain-note-placeholder-media': { rules: ['notes.read.response-fields'], does: 'a note without attachments reads one all-null attachment and one audio recording id' },
   'notes.read.attachment-page-count-string': { rules: ['notes.read.attachment-metadata-fields'], does: 'attachment page_count is a string' },
   'notes.list.item-missing-snippet': { rules: ['notes.list.item-fields'], does: 'list items have no snippet' },
   'notes.list.response-total-string': { rules: ['notes.list.response-fields'], does: 'the list total is a string' },

@@ -98,6 +98,13 @@ export const NEW_NOTE_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
     return note && fields(call).content === undefined ? withFields(call, { content: note.content }) : call;
   }),
   'notes.set-created-at.list-uses-original': listKeepsOriginalCreatedAt,
+  // An outer join that yields one row of nulls for a note with no media, rendered as an item.
+  'notes.read.plain-note-placeholder-media': after('getNote', (_ctx, _call, view) => {
+    const empty = (v: unknown) => Array.isArray(v) && v.length === 0;
+    if (!empty(view.attachment_metadata) || !empty(view.audio_recording_ids)) return view;
+    const placeholder = { attachment_id: view.id, attachment_kind: 'pdf', image_type: null, ocr_text: null, page_count: null, suggested_search: null, summary: null, visual_description: null };
+    return { ...view, attachment_metadata: [placeholder], audio_recording_ids: [view.id] };
+  }),
   // The quota is checked after the insert, and the refusal does not roll the insert back.
   'quota.refusal-stores-note': around('createNote', (next) => (ctx, call) => {
     try {

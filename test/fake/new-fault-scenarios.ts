@@ -99,4 +99,11 @@ export const NEW_SCENARIOS: Scenario[] = [
       s.call('GET', '/v2/notes/0d5b1c7e-8a8e-4a7f-9a55-2f0d6c1e9b01', undefined, token);
     },
   },
+  {
+    name: 'a plain note reads empty media lists',
+    rules: ['notes.read.response-fields'],
+    run(s) {
+      s.call('GET', `/v2/notes/${s.note('Plain')}`);
+    },
+  },
 ];
