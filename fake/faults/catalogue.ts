@@ -276,6 +276,7 @@ export const FAULTS = {
   'membership.collection-ids.stale-after-move': { rules: ['membership.collection-ids.current'], does: 'after a move the note still lists the source collection' },
 
   // ---- attachments ----
+  'attachments.download-url.missing': { rules: ['attachments.download-url.exists'], does: 'the download-url endpoint answers 404 for every attachment' },
   'attachments.question.limit-off-by-one': { rules: ['attachments.question.length'], does: 'questions of 10,001 characters are accepted' },
   'attachments.question.page-references-strings': { rules: ['attachments.question.response-fields'], does: 'page_references holds strings' },
 

@@ -3,6 +3,7 @@ import { type FaultFactory, type InstalledFaults, installFaults } from './hooks.
 import { CONTENT_FAULTS } from './content.js';
 import { NOTES_LIFECYCLE_FAULTS } from './notes-lifecycle.js';
 import { NOTES_WRITE_FAULTS } from './notes-write.js';
+import { NEW_ATTACHMENT_FAULTS } from './new-attachments.js';
 import { NEW_COLLECTION_FAULTS } from './new-collections.js';
 import { NEW_CONVENTION_FAULTS } from './new-conventions.js';
 import { NEW_MEMBERSHIP_FAULTS } from './new-membership.js';
@@ -26,6 +27,7 @@ export const FAULT_BEHAVIOURS: Partial<Record<FaultName, FaultFactory>> = {
   ...NEW_COLLECTION_FAULTS,
   ...NEW_MEMBERSHIP_FAULTS,
   ...NEW_CONVENTION_FAULTS,
+  ...NEW_ATTACHMENT_FAULTS,
 };
 
 /** The hooks of the faults an instance was started with (catalogue order, so composition is stable). */

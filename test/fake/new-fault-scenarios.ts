@@ -106,4 +106,14 @@ export const NEW_SCENARIOS: Scenario[] = [
       s.call('GET', `/v2/notes/${s.note('Plain')}`);
     },
   },
+  {
+    name: 'the attachment download URL',
+    rules: ['attachments.download-url.exists'],
+    run(s) {
+      const n = s.note('with pdf');
+      const a = s.admin('POST', `/notes/${n}/attachments`, { attachment_kind: 'pdf', page_count: 1 });
+      s.call('GET', `/v2/note-attachments/${a.attachment_id}/download-url`);
+      s.call('GET', `/v2/note-attachments/${a.attachment_id}/download-url`, undefined, '');
+    },
+  },
 ];
