@@ -177,6 +177,7 @@ export const FAULTS = {
   'notes.search.snapshot-live': { rules: ['notes.search.snapshot-frozen'], does: 'later pages re-run the search instead of reading the snapshot' },
   'notes.search.snapshot-reorders': { rules: ['notes.search.snapshot-pages'], does: 'later pages read the snapshot in reverse' },
   'notes.search.query-optional': { rules: ['notes.search.query-required'], does: 'a search without query lists recent notes' },
+  'notes.search.padded-query-refused': { rules: ['notes.search.query-non-whitespace'], does: 'a query with whitespace around its words is refused' },
   'notes.search.whitespace-query-accepted': { rules: ['notes.search.query-non-whitespace'], does: 'a whitespace-only query is accepted' },
   'notes.search.total-uncapped': { rules: ['notes.search.total-capped-100'], does: 'total counts every match, beyond the 100 window' },
   'notes.search.has-next-page-full-page': { rules: ['notes.search.has-next-page'], does: 'has_next_page is true whenever the page is full' },

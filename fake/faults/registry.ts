@@ -8,6 +8,7 @@ import { NEW_COLLECTION_FAULTS } from './new-collections.js';
 import { NEW_CONVENTION_FAULTS } from './new-conventions.js';
 import { NEW_MEMBERSHIP_FAULTS } from './new-membership.js';
 import { NEW_NOTE_FAULTS } from './new-notes.js';
+import { NEW_SEARCH_FAULTS } from './new-search.js';
 import { PERMISSION_FAULTS } from './permissions.js';
 import { TIMESTAMP_FAULTS } from './timestamps.js';
 
@@ -28,6 +29,7 @@ export const FAULT_BEHAVIOURS: Partial<Record<FaultName, FaultFactory>> = {
   ...NEW_MEMBERSHIP_FAULTS,
   ...NEW_CONVENTION_FAULTS,
   ...NEW_ATTACHMENT_FAULTS,
+  ...NEW_SEARCH_FAULTS,
 };
 
 /** The hooks of the faults an instance was started with (catalogue order, so composition is stable). */

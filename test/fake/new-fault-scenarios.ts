@@ -116,4 +116,12 @@ export const NEW_SCENARIOS: Scenario[] = [
       s.call('GET', `/v2/note-attachments/${a.attachment_id}/download-url`, undefined, '');
     },
   },
+  {
+    name: 'a padded search query',
+    rules: ['notes.search.query-non-whitespace'],
+    run(s) {
+      s.note('apple pie');
+      s.call('POST', '/v2/notes/search', { query: '  apple  ' });
+    },
+  },
 ];
