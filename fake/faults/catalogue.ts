@@ -192,6 +192,7 @@ export const FAULTS = {
   'notes.search.title-not-indexed': { rules: ['notes.search.finds-matching-note'], does: 'titles are not searched' },
 
   // ---- notes: related ----
+  'notes.related.summaries-from-create': { rules: ['notes.related.collections-match'], does: 'related items summarise only the collections a note was created in, not those linked later' },
   'notes.related.limit-max-off-by-one': { rules: ['notes.related.limit-range'], does: 'related limit 21 is accepted' },
   'notes.related.default-limit-20': { rules: ['notes.related.limit-default-10'], does: 'the default related limit is 20' },
   'notes.related.access-unchecked': { rules: ['notes.related.requires-access'], does: 'related notes of any note can be asked for' },

@@ -124,4 +124,16 @@ export const NEW_SCENARIOS: Scenario[] = [
       s.call('POST', '/v2/notes/search', { query: '  apple  ' });
     },
   },
+  {
+    name: 'related-note collection summaries after a later link',
+    rules: ['notes.related.collections-match'],
+    run(s) {
+      const c1 = s.coll('first');
+      const c2 = s.coll('later');
+      const base = s.note('apple pie\napples');
+      const kin = s.note('apple crumble\napples', { collection_ids: [c1] });
+      s.call('PUT', `/v2/collections/${c2}/notes/${kin}`);
+      s.call('GET', `/v2/notes/${base}/related-notes`);
+    },
+  },
 ];
