@@ -70,6 +70,7 @@ export const FAULTS = {
   'collections.update.types-coerced': { rules: ['collections.update.field-types'], does: 'a numeric description is converted to a string on update' },
   'notes.create.content-limit-off-by-one': { rules: ['notes.create.content-max-chars'], does: 'content of 200,001 characters is accepted' },
   'notes.create.content-bytes-unchecked': { rules: ['notes.create.content-max-bytes'], does: 'only characters are counted on create' },
+  'notes.create.astral-replaced': { rules: ['notes.create.content-stored'], does: 'characters outside the Basic Multilingual Plane (emoji) are stored as U+FFFD, as in a three-byte utf8 column' },
   'notes.create.content-altered': { rules: ['notes.create.content-stored'], does: 'trailing whitespace of the content is dropped' },
   'notes.create.version-starts-at-zero': { rules: ['notes.create.version-positive'], does: 'new notes have version 0' },
   'notes.create.collection-ids-dropped': { rules: ['notes.create.collection-ids-linked'], does: 'collection_ids is ignored' },

@@ -98,6 +98,10 @@ export const NEW_NOTE_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
     return note && fields(call).content === undefined ? withFields(call, { content: note.content }) : call;
   }),
   'notes.set-created-at.list-uses-original': listKeepsOriginalCreatedAt,
+  'notes.create.astral-replaced': before('createNote', (_ctx, call) => {
+    const content = fields(call).content;
+    return typeof content === 'string' ? withFields(call, { content: content.replace(/[\u{10000}-\u{10FFFF}]/gu, '\uFFFD') }) : call;
+  }),
   // An outer join that yields one row of nulls for a note with no media, rendered as an item.
   'notes.read.plain-note-placeholder-media': after('getNote', (_ctx, _call, view) => {
     const empty = (v: unknown) => Array.isArray(v) && v.length === 0;

@@ -136,4 +136,11 @@ export const NEW_SCENARIOS: Scenario[] = [
       s.call('GET', `/v2/notes/${base}/related-notes`);
     },
   },
+  {
+    name: 'astral characters round-trip',
+    rules: ['notes.create.content-stored'],
+    run(s) {
+      s.call('GET', `/v2/notes/${s.note('Emoji \u{1F600}\nfamily \u{1F469}\u200D\u{1F469}\u200D\u{1F467}')}`);
+    },
+  },
 ];
