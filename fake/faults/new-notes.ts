@@ -1,4 +1,4 @@
-import { DomainError, notFound } from '../service/errors.js';
+import { DomainError, invalid, notFound } from '../service/errors.js';
 import { requireNote } from '../service/permissions.js';
 import { type View, noteWrittenView } from '../service/views.js';
 import type { FaultName } from './catalogue.js';
@@ -98,6 +98,23 @@ export const NEW_NOTE_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
     return note && fields(call).content === undefined ? withFields(call, { content: note.content }) : call;
   }),
   'notes.set-created-at.list-uses-original': listKeepsOriginalCreatedAt,
+  // JavaScript's String length, or Java's: a surrogate pair counts as two characters.
+  'notes.update.counts-utf16-units': before('updateNote', (ctx, call) => {
+    const content = fields(call).content;
+    const max = ctx.policy.note.updateContent.maxChars;
+    if (typeof content === 'string' && content.length > max) throw invalid(`content must have at most ${max} characters`);
+    return call;
+  }),
+  // Modified UTF-8 (CESU-8): each half of a surrogate pair takes three bytes.
+  'notes.create.astral-counted-six-bytes': before('createNote', (ctx, call) => {
+    const content = fields(call).content;
+    const max = ctx.policy.note.createContent.maxBytes;
+    const astral = typeof content === 'string' ? (content.match(/[\u{10000}-\u{10FFFF}]/gu) ?? []).length : 0;
+    if (typeof content === 'string' && max !== undefined && Buffer.byteLength(content, 'utf8') + 2 * astral > max) {
+      throw invalid(`content must have at most ${max} UTF-8 bytes`);
+    }
+    return call;
+  }),
   'notes.create.astral-replaced': before('createNote', (_ctx, call) => {
     const content = fields(call).content;
     return typeof content === 'string' ? withFields(call, { content: content.replace(/[\u{10000}-\u{10FFFF}]/gu, '\uFFFD') }) : call;

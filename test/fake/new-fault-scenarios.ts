@@ -143,4 +143,13 @@ export const NEW_SCENARIOS: Scenario[] = [
       s.call('GET', `/v2/notes/${s.note('Emoji \u{1F600}\nfamily \u{1F469}\u200D\u{1F469}\u200D\u{1F467}')}`);
     },
   },
+  {
+    name: 'emoji at the content limits',
+    rules: ['notes.update.content-max-chars', 'notes.create.content-max-bytes'],
+    run(s) {
+      const id = s.note('x');
+      s.call('PATCH', `/v2/notes/${id}`, { content: '\u{1F600}'.repeat(100_001), version: 1 });
+      s.call('POST', '/v2/notes', { content: '\u{1F600}'.repeat(50_000) });
+    },
+  },
 ];
