@@ -239,6 +239,7 @@ export const FAULTS = {
   'collections.update.created-at-reset': { rules: ['collections.update.partial'], does: 'a collection PATCH sets created_at to the time of the update' },
   'collections.delete.soft': { rules: ['collections.delete.permanent'], does: 'delete answers 200 but the collection stays' },
   'collections.delete.links-kept': { rules: ['collections.delete.unlinks-notes'], does: 'notes keep the deleted collection in collection_ids' },
+  'collections.delete.dangling-links-break-reads': { rules: ['collections.delete.unlinks-notes', 'collections.delete.notes-survive'], does: 'notes keep the deleted collection in collection_ids, and reading such a note by id answers 404' },
   'collections.delete.access-level-can-delete': { rules: ['collections.delete.requires-edit'], does: 'access permission suffices to delete a collection' },
   'collections.delete.cascades-notes': { rules: ['collections.delete.notes-survive'], does: 'deleting a collection deletes its notes' },
   'collections.list.limit-max-off-by-one': { rules: ['collections.list.limit-range'], does: 'collection limit 101 is accepted' },

@@ -1,3 +1,4 @@
+import { notFound } from '../service/errors.js';
 import { collectionView } from '../service/views.js';
 import type { FaultName } from './catalogue.js';
 import type { FaultFactory } from './hooks.js';
@@ -13,6 +14,23 @@ export const NEW_COLLECTION_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
     ctx.store.collectionsByCreated.move(collection.createdAt, now, collection.id);
     collection.createdAt = now;
     return { ...view, created_at: collectionView(ctx, collection, false).created_at };
+  }),
+  // Links are not cleaned up, and a read by id joins the collections and drops the note it cannot join.
+  'collections.delete.dangling-links-break-reads': () => ({
+    ops: {
+      deleteCollection: (next) => (ctx, call) => {
+        const id = call.params.collection_id ?? '';
+        const held = [...(ctx.store.collections.get(id)?.noteIds ?? [])];
+        const view = next(ctx, call);
+        if (!ctx.store.collections.has(id)) for (const noteId of held) ctx.store.notes.get(noteId)?.collectionIds.add(id);
+        return view;
+      },
+      getNote: (next) => (ctx, call) => {
+        const note = ctx.store.notes.get(call.params.note_id ?? '');
+        if (note && [...note.collectionIds].some((c) => !ctx.store.collections.has(c))) throw notFound('note');
+        return next(ctx, call);
+      },
+    },
   }),
   // A list query that forgot its owner filter: run the list as if the caller could see everything.
   'auth.scope.collection-list-shows-all-users': around('listCollections', (next) => (ctx, call) => {

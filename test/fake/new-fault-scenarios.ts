@@ -152,4 +152,16 @@ export const NEW_SCENARIOS: Scenario[] = [
       s.call('POST', '/v2/notes', { content: '\u{1F600}'.repeat(50_000) });
     },
   },
+  {
+    name: 'a deleted collection leaves no link behind, in reads or in the list',
+    rules: ['collections.delete.unlinks-notes', 'collections.delete.notes-survive'],
+    run(s) {
+      const gone = s.coll('gone');
+      const kept = s.coll('kept');
+      const id = s.note('held', { collection_ids: [gone, kept] });
+      s.call('DELETE', `/v2/collections/${gone}`);
+      s.call('GET', `/v2/notes/${id}`);
+      s.call('GET', '/v2/notes');
+    },
+  },
 ];
