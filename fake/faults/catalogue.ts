@@ -20,6 +20,7 @@ export const FAULTS = {
   'conventions.timestamps.no-offset-in-responses': { rules: ['conventions.timestamps.response-format'], does: 'response timestamps lack a timezone designator' },
   'conventions.timestamps.offset-ignored': { rules: ['conventions.timestamps.offset-honoured'], does: 'request timestamps are read as UTC wall-clock time, ignoring the offset' },
   'conventions.timestamps.compared-as-strings': { rules: ['conventions.timestamps.compare-instants'], does: 'not-in-the-future compares strings, not instants' },
+  'conventions.timestamps.impossible-dates-rolled-over': { rules: ['conventions.timestamps.real-dates'], does: 'supplied timestamps such as 2019-02-30 are rolled over to the next month instead of refused' },
   'notes.title.spans-lines': { rules: ['notes.title.first-line'], does: 'the title is the first 60 characters of the whole content, line breaks flattened' },
   'limits.fractions-truncated': {
     rules: ['notes.search.limit-range', 'notes.related.limit-range', 'collections.list.limit-range', 'notes.search.offset-min-0', 'notes.list.limit-range'],
@@ -37,6 +38,7 @@ export const FAULTS = {
   'notes.set-created-at.response-missing-collection-ids': { rules: ['notes.set-created-at.response-fields'], does: 'the set-created-at response has no collection_ids' },
   'notes.trashed-at.false-when-active': { rules: ['notes.trashed-at.null-when-active'], does: 'an active note has trashed_at: false' },
   'notes.write-response-has-read-only-fields': { rules: ['notes.read-only-fields.absent-from-writes'], does: 'update and set-created-at responses carry audio_recording_ids' },
+  'notes.read.plain-note-placeholder-media': { rules: ['notes.read.response-fields'], does: 'a note without attachments reads one all-null attachment and one audio recording id' },
   'notes.read.attachment-page-count-string': { rules: ['notes.read.attachment-metadata-fields'], does: 'attachment page_count is a string' },
   'notes.list.item-missing-snippet': { rules: ['notes.list.item-fields'], does: 'list items have no snippet' },
   'notes.list.response-total-string': { rules: ['notes.list.response-fields'], does: 'the list total is a string' },
@@ -67,7 +69,9 @@ export const FAULTS = {
   'collections.create.types-coerced': { rules: ['collections.create.field-types', 'collections.create.title-required', 'errors.bad-input.no-5xx'], does: 'a numeric collection title is converted to a string' },
   'collections.update.types-coerced': { rules: ['collections.update.field-types'], does: 'a numeric description is converted to a string on update' },
   'notes.create.content-limit-off-by-one': { rules: ['notes.create.content-max-chars'], does: 'content of 200,001 characters is accepted' },
+  'notes.create.astral-counted-six-bytes': { rules: ['notes.create.content-max-bytes'], does: 'the create byte limit counts an emoji as six bytes (modified UTF-8: each surrogate encoded alone)' },
   'notes.create.content-bytes-unchecked': { rules: ['notes.create.content-max-bytes'], does: 'only characters are counted on create' },
+  'notes.create.astral-replaced': { rules: ['notes.create.content-stored'], does: 'characters outside the Basic Multilingual Plane (emoji) are stored as U+FFFD, as in a three-byte utf8 column' },
   'notes.create.content-altered': { rules: ['notes.create.content-stored'], does: 'trailing whitespace of the content is dropped' },
   'notes.create.version-starts-at-zero': { rules: ['notes.create.version-positive'], does: 'new notes have version 0' },
   'notes.create.collection-ids-dropped': { rules: ['notes.create.collection-ids-linked'], does: 'collection_ids is ignored' },
@@ -106,12 +110,17 @@ export const FAULTS = {
   'notes.restore.still-locked': { rules: ['notes.restore.edits-allowed-again'], does: 'a restored note still refuses updates' },
   'notes.delete.trashed-refused': { rules: ['notes.delete.active-or-trashed'], does: 'a trashed note cannot be deleted' },
   'notes.delete.soft': { rules: ['notes.delete.permanent'], does: 'delete only trashes the note' },
+  'notes.delete.still-listed': { rules: ['notes.delete.permanent'], does: 'a deleted note is refused by id but still appears in GET /v2/notes' },
+  'notes.delete.still-updatable': { rules: ['notes.delete.permanent'], does: 'a deleted note is refused by id but an update of it still succeeds' },
   'notes.delete.restorable': { rules: ['notes.delete.not-restorable'], does: 'a deleted note can be restored' },
   'notes.delete.access-level-can-delete': { rules: ['notes.delete.requires-edit'], does: 'access permission suffices to delete' },
 
   // ---- notes: update ----
   'notes.update.trashed-allowed': { rules: ['notes.update.trashed-refused'], does: 'a trashed note can be updated' },
   'notes.update.content-appended': { rules: ['notes.update.content-replaced'], does: 'update appends the new content to the old' },
+  'notes.update.created-at-reset': { rules: ['notes.update.created-at-unchanged'], does: 'a content update sets created_at to the time of the update' },
+  'notes.update.content-optional': { rules: ['notes.update.content-required'], does: 'an update without content keeps the old content and bumps the version' },
+  'notes.update.counts-utf16-units': { rules: ['notes.update.content-max-chars'], does: 'the update limit counts UTF-16 code units, so an emoji counts as two characters' },
   'notes.update.content-limit-off-by-one': { rules: ['notes.update.content-max-chars'], does: 'update content of 200,001 characters is accepted' },
   'notes.update.version-optional': { rules: ['notes.update.version-required'], does: 'an update without version is accepted' },
   'notes.update.version-zero-forces': { rules: ['notes.update.version-min-1'], does: 'version 0 forces the update' },
@@ -126,6 +135,7 @@ export const FAULTS = {
 
   // ---- notes: set created-at ----
   'notes.set-created-at.not-persisted': { rules: ['notes.set-created-at.applied'], does: 'the response shows the new created_at but it is not stored' },
+  'notes.set-created-at.list-uses-original': { rules: ['notes.set-created-at.lists-follow'], does: 'the note list orders and bounds by the created_at a note had before set-created-at (it shows the new one)' },
   'notes.set-created-at.missing-is-noop': { rules: ['notes.set-created-at.required'], does: 'a body without created_at answers 200' },
   'notes.set-created-at.offset-optional': { rules: ['notes.set-created-at.offset-required'], does: 'created_at without an offset is read as UTC' },
   'notes.set-created-at.future-accepted': { rules: ['notes.set-created-at.not-future'], does: 'a future created_at is accepted' },
@@ -170,6 +180,7 @@ export const FAULTS = {
   'notes.search.snapshot-live': { rules: ['notes.search.snapshot-frozen'], does: 'later pages re-run the search instead of reading the snapshot' },
   'notes.search.snapshot-reorders': { rules: ['notes.search.snapshot-pages'], does: 'later pages read the snapshot in reverse' },
   'notes.search.query-optional': { rules: ['notes.search.query-required'], does: 'a search without query lists recent notes' },
+  'notes.search.padded-query-refused': { rules: ['notes.search.query-non-whitespace'], does: 'a query with whitespace around its words is refused' },
   'notes.search.whitespace-query-accepted': { rules: ['notes.search.query-non-whitespace'], does: 'a whitespace-only query is accepted' },
   'notes.search.total-uncapped': { rules: ['notes.search.total-capped-100'], does: 'total counts every match, beyond the 100 window' },
   'notes.search.has-next-page-full-page': { rules: ['notes.search.has-next-page'], does: 'has_next_page is true whenever the page is full' },
@@ -184,6 +195,7 @@ export const FAULTS = {
   'notes.search.title-not-indexed': { rules: ['notes.search.finds-matching-note'], does: 'titles are not searched' },
 
   // ---- notes: related ----
+  'notes.related.summaries-from-create': { rules: ['notes.related.collections-match'], does: 'related items summarise only the collections a note was created in, not those linked later' },
   'notes.related.limit-max-off-by-one': { rules: ['notes.related.limit-range'], does: 'related limit 21 is accepted' },
   'notes.related.default-limit-20': { rules: ['notes.related.limit-default-10'], does: 'the default related limit is 20' },
   'notes.related.access-unchecked': { rules: ['notes.related.requires-access'], does: 'related notes of any note can be asked for' },
@@ -224,8 +236,10 @@ export const FAULTS = {
   'collections.update.updated-at-offset-optional': { rules: ['collections.update.updated-at-offset-required'], does: 'updated_at without an offset is read as UTC' },
   'collections.update.updated-at-future-accepted': { rules: ['collections.update.updated-at-not-future'], does: 'a future updated_at is accepted' },
   'collections.update.access-level-can-edit': { rules: ['collections.update.requires-edit'], does: 'access permission suffices to update a collection' },
+  'collections.update.created-at-reset': { rules: ['collections.update.partial'], does: 'a collection PATCH sets created_at to the time of the update' },
   'collections.delete.soft': { rules: ['collections.delete.permanent'], does: 'delete answers 200 but the collection stays' },
   'collections.delete.links-kept': { rules: ['collections.delete.unlinks-notes'], does: 'notes keep the deleted collection in collection_ids' },
+  'collections.delete.dangling-links-break-reads': { rules: ['collections.delete.unlinks-notes', 'collections.delete.notes-survive'], does: 'notes keep the deleted collection in collection_ids, and reading such a note by id answers 404' },
   'collections.delete.access-level-can-delete': { rules: ['collections.delete.requires-edit'], does: 'access permission suffices to delete a collection' },
   'collections.delete.cascades-notes': { rules: ['collections.delete.notes-survive'], does: 'deleting a collection deletes its notes' },
   'collections.list.limit-max-off-by-one': { rules: ['collections.list.limit-range'], does: 'collection limit 101 is accepted' },
@@ -264,9 +278,11 @@ export const FAULTS = {
   'membership.move.missing-source-ignored': { rules: ['membership.move.missing-refused'], does: 'a missing source collection is ignored' },
   'membership.move.target-access-suffices': { rules: ['membership.move.requires-permissions'], does: 'access permission on the target suffices' },
   'membership.remove.noop': { rules: ['membership.remove.unlinks'], does: 'remove answers 200 without unlinking' },
+  'membership.collection-ids.duplicated': { rules: ['membership.collection-ids.current'], does: 'a note added twice to a collection lists it twice in collection_ids' },
   'membership.collection-ids.stale-after-move': { rules: ['membership.collection-ids.current'], does: 'after a move the note still lists the source collection' },
 
   // ---- attachments ----
+  'attachments.download-url.missing': { rules: ['attachments.download-url.exists'], does: 'the download-url endpoint answers 404 for every attachment' },
   'attachments.question.limit-off-by-one': { rules: ['attachments.question.length'], does: 'questions of 10,001 characters are accepted' },
   'attachments.question.page-references-strings': { rules: ['attachments.question.response-fields'], does: 'page_references holds strings' },
 
@@ -277,6 +293,7 @@ export const FAULTS = {
   'auth.scope.list-hides-shared': { rules: ['auth.scope.shared-visible'], does: 'the note list shows only the caller\'s own notes, not those shared with them' },
   'auth.scope.list-shows-all-users': { rules: ['auth.scope.notes-list-isolated'], does: 'list and search show every user\'s notes' },
   'auth.scope.collections-unchecked': { rules: ['auth.scope.collections-isolated'], does: 'any user may see and act on any collection' },
+  'auth.scope.collection-list-shows-all-users': { rules: ['auth.scope.collections-isolated'], does: 'the collection list shows every user\'s collections' },
   'auth.scope.related-shows-all-users': { rules: ['auth.scope.related-notes-isolated'], does: 'related notes include every user\'s notes' },
   'permissions.access.grant-ignored': { rules: ['permissions.access.read'], does: 'access grants on notes are ignored' },
   'permissions.edit.treated-as-access': { rules: ['permissions.edit.update-delete'], does: 'edit grants act as access' },
@@ -300,6 +317,7 @@ export const FAULTS = {
 
   // ---- quota and rate limits ----
   'quota.body-incomplete': { rules: ['quota.create.exceeded-body'], does: 'the quota_exceeded body has no upgrade_info' },
+  'quota.refusal-stores-note': { rules: ['quota.create.exceeded-body'], does: 'a create over quota answers quota_exceeded but stores the note anyway' },
   'quota.set-created-at-counts': { rules: ['quota.set-created-at.neutral'], does: 'set-created-at consumes quota' },
   'headers.rate-limit.missing': { rules: ['headers.rate-limit.families'], does: 'no rate-limit headers at all' },
   'headers.rate-limit.names-differ': { rules: ['headers.rate-limit.declared'], does: 'X-RateLimit-Remaining is sent as X-RateLimit-Left' },

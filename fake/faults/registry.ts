@@ -10,6 +10,12 @@ import { NOTES_LIST_FAULTS } from './notes-list.js';
 import { NOTES_RELATED_FAULTS } from './notes-related.js';
 import { NOTES_SEARCH_FAULTS } from './notes-search.js';
 import { NOTES_WRITE_FAULTS } from './notes-write.js';
+import { NEW_ATTACHMENT_FAULTS } from './new-attachments.js';
+import { NEW_COLLECTION_FAULTS } from './new-collections.js';
+import { NEW_CONVENTION_FAULTS } from './new-conventions.js';
+import { NEW_MEMBERSHIP_FAULTS } from './new-membership.js';
+import { NEW_NOTE_FAULTS } from './new-notes.js';
+import { NEW_SEARCH_FAULTS } from './new-search.js';
 import { PERMISSION_FAULTS } from './permissions.js';
 import { TIMESTAMP_FAULTS } from './timestamps.js';
 
@@ -32,6 +38,12 @@ const AREAS: ReadonlyArray<Partial<Record<FaultName, FaultFactory>>> = [
   COLLECTIONS_QUERY_FAULTS,
   MEMBERSHIP_FAULTS,
   ATTACHMENTS_FAULTS,
+  NEW_NOTE_FAULTS,
+  NEW_COLLECTION_FAULTS,
+  NEW_MEMBERSHIP_FAULTS,
+  NEW_CONVENTION_FAULTS,
+  NEW_ATTACHMENT_FAULTS,
+  NEW_SEARCH_FAULTS,
 ];
 
 export const FAULT_BEHAVIOURS: Partial<Record<FaultName, FaultFactory>> = {};

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { checks, expectDeclaredStatus, expectRefused, setupOk, show } from '../harness/index.js';
 
@@ -16,10 +17,14 @@ check('over quota, a note create is refused with the documented quota_exceeded b
   await t.verify('quota.set-created-at.neutral', () => {
     expect(second.status, `setting created_at three times must not use up the last note of a quota of 2: ${show(second)}`).toBe(200);
   });
-  const over = await api.createNote({ content: t.data.content('Quota 3') });
-  await t.verify('quota.create.exceeded-body', () => {
+  // A fresh id, so the kit can ask afterwards whether the refused create stored a note anyway.
+  const overId = randomUUID();
+  const over = await api.createNote({ id: overId, content: t.data.content('Quota 3') });
+  await t.verify('quota.create.exceeded-body', async () => {
     expectRefused(over, 'a create over the quota');
     expect(t.schemaProblems(over, 'QuotaExceededError'), `the quota_exceeded body: ${show(over)}`).toEqual([]);
+    const read = await api.getNote(overId);
+    expect(read.status, `the create was refused over quota but the note ${overId} exists afterwards: ${show(read)}`).not.toBe(200);
   });
   const declared = t.profile.statuses?.quota_exceeded;
   if (declared !== undefined) await t.verify('quota.create.exceeded-status', () => expectDeclaredStatus(over, 'quota_exceeded', declared, 'a create over the quota'));

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { checks, expectRefused, expectServerTime, setupOk, show } from '../harness/index.js';
+import { KitError, checks, expectRefused, expectServerTime, setupOk, show } from '../harness/index.js';
 import { noteState, pastIso } from '../harness/patterns.js';
 
 const { check } = checks();
@@ -55,9 +55,16 @@ check('restore makes a trashed note active and editable again', {
 check('DELETE removes active and trashed notes for good and answers {request_id}', {
   rules: ['notes.delete.active-or-trashed', 'notes.delete.permanent', 'notes.delete.response-fields'],
 }, async (t) => {
-  const active = await t.data.note();
-  const trashed = await t.data.note();
+  // A time window only these two notes use, so the list after the deletes is short on a shared account.
+  const w = t.data.window();
+  const active = await t.data.note(undefined, { created_at: w.at(0) });
+  const trashed = await t.data.note(undefined, { created_at: w.at(0) });
   setupOk(await t.api.trashNote(trashed.id), 'trash a note');
+  const bounds = { created_after: w.at(-1_000), created_before: w.at(1_000) };
+  const listedBefore = setupOk(await t.api.listNotes(bounds), 'list the notes by their creation time').results as Array<{ id: string }>;
+  if (listedBefore.filter((r) => r.id === active.id).length !== 1) {
+    throw new KitError('the note list bounded to the note\'s creation time did not return the active note (see the notes.list bounds rules)');
+  }
   const a = await t.api.deleteNote(active.id);
   const b = await t.api.deleteNote(trashed.id);
   await t.verify('notes.delete.active-or-trashed', () => {
@@ -69,6 +76,10 @@ check('DELETE removes active and trashed notes for good and answers {request_id}
   });
   await t.verify('notes.delete.permanent', async () => {
     for (const id of [active.id, trashed.id]) expectRefused(await t.api.getNote(id), 'reading a deleted note');
+    const listed = setupOk(await t.api.listNotes(bounds), 'list the notes by their creation time after the deletes').results as Array<{ id: string }>;
+    const ghosts = listed.map((r) => r.id).filter((id) => id === active.id || id === trashed.id);
+    expect(ghosts, 'GET /v2/notes no longer shows the deleted notes').toEqual([]);
+    expectRefused(await t.api.updateNote(active.id, { content: t.data.content('Edited after delete'), version: active.version }), 'an update of a deleted note');
   });
 });
 

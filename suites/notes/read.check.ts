@@ -13,6 +13,10 @@ check('read, update and set-created-at return the full note with trashed_at null
   setupOk(read, 'read the note');
   await t.verify('notes.read.response-fields', () => {
     expect(t.schemaProblems(read, 'NoteReadResponse'), `the read response does not match the full note: ${show(read)}`).toEqual([]);
+    // Created with content only: the note has no recordings and no PDF or image attachments to list.
+    const body = read.json as { audio_recording_ids?: unknown; attachment_metadata?: unknown };
+    expect(body.audio_recording_ids, 'a note created with content only reads audio_recording_ids as an empty list').toEqual([]);
+    expect(body.attachment_metadata, 'a note created with content only reads attachment_metadata as an empty list').toEqual([]);
   });
   const updated = await t.api.updateNote(note.id, { content: t.data.content('Updated'), version: note.version });
   const u = setupOk(updated, 'update the note');

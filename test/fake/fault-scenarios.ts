@@ -1,4 +1,5 @@
 import { MISSING, type Scenario, T0, iso } from './fault-session.js';
+import { NEW_SCENARIOS } from './new-fault-scenarios.js';
 
 const PAST = iso(T0 - 86_400_000);
 const HOUR_AGO = iso(T0 - 3_600_000);
@@ -529,4 +530,6 @@ export const SCENARIOS: Scenario[] = [
       for (let i = 0; i < 3; i++) s.call('POST', '/v2/notes/search', { query: 'x' }, token);
     },
   },
+  // Issue 10's missing rules, in their own file while other areas change this one.
+  ...NEW_SCENARIOS,
 ];

@@ -89,7 +89,7 @@ describe('the HTML report in headless chromium', () => {
     expect(root['data-first-rule']).toBe(expected[0]!.id);
     const visible = [...dom.matchAll(/<details class="rule" id="rule-([^"]+)"(?![^>]*\bhidden\b)[^>]*>/g)].map((m) => m[1]);
     expect(visible).toEqual(expected.map((r) => r.id));
-    expect(dom).toMatch(/<span id="shown"[^>]*>\d+ of 260 rules shown<\/span>/);
+    expect(dom).toMatch(new RegExp(`<span id="shown"[^>]*>\\d+ of ${report.rules.length} rules shown</span>`));
   });
 
   it('shows the spec view within the window too', (ctx) => {

@@ -44,7 +44,7 @@ describe('renderJunit', () => {
     const slow = report.rules.find((r) => r.checks.some((c) => c.duration_ms === 1234))!;
     expect(all.get(`${slow.id} (${slow.level})`)!.time).toBe('1.234');
     expect([...all.values()].filter((o) => o.kind === 'skipped').map((o) => o.message)).toContain('no quota on this target');
-    expect(xml).toMatch(/<testsuites name="notes-conformance http:\/\/127\.0\.0\.1:4010" tests="260" failures="2" errors="1" skipped="4" time="\d+\.\d{3}">/);
+    expect(xml).toMatch(new RegExp(`<testsuites name="notes-conformance http://127\\.0\\.0\\.1:4010" tests="${report.rules.length}" failures="2" errors="1" skipped="4" time="\\d+\\.\\d{3}">`));
   });
 
   it('adds run errors as errors of a `run` suite, and escapes what XML cannot carry', () => {
