@@ -120,7 +120,6 @@ export const FAULTS = {
   'notes.update.content-appended': { rules: ['notes.update.content-replaced'], does: 'update appends the new content to the old' },
   'notes.update.created-at-reset': { rules: ['notes.update.created-at-unchanged'], does: 'a content update sets created_at to the time of the update' },
   'notes.update.content-optional': { rules: ['notes.update.content-required'], does: 'an update without content keeps the old content and bumps the version' },
-  'notes.update.counts-utf16-units': { rules: ['notes.update.content-max-chars'], does: 'the update limit counts UTF-16 code units, so an emoji counts as two characters' },
   'notes.update.content-limit-off-by-one': { rules: ['notes.update.content-max-chars'], does: 'update content of 200,001 characters is accepted' },
   'notes.update.version-optional': { rules: ['notes.update.version-required'], does: 'an update without version is accepted' },
   'notes.update.version-zero-forces': { rules: ['notes.update.version-min-1'], does: 'version 0 forces the update' },

@@ -98,13 +98,6 @@ export const NEW_NOTE_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
     return note && fields(call).content === undefined ? withFields(call, { content: note.content }) : call;
   }),
   'notes.set-created-at.list-uses-original': listKeepsOriginalCreatedAt,
-  // JavaScript's String length, or Java's: a surrogate pair counts as two characters.
-  'notes.update.counts-utf16-units': before('updateNote', (ctx, call) => {
-    const content = fields(call).content;
-    const max = ctx.policy.note.updateContent.maxChars;
-    if (typeof content === 'string' && content.length > max) throw invalid(`content must have at most ${max} characters`);
-    return call;
-  }),
   // Modified UTF-8 (CESU-8): each half of a surrogate pair takes three bytes.
   'notes.create.astral-counted-six-bytes': before('createNote', (ctx, call) => {
     const content = fields(call).content;

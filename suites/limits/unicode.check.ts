@@ -23,17 +23,9 @@ check('non-ASCII and astral characters round-trip unchanged', { rules: ['notes.c
 
 const EMOJI = '\u{1F600}'; // one character, four UTF-8 bytes, two UTF-16 units
 
-check('an emoji counts as one character on update: 100,001 of them (200,002 UTF-16 units) are within the 200,000 limit', {
-  rules: ['notes.update.content-max-chars'],
-}, async (t) => {
-  const note = await t.data.note();
-  const content = `${t.data.content(`Emoji ${t.data.word()}`)}\n${EMOJI.repeat(100_001)}`;
-  const x = await t.api.updateNote(note.id, { content, version: note.version });
-  await t.verify('notes.update.content-max-chars', async () => {
-    expect(x.status >= 200 && x.status < 300, `an update of ${[...content].length} characters (${content.length} UTF-16 units) must be accepted: ${x.status} ${x.text.slice(0, 200)}`).toBe(true);
-    expect((await noteState(t.api, note.id)).content === content, 'a read returns the emoji content whole').toBe(true);
-  });
-});
+// Not checked: an update of more than 200,000 UTF-16 units of emoji. It is under the character
+// limit, but necessarily over 200,000 bytes, and the document states no byte limit on update
+// either way (a server that applies one there is not judged).
 
 check('an emoji counts four bytes on create: exactly 200,000 bytes of emoji are accepted, four more refused', {
   rules: ['notes.create.content-max-bytes'],
