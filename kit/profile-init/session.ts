@@ -76,7 +76,10 @@ export class ProbeSession {
     if (this.client.sent + this.created.size + 1 > MAX_REQUESTS) {
       throw new KitError(`the probe would need more than ${MAX_REQUESTS} requests with the cleanup; stopped before ${opts.method} ${opts.path}`);
     }
-    return this.sendRecorded(op, { ...opts, token: this.tokenOf(as) });
+    const x = await this.sendRecorded(op, { ...opts, token: this.tokenOf(as) });
+    // A 5xx is no observation of a choice: a profile inferred from a failing target would mislead.
+    if (x.status >= 500) throw new KitError(`${x.method} ${x.path.split('?')[0]} answered ${x.status}: ${x.text.replace(/\s+/g, ' ').slice(0, 120)}`);
+    return x;
   }
 
   /** Runs `work` (which sends through the client itself) and keeps its answers under `op`. */
