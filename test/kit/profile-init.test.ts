@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { type IncomingMessage, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +12,7 @@ import { runKit } from '../../cli/run-command.js';
 import { type Fake, createFake } from '../../fake/index.js';
 import type { Store } from '../../fake/store/store.js';
 import { ProbeStopped, inferProfile } from '../../kit/profile-init/infer.js';
+import { packageRoot } from '../../spec/paths.js';
 import { type BuiltinProfileName, type Profile, loadBuiltinProfile, loadProfile } from '../../spec/profile.js';
 import { UsageError } from '../../suites/harness/errors.js';
 
@@ -218,6 +220,28 @@ describe('notes-conformance profile init', () => {
     expect(proxy.seen.slice(10).every((r) => r.startsWith('DELETE '))).toBe(true);
     expect(stateOf(fake.store)).toEqual(before);
   });
+
+  it('deletes what it created when Ctrl-C reaches the built command, and exits 130 without writing', async () => {
+    let child: ChildProcess | undefined;
+    // Ctrl-C while the probe's 8th request is in flight (its notes exist by then).
+    const { fake, proxy, before, out } = await startTarget('fake', (n) => {
+      if (n === 8) child?.kill('SIGINT');
+      return undefined;
+    });
+    child = spawn(process.execPath, [join(packageRoot, 'bin/notes-conformance.js'), 'profile', 'init', ...initArgs(proxy.url, out)], {
+      cwd: packageRoot, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    cleanups.push(() => void (child?.exitCode === null && child.kill('SIGKILL')));
+    let output = '';
+    child.stdout!.on('data', (chunk) => { output += String(chunk); });
+    child.stderr!.on('data', (chunk) => { output += String(chunk); });
+    const code = await new Promise<number | null>((resolve) => child!.once('exit', (c) => resolve(c)));
+    expect(code, output).toBe(130);
+    expect(output).toMatch(/interrupted; deleting what the probe created/);
+    expect(output).toMatch(/profile init interrupted; deleted the [1-9]\d* note\(s\) it had created .*nothing written/);
+    expect(stateOf(fake.store)).toEqual(before);
+    expect(existsSync(out)).toBe(false);
+  }, 60_000);
 
   it('refuses bad flags with one line before sending anything', async () => {
     const { proxy, out } = await startTarget('fake');
