@@ -51,7 +51,8 @@ interface InitSettings {
 /** notes-conformance profile init: infers a target profile by probing the target. */
 export async function profileCommand(argv: readonly string[], env: Env, io: ProfileIo): Promise<number> {
   const [sub, ...rest] = argv;
-  if (sub === undefined || sub === '--help' || sub === '-h' || (sub === 'init' && (rest.includes('--help') || rest.includes('-h')))) {
+  if (sub === undefined) throw new UsageError(`profile: give a subcommand: init ${SEE_HELP}`);
+  if (sub === '--help' || sub === '-h' || (sub === 'init' && (rest.includes('--help') || rest.includes('-h')))) {
     io.out(PROFILE_USAGE);
     return 0;
   }

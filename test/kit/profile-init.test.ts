@@ -254,6 +254,7 @@ describe('notes-conformance profile init', () => {
       [['init', '--target', 'ftp://example.com', '--token', PRIMARY, '--out', out], /http or https/],
       [['init', ...initArgs(proxy.url, out), '--requests-per-second', 'fast'], /positive number/],
       [['guess'], /unknown subcommand guess/],
+      [[], /give a subcommand: init/],
     ] as Array<[string[], RegExp]>) {
       const error = await refusal(args);
       expect(error, args.join(' ')).toBeInstanceOf(UsageError);
