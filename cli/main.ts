@@ -22,6 +22,10 @@ export async function main(argv: string[]): Promise<number> {
       const { matrixCommand } = await import('./matrix-command.js');
       return await matrixCommand(argv.slice(1));
     }
+    if (argv[0] === 'profile') {
+      const { profileCommand } = await import('./profile-command.js');
+      return await profileCommand(argv.slice(1), process.env, { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) });
+    }
     if (argv[0] === 'diff') {
       const { diffCommand } = await import('./diff-command.js');
       return await diffCommand(argv.slice(1), process.env, (line) => process.stdout.write(`${line}\n`));

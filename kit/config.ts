@@ -32,6 +32,7 @@ export const RUN_USAGE = `Usage: notes-conformance [options]            run ever
        notes-conformance fake [options]       serve the reference fake (see notes-conformance fake --help)
        notes-conformance diff [options]       replay random operation sequences on a target and on the fake, report the first difference
        notes-conformance matrix [options]     run the kit once per fault of the fake and show which check catches it
+       notes-conformance profile init [options]  probe a target and write a commented profile of what it observed
 
 Target:
   --target URL             base URL of the server under test (env NOTES_TARGET_URL)

@@ -54,6 +54,8 @@ export interface Profile {
     rate_limit_headers?: { operations?: string[]; names?: string[]; retry_after?: boolean };
   };
   strict_responses?: boolean;
+  /** The step (ms) to which the target keeps timestamps it is sent; 1 when unset. */
+  timestamp_precision_ms?: number;
   clock_tolerance_ms?: number;
   budgets?: {
     property_runs?: number; model_runs?: number; model_max_commands?: number; max_seed_notes?: number;

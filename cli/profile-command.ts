@@ -1,0 +1,180 @@
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { isObserved } from '../kit/profile-init/findings.js';
+import { type Inference, ProbeStopped, inferProfile } from '../kit/profile-init/infer.js';
+import { MAX_REQUESTS } from '../kit/profile-init/session.js';
+import { UsageError } from '../suites/harness/errors.js';
+
+export const PROFILE_USAGE = `Usage: notes-conformance profile init --target URL --token T [--secondary-token T2] --out FILE [options]
+
+Probes the target in at most ${MAX_REQUESTS} requests and writes a commented YAML profile with what it observed:
+refusal statuses, where the error body keeps the kind and the message, title derivation, list order,
+rate-limit header names and the timestamp precision. What cannot be observed without guessing (parameter
+names, endpoints, content markers) is written as commented placeholders. Every note the probe creates
+is deleted again, also when a step fails or the probe is interrupted.
+
+  --target URL              base URL of the server (env NOTES_TARGET_URL)
+  --token T                 bearer token of a test user (env NOTES_TOKEN)
+  --secondary-token T       a second user's token, to tell forbidden from not found (env NOTES_SECONDARY_TOKEN)
+  --out FILE                where to write the profile
+  --force                   overwrite FILE if it exists
+  --name NAME               the profile's name (default: "inferred from HOST")
+  --requests-per-second N   pace requests at most this fast (default 1.5)
+  --request-timeout MS      give up on one request after MS milliseconds (default 10000)
+  -h, --help
+
+Exit status: 0 the profile is written and nothing was left behind; 1 it is written but some notes the
+probe created could not be deleted (their ids are printed); 2 bad flags, a target that is unreachable
+or does not answer like the API, or a probe that could not finish (nothing is written); 130/143
+interrupted (after the cleanup; nothing is written).`;
+
+type Env = Readonly<Record<string, string | undefined>>;
+export interface ProfileIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const SEE_HELP = '(see notes-conformance profile init --help)';
+
+interface InitSettings {
+  target: string;
+  token: string;
+  secondaryToken?: string;
+  out: string;
+  name?: string;
+  requestsPerSecond: number;
+  timeoutMs: number;
+}
+
+/** notes-conformance profile init: infers a target profile by probing the target. */
+export async function profileCommand(argv: readonly string[], env: Env, io: ProfileIo): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === undefined) throw new UsageError(`profile: give a subcommand: init ${SEE_HELP}`);
+  if (sub === '--help' || sub === '-h' || (sub === 'init' && (rest.includes('--help') || rest.includes('-h')))) {
+    io.out(PROFILE_USAGE);
+    return 0;
+  }
+  if (sub !== 'init') throw new UsageError(`profile: unknown subcommand ${sub}; the one there is: init ${SEE_HELP}`);
+  const settings = readSettings(rest, env);
+  return init(settings, io);
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv], strict: true, allowPositionals: false, options: {
+      target: { type: 'string' }, token: { type: 'string' }, 'secondary-token': { type: 'string' }, out: { type: 'string' },
+      force: { type: 'boolean' }, name: { type: 'string' }, 'requests-per-second': { type: 'string' }, 'request-timeout': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+function readSettings(argv: readonly string[], env: Env): InitSettings {
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    ({ values } = parse(argv));
+  } catch (error) {
+    throw new UsageError(`profile init: ${(error as Error).message.split('\n')[0]} ${SEE_HELP}`);
+  }
+  const pick = (flag: string | undefined, name: string) => (flag ?? env[name]) || undefined;
+  const target = pick(values.target, 'NOTES_TARGET_URL');
+  const token = pick(values.token, 'NOTES_TOKEN');
+  const secondaryToken = pick(values['secondary-token'], 'NOTES_SECONDARY_TOKEN');
+  if (!target) throw new UsageError(`profile init: give the target's base URL: --target URL ${SEE_HELP}`);
+  if (!token) throw new UsageError(`profile init: give a test user's token: --token T ${SEE_HELP}`);
+  if (!values.out) throw new UsageError(`profile init: give the file to write: --out FILE ${SEE_HELP}`);
+  checkTarget(target);
+  const out = resolve(values.out);
+  if (existsSync(out) && statSync(out).isDirectory()) throw new UsageError(`profile init: --out ${values.out} is a directory`);
+  if (existsSync(out) && !values.force) throw new UsageError(`profile init: ${values.out} exists; pass --force to overwrite it`);
+  if (secondaryToken !== undefined && secondaryToken === token) throw new UsageError('profile init: --secondary-token must be another user\'s token than --token');
+  return {
+    target: target.replace(/\/+$/, ''), token, ...(secondaryToken ? { secondaryToken } : {}), out,
+    ...(values.name ? { name: values.name } : {}),
+    requestsPerSecond: positive('requests-per-second', values['requests-per-second'], false) ?? 1.5,
+    timeoutMs: positive('request-timeout', values['request-timeout'], true) ?? 10_000,
+  };
+}
+
+function checkTarget(target: string): void {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    throw new UsageError(`profile init: --target must be an absolute http(s) URL (got ${target})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`profile init: --target must be http or https (got ${url.protocol})`);
+  if (url.username || url.password) throw new UsageError('profile init: --target must not carry credentials; use --token');
+}
+
+function positive(flag: string, raw: string | undefined, integer: boolean): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !(n > 0) || (integer && !Number.isInteger(n))) {
+    throw new UsageError(`profile init: --${flag} must be a positive ${integer ? 'integer' : 'number'} (got ${raw})`);
+  }
+  return n;
+}
+
+/**
+ * Runs the probe with Ctrl-C and SIGTERM turned into a stop between requests: the probe then
+ * deletes what it created, and only then does the command end (a second signal does not cut the
+ * cleanup short).
+ */
+async function init(settings: InitSettings, io: ProfileIo): Promise<number> {
+  mkdirSync(dirname(settings.out), { recursive: true });
+  const stop = new AbortController();
+  let received: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (received) {
+      io.err(`notes-conformance: still deleting what the probe created (${signal} ignored)`);
+      return;
+    }
+    received = signal;
+    io.err(`notes-conformance: ${signal === 'SIGINT' ? 'interrupted' : `${signal} received`}; deleting what the probe created...`);
+    stop.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  let result: Inference;
+  try {
+    result = await inferProfile({
+      target: settings.target, token: settings.token, ...(settings.secondaryToken ? { secondaryToken: settings.secondaryToken } : {}),
+      ...(settings.name ? { name: settings.name } : {}),
+      requestsPerSecond: settings.requestsPerSecond, timeoutMs: settings.timeoutMs, signal: stop.signal,
+    });
+  } catch (error) {
+    if (!(error instanceof ProbeStopped)) throw error;
+    const { deleted, left } = error.cleanup;
+    const cleaned = `deleted the ${deleted} note(s) it had created${left.length > 0 ? `; could not delete ${left.join(', ')}` : ''}`;
+    io.err(`notes-conformance: profile init ${error.message}; ${cleaned} (${error.requests} requests); nothing written`);
+    return received ? 128 + constants.signals[received] : 2;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  if (received) {
+    io.err(`notes-conformance: profile init interrupted; deleted the ${result.cleanup.deleted} note(s) it had created; nothing written`);
+    return 128 + constants.signals[received];
+  }
+  writeFileSync(settings.out, result.yaml);
+  io.out(`notes-conformance: wrote ${settings.out} in ${result.requests} requests: ${summary(result)}`);
+  if (result.cleanup.left.length > 0) {
+    io.err(`notes-conformance: could not delete ${result.cleanup.left.length} note(s) the probe created: ${result.cleanup.left.join(', ')}`);
+    return 1;
+  }
+  return 0;
+}
+
+/** Which of the observable values were observed, in one line. */
+function summary({ findings: f }: Inference): string {
+  const statuses = Object.entries(f.statuses).filter(([, s]) => isObserved(s)).map(([k, s]) => `${k} ${isObserved(s) ? s.value : ''}`);
+  const others: Array<[string, unknown]> = [
+    ['error_body', f.errorBody.kindPointer], ['title', f.title], ['list_order', f.listOrder],
+    ['timestamp_precision_ms', f.timestampPrecisionMs], ['rate_limit_headers', f.rateLimit.names],
+  ];
+  const missing = others.filter(([, v]) => !isObserved(v as never)).map(([k]) => k);
+  return `statuses ${statuses.join(', ') || 'none'}; ${missing.length === 0 ? 'error body, title, list order, precision and headers observed' : `not observed: ${missing.join(', ')}`}; review the commented placeholders`;
+}

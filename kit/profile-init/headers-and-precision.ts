@@ -1,0 +1,100 @@
+import { type Finding, type RateLimitFindings, notObserved, observed } from './findings.js';
+import type { ProbeNote } from './refusals.js';
+import type { Answer, ProbeSession } from './session.js';
+import type { DatedNotes } from './titles-and-order.js';
+
+/** The header families the document names (part 8); the schema's `names` takes only these. */
+const FAMILY = /^x-(ratelimit|complexity)-/;
+/** Rate-limit headers outside the families (IETF RateLimit-*, Retry-After): reported, not declared. */
+const RELATED = /(^|-)(ratelimit|rate-limit|complexity)(-|$)|^retry-after$/;
+
+/**
+ * Answers of operations the probe has not sent otherwise and the kit's header check samples
+ * (search, related notes, collection list and search), so their headers can be declared.
+ */
+export async function sampleHeaderOperations(s: ProbeSession, note: ProbeNote): Promise<void> {
+  await s.send('searchNotes', { method: 'POST', path: '/v2/notes/search', query: { limit: 1 }, json: { query: s.word() } });
+  await s.send('getRelatedNotes', { method: 'GET', path: `/v2/notes/${note.id}/related-notes`, query: { limit: 1 } });
+  await s.send('listCollections', { method: 'GET', path: '/v2/collections', query: { limit: 1 } });
+  await s.send('searchCollections', { method: 'POST', path: '/v2/collections/search', json: {} });
+}
+
+/** `x-ratelimit-remaining` as the document spells the family: `X-RateLimit-Remaining`. */
+export function headerName(lower: string): string {
+  const words: Record<string, string> = { x: 'X', ratelimit: 'RateLimit', complexity: 'Complexity' };
+  return lower.split('-').map((w) => words[w] ?? (w.charAt(0).toUpperCase() + w.slice(1))).join('-');
+}
+
+/**
+ * Which operations' successful answers carry X-RateLimit-* / X-Complexity-* headers, and the
+ * names every one of them carries (the kit expects each declared name on each declared operation).
+ */
+export function rateLimitFindings(answers: readonly Answer[]): RateLimitFindings {
+  const byOp = new Map<string, Set<string>>();
+  const related = new Set<string>();
+  for (const { op, x } of answers) {
+    if (x.status < 200 || x.status > 299) continue;
+    const names = Object.keys(x.headers).filter((h) => FAMILY.test(h));
+    for (const h of Object.keys(x.headers)) if (!FAMILY.test(h) && RELATED.test(h)) related.add(h);
+    const seen = byOp.get(op) ?? new Set<string>();
+    for (const h of names) seen.add(h);
+    byOp.set(op, seen);
+  }
+  const sampled = [...byOp.keys()];
+  const carriers = sampled.filter((op) => byOp.get(op)!.size > 0);
+  const notes: string[] = [];
+  if (related.size > 0) notes.push(`also seen, outside the X-RateLimit-*/X-Complexity-* families: ${[...related].map(headerName).join(', ')}`);
+  const limited = answers.find((a) => a.x.status === 429);
+  const retryAfter = limited
+    ? limited.x.headers['retry-after'] !== undefined
+      ? observed(true, `the probe's 429 carried Retry-After: ${limited.x.headers['retry-after']}`)
+      : observed(false, 'the probe\'s 429 carried no Retry-After')
+    : notObserved<boolean>('the target did not rate-limit the probe');
+  if (carriers.length === 0) {
+    const why = `no successful answer carried an X-RateLimit-* or X-Complexity-* header (sampled: ${sampled.join(', ')})`;
+    return { operations: notObserved(why), names: notObserved(why), retryAfter, notes };
+  }
+  const common = [...byOp.get(carriers[0]!)!].filter((h) => carriers.every((op) => byOp.get(op)!.has(h)));
+  for (const op of carriers) {
+    const extra = [...byOp.get(op)!].filter((h) => !common.includes(h));
+    if (extra.length > 0) notes.push(`${op} also carried ${extra.map(headerName).join(', ')}`);
+  }
+  const without = sampled.filter((op) => !carriers.includes(op));
+  return {
+    operations: observed(carriers, `their successful answers carried the headers${without.length ? `; ${without.join(', ')} did not` : ''}; other operations were not sampled`),
+    names: observed(common.map(headerName), common.length === 0 ? 'no header name is common to all of them' : 'each of those operations carried all of them'),
+    retryAfter,
+    notes,
+  };
+}
+
+const ISO = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** A response timestamp in microseconds since the epoch (fractions beyond microseconds dropped). */
+export function micros(text: unknown): number | undefined {
+  const m = typeof text === 'string' ? ISO.exec(text) : null;
+  if (!m) return undefined;
+  const offset = m[3]!.toUpperCase() === 'Z' ? 'Z' : m[3]!.replace(/^([+-]\d{2}):?(\d{2})$/, '$1:$2');
+  const seconds = Date.parse(`${m[1]}${offset}`);
+  if (Number.isNaN(seconds)) return undefined;
+  return seconds * 1000 + Number((m[2] ?? '').padEnd(6, '0').slice(0, 6));
+}
+
+const PRECISIONS = [1, 10, 100, 1000];
+
+/**
+ * timestamp_precision_ms: the coarsest step the target keeps of a timestamp it is sent. Each
+ * sent value has distinct milliseconds (.123, .456, .789, .321); the precision is the smallest
+ * step p such that every value came back as a multiple of p less than p away from what was sent.
+ */
+export function timestampPrecision(sent: DatedNotes['sent']): Finding<number> {
+  const pairs = sent.map((p) => ({ ...p, back: micros(p.returned) }));
+  const unreadable = pairs.find((p) => p.back === undefined);
+  if (unreadable) return notObserved(`the create response's ${unreadable.field} ${JSON.stringify(unreadable.returned)} is not an ISO 8601 timestamp`);
+  const sample = pairs.map((p) => `${new Date(p.ms).toISOString().slice(19, 23)} as ${String(p.returned).slice(19)}`).join(', ');
+  for (const step of PRECISIONS) {
+    const fits = pairs.every((p) => p.back! % (step * 1000) === 0 && Math.abs(p.back! - p.ms * 1000) < step * 1000);
+    if (fits) return observed(step, `created_at and updated_at sent with milliseconds came back ${step === 1 ? 'unchanged' : `cut to ${step} ms`} (${sample})`);
+  }
+  return notObserved(`created_at and updated_at sent with milliseconds came back as other instants (${sample})`);
+}

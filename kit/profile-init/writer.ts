@@ -1,0 +1,178 @@
+import { Document, type Pair, type YAMLMap, isScalar, isSeq } from 'yaml';
+import { REFUSAL_KINDS } from '../../spec/profile.js';
+import { type Finding, type Findings, isObserved } from './findings.js';
+
+const WIDTH = 118;
+
+/** A map of the profile: its entries in order, and remarks written as comments after them. */
+interface Section {
+  readonly entries: ReadonlyArray<readonly [string, Finding<unknown> | Section]>;
+  readonly notes?: readonly string[];
+}
+const isSection = (node: Finding<unknown> | Section): node is Section => 'entries' in node;
+const hasObserved = (node: Finding<unknown> | Section): boolean => (isSection(node) ? node.entries.some(([, n]) => hasObserved(n)) : isObserved(node));
+
+/** Words wrapped into lines of at most `width` characters; later lines indented by two. */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = `  ${word}`;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** Comment text for the yaml package: one leading space per line, so that each reads `# text`. */
+const asComment = (lines: readonly string[]) => lines.map((l) => (l ? ` ${l}` : '')).join('\n');
+const indent = (depth: number) => '  '.repeat(depth);
+
+/** What cannot be observed without guessing: commented-out keys with what they mean. */
+const NOT_OBSERVABLE: readonly string[] = [
+  'Not observable without guessing: the document does not show these, and a guessed name or path would make the kit',
+  'misjudge a conforming target. Checks that need them are skipped until you declare them (see spec/profiles/).',
+  'names:',
+  '  notes_list:            # query parameters of GET /v2/notes',
+  '    cursor: ?            # the parameter that takes next_page',
+  '    collection: ?        # the collection uuid filter',
+  '    contains_open_tasks: ?',
+  '    contains_tasks: ?',
+  '    contains_images: ?',
+  '    contains_files: ?',
+  '    include_content: ?   # the boolean that adds the full markdown to each item',
+  '  notes_search:          # body fields of POST /v2/notes/search',
+  '    collections: ?',
+  '    contains_open_tasks: ?',
+  '    contains_tasks: ?',
+  '    contains_images: ?',
+  '    contains_files: ?',
+  '    response_shape: ?    # the response-shape options object',
+  '  collections_list:      # query parameters of GET /v2/collections',
+  '    cursor: ?',
+  '    created_after: ?',
+  '    created_before: ?',
+  '    updated_after: ?',
+  '    updated_before: ?',
+  '  collections_search:    # body fields of POST /v2/collections/search',
+  '    query: ?',
+  '    created_after: ?',
+  '    created_before: ?',
+  '    updated_after: ?',
+  '    updated_before: ?',
+  'endpoints:',
+  '  restore_note: { method: ?, path: ? }                 # e.g. POST /v2/notes/{note_id}/restore',
+  '  remove_note_from_collection: { method: ?, path: ? }  # with {collection_id} and {note_id}',
+  '  attachment_question: { method: ?, path: ? }          # with {attachment_id}',
+  '  trash_collection: { method: ?, path: ? }             # not in the document; only if the target has one',
+  'content_markers:         # markdown the target classifies for the contains filters',
+  '  open_task: ?',
+  '  done_task: ?',
+  '  image: ?',
+  '  file: ?',
+  'capabilities.fixtures: only if the target speaks the kit\'s fixture protocol (spec/profile.schema.json).',
+  'budgets: a remote target is paced at 1.5 requests/s within 1,500 requests unless declared here.',
+];
+
+export interface WriteMeta {
+  /** The profile's name. */
+  name: string;
+  /** When the probe ran (YYYY-MM-DD). */
+  date: string;
+}
+
+/** The profile as sections of findings, in the order of spec/profiles/fake.yaml. */
+function profileTree(f: Findings, meta: WriteMeta): Section {
+  const body = f.errorBody;
+  const rl = f.rateLimit;
+  const given = (value: string): Finding<string> => ({ value, how: '' });
+  return {
+    entries: [
+      ['name', given(meta.name)],
+      ['description', given(`Inferred by notes-conformance profile init on ${meta.date}; review before relying on it.`)],
+      ['statuses', { entries: REFUSAL_KINDS.map((k) => [k, f.statuses[k]] as const) }],
+      ['error_body', {
+        // kind_pointer is required: without it the whole error_body stays a placeholder.
+        entries: isObserved(body.kindPointer)
+          ? [['kind_pointer', body.kindPointer], ['message_pointer', body.messagePointer], ['kinds', { entries: Object.entries(body.kinds) }]]
+          : [['kind_pointer', body.kindPointer]],
+      }],
+      ['title', { entries: [['derivation', f.title]] }],
+      ['list_order', f.listOrder],
+      ['timestamp_precision_ms', f.timestampPrecisionMs],
+      ['capabilities', {
+        entries: [
+          ['secondary_token', f.secondaryToken],
+          // The kit's header check needs both operations and names.
+          ['rate_limit_headers', {
+            entries: isObserved(rl.operations) && isObserved(rl.names)
+              ? [['operations', rl.operations], ['names', rl.names], ['retry_after', rl.retryAfter]]
+              : [['operations', rl.operations], ['retry_after', rl.retryAfter]],
+            notes: rl.notes,
+          }],
+        ],
+      }],
+    ],
+  };
+}
+
+/**
+ * Writes the profile with the yaml package's Document API: each observed value carries how it
+ * was observed as its comment (inline when it fits, else on the lines above); each value that was
+ * not observed is a commented-out key with the reason, in its place, so the file loads as it is
+ * and says what is left to fill in.
+ */
+export function renderProfile(findings: Findings, meta: WriteMeta): string {
+  const doc = new Document({});
+  const left = findings.leftBehind;
+  const cleanup = left.length === 0 ? 'everything the probe created was deleted' : `${left.length} note(s) it created could not be deleted (${left.join(', ')})`;
+  doc.commentBefore = asComment(wrap(`Inferred by \`notes-conformance profile init\` from ${findings.target} on ${meta.date} in `
+    + `${findings.requests} requests; ${cleanup}. Each value says how it was observed; `
+    + 'commented-out keys were not observed: fill them in where you know them (schema: spec/profile.schema.json).', WIDTH));
+  const trailing = renderSection(doc, doc.contents as YAMLMap, profileTree(findings, meta), 0);
+  doc.comment = asComment([...trailing, ...(trailing.length > 0 ? [''] : []), ...NOT_OBSERVABLE]);
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+}
+
+/**
+ * Adds a section's observed entries to `map`; placeholders go before the next entry written, or
+ * are returned when none follows (the caller writes them after the map).
+ */
+function renderSection(doc: Document, map: YAMLMap, section: Section, depth: number): string[] {
+  let pending: string[] = [];
+  for (const [key, node] of section.entries) {
+    if (!hasObserved(node)) {
+      pending.push(...placeholder(key, node, depth));
+      continue;
+    }
+    const value = isSection(node) ? {} : (node as { value: unknown }).value;
+    const pair = doc.createPair(key, value) as Pair<{ commentBefore?: string | null; spaceBefore?: boolean }, { comment?: string | null }>;
+    const before = [...pending];
+    pending = [];
+    if (isSection(node)) {
+      const inner = renderSection(doc, pair.value as unknown as YAMLMap, node, depth + 1);
+      if (inner.length > 0) (pair.value as unknown as YAMLMap).comment = asComment(inner);
+    } else {
+      const how = (node as { how: string }).how;
+      if (isSeq(pair.value)) pair.value.flow = true;
+      const line = `${indent(depth)}${key}: ${Array.isArray(value) ? `[${value.join(', ')}]` : String(value)} # ${how}`;
+      if (how && line.length <= WIDTH && (isScalar(pair.value) || isSeq(pair.value))) pair.value.comment = ` ${how}`;
+      else if (how) before.push(...wrap(how, WIDTH - 2 * depth));
+    }
+    if (before.length > 0) pair.key!.commentBefore = asComment(before);
+    // A blank line between the top-level sections; name and description stay together.
+    if (depth === 0 && key !== 'name' && key !== 'description') pair.key!.spaceBefore = true;
+    map.items.push(pair as Pair);
+  }
+  for (const note of section.notes ?? []) pending.push(...wrap(note, WIDTH - 2 * depth));
+  return pending;
+}
+
+/** A commented-out key: `key: ?  # not observed: why`, or a section's placeholders under `key:`. */
+function placeholder(key: string, node: Finding<unknown> | Section, depth: number): string[] {
+  if (isSection(node)) return [`${key}:`, ...node.entries.flatMap(([k, n]) => placeholder(k, n, depth + 1).map((l) => `  ${l}`))];
+  const why = 'why' in node ? node.why : '';
+  return wrap(`${key}: ?  # not observed: ${why}`, WIDTH - 2 * depth);
+}
