@@ -52,7 +52,9 @@ export class WireNames {
    * start with the canonical name they refuse: "collection must be a UUID").
    */
   message(error: DomainError): string {
-    const field = error.field ?? /^[A-Za-z_][A-Za-z0-9_]*(?=[\s[.]|$)/.exec(error.message)?.[0];
+    // The field may carry an index or a path (collection_ids[2]); the name the client sent is its head.
+    const field = /^[A-Za-z_][A-Za-z0-9_]*/.exec(error.field ?? '')?.[0]
+      ?? /^[A-Za-z_][A-Za-z0-9_]*(?=[\s[.]|$)/.exec(error.message)?.[0];
     if (error.kind !== 'validation' || field === undefined) return error.message;
     const wire = this.toWire.get(field);
     if (wire === undefined || wire === field || !error.message.startsWith(field)) return error.message;
