@@ -5,9 +5,7 @@ import type { View } from '../service/views.js';
 import type { NoteRecord } from '../store/records.js';
 import type { FaultName } from './catalogue.js';
 import type { FaultFactory, OperationWrapper } from './hooks.js';
-import {
-  containsAll, exclusiveBounds, owningAll, pretendingEach, updatedBoundsOnCreated, wantedFeatures,
-} from './query-support.js';
+import { containsAll, exclusiveBounds, owningAll, pretendingEach, updatedBoundsOnCreated, wantedFeatures } from './query-support.js';
 import { after, around, before, withQuery } from './support.js';
 
 /** Every note of every user is listed and searched. */

@@ -1,6 +1,6 @@
 import type { Call } from '../http/routes.js';
-import type { ServiceContext } from '../service/context.js';
 import { contentFields } from '../service/content.js';
+import type { ServiceContext } from '../service/context.js';
 import { countNoteCreate } from '../service/quota.js';
 import { parseTimestamp } from '../service/validate.js';
 import { noteCreatedView, noteWrittenView } from '../service/views.js';

@@ -1,23 +1,18 @@
-import { ATTACHMENTS_FAULTS } from './attachments.js';
+import { ATTACHMENT_ACCESS_FAULTS, ATTACHMENTS_FAULTS } from './attachments.js';
 import type { FaultName } from './catalogue.js';
-import { COLLECTIONS_FAULTS } from './collections.js';
+import { COLLECTION_STATE_FAULTS, COLLECTIONS_FAULTS } from './collections.js';
 import { COLLECTIONS_QUERY_FAULTS } from './collections-query.js';
-import { type FaultFactory, type InstalledFaults, installFaults } from './hooks.js';
 import { CONTENT_FAULTS } from './content.js';
-import { MEMBERSHIP_FAULTS } from './membership.js';
+import { type FaultFactory, type InstalledFaults, installFaults } from './hooks.js';
+import { MEMBERSHIP_FAULTS, MEMBERSHIP_LINK_FAULTS } from './membership.js';
 import { NOTES_LIFECYCLE_FAULTS } from './notes-lifecycle.js';
 import { NOTES_LIST_FAULTS } from './notes-list.js';
-import { NOTES_RELATED_FAULTS } from './notes-related.js';
+import { NOTES_RELATED_FAULTS, SEARCH_INPUT_AND_SUMMARY_FAULTS } from './notes-related.js';
 import { NOTES_SEARCH_FAULTS } from './notes-search.js';
+import { NOTE_STATE_FAULTS } from './notes-state.js';
 import { NOTES_WRITE_FAULTS } from './notes-write.js';
-import { NEW_ATTACHMENT_FAULTS } from './new-attachments.js';
-import { NEW_COLLECTION_FAULTS } from './new-collections.js';
-import { NEW_CONVENTION_FAULTS } from './new-conventions.js';
-import { NEW_MEMBERSHIP_FAULTS } from './new-membership.js';
-import { NEW_NOTE_FAULTS } from './new-notes.js';
-import { NEW_SEARCH_FAULTS } from './new-search.js';
 import { PERMISSION_FAULTS } from './permissions.js';
-import { TIMESTAMP_FAULTS } from './timestamps.js';
+import { DATE_FAULTS, TIMESTAMP_FAULTS } from './timestamps.js';
 
 /**
  * Faults that break the reference from outside (policy overrides, operation and store wrappers),
@@ -38,12 +33,12 @@ const AREAS: ReadonlyArray<Partial<Record<FaultName, FaultFactory>>> = [
   COLLECTIONS_QUERY_FAULTS,
   MEMBERSHIP_FAULTS,
   ATTACHMENTS_FAULTS,
-  NEW_NOTE_FAULTS,
-  NEW_COLLECTION_FAULTS,
-  NEW_MEMBERSHIP_FAULTS,
-  NEW_CONVENTION_FAULTS,
-  NEW_ATTACHMENT_FAULTS,
-  NEW_SEARCH_FAULTS,
+  NOTE_STATE_FAULTS,
+  COLLECTION_STATE_FAULTS,
+  MEMBERSHIP_LINK_FAULTS,
+  DATE_FAULTS,
+  ATTACHMENT_ACCESS_FAULTS,
+  SEARCH_INPUT_AND_SUMMARY_FAULTS,
 ];
 
 export const FAULT_BEHAVIOURS: Partial<Record<FaultName, FaultFactory>> = {};

@@ -1,6 +1,6 @@
 import { DomainError, invalid, notFound } from '../service/errors.js';
 import { requireNote } from '../service/permissions.js';
-import { type View, noteWrittenView } from '../service/views.js';
+import { noteWrittenView, type View } from '../service/views.js';
 import type { FaultName } from './catalogue.js';
 import type { FaultFactory, OperationWrapper } from './hooks.js';
 import { after, around, before, fields, pathNote, pretending, withFields } from './support.js';
@@ -84,7 +84,7 @@ const listKeepsOriginalCreatedAt: FaultFactory = () => {
 };
 
 /** Faults of issue 10's missing note rules (the lead folds them into the area files). */
-export const NEW_NOTE_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
+export const NOTE_STATE_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
   // A server that rewrites the whole row on update, creation time included.
   'notes.update.created-at-reset': after('updateNote', (ctx, call, view) => {
     const note = pathNote(ctx, call);
