@@ -1,329 +1,86 @@
+import { ATTACHMENT_ACCESS_FAULTS, ATTACHMENTS_FAULTS } from './attachments.js';
+import { COLLECTION_STATE_FAULTS, COLLECTIONS_FAULTS } from './collections.js';
+import { COLLECTIONS_QUERY_FAULTS } from './collections-query.js';
+import { CONTENT_FAULTS } from './content.js';
+import type { Fault, FaultSpec } from './hooks.js';
+import { MEMBERSHIP_FAULTS, MEMBERSHIP_LINK_FAULTS } from './membership.js';
+import { NOTES_LIFECYCLE_FAULTS } from './notes-lifecycle.js';
+import { NOTES_LIST_FAULTS } from './notes-list.js';
+import { NOTES_RELATED_FAULTS, SEARCH_INPUT_AND_SUMMARY_FAULTS } from './notes-related.js';
+import { NOTES_SEARCH_FAULTS } from './notes-search.js';
+import { NOTE_STATE_FAULTS } from './notes-state.js';
+import { NOTES_WRITE_FAULTS } from './notes-write.js';
+import { PERMISSION_FAULTS } from './permissions.js';
+import { SEAM_FAULTS } from './seams.js';
+import { DATE_FAULTS, TIMESTAMP_FAULTS } from './timestamps.js';
+
+export type { FaultSpec } from './hooks.js';
+
 /**
- * Named, deliberate violations the fake can be started with, each tied to the rule it breaks.
- * They exist only to prove that the kit's checks can fail (the fault matrix); nothing else
- * uses them. A test keeps this table and the code in step both ways.
+ * Named, deliberate violations the fake can be started with, each tied to the rules it breaks.
+ * They exist only to prove that the kit's checks can fail (the fault matrix); nothing else uses
+ * them. Each fault is one entry in its area's file: what it breaks, what it does, and its hooks
+ * (seams.ts lists the few that the http layer or the service asks for by name instead).
  */
-export interface FaultSpec {
-  /** The rules this fault breaks; the first is the one it was written for. */
-  readonly rules: readonly [string, ...string[]];
-  readonly does: string;
-}
+const AREAS = [
+  NOTES_WRITE_FAULTS,
+  NOTES_LIFECYCLE_FAULTS,
+  NOTE_STATE_FAULTS,
+  NOTES_LIST_FAULTS,
+  NOTES_SEARCH_FAULTS,
+  NOTES_RELATED_FAULTS,
+  SEARCH_INPUT_AND_SUMMARY_FAULTS,
+  TIMESTAMP_FAULTS,
+  DATE_FAULTS,
+  PERMISSION_FAULTS,
+  CONTENT_FAULTS,
+  COLLECTIONS_FAULTS,
+  COLLECTION_STATE_FAULTS,
+  COLLECTIONS_QUERY_FAULTS,
+  MEMBERSHIP_FAULTS,
+  MEMBERSHIP_LINK_FAULTS,
+  ATTACHMENTS_FAULTS,
+  ATTACHMENT_ACCESS_FAULTS,
+] as const;
 
-export const FAULTS = {
-  // ---- conventions ----
-  'conventions.request-id.missing-on-lists': { rules: ['conventions.request-id.on-every-success'], does: 'list responses carry no request_id' },
-  'conventions.request-id.repeated': { rules: ['conventions.request-id.unique'], does: 'every response carries the same request_id' },
-  'conventions.json.text-bodies': { rules: ['conventions.json.bodies'], does: 'membership add answers a plain-text body' },
-  'conventions.json.content-type-text': { rules: ['conventions.json.content-type'], does: 'success responses say text/plain' },
-  'conventions.success.created-201': { rules: ['conventions.success.status-200'], does: 'creates answer 201' },
-  'conventions.success.trash-202': { rules: ['conventions.success.status-200'], does: 'trash answers 202 Accepted' },
-  'conventions.timestamps.no-offset-in-responses': { rules: ['conventions.timestamps.response-format'], does: 'response timestamps lack a timezone designator' },
-  'conventions.timestamps.offset-ignored': { rules: ['conventions.timestamps.offset-honoured'], does: 'request timestamps are read as UTC wall-clock time, ignoring the offset' },
-  'conventions.timestamps.compared-as-strings': { rules: ['conventions.timestamps.compare-instants'], does: 'not-in-the-future compares strings, not instants' },
-  'conventions.timestamps.impossible-dates-rolled-over': { rules: ['conventions.timestamps.real-dates'], does: 'supplied timestamps such as 2019-02-30 are rolled over to the next month instead of refused' },
-  'notes.title.spans-lines': { rules: ['notes.title.first-line'], does: 'the title is the first 60 characters of the whole content, line breaks flattened' },
-  'limits.fractions-truncated': {
-    rules: ['notes.search.limit-range', 'notes.related.limit-range', 'collections.list.limit-range', 'notes.search.offset-min-0', 'notes.list.limit-range'],
-    does: 'a fractional limit or offset such as 2.5 is read as 2 on search, related notes and both lists',
-  },
-  'notes.title.items-use-snippet': { rules: ['notes.title.first-line'], does: 'list and search items carry the snippet as their title' },
-  'notes.title.heading-derivation-flipped': { rules: ['notes.title.heading-markers'], does: 'titles use the other heading derivation than the profile declares' },
-  'membership.add.replaces-links': { rules: ['membership.note.several-collections'], does: 'adding a note to a collection drops its other collections' },
+/** Written out area by area: a mapped type over AREAS loses its keys in the service's circular imports. */
+export type FaultName =
+  | keyof typeof SEAM_FAULTS
+  | keyof typeof NOTES_WRITE_FAULTS
+  | keyof typeof NOTES_LIFECYCLE_FAULTS
+  | keyof typeof NOTE_STATE_FAULTS
+  | keyof typeof NOTES_LIST_FAULTS
+  | keyof typeof NOTES_SEARCH_FAULTS
+  | keyof typeof NOTES_RELATED_FAULTS
+  | keyof typeof SEARCH_INPUT_AND_SUMMARY_FAULTS
+  | keyof typeof TIMESTAMP_FAULTS
+  | keyof typeof DATE_FAULTS
+  | keyof typeof PERMISSION_FAULTS
+  | keyof typeof CONTENT_FAULTS
+  | keyof typeof COLLECTIONS_FAULTS
+  | keyof typeof COLLECTION_STATE_FAULTS
+  | keyof typeof COLLECTIONS_QUERY_FAULTS
+  | keyof typeof MEMBERSHIP_FAULTS
+  | keyof typeof MEMBERSHIP_LINK_FAULTS
+  | keyof typeof ATTACHMENTS_FAULTS
+  | keyof typeof ATTACHMENT_ACCESS_FAULTS;
 
-  // ---- response shapes ----
-  'notes.create.response-missing-version': { rules: ['notes.create.response-fields'], does: 'the create response has no version' },
-  'notes.create.response-has-trashed-at': { rules: ['notes.create.response-omits-trashed-at'], does: 'the create response carries trashed_at: null' },
-  'notes.read.response-missing-attachment-metadata': { rules: ['notes.read.response-fields'], does: 'the read response has no attachment_metadata' },
-  'notes.update.response-missing-trashed-at': { rules: ['notes.update.response-fields'], does: 'the update response has no trashed_at' },
-  'notes.set-created-at.response-missing-collection-ids': { rules: ['notes.set-created-at.response-fields'], does: 'the set-created-at response has no collection_ids' },
-  'notes.trashed-at.false-when-active': { rules: ['notes.trashed-at.null-when-active'], does: 'an active note has trashed_at: false' },
-  'notes.write-response-has-read-only-fields': { rules: ['notes.read-only-fields.absent-from-writes'], does: 'update and set-created-at responses carry audio_recording_ids' },
-  'notes.read.plain-note-placeholder-media': { rules: ['notes.read.response-fields'], does: 'a note without attachments reads one all-null attachment and one audio recording id' },
-  'notes.read.attachment-page-count-string': { rules: ['notes.read.attachment-metadata-fields'], does: 'attachment page_count is a string' },
-  'notes.list.item-missing-snippet': { rules: ['notes.list.item-fields'], does: 'list items have no snippet' },
-  'notes.list.response-total-string': { rules: ['notes.list.response-fields'], does: 'the list total is a string' },
-  'notes.search.item-missing-audio-ids': { rules: ['notes.search.item-fields'], does: 'search items have no audio_recording_ids' },
-  'notes.search.response-missing-snapshot-id': { rules: ['notes.search.response-fields'], does: 'search responses have no snapshot_id' },
-  'notes.related.item-missing-preview': { rules: ['notes.related.item-fields'], does: 'related items have no preview' },
-  'notes.related.total-as-string': { rules: ['notes.related.response-fields'], does: 'the related-notes total is a string' },
-  'collections.create.response-missing-description': { rules: ['collections.create.response-fields'], does: 'the collection create response has no description' },
-  'collections.create.response-has-note-count': { rules: ['collections.create.response-omits-note-count'], does: 'the collection create response carries note_count' },
-  'collections.read.response-missing-note-count': { rules: ['collections.read.response-fields'], does: 'the collection read response has no note_count' },
-  'collections.update.response-missing-updated-at': { rules: ['collections.update.response-fields'], does: 'the collection update response has no updated_at' },
-  'collections.update.response-has-note-count': { rules: ['collections.update.response-omits-note-count'], does: 'the collection update response carries note_count' },
-  'collections.list.item-missing-note-count': { rules: ['collections.list.item-fields'], does: 'collection list items have no note_count' },
-  'collections.list.response-missing-total': { rules: ['collections.list.response-fields'], does: 'the collection list has no total' },
-  'collections.search.item-missing-note-count': { rules: ['collections.search.item-fields'], does: 'collection search items have no note_count' },
-  'collections.search.response-total-string': { rules: ['collections.search.response-fields'], does: 'the collection search total is a string' },
-  'collections.read.state-field': { rules: ['collections.read.no-state-field'], does: 'collections carry trashed_at: null' },
-  'collections.read.includes-notes': { rules: ['collections.read.no-note-list'], does: 'the collection read response lists its notes' },
-  'notes.delete.response-empty': { rules: ['notes.delete.response-fields'], does: 'note delete answers {} without request_id' },
-  'collections.delete.response-empty': { rules: ['collections.delete.response-fields'], does: 'collection delete answers {} without request_id' },
-  'membership.add.response-empty': { rules: ['membership.add.response-fields'], does: 'membership add answers {} without request_id' },
-  'membership.move.response-empty': { rules: ['membership.move.response-fields'], does: 'move answers {} without request_id' },
+/** Every fault with hooks, by name; a name in two areas is refused when the module loads. */
+export const FAULT_HOOKS: ReadonlyMap<FaultName, Fault> = (() => {
+  const all = new Map<FaultName, Fault>();
+  for (const area of AREAS) {
+    for (const [name, fault] of Object.entries(area) as Array<[FaultName, Fault]>) {
+      if (all.has(name) || Object.hasOwn(SEAM_FAULTS, name)) throw new Error(`fault ${name} is defined twice`);
+      all.set(name, fault);
+    }
+  }
+  return all;
+})();
 
-  // ---- notes: create ----
-  'notes.create.content-optional': { rules: ['notes.create.content-required'], does: 'a create without content makes an empty note' },
-  'notes.create.types-coerced': { rules: ['notes.create.field-types'], does: 'a non-string content is converted to a string' },
-  'notes.update.types-coerced': { rules: ['notes.update.field-types', 'errors.bad-input.no-5xx'], does: 'an update converts a numeric content and a string version' },
-  'collections.create.types-coerced': { rules: ['collections.create.field-types', 'collections.create.title-required', 'errors.bad-input.no-5xx'], does: 'a numeric collection title is converted to a string' },
-  'collections.update.types-coerced': { rules: ['collections.update.field-types'], does: 'a numeric description is converted to a string on update' },
-  'notes.create.content-limit-off-by-one': { rules: ['notes.create.content-max-chars'], does: 'content of 200,001 characters is accepted' },
-  'notes.create.astral-counted-six-bytes': { rules: ['notes.create.content-max-bytes'], does: 'the create byte limit counts an emoji as six bytes (modified UTF-8: each surrogate encoded alone)' },
-  'notes.create.content-bytes-unchecked': { rules: ['notes.create.content-max-bytes'], does: 'only characters are counted on create' },
-  'notes.create.astral-replaced': { rules: ['notes.create.content-stored'], does: 'characters outside the Basic Multilingual Plane (emoji) are stored as U+FFFD, as in a three-byte utf8 column' },
-  'notes.create.content-altered': { rules: ['notes.create.content-stored'], does: 'trailing whitespace of the content is dropped' },
-  'notes.create.version-starts-at-zero': { rules: ['notes.create.version-positive'], does: 'new notes have version 0' },
-  'notes.create.collection-ids-dropped': { rules: ['notes.create.collection-ids-linked'], does: 'collection_ids is ignored' },
-  'notes.create.unknown-collection-refused': { rules: ['notes.create.collection-ids-unknown-ignored'], does: 'an unknown collection id refuses the create' },
-  'notes.create.foreign-collection-linked': { rules: ['notes.create.collection-ids-inaccessible-ignored'], does: 'any existing collection is linked, accessible or not' },
-  'notes.create.titles-case-sensitive': { rules: ['notes.create.collection-titles-case-insensitive'], does: 'collection titles match case-sensitively' },
-  'notes.create.titles-prefix-match': { rules: ['notes.create.collection-titles-exact'], does: 'a collection title matches any title it is a prefix of' },
-  'notes.create.unmatched-title-refused': { rules: ['notes.create.collection-titles-unmatched-ignored'], does: 'an unmatched title refuses the create' },
-  'notes.create.title-entry-limit-off-by-one': { rules: ['notes.create.collection-titles-max-chars'], does: 'collection_titles entries of 1,001 characters are accepted' },
-  'notes.create.title-entry-bytes-unchecked': { rules: ['notes.create.collection-titles-max-bytes'], does: 'collection_titles entries are not limited in bytes' },
-  'notes.create.created-at-ignored': { rules: ['notes.create.created-at-honoured'], does: 'a supplied created_at is replaced by server time' },
-  'notes.create.created-at-offset-optional': { rules: ['notes.create.created-at-offset-required'], does: 'created_at without an offset is read as UTC' },
-  'notes.create.created-at-future-accepted': { rules: ['notes.create.created-at-not-future'], does: 'a future created_at is accepted' },
-  'notes.create.created-at-ignores-updated-at': { rules: ['notes.create.created-at-defaults-to-updated-at'], does: 'an omitted created_at is server time even when updated_at is given' },
-  'notes.create.created-at-default-stale': { rules: ['notes.create.created-at-defaults-to-server-time'], does: 'an omitted created_at is an hour behind server time' },
-  'notes.create.updated-at-ignored': { rules: ['notes.create.updated-at-honoured'], does: 'a supplied updated_at is replaced by server time' },
-  'notes.create.updated-at-offset-optional': { rules: ['notes.create.updated-at-offset-required'], does: 'updated_at without an offset is read as UTC' },
-  'notes.create.updated-at-future-accepted': { rules: ['notes.create.updated-at-not-future'], does: 'a future updated_at is accepted' },
-  'notes.create.updated-at-copies-created-at': { rules: ['notes.create.updated-at-defaults-to-server-time'], does: 'an omitted updated_at copies the given created_at' },
-  'notes.create.ids-not-uuid': { rules: ['notes.create.id-generated', 'conventions.ids.uuid'], does: 'generated note ids are not UUIDs' },
-  'notes.create.id-ignored': { rules: ['notes.create.id-honoured'], does: 'a supplied id is replaced by a generated one' },
-  'notes.create.id-not-validated': { rules: ['notes.create.id-must-be-uuid'], does: 'any string is accepted as a note id' },
-  'notes.create.id-upsert': { rules: ['notes.create.id-conflict-409'], does: 'an existing id overwrites the note (200)' },
-  'notes.create.conflict-overwrites': { rules: ['notes.create.id-conflict-no-upsert'], does: 'a 409 create still overwrites the content' },
-  'notes.create.trashed-id-reused': { rules: ['notes.create.id-conflict-409-trashed'], does: 'a trashed note\'s id is reused for the new note' },
-  'notes.create.foreign-title-linked': { rules: ['notes.create.collection-titles-inaccessible-ignored'], does: 'collection_titles also match other users\' collections' },
-  'notes.create.foreign-id-regenerated': { rules: ['notes.create.id-conflict-409-other-user'], does: 'another user\'s id is silently replaced by a new one' },
-
-  // ---- notes: read, trash, restore, delete ----
-  'notes.read.trashed-not-found': { rules: ['notes.read.trashed-included', 'notes.trash.readable-by-id'], does: 'a trashed note reads as not found' },
-  'notes.read.trashed-without-trashed-at': { rules: ['notes.trash.readable-by-id', 'notes.read.trashed-included'], does: 'a trashed note reads with trashed_at null' },
-  'notes.read.invalid-id-500': { rules: ['notes.read.invalid-id-refused'], does: 'a note_id that is not a UUID crashes the handler (500)' },
-  'notes.trash.trashed-at-not-set': { rules: ['notes.trash.sets-trashed-at'], does: 'trash answers 200 but leaves trashed_at null' },
-  'notes.trash.access-level-can-trash': { rules: ['notes.trash.requires-edit'], does: 'access permission suffices to trash' },
-  'notes.restore.keeps-trashed-at': { rules: ['notes.restore.returns-to-active'], does: 'restore answers 200 but the note stays trashed' },
-  'notes.restore.still-locked': { rules: ['notes.restore.edits-allowed-again'], does: 'a restored note still refuses updates' },
-  'notes.delete.trashed-refused': { rules: ['notes.delete.active-or-trashed'], does: 'a trashed note cannot be deleted' },
-  'notes.delete.soft': { rules: ['notes.delete.permanent'], does: 'delete only trashes the note' },
-  'notes.delete.still-listed': { rules: ['notes.delete.permanent'], does: 'a deleted note is refused by id but still appears in GET /v2/notes' },
-  'notes.delete.still-updatable': { rules: ['notes.delete.permanent'], does: 'a deleted note is refused by id but an update of it still succeeds' },
-  'notes.delete.restorable': { rules: ['notes.delete.not-restorable'], does: 'a deleted note can be restored' },
-  'notes.delete.access-level-can-delete': { rules: ['notes.delete.requires-edit'], does: 'access permission suffices to delete' },
-
-  // ---- notes: update ----
-  'notes.update.trashed-allowed': { rules: ['notes.update.trashed-refused'], does: 'a trashed note can be updated' },
-  'notes.update.content-appended': { rules: ['notes.update.content-replaced'], does: 'update appends the new content to the old' },
-  'notes.update.created-at-reset': { rules: ['notes.update.created-at-unchanged'], does: 'a content update sets created_at to the time of the update' },
-  'notes.update.content-optional': { rules: ['notes.update.content-required'], does: 'an update without content keeps the old content and bumps the version' },
-  'notes.update.content-limit-off-by-one': { rules: ['notes.update.content-max-chars'], does: 'update content of 200,001 characters is accepted' },
-  'notes.update.version-optional': { rules: ['notes.update.version-required'], does: 'an update without version is accepted' },
-  'notes.update.version-zero-forces': { rules: ['notes.update.version-min-1'], does: 'version 0 forces the update' },
-  'notes.update.stale-version-accepted': { rules: ['notes.update.version-stale-refused'], does: 'an older version is accepted' },
-  'notes.update.ahead-version-accepted': { rules: ['notes.update.version-ahead-refused'], does: 'a version ahead of the current one is accepted' },
-  'notes.update.version-not-incremented': { rules: ['notes.update.version-changes'], does: 'the version does not change on update' },
-  'notes.update.response-has-old-version': { rules: ['notes.update.version-from-read-or-write'], does: 'the update response reports the version it replaced' },
-  'notes.update.updated-at-ignored': { rules: ['notes.update.updated-at-honoured'], does: 'a supplied updated_at is replaced by server time' },
-  'notes.update.updated-at-unchanged': { rules: ['notes.update.updated-at-defaults-to-server-time'], does: 'an omitted updated_at leaves the old one' },
-  'notes.update.updated-at-offset-optional': { rules: ['notes.update.updated-at-offset-required'], does: 'updated_at without an offset is read as UTC' },
-  'notes.update.access-level-can-edit': { rules: ['notes.update.requires-edit'], does: 'access permission suffices to update' },
-
-  // ---- notes: set created-at ----
-  'notes.set-created-at.not-persisted': { rules: ['notes.set-created-at.applied'], does: 'the response shows the new created_at but it is not stored' },
-  'notes.set-created-at.list-uses-original': { rules: ['notes.set-created-at.lists-follow'], does: 'the note list orders and bounds by the created_at a note had before set-created-at (it shows the new one)' },
-  'notes.set-created-at.missing-is-noop': { rules: ['notes.set-created-at.required'], does: 'a body without created_at answers 200' },
-  'notes.set-created-at.offset-optional': { rules: ['notes.set-created-at.offset-required'], does: 'created_at without an offset is read as UTC' },
-  'notes.set-created-at.future-accepted': { rules: ['notes.set-created-at.not-future'], does: 'a future created_at is accepted' },
-  'notes.set-created-at.forward-dating-allowed': { rules: ['notes.set-created-at.backdate-only'], does: 'any past created_at is accepted, also after the original creation' },
-  'notes.set-created-at.bound-exclusive': { rules: ['notes.set-created-at.original-inclusive'], does: 'a created_at equal to the original creation is refused' },
-  'notes.set-created-at.bound-is-current': { rules: ['notes.set-created-at.original-creation-bound'], does: 'the limit is the current created_at, not the original creation' },
-  'notes.set-created-at.touches-content': { rules: ['notes.set-created-at.metadata-only'], does: 'set-created-at writes front matter into the content' },
-  'notes.set-created-at.bumps-version': { rules: ['notes.set-created-at.version-unchanged'], does: 'set-created-at increments the version' },
-  'notes.set-created-at.editor-allowed': { rules: ['notes.set-created-at.requires-owner'], does: 'edit permission suffices to set created_at' },
-  'notes.set-created-at.trashed-allowed': { rules: ['notes.set-created-at.trashed-refused'], does: 'created_at of a trashed note can be set' },
-
-  // ---- notes: list ----
-  'notes.list.limit-max-off-by-one': { rules: ['notes.list.limit-range'], does: 'limit 101 is accepted' },
-  'notes.list.default-limit-20': { rules: ['notes.list.limit-default-50'], does: 'the default page size is 20' },
-  'notes.list.order-by-unvalidated': { rules: ['notes.list.order-by-values'], does: 'an unknown order_by falls back to updated_at' },
-  'notes.list.order-by-ignored': { rules: ['notes.list.order-by-honoured'], does: 'order_by=created_at still orders by updated_at' },
-  'notes.list.default-order-created-at': { rules: ['notes.list.order-by-default-updated-at'], does: 'the default order is created_at' },
-  'notes.list.order-reversed': { rules: ['notes.list.order-direction'], does: 'the list runs opposite to the declared direction' },
-  'notes.list.updated-bounds-use-created': { rules: ['notes.list.bounds-filter'], does: 'updated_* bounds compare created_at' },
-  'notes.list.bounds-exclusive': { rules: ['notes.list.bounds-inclusive'], does: 'bounds exclude a note exactly on them' },
-  'notes.list.bounds-offset-optional': { rules: ['notes.list.bounds-offset-required'], does: 'bounds without an offset are read as UTC' },
-  'notes.list.cursor-skips-one': { rules: ['notes.list.cursor-pages'], does: 'next_page skips the first note of the next page' },
-  'notes.list.next-page-null-at-end': { rules: ['notes.list.next-page-omitted-at-end'], does: 'the last page carries next_page: null' },
-  'notes.list.total-is-page-size': { rules: ['notes.list.total-before-pagination'], does: 'total is the number of notes on the page' },
-  'notes.list.collection-filter-ignored': { rules: ['notes.list.collection-filter'], does: 'the collection filter is ignored' },
-  'notes.list.open-tasks-matches-any-task': { rules: ['notes.list.contains-filters'], does: 'the open-task filter also matches finished tasks' },
-  'notes.list.contains-and': { rules: ['notes.list.contains-or'], does: 'several contains filters combine with AND' },
-  'notes.list.content-always': { rules: ['notes.list.content-omitted-by-default'], does: 'list items always carry content' },
-  'notes.list.include-content-ignored': { rules: ['notes.list.include-content'], does: 'include-content is ignored' },
-  'notes.list.cursor-filters-unchecked': { rules: ['notes.list.cursor-filter-mismatch'], does: 'a cursor reused with other filters is accepted' },
-  'notes.list.names-swapped': { rules: ['notes.list.parameter-names'], does: 'the collection filter answers to another name than the profile declares' },
-
-  // ---- notes: search ----
-  'notes.search.limit-max-off-by-one': { rules: ['notes.search.limit-range'], does: 'search limit 51 is accepted' },
-  'notes.search.default-limit-10': { rules: ['notes.search.limit-default-20'], does: 'the default search limit is 10' },
-  'notes.search.echo-default-limit': { rules: ['notes.search.limit-offset-echoed'], does: 'the response always reports limit 20' },
-  'notes.search.negative-offset-accepted': { rules: ['notes.search.offset-min-0'], does: 'a negative offset is read as 0' },
-  'notes.search.offset-one-based': { rules: ['notes.search.offset-zero-based', 'notes.search.snapshot-pages'], does: 'offset k starts at the kth result, not the (k+1)th' },
-  'notes.search.offset-omitted-when-default': { rules: ['notes.search.offset-default-0'], does: 'without offset the response has no offset field' },
-  'notes.search.paging-from-body': { rules: ['notes.search.paging-in-query'], does: 'limit, offset and snapshot_id are read from the body' },
-  'notes.search.snapshot-optional': { rules: ['notes.search.snapshot-required'], does: 'offset > 0 without snapshot_id ranks afresh' },
-  'notes.search.snapshot-live': { rules: ['notes.search.snapshot-frozen'], does: 'later pages re-run the search instead of reading the snapshot' },
-  'notes.search.snapshot-reorders': { rules: ['notes.search.snapshot-pages'], does: 'later pages read the snapshot in reverse' },
-  'notes.search.query-optional': { rules: ['notes.search.query-required'], does: 'a search without query lists recent notes' },
-  'notes.search.padded-query-refused': { rules: ['notes.search.query-non-whitespace'], does: 'a query with whitespace around its words is refused' },
-  'notes.search.whitespace-query-accepted': { rules: ['notes.search.query-non-whitespace'], does: 'a whitespace-only query is accepted' },
-  'notes.search.total-uncapped': { rules: ['notes.search.total-capped-100'], does: 'total counts every match, beyond the 100 window' },
-  'notes.search.has-next-page-full-page': { rules: ['notes.search.has-next-page'], does: 'has_next_page is true whenever the page is full' },
-  'notes.search.bounds-ignored': { rules: ['notes.search.bounds-filter'], does: 'search time bounds are ignored' },
-  'notes.search.bounds-exclusive': { rules: ['notes.search.bounds-inclusive'], does: 'search bounds exclude a note exactly on them' },
-  'notes.search.bounds-offset-optional': { rules: ['notes.search.bounds-offset-required'], does: 'search bounds without an offset are read as UTC' },
-  'notes.search.collections-all-required': { rules: ['notes.search.collection-filter'], does: 'a note must be in every listed collection' },
-  'notes.search.images-filter-ignored': { rules: ['notes.search.contains-filters'], does: 'the image filter is ignored' },
-  'notes.search.contains-and': { rules: ['notes.search.contains-or'], does: 'several search contains filters combine with AND' },
-  'notes.search.names-swapped': { rules: ['notes.search.parameter-names'], does: 'the collection filter answers to another name than the profile declares' },
-  'notes.search.unranked': { rules: ['notes.search.relevance-ranked'], does: 'results are ordered by updated_at, not relevance' },
-  'notes.search.title-not-indexed': { rules: ['notes.search.finds-matching-note'], does: 'titles are not searched' },
-
-  // ---- notes: related ----
-  'notes.related.summaries-from-create': { rules: ['notes.related.collections-match'], does: 'related items summarise only the collections a note was created in, not those linked later' },
-  'notes.related.limit-max-off-by-one': { rules: ['notes.related.limit-range'], does: 'related limit 21 is accepted' },
-  'notes.related.default-limit-20': { rules: ['notes.related.limit-default-10'], does: 'the default related limit is 20' },
-  'notes.related.access-unchecked': { rules: ['notes.related.requires-access'], does: 'related notes of any note can be asked for' },
-  'notes.related.stale-content': { rules: ['notes.related.current-content'], does: 'a note is embedded once and never again' },
-
-  // ---- collections ----
-  'collections.create.title-optional': { rules: ['collections.create.title-required'], does: 'a collection without title is named Untitled' },
-  'collections.create.title-limit-off-by-one': { rules: ['collections.create.title-max-chars'], does: 'titles of 1,001 characters are accepted' },
-  'collections.create.title-bytes-unchecked': { rules: ['collections.create.title-max-bytes'], does: 'titles are not limited in bytes' },
-  'collections.create.description-limit-off-by-one': { rules: ['collections.create.description-max-chars'], does: 'descriptions of 10,001 characters are accepted' },
-  'collections.create.description-bytes-unchecked': { rules: ['collections.create.description-max-bytes'], does: 'descriptions are not limited in bytes' },
-  'collections.create.null-refused': { rules: ['collections.create.nullable-fields', 'collections.create.null-as-omitted'], does: 'null id, description or timestamps are refused' },
-  'collections.create.ids-not-uuid': { rules: ['collections.create.id-generated', 'conventions.ids.uuid'], does: 'generated collection ids are not UUIDs' },
-  'collections.create.id-ignored': { rules: ['collections.create.id-honoured'], does: 'a supplied id is replaced by a generated one' },
-  'collections.create.id-not-validated': { rules: ['collections.create.id-must-be-uuid'], does: 'any string is accepted as a collection id' },
-  'collections.create.id-upsert': { rules: ['collections.create.id-conflict-409'], does: 'an existing id overwrites the collection (200)' },
-  'collections.create.conflict-overwrites': { rules: ['collections.create.id-conflict-no-upsert'], does: 'a 409 create still overwrites title and description' },
-  'collections.create.trashed-id-reused': { rules: ['collections.create.id-conflict-409-trashed'], does: 'a trashed collection\'s id is reused' },
-  'collections.create.foreign-id-regenerated': { rules: ['collections.create.id-conflict-409-other-user'], does: 'another user\'s id is silently replaced by a new one' },
-  'collections.create.created-at-ignored': { rules: ['collections.create.created-at-honoured'], does: 'a supplied created_at is replaced by server time' },
-  'collections.create.created-at-offset-optional': { rules: ['collections.create.created-at-offset-required'], does: 'created_at without an offset is read as UTC' },
-  'collections.create.created-at-future-accepted': { rules: ['collections.create.created-at-not-future'], does: 'a future created_at is accepted' },
-  'collections.create.created-at-ignores-updated-at': { rules: ['collections.create.created-at-defaults-to-updated-at'], does: 'an omitted created_at is server time even when updated_at is given' },
-  'collections.create.created-at-default-stale': { rules: ['collections.create.created-at-defaults-to-server-time'], does: 'an omitted created_at is an hour behind server time' },
-  'collections.create.updated-at-ignored': { rules: ['collections.create.updated-at-honoured'], does: 'a supplied updated_at is replaced by server time' },
-  'collections.create.updated-at-offset-optional': { rules: ['collections.create.updated-at-offset-required'], does: 'updated_at without an offset is read as UTC' },
-  'collections.create.updated-at-future-accepted': { rules: ['collections.create.updated-at-not-future'], does: 'a future updated_at is accepted' },
-  'collections.create.updated-at-default-server-time': { rules: ['collections.create.updated-at-defaults-to-created-at'], does: 'an omitted updated_at is server time, not created_at' },
-  'collections.read.note-count-zero': { rules: ['collections.read.note-count'], does: 'note_count is always 0' },
-  'collections.read.invalid-id-500': { rules: ['collections.read.invalid-id-refused'], does: 'a collection_id that is not a UUID crashes the handler (500)' },
-  'collections.update.omitted-fields-cleared': { rules: ['collections.update.partial'], does: 'an omitted description is cleared' },
-  'collections.update.title-limit-off-by-one': { rules: ['collections.update.title-max-chars'], does: 'updated titles of 1,001 characters are accepted' },
-  'collections.update.title-bytes-unchecked': { rules: ['collections.update.title-max-bytes'], does: 'updated titles are not limited in bytes' },
-  'collections.update.description-limit-off-by-one': { rules: ['collections.update.description-max-chars'], does: 'updated descriptions of 10,001 characters are accepted' },
-  'collections.update.description-bytes-unchecked': { rules: ['collections.update.description-max-bytes'], does: 'updated descriptions are not limited in bytes' },
-  'collections.update.updated-at-overwritten': { rules: ['collections.update.updated-at-preserved'], does: 'a supplied updated_at is replaced by server time' },
-  'collections.update.updated-at-unchanged': { rules: ['collections.update.updated-at-defaults-to-server-time'], does: 'an omitted updated_at leaves the old one' },
-  'collections.update.updated-at-offset-optional': { rules: ['collections.update.updated-at-offset-required'], does: 'updated_at without an offset is read as UTC' },
-  'collections.update.updated-at-future-accepted': { rules: ['collections.update.updated-at-not-future'], does: 'a future updated_at is accepted' },
-  'collections.update.access-level-can-edit': { rules: ['collections.update.requires-edit'], does: 'access permission suffices to update a collection' },
-  'collections.update.created-at-reset': { rules: ['collections.update.partial'], does: 'a collection PATCH sets created_at to the time of the update' },
-  'collections.delete.soft': { rules: ['collections.delete.permanent'], does: 'delete answers 200 but the collection stays' },
-  'collections.delete.links-kept': { rules: ['collections.delete.unlinks-notes'], does: 'notes keep the deleted collection in collection_ids' },
-  'collections.delete.dangling-links-break-reads': { rules: ['collections.delete.unlinks-notes', 'collections.delete.notes-survive'], does: 'notes keep the deleted collection in collection_ids, and reading such a note by id answers 404' },
-  'collections.delete.access-level-can-delete': { rules: ['collections.delete.requires-edit'], does: 'access permission suffices to delete a collection' },
-  'collections.delete.cascades-notes': { rules: ['collections.delete.notes-survive'], does: 'deleting a collection deletes its notes' },
-  'collections.list.limit-max-off-by-one': { rules: ['collections.list.limit-range'], does: 'collection limit 101 is accepted' },
-  'collections.list.default-limit-20': { rules: ['collections.list.limit-default-50'], does: 'the default collection page size is 20' },
-  'collections.list.order-by-unvalidated': { rules: ['collections.list.order-by-values'], does: 'an unknown order_by falls back to updated_at' },
-  'collections.list.order-by-ignored': { rules: ['collections.list.order-by-honoured'], does: 'order_by=created_at still orders by updated_at' },
-  'collections.list.default-order-created-at': { rules: ['collections.list.order-by-default-updated-at'], does: 'the default order is created_at' },
-  'collections.list.order-reversed': { rules: ['collections.list.order-direction'], does: 'the list runs opposite to the declared direction' },
-  'collections.list.updated-bounds-use-created': { rules: ['collections.list.bounds-filter'], does: 'updated bounds compare created_at' },
-  'collections.list.bounds-exclusive': { rules: ['collections.list.bounds-inclusive'], does: 'bounds exclude a collection exactly on them' },
-  'collections.list.bounds-offset-optional': { rules: ['collections.list.bounds-offset-required'], does: 'bounds without an offset are read as UTC' },
-  'collections.list.cursor-skips-one': { rules: ['collections.list.cursor-pages'], does: 'next_page skips the first collection of the next page' },
-  'collections.list.next-page-omitted-at-end': { rules: ['collections.list.next-page-null-at-end'], does: 'the last page omits next_page instead of null' },
-  'collections.list.total-is-page-size': { rules: ['collections.list.total-before-pagination'], does: 'total is the number of collections on the page' },
-  'collections.list.cursor-filters-unchecked': { rules: ['collections.list.cursor-filter-mismatch'], does: 'a cursor reused with other filters is accepted' },
-  'collections.list.names-swapped': { rules: ['collections.list.parameter-names'], does: 'the cursor answers to another name than the profile declares' },
-  'collections.search.query-required': { rules: ['collections.search.query-optional'], does: 'a search without query is refused' },
-  'collections.search.total-counts-all': { rules: ['collections.search.total-is-count'], does: 'total counts every visible collection' },
-  'collections.search.next-page-returned': { rules: ['collections.search.no-next-page'], does: 'responses carry next_page: null' },
-  'collections.search.bounds-ignored': { rules: ['collections.search.bounds-filter'], does: 'search bounds are ignored' },
-  'collections.search.bounds-exclusive': { rules: ['collections.search.bounds-filter'], does: 'search bounds exclude a collection exactly on them' },
-  'collections.search.bounds-offset-optional': { rules: ['collections.search.bounds-offset-required'], does: 'bounds without an offset are read as UTC' },
-  'collections.search.description-only': { rules: ['collections.search.finds-by-title'], does: 'only descriptions are searched' },
-  'collections.search.names-swapped': { rules: ['collections.search.parameter-names'], does: 'the query answers to another name than the profile declares' },
-
-  // ---- membership ----
-  'membership.add.not-linked': { rules: ['membership.add.links'], does: 'add answers 200 without linking' },
-  'membership.add.touches-note': { rules: ['membership.add.link-only'], does: 'add increments the note version' },
-  'membership.add.missing-note-accepted': { rules: ['membership.add.missing-refused'], does: 'adding a missing note answers 200' },
-  'membership.add.access-level-can-add': { rules: ['membership.add.requires-contribute'], does: 'access permission on the collection suffices to add' },
-  'membership.add.foreign-note-linked': { rules: ['membership.add.requires-note-access'], does: 'any existing note can be added' },
-  'membership.move.copies': { rules: ['membership.move.moves'], does: 'move adds to the target but keeps the source' },
-  'membership.move.rewrites-content': { rules: ['membership.move.content-unchanged'], does: 'move appends a line to the content' },
-  'membership.move.target-optional': { rules: ['membership.move.target-required'], does: 'a move without target removes the note from the source' },
-  'membership.move.removes-first': { rules: ['membership.move.failed-add-keeps-source'], does: 'move removes from the source before checking the target' },
-  'membership.move.missing-source-ignored': { rules: ['membership.move.missing-refused'], does: 'a missing source collection is ignored' },
-  'membership.move.target-access-suffices': { rules: ['membership.move.requires-permissions'], does: 'access permission on the target suffices' },
-  'membership.remove.noop': { rules: ['membership.remove.unlinks'], does: 'remove answers 200 without unlinking' },
-  'membership.collection-ids.duplicated': { rules: ['membership.collection-ids.current'], does: 'a note added twice to a collection lists it twice in collection_ids' },
-  'membership.collection-ids.stale-after-move': { rules: ['membership.collection-ids.current'], does: 'after a move the note still lists the source collection' },
-
-  // ---- attachments ----
-  'attachments.download-url.missing': { rules: ['attachments.download-url.exists'], does: 'the download-url endpoint answers 404 for every attachment' },
-  'attachments.question.limit-off-by-one': { rules: ['attachments.question.length'], does: 'questions of 10,001 characters are accepted' },
-  'attachments.question.page-references-strings': { rules: ['attachments.question.response-fields'], does: 'page_references holds strings' },
-
-  // ---- auth and permissions ----
-  'auth.bearer.missing-allowed-on-get': { rules: ['auth.bearer.required'], does: 'GET requests without a token are served as an anonymous user' },
-  'auth.bearer.any-token-accepted': { rules: ['auth.bearer.invalid-refused'], does: 'unknown tokens are served as an anonymous user' },
-  'auth.scope.notes-unchecked': { rules: ['auth.scope.notes-isolated'], does: 'any user may act on any note' },
-  'auth.scope.list-hides-shared': { rules: ['auth.scope.shared-visible'], does: 'the note list shows only the caller\'s own notes, not those shared with them' },
-  'auth.scope.list-shows-all-users': { rules: ['auth.scope.notes-list-isolated'], does: 'list and search show every user\'s notes' },
-  'auth.scope.collections-unchecked': { rules: ['auth.scope.collections-isolated'], does: 'any user may see and act on any collection' },
-  'auth.scope.collection-list-shows-all-users': { rules: ['auth.scope.collections-isolated'], does: 'the collection list shows every user\'s collections' },
-  'auth.scope.related-shows-all-users': { rules: ['auth.scope.related-notes-isolated'], does: 'related notes include every user\'s notes' },
-  'permissions.access.grant-ignored': { rules: ['permissions.access.read'], does: 'access grants on notes are ignored' },
-  'permissions.edit.treated-as-access': { rules: ['permissions.edit.update-delete'], does: 'edit grants act as access' },
-  'permissions.own.owner-only': { rules: ['permissions.own.set-created-at'], does: 'only the creator can set created_at, whatever the grant' },
-  'permissions.contribute.treated-as-access': { rules: ['permissions.contribute.add'], does: 'contribute grants act as access' },
-  'permissions.collection.grants-ignored': { rules: ['permissions.collection.access-edit'], does: 'grants on a collection do not open the collection itself' },
-
-  // ---- errors ----
-  'errors.missing.note-delete-succeeds': { rules: ['errors.missing.note-refused'], does: 'deleting a missing note answers 200' },
-  'errors.missing.collection-delete-succeeds': { rules: ['errors.missing.collection-refused'], does: 'deleting a missing collection answers 200' },
-  'errors.bad-input.crashes-on-malformed-json': { rules: ['errors.bad-input.no-5xx'], does: 'malformed JSON answers 500' },
-  'errors.status.validation-wrong': { rules: ['errors.status.validation'], does: 'validation failures answer 418' },
-  'errors.status.not-found-wrong': { rules: ['errors.status.not-found'], does: 'missing resources answer 418' },
-  'errors.status.forbidden-wrong': { rules: ['errors.status.forbidden'], does: 'permission failures answer 418' },
-  'errors.status.unauthenticated-wrong': { rules: ['errors.status.unauthenticated'], does: 'missing credentials answer 418' },
-  'errors.status.version-mismatch-wrong': { rules: ['errors.status.version-mismatch'], does: 'version mismatches answer 418' },
-  'errors.status.trashed-wrong': { rules: ['errors.status.trashed'], does: 'operations on trashed notes answer 418' },
-  'errors.status.quota-exceeded-wrong': { rules: ['quota.create.exceeded-status'], does: 'quota_exceeded answers 418' },
-  'errors.status.unknown-snapshot-wrong': { rules: ['notes.search.snapshot-unknown'], does: 'unknown snapshots answer 418' },
-  'errors.body.kind-missing': { rules: ['errors.body.shape'], does: 'refusal bodies carry no error kind' },
-
-  // ---- quota and rate limits ----
-  'quota.body-incomplete': { rules: ['quota.create.exceeded-body'], does: 'the quota_exceeded body has no upgrade_info' },
-  'quota.refusal-stores-note': { rules: ['quota.create.exceeded-body'], does: 'a create over quota answers quota_exceeded but stores the note anyway' },
-  'quota.set-created-at-counts': { rules: ['quota.set-created-at.neutral'], does: 'set-created-at consumes quota' },
-  'headers.rate-limit.missing': { rules: ['headers.rate-limit.families'], does: 'no rate-limit headers at all' },
-  'headers.rate-limit.names-differ': { rules: ['headers.rate-limit.declared'], does: 'X-RateLimit-Remaining is sent as X-RateLimit-Left' },
-  'headers.rate-limit.no-retry-after': { rules: ['headers.rate-limit.exhausted'], does: '429 answers carry no Retry-After' },
-} as const satisfies Record<string, FaultSpec>;
-
-export type FaultName = keyof typeof FAULTS;
+export const FAULTS: Readonly<Record<FaultName, FaultSpec>> = Object.fromEntries([
+  ...Object.entries(SEAM_FAULTS),
+  ...[...FAULT_HOOKS].map(([name, { rules, does }]) => [name, { rules, does }]),
+]) as Record<FaultName, FaultSpec>;
 
 export const FAULT_NAMES = Object.keys(FAULTS).sort() as FaultName[];
 
@@ -334,6 +91,7 @@ export function isFaultName(name: string): name is FaultName {
 /** Validates fault names given by a user (CLI, options), naming the unknown ones. */
 export function parseFaults(names: readonly string[]): ReadonlySet<FaultName> {
   const unknown = names.filter((n) => !isFaultName(n));
-  if (unknown.length > 0) throw new Error(`unknown fault(s): ${unknown.join(', ')} (see notes-conformance fake --list-faults)`);
+  if (unknown.length > 0)
+    throw new Error(`unknown fault(s): ${unknown.join(', ')} (see notes-conformance fake --list-faults)`);
   return new Set(names as FaultName[]);
 }

@@ -30,6 +30,18 @@ export interface FaultHooks {
 /** A fault's behaviour; called once per fake instance started with it. */
 export type FaultFactory = () => FaultHooks;
 
+/** What a fault breaks, in the catalogue's words. */
+export interface FaultSpec {
+  /** The rules this fault breaks; the first is the one it was written for. */
+  readonly rules: readonly [string, ...string[]];
+  readonly does: string;
+}
+
+/** A fault with its behaviour beside its description: one entry in its area's file. */
+export interface Fault extends FaultSpec {
+  readonly hooks: FaultFactory;
+}
+
 /** The hooks of every active fault, composed in catalogue order. */
 export interface InstalledFaults {
   readonly policy: Policy;
@@ -53,7 +65,9 @@ export function installFaults(factories: readonly FaultFactory[]): InstalledFaul
     },
     wrapStore(store) {
       for (const h of hooks) {
-        for (const [name, wrap] of Object.entries(h.store ?? {}) as Array<[StoreMethod, (n: unknown, s: Store) => unknown]>) {
+        for (const [name, wrap] of Object.entries(h.store ?? {}) as Array<
+          [StoreMethod, (n: unknown, s: Store) => unknown]
+        >) {
           const next = (store[name] as (...args: unknown[]) => unknown).bind(store);
           Object.defineProperty(store, name, { value: wrap(next, store), configurable: true, writable: true });
         }

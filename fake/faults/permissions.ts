@@ -1,18 +1,37 @@
 import type { Level } from '../store/records.js';
-import type { FaultName } from './catalogue.js';
-import type { FaultFactory } from './hooks.js';
+import type { Fault, FaultFactory } from './hooks.js';
 
 /** A server that reads one grant level as another (or not at all). */
-const grantsRead = (level: Level, as: Level | undefined): FaultFactory => () => ({
-  store: { grantLevel: (next) => (resourceId, userId) => {
-    const granted = next(resourceId, userId);
-    return granted === level ? as : granted;
-  } },
-});
+const grantsRead =
+  (level: Level, as: Level | undefined): FaultFactory =>
+  () => ({
+    store: {
+      grantLevel: (next) => (resourceId, userId) => {
+        const granted = next(resourceId, userId);
+        return granted === level ? as : granted;
+      },
+    },
+  });
 
-export const PERMISSION_FAULTS: Partial<Record<FaultName, FaultFactory>> = {
-  'permissions.access.grant-ignored': grantsRead('access', undefined),
-  'permissions.edit.treated-as-access': grantsRead('edit', 'access'),
-  'permissions.contribute.treated-as-access': grantsRead('contribute', 'access'),
-  'permissions.own.owner-only': grantsRead('own', 'edit'),
-};
+export const PERMISSION_FAULTS = {
+  'permissions.access.grant-ignored': {
+    rules: ['permissions.access.read'],
+    does: 'access grants on notes are ignored',
+    hooks: grantsRead('access', undefined),
+  },
+  'permissions.edit.treated-as-access': {
+    rules: ['permissions.edit.update-delete'],
+    does: 'edit grants act as access',
+    hooks: grantsRead('edit', 'access'),
+  },
+  'permissions.contribute.treated-as-access': {
+    rules: ['permissions.contribute.add'],
+    does: 'contribute grants act as access',
+    hooks: grantsRead('contribute', 'access'),
+  },
+  'permissions.own.owner-only': {
+    rules: ['permissions.own.set-created-at'],
+    does: 'only the creator can set created_at, whatever the grant',
+    hooks: grantsRead('own', 'edit'),
+  },
+} satisfies Record<string, Fault>;

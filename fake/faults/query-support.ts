@@ -26,7 +26,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** Bounds moved a millisecond inwards: inclusive comparisons on them act as exclusive ones on the sent bounds. */
 export function exclusiveBounds(input: Input): Record<string, string> {
   const patch: Record<string, string> = {};
-  const steps = [['created_after', 1], ['updated_after', 1], ['created_before', -1], ['updated_before', -1]] as const;
+  const steps = [
+    ['created_after', 1],
+    ['updated_after', 1],
+    ['created_before', -1],
+    ['updated_before', -1],
+  ] as const;
   for (const [field, step] of steps) {
     const ms = instant(input[field]);
     if (ms !== undefined) patch[field] = iso(ms + step);

@@ -21,38 +21,94 @@ const eachItem = (fn: (item: View) => void) => (view: View) => {
 
 const RESPONSE_FAULTS: Partial<Record<FaultName, ResponseFault>> = {
   'conventions.request-id.missing-on-lists': { ops: ['listNotes', 'listCollections'], apply: drop('request_id') },
-  'conventions.request-id.repeated': { ops: ['*'], apply: (v) => { v.request_id = 'req-0000'; } },
+  'conventions.request-id.repeated': {
+    ops: ['*'],
+    apply: (v) => {
+      v.request_id = 'req-0000';
+    },
+  },
   'conventions.success.created-201': { ops: ['createNote', 'createCollection'], apply: () => ({ status: 201 }) },
   'conventions.success.trash-202': { ops: ['trashNote'], apply: () => ({ status: 202 }) },
   'notes.create.response-missing-version': { ops: ['createNote'], apply: drop('version') },
   'notes.read.response-missing-attachment-metadata': { ops: ['getNote'], apply: drop('attachment_metadata') },
   'notes.update.response-missing-trashed-at': { ops: ['updateNote'], apply: drop('trashed_at') },
   'notes.set-created-at.response-missing-collection-ids': { ops: ['setNoteCreatedAt'], apply: drop('collection_ids') },
-  'notes.trashed-at.false-when-active': { ops: NOTE_WRITES, apply: (v) => { if (v.trashed_at === null) v.trashed_at = false; } },
+  'notes.trashed-at.false-when-active': {
+    ops: NOTE_WRITES,
+    apply: (v) => {
+      if (v.trashed_at === null) v.trashed_at = false;
+    },
+  },
   'notes.read.attachment-page-count-string': {
     ops: ['getNote'],
-    apply: (v) => { for (const a of v.attachment_metadata as View[]) a.page_count = String(a.page_count); },
+    apply: (v) => {
+      for (const a of v.attachment_metadata as View[]) a.page_count = String(a.page_count);
+    },
   },
-  'notes.title.items-use-snippet': { ops: ['listNotes', 'searchNotes'], apply: eachItem((i) => { i.title = i.snippet; }) },
-  'notes.list.item-missing-snippet': { ops: ['listNotes'], apply: eachItem((i) => { delete i.snippet; }) },
-  'notes.list.response-total-string': { ops: ['listNotes'], apply: (v) => { v.total = String(v.total); } },
-  'notes.search.item-missing-audio-ids': { ops: ['searchNotes'], apply: eachItem((i) => { delete i.audio_recording_ids; }) },
+  'notes.title.items-use-snippet': {
+    ops: ['listNotes', 'searchNotes'],
+    apply: eachItem((i) => {
+      i.title = i.snippet;
+    }),
+  },
+  'notes.list.item-missing-snippet': {
+    ops: ['listNotes'],
+    apply: eachItem((i) => {
+      delete i.snippet;
+    }),
+  },
+  'notes.list.response-total-string': {
+    ops: ['listNotes'],
+    apply: (v) => {
+      v.total = String(v.total);
+    },
+  },
+  'notes.search.item-missing-audio-ids': {
+    ops: ['searchNotes'],
+    apply: eachItem((i) => {
+      delete i.audio_recording_ids;
+    }),
+  },
   'notes.search.response-missing-snapshot-id': { ops: ['searchNotes'], apply: drop('snapshot_id') },
-  'notes.related.item-missing-preview': { ops: ['getRelatedNotes'], apply: eachItem((i) => { delete i.preview; }) },
+  'notes.related.item-missing-preview': {
+    ops: ['getRelatedNotes'],
+    apply: eachItem((i) => {
+      delete i.preview;
+    }),
+  },
   'collections.create.response-missing-description': { ops: ['createCollection'], apply: drop('description') },
   'collections.read.response-missing-note-count': { ops: ['getCollection'], apply: drop('note_count') },
   'collections.update.response-missing-updated-at': { ops: ['updateCollection'], apply: drop('updated_at') },
-  'collections.list.item-missing-note-count': { ops: ['listCollections'], apply: eachItem((i) => { delete i.note_count; }) },
+  'collections.list.item-missing-note-count': {
+    ops: ['listCollections'],
+    apply: eachItem((i) => {
+      delete i.note_count;
+    }),
+  },
   'collections.list.response-missing-total': { ops: ['listCollections'], apply: drop('total') },
-  'collections.search.item-missing-note-count': { ops: ['searchCollections'], apply: eachItem((i) => { delete i.note_count; }) },
-  'collections.search.response-total-string': { ops: ['searchCollections'], apply: (v) => { v.total = String(v.total); } },
+  'collections.search.item-missing-note-count': {
+    ops: ['searchCollections'],
+    apply: eachItem((i) => {
+      delete i.note_count;
+    }),
+  },
+  'collections.search.response-total-string': {
+    ops: ['searchCollections'],
+    apply: (v) => {
+      v.total = String(v.total);
+    },
+  },
   'collections.read.state-field': {
     ops: ['getCollection', 'listCollections', 'searchCollections'],
-    apply: (v) => { for (const c of Array.isArray(v.results) ? (v.results as View[]) : [v]) c.trashed_at = null; },
+    apply: (v) => {
+      for (const c of Array.isArray(v.results) ? (v.results as View[]) : [v]) c.trashed_at = null;
+    },
   },
   'collections.read.includes-notes': {
     ops: ['getCollection'],
-    apply: (v, ctx) => { v.notes = [...(ctx.store.collections.get(v.id as string)?.noteIds ?? [])].map((id) => ({ id })); },
+    apply: (v, ctx) => {
+      v.notes = [...(ctx.store.collections.get(v.id as string)?.noteIds ?? [])].map((id) => ({ id }));
+    },
   },
 };
 
@@ -65,7 +121,12 @@ export const EMPTY_BODY_FAULTS: Partial<Record<string, FaultName>> = {
 };
 
 /** Applies the active response faults for one operation; returns an overriding status if any. */
-export function applyResponseFaults(ctx: ServiceContext, op: string, view: View, active: ReadonlySet<FaultName>): number | undefined {
+export function applyResponseFaults(
+  ctx: ServiceContext,
+  op: string,
+  view: View,
+  active: ReadonlySet<FaultName>,
+): number | undefined {
   let status: number | undefined;
   for (const name of active) {
     const fault = RESPONSE_FAULTS[name];

@@ -43,7 +43,12 @@ export function createdNote(ctx: ServiceContext, view: View): NoteRecord {
 }
 
 /** Runs the operation as if a field of a record had another value, then puts the value back. */
-export function pretending<T extends object, K extends keyof T>(record: T | undefined, key: K, value: T[K], run: () => View): View {
+export function pretending<T extends object, K extends keyof T>(
+  record: T | undefined,
+  key: K,
+  value: T[K],
+  run: () => View,
+): View {
   if (!record) return run();
   const saved = record[key];
   record[key] = value;
@@ -56,7 +61,9 @@ export function pretending<T extends object, K extends keyof T>(record: T | unde
 }
 
 /** A fault that wraps one operation. */
-export const around = (op: string, wrap: OperationWrapper): FaultFactory => () => ({ ops: { [op]: wrap } });
+export const around =
+  (op: string, wrap: OperationWrapper): FaultFactory =>
+  () => ({ ops: { [op]: wrap } });
 
 /** A fault that rewrites one operation's input before the reference sees it. */
 export const before = (op: string, rewrite: (ctx: ServiceContext, call: Call) => Call): FaultFactory =>
