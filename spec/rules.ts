@@ -48,6 +48,7 @@ const catalogueSchema = {
           operations: { type: 'array', minItems: 1, items: { type: 'string' }, uniqueItems: true },
         },
         if: { type: 'object', properties: { level: { const: 'profile' } } },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else, not a thenable
         then: { type: 'object', required: ['profile'], properties: { profile: true } },
         else: { type: 'object', not: { type: 'object', required: ['profile'], properties: { profile: true } } },
       },

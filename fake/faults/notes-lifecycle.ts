@@ -1,7 +1,7 @@
 import { notFound } from '../service/errors.js';
 import { requireNote } from '../service/permissions.js';
 import type { NoteRecord } from '../store/records.js';
-import type { Fault, FaultFactory, OperationWrapper } from './hooks.js';
+import type { Fault, OperationWrapper } from './hooks.js';
 import { after, around, pathNote, pretending } from './support.js';
 
 export const NOTES_LIFECYCLE_FAULTS = {

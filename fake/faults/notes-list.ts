@@ -3,7 +3,7 @@ import { listFiltersKey, listKey, readListFilters } from '../service/notes-list.
 import { decodeCursor, encodeCursor } from '../service/paging.js';
 import type { View } from '../service/views.js';
 import type { NoteRecord } from '../store/records.js';
-import type { Fault, FaultFactory, OperationWrapper } from './hooks.js';
+import type { Fault, OperationWrapper } from './hooks.js';
 import {
   containsAll,
   exclusiveBounds,

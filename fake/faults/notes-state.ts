@@ -24,7 +24,7 @@ const halfDeleted =
     };
     return {
       ops: {
-        deleteNote: (next) => (ctx, call) => {
+        deleteNote: (_next) => (ctx, call) => {
           const id = call.params.note_id ?? '';
           if (hidden.has(id)) throw notFound('note');
           requireNote(ctx, call.user, id, ctx.policy.levels.deleteNote); // who may delete is unchanged

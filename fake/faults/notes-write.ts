@@ -307,7 +307,7 @@ export const NOTES_WRITE_FAULTS = {
   'notes.update.version-not-incremented': {
     rules: ['notes.update.version-changes'],
     does: 'the version does not change on update',
-    hooks: after('updateNote', (ctx, call, view) => {
+    hooks: after('updateNote', (ctx, call, _view) => {
       const note = pathNote(ctx, call)!;
       note.version--;
       return noteWrittenView(ctx, note);

@@ -59,18 +59,18 @@ export function updatedBoundsOnCreated(input: Input): Record<string, string | un
 }
 
 /**
- * Runs the operation as if some notes had another value in one field (`valueOf` returns undefined
+ * Runs the operation as if some notes had another value in one field (`wanted` returns undefined
  * to leave a note alone), then puts back each value the run did not change itself.
  */
 export function pretendingEach<K extends keyof NoteRecord>(
   notes: Iterable<NoteRecord>,
   key: K,
-  valueOf: (note: NoteRecord) => NoteRecord[K] | undefined,
+  wanted: (note: NoteRecord) => NoteRecord[K] | undefined,
   run: () => View,
 ): View {
   const changed: Array<{ note: Record<K, NoteRecord[K]>; saved: NoteRecord[K]; value: NoteRecord[K] }> = [];
   for (const note of notes) {
-    const value = valueOf(note);
+    const value = wanted(note);
     if (value === undefined || value === note[key]) continue;
     const writable = note as Record<K, NoteRecord[K]>;
     changed.push({ note: writable, saved: note[key], value });

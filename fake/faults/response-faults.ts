@@ -8,6 +8,7 @@ import type { FaultName } from './catalogue.js';
  */
 interface ResponseFault {
   ops: readonly string[];
+  // biome-ignore lint/suspicious/noConfusingVoidType: most faults only edit the view and return nothing
   apply(view: View, ctx: ServiceContext): { status: number } | void;
 }
 

@@ -176,7 +176,7 @@ export class SearchIndex {
  * alive through a short sliced string, and a term outlives the note version it came from.
  */
 function internalised(term: string): string {
-  return term.length < 13 ? term : (' ' + term).slice(1);
+  return term.length < 13 ? term : (` ${term}`).slice(1);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type CollectionRecord, type Level, type NoteRecord, type SearchSnapshot, type UserRecord } from './records.js';
+import type { CollectionRecord, Level, NoteRecord, SearchSnapshot, UserRecord } from './records.js';
 import { SearchIndex } from './search-index.js';
 import { SortedIndex } from './sorted-index.js';
 import { TitleIndex } from './title-index.js';
@@ -158,7 +158,10 @@ export class Store {
 
   grant(resourceId: string, userId: string, level: Level): void {
     let levels = this.grants.get(resourceId);
-    if (!levels) this.grants.set(resourceId, (levels = new Map()));
+    if (!levels) {
+      levels = new Map();
+      this.grants.set(resourceId, levels);
+    }
     levels.set(userId, level);
     const collection = this.collections.get(resourceId);
     if (collection && collection.trashedAt === null) this.collectionTitles.add(userId, collection.title, collection.id);

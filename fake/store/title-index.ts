@@ -18,10 +18,16 @@ export class TitleIndex {
 
   add(userId: string, title: string, collectionId: string): void {
     let titles = this.byUser.get(userId);
-    if (!titles) this.byUser.set(userId, (titles = new Map()));
+    if (!titles) {
+      titles = new Map();
+      this.byUser.set(userId, titles);
+    }
     const key = title.toLowerCase();
     let ids = titles.get(key);
-    if (!ids) titles.set(key, (ids = new Set()));
+    if (!ids) {
+      ids = new Set();
+      titles.set(key, ids);
+    }
     ids.add(collectionId);
   }
 
