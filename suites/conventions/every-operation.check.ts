@@ -21,7 +21,7 @@ check('every operation answers a success with 200, a JSON body, a request_id and
 }, async (t) => {
   const word = t.data.word();
   const seen: Array<[string, Exchange]> = [];
-  const step = async (op: string, x: Promise<Exchange>) => {
+  const step = async <Op extends string>(op: string, x: Promise<Exchange<Op>>) => {
     const exchange = await x;
     seen.push([op, exchange]);
     return exchange;

@@ -51,34 +51,34 @@ export class Api {
   }
 
   // ---- notes ----
-  async createNote(body: unknown): Promise<Exchange> {
+  async createNote(body: unknown) {
     const x = await this.send('createNote', { method: 'POST', path: '/v2/notes', json: body });
     this.noteCreated(x, 'note');
     return x;
   }
-  getNote(id: string): Promise<Exchange> {
+  getNote(id: string) {
     return this.send('getNote', { method: 'GET', path: `/v2/notes/${id}` });
   }
-  updateNote(id: string, body: unknown): Promise<Exchange> {
+  updateNote(id: string, body: unknown) {
     return this.send('updateNote', { method: 'PATCH', path: `/v2/notes/${id}`, json: body });
   }
-  setCreatedAt(id: string, body: unknown): Promise<Exchange> {
+  setCreatedAt(id: string, body: unknown) {
     return this.send('setNoteCreatedAt', { method: 'PATCH', path: `/v2/notes/${id}/created-at`, json: body });
   }
-  async deleteNote(id: string): Promise<Exchange> {
+  async deleteNote(id: string) {
     const x = await this.send('deleteNote', { method: 'DELETE', path: `/v2/notes/${id}` });
     if ((x.status >= 200 && x.status < 300) || this.goneFor(x, 'note', id)) this.ledger.deleted('note', id);
     return x;
   }
-  async trashNote(id: string): Promise<Exchange> {
+  async trashNote(id: string) {
     const x = await this.send('trashNote', { method: 'POST', path: `/v2/notes/${id}/trash` });
     if (x.status >= 200 && x.status < 300) this.ledger.trashed('note', id);
     return x;
   }
-  restoreNote(id: string): Promise<Exchange> {
+  restoreNote(id: string) {
     return this.sendEndpoint('restoreNote', 'restore_note', { note_id: id });
   }
-  listNotes(q: ListNotesQuery = {}): Promise<Exchange> {
+  listNotes(q: ListNotesQuery = {}) {
     const names = this.profile.names?.notes_list ?? {};
     const query: Query = { limit: q.limit, order_by: q.order_by };
     for (const b of BOUNDS) query[`filter_by_${b}`] = q[b];
@@ -91,7 +91,7 @@ export class Api {
     }
     return this.send('listNotes', { method: 'GET', path: '/v2/notes', query });
   }
-  searchNotes(q: { limit?: number | string; offset?: number | string; snapshot_id?: string }, b: SearchNotesBody): Promise<Exchange> {
+  searchNotes(q: { limit?: number | string; offset?: number | string; snapshot_id?: string }, b: SearchNotesBody) {
     const names = this.profile.names?.notes_search ?? {};
     const body: Body = {};
     if (b.query !== undefined) body.query = b.query;
@@ -104,23 +104,23 @@ export class Api {
     }
     return this.send('searchNotes', { method: 'POST', path: '/v2/notes/search', query: q, json: body });
   }
-  relatedNotes(id: string, q: { limit?: number | string } = {}): Promise<Exchange> {
+  relatedNotes(id: string, q: { limit?: number | string } = {}) {
     return this.send('getRelatedNotes', { method: 'GET', path: `/v2/notes/${id}/related-notes`, query: q });
   }
 
   // ---- collections ----
-  async createCollection(body: unknown): Promise<Exchange> {
+  async createCollection(body: unknown) {
     const x = await this.send('createCollection', { method: 'POST', path: '/v2/collections', json: body });
     this.noteCreated(x, 'collection');
     return x;
   }
-  getCollection(id: string): Promise<Exchange> {
+  getCollection(id: string) {
     return this.send('getCollection', { method: 'GET', path: `/v2/collections/${id}` });
   }
-  updateCollection(id: string, body: unknown): Promise<Exchange> {
+  updateCollection(id: string, body: unknown) {
     return this.send('updateCollection', { method: 'PATCH', path: `/v2/collections/${id}`, json: body });
   }
-  async deleteCollection(id: string): Promise<Exchange> {
+  async deleteCollection(id: string) {
     const x = await this.send('deleteCollection', { method: 'DELETE', path: `/v2/collections/${id}` });
     if ((x.status >= 200 && x.status < 300) || this.goneFor(x, 'collection', id)) this.ledger.deleted('collection', id);
     return x;
@@ -134,19 +134,19 @@ export class Api {
   private goneFor(x: Exchange, kind: 'note' | 'collection', id: string): boolean {
     return x.status === 404 && this.ledger.ownerOf(kind, id) === this.owner && !this.ledger.isTrashed(kind, id);
   }
-  async trashCollection(id: string): Promise<Exchange> {
+  async trashCollection(id: string) {
     const x = await this.sendEndpoint('trashCollection', 'trash_collection', { collection_id: id });
     if (x.status >= 200 && x.status < 300) this.ledger.trashed('collection', id);
     return x;
   }
-  listCollections(q: ListCollectionsQuery = {}): Promise<Exchange> {
+  listCollections(q: ListCollectionsQuery = {}) {
     const names = this.profile.names?.collections_list ?? {};
     const query: Query = { limit: q.limit, order_by: q.order_by };
     if (q.cursor !== undefined) query[this.name(names.cursor, 'names.collections_list.cursor')] = q.cursor;
     for (const b of BOUNDS) if (q[b] !== undefined) query[this.name(names[b], `names.collections_list.${b}`)] = q[b];
     return this.send('listCollections', { method: 'GET', path: '/v2/collections', query });
   }
-  searchCollections(b: SearchCollectionsBody): Promise<Exchange> {
+  searchCollections(b: SearchCollectionsBody) {
     const names = this.profile.names?.collections_search ?? {};
     const body: Body = {};
     if (b.query !== undefined) body[this.name(names.query, 'names.collections_search.query')] = b.query;
@@ -155,21 +155,21 @@ export class Api {
   }
 
   // ---- membership ----
-  addToCollection(collectionId: string, noteId: string): Promise<Exchange> {
+  addToCollection(collectionId: string, noteId: string) {
     return this.send('addNoteToCollection', { method: 'PUT', path: `/v2/collections/${collectionId}/notes/${noteId}` });
   }
-  moveNote(sourceId: string, noteId: string, body: unknown): Promise<Exchange> {
+  moveNote(sourceId: string, noteId: string, body: unknown) {
     return this.send('moveNote', { method: 'POST', path: `/v2/collections/${sourceId}/notes/${noteId}/move`, json: body });
   }
-  removeFromCollection(collectionId: string, noteId: string): Promise<Exchange> {
+  removeFromCollection(collectionId: string, noteId: string) {
     return this.sendEndpoint('removeNoteFromCollection', 'remove_note_from_collection', { collection_id: collectionId, note_id: noteId });
   }
-  askQuestion(attachmentId: string, body: unknown): Promise<Exchange> {
+  askQuestion(attachmentId: string, body: unknown) {
     return this.sendEndpoint('askAttachmentQuestion', 'attachment_question', { attachment_id: attachmentId }, body);
   }
 
   /** Any request as this user (or with other credentials): for auth and bad-input checks. */
-  async raw(opts: Omit<SendOptions, 'token'> & { token?: string | null }): Promise<Exchange> {
+  async raw(opts: Omit<SendOptions, 'token'> & { token?: string | null }) {
     const x = await tracked(() => this.client.send({ ...opts, token: opts.token === undefined ? this.token : opts.token }));
     // A target that wrongly accepts a malformed create as this user still gets the result deleted.
     const asMe = opts.token === undefined && opts.authorization === undefined && opts.method === 'POST';
@@ -179,7 +179,7 @@ export class Api {
   }
 
   // ---- plumbing ----
-  private async send(operationId: string, opts: Omit<SendOptions, 'token'>): Promise<Exchange> {
+  private async send<Op extends string>(operationId: Op, opts: Omit<SendOptions, 'token'>): Promise<Exchange<Op>> {
     const exchange = await tracked(() => this.client.send({ ...opts, token: this.token }));
     if (exchange.status >= 200 && exchange.status < 300) {
       const schema = this.schemas.responseSchemaOf(operationId);
@@ -188,10 +188,10 @@ export class Api {
         if (problems.length > 0) exchange.schemaProblems = problems;
       }
     }
-    return exchange;
+    return exchange as Exchange<Op>;
   }
 
-  private sendEndpoint(operationId: string, field: keyof NonNullable<Profile['endpoints']>, params: Record<string, string>, json?: unknown): Promise<Exchange> {
+  private sendEndpoint<Op extends string>(operationId: Op, field: keyof NonNullable<Profile['endpoints']>, params: Record<string, string>, json?: unknown): Promise<Exchange<Op>> {
     const decl: EndpointDecl | undefined = this.profile.endpoints?.[field];
     if (!decl) throw new KitError(`the profile declares no endpoints.${field}`);
     const path = decl.path.replace(/\{(\w+)\}/g, (_, name: string) => {

@@ -3,7 +3,13 @@ import { Breaker, TargetUnavailable } from './breaker.js';
 import { KitError } from './errors.js';
 
 /** One request and its answer, as recorded for evidence (bodies cut, secrets redacted). */
-export interface Exchange {
+/**
+ * One request and its answer. `Op` is the operationId it was sent for (a type only: it lets
+ * `setupOk` give the body its documented type).
+ */
+export interface Exchange<Op extends string = string> {
+  /** The operation it was sent for, as a type (never set at run time). */
+  readonly operation?: Op;
   readonly method: string;
   /** Path and query, relative to the target's base URL. */
   readonly path: string;

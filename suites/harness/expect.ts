@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { RefusalKind } from '../../spec/profile.js';
+import type { OkBody } from './bodies.js';
 import type { Exchange } from './client.js';
 import { KitError, NonConformance, setupFailed } from './errors.js';
 
@@ -19,9 +20,9 @@ export function expectOk(x: Exchange, what: string): Record<string, unknown> {
  * A step the check needs before it can judge: a failure is the kit's problem (error), not a
  * verdict. Any 2xx counts as done here; the exact 200 is conventions.success.status-200's business.
  */
-export function setupOk(x: Exchange, step: string): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function setupOk<Op extends string>(x: Exchange<Op>, step: string): OkBody<Op> {
   if (x.status < 200 || x.status > 299 || x.json === null || typeof x.json !== 'object') throw setupFailed(step, x.status, x.json ?? x.text);
-  return x.json as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return x.json as OkBody<Op>;
 }
 
 /** A refusal: the document says the request is refused, and (almost always) not with which status. */

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import type { Api } from './api.js';
 import type { CheckContext } from './check.js';
 import type { Exchange } from './client.js';
+import type { OkBody } from './bodies.js';
 import { KitError } from './errors.js';
 import { expectRefused, setupOk, show } from './expect.js';
 
@@ -70,7 +71,7 @@ export function pastIso(t: CheckContext, agoMs = 3_600_000): string {
 }
 
 /** The JSON body of an exchange the check depends on, or a KitError. */
-export function body(x: Exchange, step: string): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function body<Op extends string>(x: Exchange<Op>, step: string): OkBody<Op> {
   return setupOk(x, step);
 }
 

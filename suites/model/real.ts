@@ -1,6 +1,7 @@
 import type { Api } from '../harness/api.js';
 import type { CheckContext } from '../harness/check.js';
 import type { Exchange } from '../harness/client.js';
+import type { OkBody } from '../harness/bodies.js';
 import { KitError, RuleViolation, show } from '../harness/index.js';
 
 /** The system under test as the commands see it. */
@@ -20,13 +21,13 @@ export function refused(rule: string, x: Exchange, what: string): void {
   violation(rule, x.status >= 400 && x.status < 500, `${what} must be refused with a 4xx: ${show(x)}`);
 }
 
-export function ok(rule: string, x: Exchange, what: string): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function ok<Op extends string>(rule: string, x: Exchange<Op>, what: string): OkBody<Op> {
   violation(rule, x.status === 200 && typeof x.json === 'object' && x.json !== null, `${what} must succeed with 200: ${show(x)}`);
-  return x.json as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return x.json as OkBody<Op>;
 }
 
 /** A read the model needs to compare; anything but 200 for a live note is a violation of the given rule. */
-export async function readNote(real: Real, id: string, rule: string): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export async function readNote(real: Real, id: string, rule: string): Promise<OkBody<'getNote'>> {
   return ok(rule, await real.api.getNote(id), `reading note ${id}`);
 }
 

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { KitError, checks, expectDeclaredStatus, expectRefused, setupOk, show } from '../harness/index.js';
+import type { OkBody } from '../harness/bodies.js';
 import { field, idsOf, items, moreReachable, notFound } from './search-helpers.js';
 
 const { check } = checks();
 
-type Page = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Page = OkBody<'searchNotes'>;
 
 // Search engines may rank by meaning: these checks compare pages of one snapshot with each
 // other, never with an expected ranking, and find notes by words that exist only in this run.

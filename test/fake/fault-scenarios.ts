@@ -177,7 +177,7 @@ export const SCENARIOS: Scenario[] = [
     run(s) {
       const id = s.note('one\nold');
       s.later();
-      const v = s.call('PATCH', `/v2/notes/${id}`, { content: 'two', version: 1 }).version;
+      const v = s.call('PATCH', `/v2/notes/${id}`, { content: 'two', version: 1 }).version as number;
       s.call('PATCH', `/v2/notes/${id}`, { content: 'three', version: v });
       s.call('PATCH', `/v2/notes/${id}`, { content: 'stale', version: 1 });
       s.call('PATCH', `/v2/notes/${id}`, { content: 'ahead', version: 99 });
@@ -186,7 +186,7 @@ export const SCENARIOS: Scenario[] = [
       s.call('PATCH', `/v2/notes/${id}`, { content: 12, version: v + 1 });
       s.call('PATCH', `/v2/notes/${id}`, { content: 'text', version: String(v + 1) });
       s.call('GET', `/v2/notes/${id}`);
-      const current = s.call('GET', `/v2/notes/${id}`).version;
+      const current = s.call('GET', `/v2/notes/${id}`).version as number;
       s.call('PATCH', `/v2/notes/${id}`, { content: 'x'.repeat(200_001), version: current });
       s.call('PATCH', `/v2/notes/${id}`, { content: 'kept time', version: current, updated_at: PAST });
       s.call('PATCH', `/v2/notes/${id}`, { content: 'no offset', version: current + 1, updated_at: '2026-01-01T00:00:00' });
@@ -225,9 +225,9 @@ export const SCENARIOS: Scenario[] = [
       s.call('GET', '/v2/notes?limit=100');
       s.call('GET', '/v2/notes?order_by=title');
       const first = s.call('GET', '/v2/notes?limit=20&order_by=created_at');
-      const second = s.call('GET', `/v2/notes?limit=20&order_by=created_at&page=${encodeURIComponent(first.next_page)}`);
-      s.call('GET', `/v2/notes?limit=20&order_by=created_at&page=${encodeURIComponent(second.next_page)}`);
-      s.call('GET', `/v2/notes?limit=20&page=${encodeURIComponent(first.next_page)}`);
+      const second = s.call('GET', `/v2/notes?limit=20&order_by=created_at&page=${encodeURIComponent(String(first.next_page))}`);
+      s.call('GET', `/v2/notes?limit=20&order_by=created_at&page=${encodeURIComponent(String(second.next_page))}`);
+      s.call('GET', `/v2/notes?limit=20&page=${encodeURIComponent(String(first.next_page))}`);
       s.call('GET', `/v2/notes?filter_by_created_after=${encodeURIComponent(iso(T0 - 50 * 60_000))}&filter_by_created_before=${encodeURIComponent(iso(T0 - 45 * 60_000))}`);
       s.call('GET', `/v2/notes?filter_by_updated_after=${encodeURIComponent(iso(T0 - 3000))}&filter_by_updated_before=${encodeURIComponent(iso(T0 - 1000))}`);
       s.call('GET', '/v2/notes?filter_by_created_after=2026-01-01T00:00:00');
@@ -397,8 +397,8 @@ export const SCENARIOS: Scenario[] = [
       s.call('GET', '/v2/collections?limit=101');
       s.call('GET', '/v2/collections?order_by=title');
       const first = s.call('GET', '/v2/collections?limit=30&order_by=created_at');
-      s.call('GET', `/v2/collections?limit=30&order_by=created_at&page=${encodeURIComponent(first.next_page)}`);
-      s.call('GET', `/v2/collections?limit=30&page=${encodeURIComponent(first.next_page)}`);
+      s.call('GET', `/v2/collections?limit=30&order_by=created_at&page=${encodeURIComponent(String(first.next_page))}`);
+      s.call('GET', `/v2/collections?limit=30&page=${encodeURIComponent(String(first.next_page))}`);
       s.call('GET', `/v2/collections?filter_by_created_after=${encodeURIComponent(iso(T0 - 50 * 60_000))}&filter_by_created_before=${encodeURIComponent(iso(T0 - 45 * 60_000))}`);
       s.call('GET', `/v2/collections?filter_by_updated_after=${encodeURIComponent(iso(T0 - 3000))}&filter_by_updated_before=${encodeURIComponent(iso(T0 - 1000))}`);
       s.call('GET', '/v2/collections?filter_by_created_after=2026-01-01T00:00:00');

@@ -7,7 +7,8 @@ export const T0 = Date.parse('2026-06-01T12:00:00.000Z');
 export const iso = (ms: number) => new Date(ms).toISOString();
 export const MISSING = '11111111-2222-4333-8444-555555555555';
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+/** A JSON object as the fake answered it; scenarios read the fields they expect and cast them. */
+type Json = Record<string, unknown>;
 
 /**
  * A deterministic fake that records everything a scenario observes, so a clean run and a
@@ -32,7 +33,7 @@ export class Session {
     });
     const headers = Object.fromEntries(Object.entries(r.headers).filter(([k]) => k !== 'date'));
     this.observed.push({ step: `${method} ${url}`, status: r.status, headers, text: r.text });
-    return r.json ?? {};
+    return (r.json ?? {}) as Json;
   }
 
   as(token: string) {

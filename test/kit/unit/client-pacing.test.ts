@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TargetClient } from '../../../suites/harness/client.js';
 import { KitError } from '../../../suites/harness/errors.js';
-import { type RecordingServer, gaps, recordingServer } from './recording-server.js';
+import { type RecordingServer, recordingServer } from './recording-server.js';
 
 /** The client's pacing (requests per second) and request budget, against a local recording server. */
 let server: RecordingServer;
@@ -23,20 +23,21 @@ describe('client pacing', () => {
   it('spaces requests 1/rps apart (20 per second: 50 ms), measured where they arrive', async () => {
     server = await recordingServer();
     const c = client({ requestsPerSecond: 20 });
+    const start = performance.now();
     for (let i = 0; i < 6; i++) await get(c);
     expect(server.seen).toHaveLength(6);
-    // Slots are 50 ms apart; one arrival may be a few ms late and the next on time. 35 ms is still
-    // far above an unpaced client's gap (the control below).
-    for (const gap of gaps(server.seen)) expect(gap).toBeGreaterThanOrEqual(35);
-    expect(server.seen[5]!.at - server.seen[0]!.at).toBeGreaterThanOrEqual(5 * 50 - 10);
+    // Slots are 50 ms apart: request i cannot arrive before slot i. Lower bounds only, from the
+    // start, so a loaded machine (arrivals late, never early) cannot make this fail.
+    server.seen.forEach((seen, i) => expect(seen.at - start).toBeGreaterThanOrEqual(i * 50 - 5));
   });
 
   it('keeps the pace across concurrent sends (one schedule for the client, not per caller)', async () => {
     server = await recordingServer();
     const c = client({ requestsPerSecond: 25 });
+    const start = performance.now();
     await Promise.all(Array.from({ length: 5 }, () => get(c)));
     const sorted = [...server.seen].sort((a, b) => a.at - b.at);
-    expect(sorted[4]!.at - sorted[0]!.at).toBeGreaterThanOrEqual(4 * 40 - 10);
+    sorted.forEach((seen, i) => expect(seen.at - start).toBeGreaterThanOrEqual(i * 40 - 5));
   });
 
   it('sends at once without a rate (the control: these gaps are far below a paced client\'s)', async () => {
