@@ -156,14 +156,14 @@ export class TargetClient {
   private waitRefusal(waitMs: number | undefined): string | undefined {
     if (waitMs === undefined) return undefined;
     const now = Date.now();
-    if (this.deadlineAt !== undefined && now + waitMs > this.deadlineAt) {
-      return `waiting ${Math.ceil(waitMs / 1000)} s would run past ${this.deadlineWhat}, so the kit did not wait`;
-    }
     const cap = this.options.maxRetryAfterMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS;
     const since = this.rateLimitedSince ?? now;
     if (now + waitMs - since > cap) {
       const waited = now - since >= 1000 ? ` after ${Math.round((now - since) / 1000)} s of refusals` : '';
       return `that is beyond the ${Math.round(cap / 1000)} s the kit waits for a rate limit${waited} (budgets.max_rate_limit_wait_ms), so it did not wait`;
+    }
+    if (this.deadlineAt !== undefined && now + waitMs > this.deadlineAt) {
+      return `waiting ${Math.ceil(waitMs / 1000)} s would run past ${this.deadlineWhat}, so the kit did not wait`;
     }
     return undefined;
   }
@@ -340,8 +340,13 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
  * The body, read up to `cap` bytes: past it (or when Content-Length announces more) the client
  * stops reading and drops the connection, so a 15 MB or endless body costs the kit `cap` bytes.
  */
-async function readCapped(body: AsyncIterable<Buffer | Uint8Array> & { destroy?: (e?: Error) => void }, cap: number, what: string, contentLength: string | undefined): Promise<Buffer> {
+async function readCapped(
+  body: AsyncIterable<Buffer | Uint8Array> & { destroy?: (e?: Error) => void; on?: (event: 'error', listener: () => void) => unknown },
+  cap: number, what: string, contentLength: string | undefined,
+): Promise<Buffer> {
   const over = () => {
+    // Destroying a body nobody reads emits an abort error: it is ours, not news.
+    body.on?.('error', () => {});
     body.destroy?.();
     return new KitError(`${what}: the response is over ${cap} bytes (budgets.max_response_bytes); the kit stopped reading it`);
   };

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KitError } from './errors.js';
@@ -23,7 +24,14 @@ export const SECRETS_FILE_PREFIX = 'secrets-';
 // On globalThis: files may share a worker process but each evaluate this module afresh.
 const STATE = Symbol.for('notes-conformance.worker-signals');
 interface State { inFlight: number; terminating: boolean; onTerm?: () => void; stop: AbortController }
-const state = ((globalThis as Record<symbol, unknown>)[STATE] ??= { inFlight: 0, terminating: false, stop: new AbortController() }) as State;
+const state = ((globalThis as Record<symbol, unknown>)[STATE] ??= { inFlight: 0, terminating: false, stop: stopController() }) as State;
+
+function stopController(): AbortController {
+  const controller = new AbortController();
+  // Every paced or rate-limited request of the worker listens to it while it waits: many at once is normal.
+  setMaxListeners(0, controller.signal);
+  return controller;
+}
 
 /** Aborted STOP_GRACE_MS after the worker's SIGTERM: the clients end what is in flight. */
 export function stopSignal(): AbortSignal {
