@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { constants } from 'node:os';
+import { KitError } from '../suites/harness/errors.js';
 import { WORKER_FILE_PREFIX } from '../suites/harness/signals.js';
 import type { Vitest } from 'vitest/node';
 
@@ -15,6 +16,12 @@ export class Interrupt {
   signal: NodeJS.Signals | undefined;
   private vitest: Vitest | undefined;
   private runDir: string | undefined;
+  private readonly controller = new AbortController();
+
+  /** Aborted by the first signal: the run's start-up (the probe, a wait for a rate limit) honours it. */
+  get stopped(): AbortSignal {
+    return this.controller.signal;
+  }
 
   constructor(private readonly write: (text: string) => void) {
     for (const name of SIGNALS) process.on(name, this.handle);
@@ -28,6 +35,7 @@ export class Interrupt {
     }
     this.signal = signal;
     this.write(`\nnotes-conformance: ${signal === 'SIGINT' ? 'interrupted' : `${signal} received`}; cleaning up what the run created...\n`);
+    this.controller.abort(new KitError(`the run was interrupted (${signal})`));
     // A rejection must not go unhandled: vitest's own handler for those exits the process.
     this.vitest?.cancelCurrentRun('keyboard-input').catch((error: Error) => this.write(`notes-conformance: cancelling the checks failed: ${error.message}\n`));
     this.stopWorkers();

@@ -43,7 +43,7 @@ export async function runKit(argv: readonly string[], env: Readonly<Record<strin
 }
 
 async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text: string) => void): Promise<RunResult> {
-  const run = await startRun(config);
+  const run = await startRun(config, interrupt.stopped);
   const ctx = run.context;
   interrupt.watchWorkers(ctx.runDir);
   let done = 0;

@@ -39,7 +39,7 @@ export interface RunTotals {
  * Starts a run: starts or reaches the target (kit/target.ts), probes it, settles tokens and
  * budgets, and hands back the context every worker receives; finish() sweeps and counts.
  */
-export async function startRun(config: KitConfig): Promise<RunHandle> {
+export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<RunHandle> {
   const started = await startTarget(config);
   const runDir = mkdtempSync(join(tmpdir(), 'notes-conformance-'));
   const budgets = { ...resolveBudgets(started.profile, started.embedded), ...config.budgetOverrides };
@@ -56,6 +56,9 @@ export async function startRun(config: KitConfig): Promise<RunHandle> {
   const fixtures = started.fixtures ? new FixturesClient(setupClient, started.fixtures.prefix, started.fixtures.adminToken) : undefined;
   let tokens = started.tokens;
   let targetProblem: string | undefined;
+  // Ctrl-C or SIGTERM during the start-up ends what is in flight (a probe on a target that
+  // trickles, a wait for its rate limit); the run then goes on to its report and exit status.
+  setupClient.honour(stop);
   try {
     targetProblem = await probeTarget(setupClient, tokens.primary);
     // Without tokens, a fixture API can make the test users (fully isolated from other data).
@@ -65,11 +68,18 @@ export async function startRun(config: KitConfig): Promise<RunHandle> {
     // Inside the try: a container started for the run must not outlive this refusal.
     if (!tokens.primary) throw new UsageError('no token for the main test user: give --token');
   } catch (error) {
-    await started.stop();
-    await setupClient.close();
-    rmSync(runDir, { recursive: true, force: true });
-    throw error;
+    // A signal during the start-up: no UsageError (exit 2) but an interrupted run (130/143), as later.
+    const interrupted = stop?.aborted === true && tokens.primary !== undefined;
+    if (!interrupted) {
+      await started.stop();
+      await setupClient.close();
+      rmSync(runDir, { recursive: true, force: true });
+      throw error;
+    }
+    targetProblem = `not judged: ${(stop.reason as Error | undefined)?.message ?? 'the run was interrupted'} while it started`;
   }
+  // The sweep must run after a signal too.
+  setupClient.honour(undefined);
   if (!tokens.primary) throw new UsageError('no token for the main test user: give --token');
   const context: KitContext = {
     targetUrl: started.url,

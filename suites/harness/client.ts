@@ -86,12 +86,14 @@ export class TargetClient {
   private rateLimitedSince: number | undefined;
   private deadlineAt: number | undefined;
   private deadlineWhat: string;
+  private stop: AbortSignal | undefined;
   sent = 0;
 
   constructor(private readonly options: ClientOptions) {
     this.base = new URL(options.baseUrl);
     this.deadlineAt = options.deadlineAt;
     this.deadlineWhat = options.deadlineWhat ?? 'the run\'s deadline';
+    this.stop = options.signal;
     this.agent = new Agent({
       keepAliveTimeout: 4_000,
       connections: 16,
@@ -118,6 +120,11 @@ export class TargetClient {
     if (this.deadlineAt !== undefined && this.deadlineAt <= at) return;
     this.deadlineAt = at;
     this.deadlineWhat = what;
+  }
+
+  /** From now on, `signal` (or nothing) stops what is in flight: the run's start-up honours Ctrl-C, its sweep does not. */
+  honour(signal: AbortSignal | undefined): void {
+    this.stop = signal;
   }
 
   async send(opts: SendOptions): Promise<Exchange> {
@@ -169,7 +176,7 @@ export class TargetClient {
   }
 
   private async sleep(ms: number): Promise<void> {
-    const signal = this.options.signal;
+    const signal = this.stop;
     if (signal?.aborted) throw stopped(signal);
     if (!signal) return sleep(ms);
     await new Promise<void>((resolve, reject) => {
@@ -193,7 +200,7 @@ export class TargetClient {
     if (this.sent >= this.options.requestBudget) {
       throw new KitError(`the request budget of ${this.options.requestBudget} is spent (profile budgets.request_budget)`);
     }
-    if (this.options.signal?.aborted) throw stopped(this.options.signal);
+    if (this.stop?.aborted) throw stopped(this.stop);
     const url = this.urlFor(opts);
     await this.pace(opts.ignoreRemaining === true, `${opts.method} ${this.redact(url.pathname)}`);
     if (this.deadlineAt !== undefined && Date.now() >= this.deadlineAt) throw new KitError(`${opts.method} ${this.redact(url.pathname)} not sent: ${this.deadlineWhat} is over`);
@@ -210,7 +217,8 @@ export class TargetClient {
     const what = `${opts.method} ${this.redact(url.pathname)}`;
     // A request never outlives the deadline: its timeout is cut to what is left.
     const timeoutMs = Math.max(1, Math.min(this.options.timeoutMs, this.deadlineAt === undefined ? Infinity : this.deadlineAt - Date.now()));
-    const signals = [AbortSignal.timeout(timeoutMs), ...(this.options.signal ? [this.options.signal] : [])];
+    const stop = this.stop;
+    const signals = [AbortSignal.timeout(timeoutMs), ...(stop ? [stop] : [])];
     let status: number;
     let responseHeaders: Record<string, string>;
     let bytes: Buffer;
@@ -226,7 +234,7 @@ export class TargetClient {
       responseHeaders = flattenHeaders(response.headers);
       bytes = await readCapped(response.body, this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, what, responseHeaders['content-length']);
     } catch (error) {
-      if (this.options.signal?.aborted) throw stopped(this.options.signal, what);
+      if (stop?.aborted) throw stopped(stop, what);
       throw transportError(error, what, timeoutMs);
     }
     const text = bytes.toString('utf8');
