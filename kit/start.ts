@@ -46,10 +46,9 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
   const maxDurationMs = config.maxDurationMs ?? (started.embedded ? undefined : REMOTE_MAX_DURATION_MS);
   const deadline = maxDurationMs === undefined ? undefined
     : { deadlineAt: Date.now() + maxDurationMs, deadlineWhat: `the run's --max-duration of ${describeDuration(maxDurationMs)}` };
-  // The setup client also sweeps, which must run after the deadline: it has only the per-wait cap.
   const setupClient = new TargetClient({
     baseUrl: started.url, timeoutMs: budgets.request_timeout_ms, requestBudget: Number.MAX_SAFE_INTEGER,
-    maxResponseBytes: budgets.max_response_bytes, maxRetryAfterMs: budgets.max_rate_limit_wait_ms,
+    maxResponseBytes: budgets.max_response_bytes, maxRetryAfterMs: budgets.max_rate_limit_wait_ms, ...deadline,
     secrets: [config.token, config.secondaryToken, started.fixtures?.adminToken].filter((s): s is string => !!s),
   });
   const ledger = new Ledger(runDir);
@@ -102,8 +101,12 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
   return {
     context,
     async finish(options = {}) {
+      // The sweep runs after the run's deadline too (what the run made must go); after an
+      // interrupt it has a bound of its own, since whoever stopped the run expects it to end.
       if (options.interrupted) {
-        setupClient.limitTo(Date.now() + SWEEP_BOUND_AFTER_INTERRUPT_MS, `the sweep's bound after an interrupt (${SWEEP_BOUND_AFTER_INTERRUPT_MS / 1000} s)`);
+        setupClient.setDeadline(Date.now() + SWEEP_BOUND_AFTER_INTERRUPT_MS, `the sweep's bound after an interrupt (${SWEEP_BOUND_AFTER_INTERRUPT_MS / 1000} s)`);
+      } else {
+        setupClient.setDeadline(undefined);
       }
       const swept = await sweep(context, setupClient, fixtures);
       await setupClient.close();

@@ -113,11 +113,11 @@ export class TargetClient {
   }
 
   /**
-   * From now on no request is sent and no wait ends after `at` (epoch ms), if that is sooner than
-   * the deadline so far: the sweep after an interrupt, which must itself end.
+   * From now on no request is sent and no wait ends after `at` (epoch ms); undefined lifts the
+   * deadline. The run command's client sweeps after the run's deadline (none), or after an
+   * interrupt (a bound of its own, since the sweep must itself end).
    */
-  limitTo(at: number, what: string): void {
-    if (this.deadlineAt !== undefined && this.deadlineAt <= at) return;
+  setDeadline(at: number | undefined, what = 'the run\'s deadline'): void {
     this.deadlineAt = at;
     this.deadlineWhat = what;
   }

@@ -136,6 +136,13 @@ describe('the kit against broken targets', { timeout: BOUND_MS * 2 }, () => {
     expect(o.ms).toBeLessThan(90_000);
   });
 
+  it('--max-duration bounds a rate-limit wait the per-wait cap allows: the kit does not wait past it', async () => {
+    const s = await start(broken.rateLimitingLong());
+    const o = await runAgainst(s.url, ['--max-duration', '20s']);
+    expectCouldNotJudge(o, /rate limit.*would run past the run's --max-duration of 20 s/);
+    expect(o.ms).toBeLessThan(20_000);
+  });
+
   it('X-RateLimit-Remaining: 0 with a reset an hour away ends at once, without waiting, naming the rate limit', async () => {
     const s = await start(broken.emptyBucketForever());
     const o = await runAgainst(s.url);

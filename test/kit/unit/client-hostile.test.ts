@@ -172,16 +172,23 @@ describe('a stopped run', () => {
     expect(performance.now() - started).toBeLessThan(1500);
   });
 
-  it('limitTo bounds what is in flight and what follows (the sweep after an interrupt)', async () => {
+  it('setDeadline bounds what is in flight and what follows (the sweep after an interrupt), and can be lifted', async () => {
     const s = await rawServer((res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(' ')), 100);
     });
-    const c = client(s.url);
-    c.limitTo(Date.now() + 500, 'the sweep\'s bound');
+    const c = client(s.url, { timeoutMs: 3000 });
+    c.setDeadline(Date.now() + 500, 'the sweep\'s bound');
     const started = performance.now();
     await expect(get(c)).rejects.toThrow(/timeout/);
     expect(performance.now() - started).toBeLessThan(1500);
     await expect(get(c)).rejects.toThrow(/not sent: the sweep's bound is over/);
+    expect(s.hits()).toBe(1);
+    c.setDeadline(undefined);
+    // Lifted: the request goes out and waits its own timeout (3 s), not the old deadline's 0.5 s.
+    const before = performance.now();
+    await expect(get(c)).rejects.toThrow(/no complete answer within 3000 ms/);
+    expect(performance.now() - before).toBeGreaterThan(2500);
+    expect(s.hits()).toBe(2);
   });
 });
