@@ -23,8 +23,8 @@ export const SECRETS_FILE_PREFIX = 'secrets-';
 
 // On globalThis: files may share a worker process but each evaluate this module afresh.
 const STATE = Symbol.for('notes-conformance.worker-signals');
-interface State { inFlight: number; terminating: boolean; onTerm?: () => void; stop: AbortController }
-const state = ((globalThis as Record<symbol, unknown>)[STATE] ??= { inFlight: 0, terminating: false, stop: stopController() }) as State;
+interface State { inFlight: number; terminating: boolean; onTerm?: () => void; stop: AbortController; workerFiles: Set<string> }
+const state = ((globalThis as Record<symbol, unknown>)[STATE] ??= { inFlight: 0, terminating: false, stop: stopController(), workerFiles: new Set() }) as State;
 
 function stopController(): AbortController {
   const controller = new AbortController();
@@ -45,7 +45,9 @@ export function stopSignal(): AbortSignal {
 export function registerWorker(runDir: string): void {
   const file = join(runDir, `${WORKER_FILE_PREFIX}${process.pid}`);
   writeFileSync(file, String(process.pid));
-  process.once('exit', () => rmSync(file, { force: true }));
+  // One listener for all runs a worker serves (the fault matrix runs many in one worker).
+  if (state.workerFiles.size === 0) process.once('exit', () => { for (const f of state.workerFiles) rmSync(f, { force: true }); });
+  state.workerFiles.add(file);
 }
 
 /** Wraps every request of the worker: none starts after SIGTERM, and the last one to end lets the worker go. */
