@@ -1,4 +1,5 @@
 import { type Profile, loadBuiltinProfile } from '../spec/profile.js';
+import { DEFAULT_MAX_RATE_LIMIT_WAIT_MS, DEFAULT_MAX_RESPONSE_BYTES } from '../suites/harness/client.js';
 import type { Budgets } from '../suites/harness/context.js';
 
 /**
@@ -16,7 +17,16 @@ export const REMOTE_BUDGETS: Budgets = {
   request_budget: 1500,
   requests_per_second: 1.5,
   request_timeout_ms: 10_000,
+  max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+  max_rate_limit_wait_ms: DEFAULT_MAX_RATE_LIMIT_WAIT_MS,
 };
+
+/**
+ * How long a run against a remote target may take when --max-duration is not given: a full
+ * run at the default pace takes about 10 minutes; one far beyond that is waiting on something.
+ * The embedded fake has none (the fault matrix and CI runs are bounded by their own timeouts).
+ */
+export const REMOTE_MAX_DURATION_MS = 30 * 60_000;
 
 /** The run's budgets: the profile's, over the remote defaults (or the fake's own, unpaced, when embedded). */
 export function resolveBudgets(profile: Profile, embedded: boolean): Budgets {

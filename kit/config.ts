@@ -26,6 +26,8 @@ export interface KitConfig {
   readonly fakeFaults: readonly string[];
   /** Budget overrides from the command line; they win over the profile's `budgets`. */
   readonly budgetOverrides: { readonly requests_per_second?: number; readonly request_budget?: number; readonly request_timeout_ms?: number };
+  /** --max-duration: how long the run may take before it stops sending (undefined: the default for the target). */
+  readonly maxDurationMs?: number;
 }
 
 export const RUN_USAGE = `Usage: notes-conformance [options]            run every check (against the embedded fake if no target)
@@ -51,6 +53,9 @@ Run:
   --requests-per-second N  pace requests at most this fast (default 1.5 for a remote target; overrides the profile)
   --request-budget N       stop sending after N requests (default 1500 for a remote target; overrides the profile)
   --request-timeout MS     give up on one request after MS milliseconds (default 10000; overrides the profile)
+  --max-duration D         stop sending requests after D (90s, 20m, 1h; plain number: seconds); rate-limit waits
+                           that would end later are not waited out (default 30m for a remote target, none for the
+                           embedded fake). A single rate-limit wait is capped by budgets.max_rate_limit_wait_ms (60 s)
 Reports:
   --json FILE  --junit FILE  --markdown FILE  --html FILE
   --quiet                  print only the summary line
@@ -102,6 +107,8 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
   const rps = positive('requests-per-second', pick(values['requests-per-second'], 'NOTES_REQUESTS_PER_SECOND'), false);
   const budget = positive('request-budget', pick(values['request-budget'], 'NOTES_REQUEST_BUDGET'), true);
   const timeout = positive('request-timeout', pick(values['request-timeout'], 'NOTES_REQUEST_TIMEOUT_MS'), true);
+  const maxDurationRaw = pick(values['max-duration'], 'NOTES_MAX_DURATION');
+  const maxDurationMs = maxDurationRaw === undefined ? undefined : parseDuration(maxDurationRaw);
   const only = [...(values.only ?? []), ...(env.NOTES_ONLY ? env.NOTES_ONLY.split(',') : [])].map((s) => s.trim()).filter(Boolean);
   for (const prefix of only) if (!/^[a-z0-9.-]+$/.test(prefix)) throw new UsageError(`--only takes a rule id or prefix such as notes.create (got ${prefix})`);
   const config: KitConfig = {
@@ -125,6 +132,7 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
     budgetOverrides: {
       ...optional('requests_per_second', rps), ...optional('request_budget', budget), ...optional('request_timeout_ms', timeout),
     },
+    ...optional('maxDurationMs', maxDurationMs),
     fakeFaults: [...(values['fake-fault'] ?? []), ...(env.NOTES_FAKE_FAULTS ? env.NOTES_FAKE_FAULTS.split(',') : [])].filter(Boolean),
   };
   if (config.profilePath !== undefined) {
@@ -161,9 +169,19 @@ function parse(argv: readonly string[]) {
       'fixtures-token': { type: 'string' }, profile: { type: 'string' }, only: { type: 'string', multiple: true }, seed: { type: 'string' },
       json: { type: 'string' }, junit: { type: 'string' }, markdown: { type: 'string' }, html: { type: 'string' }, quiet: { type: 'boolean' },
       'fake-profile': { type: 'string' }, 'fake-fault': { type: 'string', multiple: true },
-      'requests-per-second': { type: 'string' }, 'request-budget': { type: 'string' }, 'request-timeout': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      'requests-per-second': { type: 'string' }, 'request-budget': { type: 'string' }, 'request-timeout': { type: 'string' },
+      'max-duration': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
+}
+
+/** "90s", "20m", "1h" or a plain number of seconds, as milliseconds. */
+export function parseDuration(raw: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw.trim());
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match?.[2] ?? 's']!;
+  const ms = match ? Number(match[1]) * unit : Number.NaN;
+  if (!(ms >= 1000)) throw new UsageError(`--max-duration must be a duration of at least 1 s such as 90s, 20m or 1h (got ${raw})`);
+  return Math.round(ms);
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

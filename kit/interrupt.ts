@@ -1,4 +1,7 @@
+import { readdirSync } from 'node:fs';
 import { constants } from 'node:os';
+import { KitError } from '../suites/harness/errors.js';
+import { WORKER_FILE_PREFIX } from '../suites/harness/signals.js';
 import type { Vitest } from 'vitest/node';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
@@ -12,6 +15,13 @@ export class Interrupt {
   /** The first signal received, if any. */
   signal: NodeJS.Signals | undefined;
   private vitest: Vitest | undefined;
+  private runDir: string | undefined;
+  private readonly controller = new AbortController();
+
+  /** Aborted by the first signal: the run's start-up (the probe, a wait for a rate limit) honours it. */
+  get stopped(): AbortSignal {
+    return this.controller.signal;
+  }
 
   constructor(private readonly write: (text: string) => void) {
     for (const name of SIGNALS) process.on(name, this.handle);
@@ -25,9 +35,42 @@ export class Interrupt {
     }
     this.signal = signal;
     this.write(`\nnotes-conformance: ${signal === 'SIGINT' ? 'interrupted' : `${signal} received`}; cleaning up what the run created...\n`);
+    this.controller.abort(new KitError(`the run was interrupted (${signal})`));
     // A rejection must not go unhandled: vitest's own handler for those exits the process.
     this.vitest?.cancelCurrentRun('keyboard-input').catch((error: Error) => this.write(`notes-conformance: cancelling the checks failed: ${error.message}\n`));
+    this.stopWorkers();
   };
+
+  /** The run directory in which workers name themselves (suites/harness/signals.ts): they get the signal passed on. */
+  watchWorkers(runDir: string): void {
+    this.runDir = runDir;
+    if (this.signal) this.stopWorkers();
+  }
+
+  /**
+   * Cancelling lets the running check go on until it ends, which against a target that trickles
+   * or rate-limits can take minutes. A signal sent to the process group reaches the workers
+   * anyway; one sent to this process alone (kill PID, a supervisor) is passed on as SIGTERM, on
+   * which a worker sends nothing more and aborts what is in flight within a second.
+   */
+  private stopWorkers(): void {
+    if (!this.runDir) return;
+    let names: string[];
+    try {
+      names = readdirSync(this.runDir).filter((n) => n.startsWith(WORKER_FILE_PREFIX));
+    } catch {
+      return; // the run directory is gone: the run is over
+    }
+    for (const name of names) {
+      const pid = Number(name.slice(WORKER_FILE_PREFIX.length));
+      if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) continue;
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+  }
 
   /**
    * Creates the run's vitest instance, which a signal then cancels. Its logger registers SIGINT

@@ -13,6 +13,7 @@ import { loadRules, selectedByOnly } from '../spec/rules.js';
 import { kitVersion } from '../spec/version.js';
 import type { KitContext } from '../suites/harness/context.js';
 import { UsageError } from '../suites/harness/errors.js';
+import { redactDeep } from '../suites/harness/redact.js';
 import { type KitConfig, readKitConfig } from './config.js';
 import { collectChecks, filesForOnly } from './coverage.js';
 import { Interrupt } from './interrupt.js';
@@ -42,8 +43,9 @@ export async function runKit(argv: readonly string[], env: Readonly<Record<strin
 }
 
 async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text: string) => void): Promise<RunResult> {
-  const run = await startRun(config);
+  const run = await startRun(config, interrupt.stopped);
   const ctx = run.context;
+  interrupt.watchWorkers(ctx.runDir);
   let done = 0;
   const collector = new OutcomeCollector('conformance', () => {
     done++;
@@ -54,11 +56,15 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
     await runChecks(config, ctx, collector, interrupt);
   } finally {
     // Whatever happened to the checks (failed, threw, cancelled), the sweep runs.
-    totals = await run.finish();
+    totals = await run.finish({ interrupted: interrupt.signal !== undefined });
   }
   if (interrupt.signal) process.stderr.write(`notes-conformance: run interrupted; ${totals.leftovers} resource(s) left behind\n`);
   process.exitCode = 0;
-  const report = buildReport({
+  // The final pass: a target may reflect a token into anything (a title, an error message, a
+  // header) and a check's assertion message may quote it; no string of any report keeps one.
+  const secrets = [config.token, config.secondaryToken, config.fixturesToken, ctx.tokens.primary, ctx.tokens.secondary, ctx.fixtures?.adminToken, ...totals.secrets]
+    .filter((s): s is string => typeof s === 'string');
+  const report = redactDeep(buildReport({
     version: kitVersion(),
     target: ctx.targetLabel,
     profileName: ctx.profile.name,
@@ -70,7 +76,7 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
     requests: totals.requests,
     leftovers: totals.leftovers,
     runErrors: collector.runErrors,
-  });
+  }), secrets);
   const outputs: Array<[string | undefined, (r: ConformanceReport) => string]> = [
     [config.outputs.json, renderJson], [config.outputs.junit, renderJunit], [config.outputs.markdown, renderMarkdown], [config.outputs.html, renderHtml],
   ];

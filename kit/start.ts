@@ -7,7 +7,8 @@ import type { KitContext } from '../suites/harness/context.js';
 import { UsageError } from '../suites/harness/errors.js';
 import { FixturesClient } from '../suites/harness/fixtures-client.js';
 import { Ledger, type LedgerEntry } from '../suites/harness/ledger.js';
-import { resolveBudgets } from './budgets.js';
+import { SECRETS_FILE_PREFIX } from '../suites/harness/signals.js';
+import { REMOTE_MAX_DURATION_MS, resolveBudgets } from './budgets.js';
 import type { KitConfig } from './config.js';
 import { probeTarget, probeToken } from './probe.js';
 import { sweep } from './sweep.js';
@@ -15,32 +16,48 @@ import { startTarget } from './target.js';
 
 export interface RunHandle {
   readonly context: KitContext;
-  /** Sweeps what the checks left, stops what the run started, and counts requests and leftovers. */
-  finish(): Promise<RunTotals>;
+  /**
+   * Sweeps what the checks left, stops what the run started, and counts requests and leftovers.
+   * After an interrupt the sweep is bounded (SWEEP_BOUND_AFTER_INTERRUPT_MS): what it cannot
+   * delete by then is reported as left behind.
+   */
+  finish(options?: { interrupted?: boolean }): Promise<RunTotals>;
 }
+
+/** How long the sweep after Ctrl-C or SIGTERM may take: whoever stops a run expects it to end. */
+export const SWEEP_BOUND_AFTER_INTERRUPT_MS = 15_000;
 
 export interface RunTotals {
   requests: number;
   leftovers: number;
   leftoverDetail: LedgerEntry[];
+  /** Every credential the run knew or learned (fixture users' tokens), for the report's final redaction. */
+  secrets: string[];
 }
 
 /**
  * Starts a run: starts or reaches the target (kit/target.ts), probes it, settles tokens and
  * budgets, and hands back the context every worker receives; finish() sweeps and counts.
  */
-export async function startRun(config: KitConfig): Promise<RunHandle> {
+export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<RunHandle> {
   const started = await startTarget(config);
   const runDir = mkdtempSync(join(tmpdir(), 'notes-conformance-'));
   const budgets = { ...resolveBudgets(started.profile, started.embedded), ...config.budgetOverrides };
+  const maxDurationMs = config.maxDurationMs ?? (started.embedded ? undefined : REMOTE_MAX_DURATION_MS);
+  const deadline = maxDurationMs === undefined ? undefined
+    : { deadlineAt: Date.now() + maxDurationMs, deadlineWhat: `the run's --max-duration of ${describeDuration(maxDurationMs)}` };
   const setupClient = new TargetClient({
     baseUrl: started.url, timeoutMs: budgets.request_timeout_ms, requestBudget: Number.MAX_SAFE_INTEGER,
+    maxResponseBytes: budgets.max_response_bytes, maxRetryAfterMs: budgets.max_rate_limit_wait_ms, ...deadline,
     secrets: [config.token, config.secondaryToken, started.fixtures?.adminToken].filter((s): s is string => !!s),
   });
   const ledger = new Ledger(runDir);
   const fixtures = started.fixtures ? new FixturesClient(setupClient, started.fixtures.prefix, started.fixtures.adminToken) : undefined;
   let tokens = started.tokens;
   let targetProblem: string | undefined;
+  // Ctrl-C or SIGTERM during the start-up ends what is in flight (a probe on a target that
+  // trickles, a wait for its rate limit); the run then goes on to its report and exit status.
+  setupClient.honour(stop);
   try {
     targetProblem = await probeTarget(setupClient, tokens.primary);
     // Without tokens, a fixture API can make the test users (fully isolated from other data).
@@ -50,11 +67,18 @@ export async function startRun(config: KitConfig): Promise<RunHandle> {
     // Inside the try: a container started for the run must not outlive this refusal.
     if (!tokens.primary) throw new UsageError('no token for the main test user: give --token');
   } catch (error) {
-    await started.stop();
-    await setupClient.close();
-    rmSync(runDir, { recursive: true, force: true });
-    throw error;
+    // A signal during the start-up: no UsageError (exit 2) but an interrupted run (130/143), as later.
+    const interrupted = stop?.aborted === true && tokens.primary !== undefined;
+    if (!interrupted) {
+      await started.stop();
+      await setupClient.close();
+      rmSync(runDir, { recursive: true, force: true });
+      throw error;
+    }
+    targetProblem = `not judged: ${(stop.reason as Error | undefined)?.message ?? 'the run was interrupted'} while it started`;
   }
+  // The sweep must run after a signal too.
+  setupClient.honour(undefined);
   if (!tokens.primary) throw new UsageError('no token for the main test user: give --token');
   const context: KitContext = {
     targetUrl: started.url,
@@ -72,16 +96,25 @@ export async function startRun(config: KitConfig): Promise<RunHandle> {
     runDir,
     only: config.only,
     ...(targetProblem ? { targetProblem } : {}),
+    ...deadline,
   };
   return {
     context,
-    async finish() {
+    async finish(options = {}) {
+      // The sweep runs after the run's deadline too (what the run made must go); after an
+      // interrupt it has a bound of its own, since whoever stopped the run expects it to end.
+      if (options.interrupted) {
+        setupClient.setDeadline(Date.now() + SWEEP_BOUND_AFTER_INTERRUPT_MS, `the sweep's bound after an interrupt (${SWEEP_BOUND_AFTER_INTERRUPT_MS / 1000} s)`);
+      } else {
+        setupClient.setDeadline(undefined);
+      }
       const swept = await sweep(context, setupClient, fixtures);
       await setupClient.close();
       await started.stop();
       const requests = countRequests(runDir) + setupClient.sent;
+      const secrets = [...setupClient.secrets, ...learnedSecrets(runDir)];
       rmSync(runDir, { recursive: true, force: true });
-      return { requests, leftovers: swept.length, leftoverDetail: swept };
+      return { requests, leftovers: swept.length, leftoverDetail: swept, secrets };
     },
   };
 }
@@ -90,6 +123,20 @@ async function fixtureUser(fixtures: FixturesClient, ledger: Ledger): Promise<st
   const user = await fixtures.createUser();
   ledger.created('user', user.user_id, 'primary');
   return user.token;
+}
+
+/** The tokens workers learned during the run (kit.ts writes them, one JSON string a line). */
+function learnedSecrets(runDir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(runDir)) {
+    if (!name.startsWith(SECRETS_FILE_PREFIX)) continue;
+    for (const line of readFileSync(join(runDir, name), 'utf8').split('\n')) if (line) out.push(JSON.parse(line) as string);
+  }
+  return out;
+}
+
+function describeDuration(ms: number): string {
+  return ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 1000)} s`;
 }
 
 function countRequests(runDir: string): number {

@@ -60,6 +60,7 @@ export interface Profile {
   budgets?: {
     property_runs?: number; model_runs?: number; model_max_commands?: number; max_seed_notes?: number;
     request_budget?: number; requests_per_second?: number; request_timeout_ms?: number;
+    max_response_bytes?: number; max_rate_limit_wait_ms?: number;
   };
   fake?: { timestamps?: 'utc_millis' | 'offset_micros'; request_ids?: 'uuid' | 'prefixed'; extra_fields?: boolean };
 }

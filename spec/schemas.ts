@@ -47,11 +47,49 @@ export function createSchemaRegistry(doc: OpenApiDocument = loadOpenApi()): Sche
   return {
     names: Object.keys(components),
     validate(name, data, options = {}) {
-      const fn = compile(name, options.strict === true);
-      return fn(data) ? [] : (fn.errors ?? []).map((e) => describeAjvError(e, data));
+      return validateLinear(compile(name, options.strict === true), data);
     },
     responseSchemaOf: (operationId) => responseSchemas.get(operationId),
   };
+}
+
+/**
+ * Lists longer than this are validated partly item by item (see validateLinear). It is above
+ * every maxItems of openapi.yaml (100 at most), so the envelope check still sees a list too long.
+ */
+const LARGE_LIST = 1000;
+/** Problems reported at most for one body: enough to see what is wrong, and a bound on the work. */
+export const MAX_PROBLEMS = 20;
+
+/**
+ * Problems of `data`, in time linear in its size. ajv with allErrors over a large array does not
+ * end in useful time (a million items), so a body whose top-level lists are long is checked as
+ * the envelope with each long list cut to its first LARGE_LIST + 1 items (so maxItems is still
+ * judged), then the remaining items one by one, each in the envelope in place of the list,
+ * stopping at the first MAX_PROBLEMS problems. Constraints relating items to one another
+ * (uniqueItems) are judged on the cut lists only; the document declares none on responses.
+ */
+function validateLinear(fn: ValidateFunction, data: unknown): string[] {
+  const describe = (value: unknown, rewrite?: (path: string) => string) =>
+    (fn(value) ? [] : (fn.errors ?? []).slice(0, MAX_PROBLEMS).map((e) => describeAjvError(rewrite ? { ...e, instancePath: rewrite(e.instancePath) } : e, data)));
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return describe(data);
+  const body = data as Record<string, unknown>;
+  const long = Object.keys(body).filter((k) => Array.isArray(body[k]) && (body[k] as unknown[]).length > LARGE_LIST + 1);
+  if (long.length === 0) return describe(data);
+  const cut = (k: string) => (body[k] as unknown[]).slice(0, LARGE_LIST + 1);
+  const problems = describe({ ...body, ...Object.fromEntries(long.map((k) => [k, cut(k)])) });
+  for (const key of long) {
+    const items = body[key] as unknown[];
+    const pointer = `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const prefix = `${pointer}/0`;
+    const others = Object.fromEntries(long.filter((k) => k !== key).map((k) => [k, (body[k] as unknown[]).slice(0, 1)]));
+    for (let i = LARGE_LIST + 1; i < items.length && problems.length < MAX_PROBLEMS; i++) {
+      const at = (path: string) => (path === prefix || path.startsWith(`${prefix}/`) ? `${pointer}/${i}${path.slice(prefix.length)}` : path);
+      // Problems outside the item belong to the envelope, already reported.
+      for (const p of describe({ ...body, ...others, [key]: [items[i]] }, at)) if (p.startsWith(`${pointer}/${i}`)) problems.push(p);
+    }
+  }
+  return problems.slice(0, MAX_PROBLEMS);
 }
 
 function rewriteRefs(node: Json): Json {

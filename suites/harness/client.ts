@@ -1,6 +1,7 @@
 import { Agent, errors as undiciErrors, request } from 'undici';
 import { Breaker, TargetUnavailable } from './breaker.js';
 import { KitError } from './errors.js';
+import { redactText } from './redact.js';
 
 /** One request and its answer, as recorded for evidence (bodies cut, secrets redacted). */
 /**
@@ -51,11 +52,25 @@ export interface ClientOptions {
   requestsPerSecond?: number;
   /** Values never written to evidence (tokens). */
   secrets: readonly string[];
-  /** Longest Retry-After the kit waits for before reporting the target as rate limiting it. */
+  /**
+   * The per-wait cap: the longest the kit waits for a rate limit (Retry-After, or an empty
+   * X-RateLimit bucket) in one stretch of refusals; a longer wait makes the request a KitError.
+   */
   maxRetryAfterMs?: number;
+  /** Bytes read of one response body at most; past it the client stops reading (KitError). */
+  maxResponseBytes?: number;
+  /** The run's deadline (epoch ms): no request is sent and no wait ends after it. */
+  deadlineAt?: number;
+  /** Says what the deadline is, for the messages (e.g. "the run's --max-duration of 30 min"). */
+  deadlineWhat?: string;
+  /** Told of every credential learned during the run (addSecret), e.g. to redact it from the run's reports. */
+  onSecretLearned?: (secret: string) => void;
+  /** Aborts every request in flight and every wait, and refuses new requests (the run was stopped). */
+  signal?: AbortSignal;
 }
 
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_MAX_RATE_LIMIT_WAIT_MS = 60_000;
 const RECORD_CHARS = 4096;
 const MAX_RATE_RETRIES = 3;
 
@@ -73,10 +88,18 @@ export class TargetClient {
   private recorder: Exchange[] | undefined;
   private readonly extraSecrets: string[] = [];
   private readonly breaker = new Breaker();
+  /** When the current stretch of rate-limit refusals began (undefined: the last answer was not one). */
+  private rateLimitedSince: number | undefined;
+  private deadlineAt: number | undefined;
+  private deadlineWhat: string;
+  private stop: AbortSignal | undefined;
   sent = 0;
 
   constructor(private readonly options: ClientOptions) {
     this.base = new URL(options.baseUrl);
+    this.deadlineAt = options.deadlineAt;
+    this.deadlineWhat = options.deadlineWhat ?? 'the run\'s deadline';
+    this.stop = options.signal;
     this.agent = new Agent({
       keepAliveTimeout: 4_000,
       connections: 16,
@@ -95,6 +118,21 @@ export class TargetClient {
     this.recorder = into;
   }
 
+  /**
+   * From now on no request is sent and no wait ends after `at` (epoch ms); undefined lifts the
+   * deadline. The run command's client sweeps after the run's deadline (none), or after an
+   * interrupt (a bound of its own, since the sweep must itself end).
+   */
+  setDeadline(at: number | undefined, what = 'the run\'s deadline'): void {
+    this.deadlineAt = at;
+    this.deadlineWhat = what;
+  }
+
+  /** From now on, `signal` (or nothing) stops what is in flight: the run's start-up honours Ctrl-C, its sweep does not. */
+  honour(signal: AbortSignal | undefined): void {
+    this.stop = signal;
+  }
+
   async send(opts: SendOptions): Promise<Exchange> {
     this.breaker.admit(`${opts.method} ${this.redact(opts.path)}`);
     for (let attempt = 0; ; attempt++) {
@@ -105,18 +143,59 @@ export class TargetClient {
         if (error instanceof TargetUnavailable) this.breaker.failed(error);
         throw error;
       }
+      if (exchange.status !== 429) this.rateLimitedSince = undefined;
+      else this.rateLimitedSince ??= Date.now();
       if (exchange.status !== 429 || opts.acceptRateLimited) {
         this.breaker.answered();
         return exchange;
       }
-      const wait = retryAfterMs(exchange.headers['retry-after']);
-      if (attempt >= MAX_RATE_RETRIES || wait === undefined || wait > (this.options.maxRetryAfterMs ?? 60_000)) {
-        const error = new TargetUnavailable(`${opts.method} ${exchange.path}: the target answered 429 (rate limited) ${attempt + 1} time(s)${wait === undefined ? ' without a usable Retry-After' : `, asking to wait ${Math.round(wait / 1000)} s`}; lower requests_per_second in the profile`, 'rate-limited');
+      const wait = retryAfterMs(exchange.headers['retry-after']) ?? emptyBucketWaitMs(exchange.headers);
+      const refusal = attempt >= MAX_RATE_RETRIES ? undefined : this.waitRefusal(wait);
+      if (attempt >= MAX_RATE_RETRIES || wait === undefined || refusal !== undefined) {
+        const asked = wait === undefined ? ' without a usable Retry-After' : `, asking to wait ${Math.round(wait / 1000)} s`;
+        const error = new TargetUnavailable(`${opts.method} ${exchange.path}: the target's rate limit: it answered 429 (rate limited) ${attempt + 1} time(s)${asked}${refusal ? `; ${refusal}` : ''}; lower requests_per_second in the profile`, 'rate-limited');
         this.breaker.failed(error);
         throw error;
       }
-      await sleep(wait);
+      await this.sleep(wait);
     }
+  }
+
+  /**
+   * Why the kit will not wait `waitMs` for a rate limit, if it will not: the wait would end past
+   * the run's deadline, or the stretch of refusals it belongs to would last longer than the
+   * per-wait cap (so a target that rate-limits forever costs one cap, not one cap per retry).
+   */
+  private waitRefusal(waitMs: number | undefined): string | undefined {
+    if (waitMs === undefined) return undefined;
+    const now = Date.now();
+    const cap = this.options.maxRetryAfterMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS;
+    const since = this.rateLimitedSince ?? now;
+    if (now + waitMs - since > cap) {
+      const waited = now - since >= 1000 ? ` after ${Math.round((now - since) / 1000)} s of refusals` : '';
+      return `that is beyond the ${Math.round(cap / 1000)} s the kit waits for a rate limit${waited} (budgets.max_rate_limit_wait_ms), so it did not wait`;
+    }
+    if (this.deadlineAt !== undefined && now + waitMs > this.deadlineAt) {
+      return `waiting ${Math.ceil(waitMs / 1000)} s would run past ${this.deadlineWhat}, so the kit did not wait`;
+    }
+    return undefined;
+  }
+
+  private async sleep(ms: number): Promise<void> {
+    const signal = this.stop;
+    if (signal?.aborted) throw stopped(signal);
+    if (!signal) return sleep(ms);
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(stopped(signal));
+      };
+      const timer = setTimeout(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   async close(): Promise<void> {
@@ -127,8 +206,10 @@ export class TargetClient {
     if (this.sent >= this.options.requestBudget) {
       throw new KitError(`the request budget of ${this.options.requestBudget} is spent (profile budgets.request_budget)`);
     }
-    await this.pace(opts.ignoreRemaining === true);
+    if (this.stop?.aborted) throw stopped(this.stop);
     const url = this.urlFor(opts);
+    await this.pace(opts.ignoreRemaining === true, `${opts.method} ${this.redact(url.pathname)}`);
+    if (this.deadlineAt !== undefined && Date.now() >= this.deadlineAt) throw new KitError(`${opts.method} ${this.redact(url.pathname)} not sent: ${this.deadlineWhat} is over`);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (opts.authorization !== undefined) headers.authorization = opts.authorization;
     else if (opts.token !== null) headers.authorization = `Bearer ${opts.token}`;
@@ -139,6 +220,11 @@ export class TargetClient {
 
     this.sent++;
     const started = performance.now();
+    const what = `${opts.method} ${this.redact(url.pathname)}`;
+    // A request never outlives the deadline: its timeout is cut to what is left.
+    const timeoutMs = Math.max(1, Math.min(this.options.timeoutMs, this.deadlineAt === undefined ? Infinity : this.deadlineAt - Date.now()));
+    const stop = this.stop;
+    const signals = [AbortSignal.timeout(timeoutMs), ...(stop ? [stop] : [])];
     let status: number;
     let responseHeaders: Record<string, string>;
     let bytes: Buffer;
@@ -148,13 +234,14 @@ export class TargetClient {
         method: opts.method as 'GET',
         headers,
         ...(body === undefined ? {} : { body }),
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals),
       });
       status = response.statusCode;
       responseHeaders = flattenHeaders(response.headers);
-      bytes = await readCapped(response.body);
+      bytes = await readCapped(response.body, this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, what, responseHeaders['content-length']);
     } catch (error) {
-      throw transportError(error, `${opts.method} ${url.pathname}`, this.options.timeoutMs);
+      if (stop?.aborted) throw stopped(stop, what);
+      throw transportError(error, what, timeoutMs);
     }
     const text = bytes.toString('utf8');
     const exchange: Exchange = {
@@ -186,32 +273,43 @@ export class TargetClient {
    * Waits for this request's slot. The slot is taken before waiting, so that concurrent sends
    * queue one interval apart instead of all reading the same free slot.
    */
-  private async pace(ignoreRemaining: boolean): Promise<void> {
+  private async pace(ignoreRemaining: boolean, what: string): Promise<void> {
     const now = Date.now();
+    const bucketWait = ignoreRemaining ? 0 : this.bucketEmptyUntil - now;
+    if (bucketWait > 0) {
+      // An empty bucket that resets too late: a KitError naming the rate limit, without waiting.
+      const refusal = this.waitRefusal(bucketWait);
+      if (refusal) {
+        throw new TargetUnavailable(`${what} not sent: the target's rate limit: X-RateLimit-Remaining was 0, resetting in ${Math.ceil(bucketWait / 1000)} s; ${refusal}`, 'rate-limited');
+      }
+      this.rateLimitedSince ??= now;
+    }
     const slot = Math.max(now, this.nextAllowedAt, ignoreRemaining ? 0 : this.bucketEmptyUntil);
     const rps = this.options.requestsPerSecond;
     this.nextAllowedAt = slot + (rps ? 1000 / rps : 0);
-    if (slot > now) await sleep(slot - now);
+    if (slot > now) await this.sleep(slot - now);
   }
 
   /** Slows down when the target says the bucket is empty (X-RateLimit-Remaining: 0). */
   private afterResponse(exchange: Exchange): void {
-    const remaining = Number(exchange.headers['x-ratelimit-remaining']);
-    if (!(remaining <= 0)) return;
-    const reset = Number(exchange.headers['x-ratelimit-reset']);
-    const waitMs = !Number.isFinite(reset) ? 1000 : reset > 1e9 ? reset * 1000 - Date.now() : reset * 1000;
-    this.bucketEmptyUntil = Math.max(this.bucketEmptyUntil, Date.now() + Math.min(Math.max(waitMs, 0), 60_000));
+    const waitMs = emptyBucketWaitMs(exchange.headers);
+    if (waitMs === undefined) return;
+    this.bucketEmptyUntil = Math.max(this.bucketEmptyUntil, Date.now() + waitMs);
   }
 
   /** A credential learned during the run (a fixture user's token): redacted from now on. */
   addSecret(secret: string): void {
     this.extraSecrets.push(secret);
+    this.options.onSecretLearned?.(secret);
+  }
+
+  /** Every secret known by now: the given tokens and those learned during the run. */
+  get secrets(): readonly string[] {
+    return [...this.options.secrets, ...this.extraSecrets];
   }
 
   redact(text: string): string {
-    let out = text;
-    for (const secret of [...this.options.secrets, ...this.extraSecrets]) if (secret.length >= 4) out = out.split(secret).join('***');
-    return out;
+    return redactText(text, this.secrets);
   }
 
   /**
@@ -252,18 +350,44 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
-async function readCapped(body: AsyncIterable<Buffer | Uint8Array> & { destroy?: (e?: Error) => void }): Promise<Buffer> {
+/**
+ * The body, read up to `cap` bytes: past it (or when Content-Length announces more) the client
+ * stops reading and drops the connection, so a 15 MB or endless body costs the kit `cap` bytes.
+ */
+async function readCapped(
+  body: AsyncIterable<Buffer | Uint8Array> & { destroy?: (e?: Error) => void; on?: (event: 'error', listener: () => void) => unknown },
+  cap: number, what: string, contentLength: string | undefined,
+): Promise<Buffer> {
+  const over = () => {
+    // Destroying a body nobody reads emits an abort error: it is ours, not news.
+    body.on?.('error', () => {});
+    body.destroy?.();
+    return new KitError(`${what}: the response is over ${cap} bytes (budgets.max_response_bytes); the kit stopped reading it`);
+  };
+  if (contentLength !== undefined && Number(contentLength) > cap) throw over();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
-      body.destroy?.();
-      throw new KitError(`the response body exceeds ${MAX_BODY_BYTES} bytes`);
-    }
+    if (size > cap) throw over();
     chunks.push(Buffer.from(chunk));
   }
   return Buffer.concat(chunks);
+}
+
+/** The wait X-RateLimit-Remaining: 0 asks for (X-RateLimit-Reset in seconds from now, or an epoch instant); else undefined. */
+function emptyBucketWaitMs(headers: Readonly<Record<string, string>>): number | undefined {
+  const remaining = Number(headers['x-ratelimit-remaining']);
+  if (headers['x-ratelimit-remaining'] === undefined || !(remaining <= 0)) return undefined;
+  const reset = Number(headers['x-ratelimit-reset']);
+  const waitMs = !Number.isFinite(reset) || headers['x-ratelimit-reset']?.trim() === '' ? 1000 : reset > 1e9 ? reset * 1000 - Date.now() : reset * 1000;
+  return Math.max(waitMs, 0);
+}
+
+/** The run was stopped (SIGTERM, Ctrl-C): what was in flight ends now, as the kit's own doing. */
+function stopped(signal: AbortSignal, what?: string): KitError {
+  const reason = signal.reason instanceof Error ? signal.reason.message : typeof signal.reason === 'string' ? signal.reason : 'the run was stopped';
+  return new KitError(`${what ? `${what}: ` : ''}${reason}`);
 }
 
 function parseJson(text: string, contentType: string | undefined): unknown {

@@ -8,6 +8,10 @@ export interface Budgets {
   request_budget: number;
   requests_per_second: number | undefined;
   request_timeout_ms: number;
+  /** Bytes read of one response at most (a bigger body is the kit's error, never read whole). */
+  max_response_bytes: number;
+  /** The longest stretch of rate-limit refusals the kit waits out (Retry-After, an empty bucket). */
+  max_rate_limit_wait_ms: number;
 }
 
 /** What every worker knows about the run (passed with vitest's provide/inject; never written to disk). */
@@ -33,6 +37,10 @@ export interface KitContext {
   readonly only: readonly string[];
   /** Why the target cannot be judged at all (found by the start-up probe): every check reports error with it. */
   readonly targetProblem?: string;
+  /** The run's deadline (epoch ms, from --max-duration): no request is sent and no wait ends after it. */
+  readonly deadlineAt?: number;
+  /** What the deadline is, for messages: "the run's --max-duration of 30 min". */
+  readonly deadlineWhat?: string;
   /** Set by the run command, which cancels the workers itself on Ctrl-C and then sweeps. */
   readonly parentHandlesInterrupt?: boolean;
 }

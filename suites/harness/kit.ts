@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { afterAll, beforeAll, inject } from 'vitest';
@@ -10,7 +10,7 @@ import { DataFactory } from './data.js';
 import { FixturesClient } from './fixtures-client.js';
 import { Ledger } from './ledger.js';
 import { cleanUp } from './cleanup.js';
-import { leaveSignalsToRunCommand } from './signals.js';
+import { SECRETS_FILE_PREFIX, leaveSignalsToRunCommand, registerWorker, stopSignal } from './signals.js';
 
 export interface Kit {
   readonly ctx: KitContext;
@@ -27,7 +27,11 @@ let current: Kit | undefined;
 let files = 0;
 
 function createKit(ctx: KitContext): Kit {
-  if (ctx.parentHandlesInterrupt) leaveSignalsToRunCommand();
+  if (ctx.parentHandlesInterrupt) {
+    leaveSignalsToRunCommand();
+    registerWorker(ctx.runDir);
+  }
+  const secretsFile = join(ctx.runDir, `${SECRETS_FILE_PREFIX}${process.pid}-${threadId}`);
   const secrets = [ctx.tokens.primary, ctx.tokens.secondary, ctx.fixtures?.adminToken].filter((s): s is string => !!s);
   const client = new TargetClient({
     baseUrl: ctx.targetUrl,
@@ -35,6 +39,12 @@ function createKit(ctx: KitContext): Kit {
     requestBudget: ctx.budgets.request_budget,
     ...(ctx.budgets.requests_per_second ? { requestsPerSecond: ctx.budgets.requests_per_second } : {}),
     secrets,
+    maxResponseBytes: ctx.budgets.max_response_bytes,
+    maxRetryAfterMs: ctx.budgets.max_rate_limit_wait_ms,
+    ...(ctx.deadlineAt === undefined ? {} : { deadlineAt: ctx.deadlineAt, deadlineWhat: ctx.deadlineWhat ?? 'the run\'s deadline' }),
+    ...(ctx.parentHandlesInterrupt ? { signal: stopSignal() } : {}),
+    // The run directory is private to the run (mkdtemp) and removed when it ends.
+    onSecretLearned: (secret) => appendFileSync(secretsFile, `${JSON.stringify(secret)}\n`, { mode: 0o600 }),
   });
   const schemas = createSchemaRegistry();
   const ledger = new Ledger(ctx.runDir);

@@ -1,3 +1,6 @@
+import { setMaxListeners } from 'node:events';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { KitError } from './errors.js';
 
 /**
@@ -5,13 +8,47 @@ import { KitError } from './errors.js';
  * `timeout` or a CI cancel), when the run command sweeps after them. Dying mid-request would
  * lose a resource the target had just created, before the journal heard of it: the sweep could
  * neither delete nor count it. So Ctrl-C is left to the run command, which cancels the workers
- * gracefully, and SIGTERM ends the worker between requests.
+ * gracefully, and SIGTERM ends the worker between requests. A request or a wait still in flight
+ * STOP_GRACE_MS after SIGTERM is aborted (its client honours stopSignal()), so the worker ends
+ * within seconds whatever the target does (trickles a body, asks to wait 59 s); the price is that
+ * a create aborted that late may leave its resource unknown to the sweep.
  */
+export const STOP_GRACE_MS = 1000;
+
+/** Files in the run directory naming the workers' pids, so the run command can pass a signal on. */
+export const WORKER_FILE_PREFIX = 'worker-';
+
+/** Files in the run directory with the tokens workers learned (fixture users'), for the report's final redaction. */
+export const SECRETS_FILE_PREFIX = 'secrets-';
 
 // On globalThis: files may share a worker process but each evaluate this module afresh.
 const STATE = Symbol.for('notes-conformance.worker-signals');
-interface State { inFlight: number; terminating: boolean; onTerm?: () => void }
-const state = ((globalThis as Record<symbol, unknown>)[STATE] ??= { inFlight: 0, terminating: false }) as State;
+interface State { inFlight: number; terminating: boolean; onTerm?: () => void; stop: AbortController; workerFiles: Set<string> }
+const state = ((globalThis as Record<symbol, unknown>)[STATE] ??= { inFlight: 0, terminating: false, stop: stopController(), workerFiles: new Set() }) as State;
+
+function stopController(): AbortController {
+  const controller = new AbortController();
+  // Every paced or rate-limited request of the worker listens to it while it waits: many at once is normal.
+  setMaxListeners(0, controller.signal);
+  return controller;
+}
+
+/** Aborted STOP_GRACE_MS after the worker's SIGTERM: the clients end what is in flight. */
+export function stopSignal(): AbortSignal {
+  return state.stop.signal;
+}
+
+/**
+ * Names this worker in the run directory (removed when it exits): a signal that reaches only
+ * the run command (`kill PID`, `timeout`) is passed on to it.
+ */
+export function registerWorker(runDir: string): void {
+  const file = join(runDir, `${WORKER_FILE_PREFIX}${process.pid}`);
+  writeFileSync(file, String(process.pid));
+  // One listener for all runs a worker serves (the fault matrix runs many in one worker).
+  if (state.workerFiles.size === 0) process.once('exit', () => { for (const f of state.workerFiles) rmSync(f, { force: true }); });
+  state.workerFiles.add(file);
+}
 
 /** Wraps every request of the worker: none starts after SIGTERM, and the last one to end lets the worker go. */
 export async function tracked<T>(request: () => Promise<T>): Promise<T> {
@@ -37,6 +74,9 @@ function dieWhenIdle(): void {
 export function leaveSignalsToRunCommand(): void {
   if (state.onTerm) return;
   state.onTerm = () => {
+    if (!state.terminating) {
+      setTimeout(() => state.stop.abort(new KitError('the run was stopped (SIGTERM) while this was in flight')), STOP_GRACE_MS).unref();
+    }
     state.terminating = true;
     dieWhenIdle();
   };

@@ -119,3 +119,68 @@ export async function witness(): Promise<Witness> {
   const base = await listen(server, new Set(), () => received.length);
   return Object.assign(base, { received });
 }
+
+/** 429 forever asking for 59 s each time: under the kit's 60 s cap once, never again after it. */
+export const rateLimitingLong = () => http((_req, res) => json(res, 429, { error: 'rate_limited' }, { 'retry-after': '59' }));
+
+/**
+ * The other form of a rate limit that never lifts: the first answer (the start-up probe) is a
+ * list that empties the bucket, with a reset an hour away; every later answer is 429 saying the
+ * same, without Retry-After.
+ */
+export const emptyBucketForever = () => http((_req, res, hit) => {
+  const headers = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3600' };
+  if (hit === 1) json(res, 200, { notes: [], total: 0, request_id: 'r1' }, headers);
+  else json(res, 429, { error: { type: 'rate_limited', message: 'try again in an hour' } }, headers);
+});
+
+/**
+ * A list of a million notes, streamed (about 60 MB; the server never holds it whole): after the
+ * start-up probe, every request gets it.
+ */
+export const millionItems = (count = 1_000_000) => http((_req, res, hit) => {
+  if (hit === 1) return json(res, 200, { notes: [], total: 0, request_id: 'r1' });
+  res.writeHead(200, { 'content-type': 'application/json' });
+  const item = '{"id":"00000000-0000-4000-8000-000000000000","title":"t","created_at":"2024-01-01T00:00:00Z"}';
+  let sent = 0;
+  res.write('{"request_id":"big","total":1000000,"notes":[');
+  const pump = () => {
+    while (sent < count && !res.destroyed) {
+      const n = Math.min(10_000, count - sent);
+      const chunk = (sent === 0 ? '' : ',') + new Array(n).fill(item).join(',');
+      sent += n;
+      if (!res.write(chunk)) return void res.once('drain', pump);
+    }
+    if (!res.destroyed) res.end(']}');
+  };
+  res.on('error', () => {});
+  pump();
+});
+
+/**
+ * Reflects the request's Authorization header everywhere the API has text: list items' content
+ * and titles, created notes and collections, error messages, request ids and a response header.
+ * It answers like the API closely enough for the kit to judge (and fail) it.
+ */
+export const reflecting = () => http((req, res) => {
+  const auth = String(req.headers.authorization ?? 'none');
+  const token = auth.replace(/^Bearer\s+/i, '');
+  const headers = { 'x-echo-authorization': auth, 'x-request-id': token };
+  const note = { id: '6f1c2a0e-0000-4000-8000-000000000001', title: `title ${token}`, content: `content ${auth}`, version: 1,
+    created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z', collection_ids: [token] };
+  if (req.method === 'GET' && req.url?.startsWith('/v2/notes')) return json(res, 200, { notes: [note], total: 1, request_id: token, next_cursor: token }, headers);
+  if (req.method === 'POST' && req.url?.startsWith('/v2/notes')) return json(res, 200, { ...note, request_id: token }, headers);
+  if (req.url?.startsWith('/v2/collections')) return json(res, 200, { id: token, title: token, request_id: token, collections: [{ id: token, title: auth }] }, headers);
+  json(res, 400, { error: { type: 'invalid_request', message: `bad request for ${auth}`, request_id: token } }, headers);
+});
+
+/** Answers the start-up probe like the API, then trickles every later answer one byte every `everyMs`. */
+export const tricklesAfterFirst = (everyMs = 500) => http((_req, res, hit) => {
+  if (hit === 1) return json(res, 200, { notes: [], total: 0, request_id: 'r1' });
+  res.writeHead(200, { 'content-type': 'application/json' });
+  const timer = setInterval(() => {
+    if (res.destroyed) return clearInterval(timer);
+    res.write(' ');
+  }, everyMs);
+  res.on('close', () => clearInterval(timer));
+});

@@ -1,5 +1,11 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SWEEP_BOUND_AFTER_INTERRUPT_MS } from '../../kit/start.js';
 import { runKit } from '../../kit/run.js';
+import { packageRoot } from '../../spec/paths.js';
 import type { ConformanceReport, Verdict } from '../../reporters/report.js';
 import { UsageError } from '../../suites/harness/errors.js';
 import * as broken from './broken-servers.js';
@@ -30,7 +36,7 @@ interface Outcome {
 }
 
 /** One run of the whole kit against `url`, with what it printed (stdout and stderr) and how long it took. */
-async function runAgainst(url: string): Promise<Outcome> {
+async function runAgainst(url: string, extra: string[] = []): Promise<Outcome> {
   let printed = '';
   const stderrWrite = process.stderr.write;
   process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
@@ -40,7 +46,7 @@ async function runAgainst(url: string): Promise<Outcome> {
   const started = performance.now();
   try {
     const { report } = await runKit(
-      ['--target', url, '--token', TOKEN, '--request-timeout', '1500', '--requests-per-second', '1000'],
+      ['--target', url, '--token', TOKEN, '--request-timeout', '1500', '--requests-per-second', '1000', ...extra],
       {},
       (text) => { printed += text; },
     );
@@ -120,4 +126,101 @@ describe('the kit against broken targets', { timeout: BOUND_MS * 2 }, () => {
     const s = await start(broken.diesAfterFirst());
     expectCouldNotJudge(await runAgainst(s.url), /timeout|no complete answer|stopped answering/);
   });
+
+  // The claim of the README ("rate-limits forever ends the run within seconds") in both forms a
+  // rate limit takes. 59 s is just under the kit's 60 s cap: the kit waits once, not once per retry.
+  it('429 with Retry-After: 59, forever, ends within 90 s naming the rate limit', { timeout: 180_000 }, async () => {
+    const s = await start(broken.rateLimitingLong());
+    const o = await runAgainst(s.url, ['--request-timeout', '5000']);
+    expectCouldNotJudge(o, /rate limit/);
+    expect(o.ms).toBeLessThan(90_000);
+  });
+
+  it('--max-duration bounds a rate-limit wait the per-wait cap allows: the kit does not wait past it', async () => {
+    const s = await start(broken.rateLimitingLong());
+    const o = await runAgainst(s.url, ['--max-duration', '20s']);
+    expectCouldNotJudge(o, /rate limit.*would run past the run's --max-duration of 20 s/);
+    expect(o.ms).toBeLessThan(20_000);
+  });
+
+  it('X-RateLimit-Remaining: 0 with a reset an hour away ends at once, without waiting, naming the rate limit', async () => {
+    const s = await start(broken.emptyBucketForever());
+    const o = await runAgainst(s.url);
+    expectCouldNotJudge(o, /rate limit/);
+    expect(o.ms).toBeLessThan(90_000);
+  });
+
+  it('a list of a million notes (a ~95 MB body) ends within 60 s, the kit reading 8 MiB of each', async () => {
+    const s = await start(broken.millionItems());
+    const o = await runAgainst(s.url);
+    expectCouldNotJudge(o, /over 8388608 bytes/);
+    expect(o.ms).toBeLessThan(60_000);
+  });
+
+  it('a target that reflects the token into every field, header and error message never gets it printed or reported', async () => {
+    const secondary = 'second-secret-token-QRS';
+    const s = await start(broken.reflecting());
+    const dir = mkdtempSync(join(tmpdir(), 'reflect-'));
+    try {
+      const outputs = ['json', 'junit', 'markdown', 'html'].flatMap((kind) => [`--${kind}`, join(dir, `report.${kind}`)]);
+      const o = await runAgainst(s.url, ['--secondary-token', secondary, ...outputs]);
+      console.log(`${Math.round(o.ms)} ms`, JSON.stringify(o.counts));
+      const report = o.report!;
+      // The control: the reflected values did reach the checks' verdicts and the reports.
+      expect(report.summary.fail + report.summary.error).toBeGreaterThan(0);
+      expect(s.hits).toBeGreaterThan(20);
+      const files = readdirSync(dir);
+      expect(files.sort()).toEqual(['report.html', 'report.json', 'report.junit', 'report.markdown']);
+      const texts: Record<string, string> = { printed: o.printed, ...Object.fromEntries(files.map((f) => [f, readFileSync(join(dir, f), 'utf8')])) };
+      expect(texts['report.json']).toContain('***');
+      for (const [where, text] of Object.entries(texts)) {
+        for (const token of [TOKEN, secondary, encodeURIComponent(TOKEN)]) expect(text.includes(token), `${token} in ${where}`).toBe(false);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // The built CLI, signalled alone (as `kill PID` or a supervisor does: its workers get no signal
+  // from outside), while a request waits on a body that never ends within the 60 s request timeout.
+  it('SIGTERM to the CLI process during the start-up probe ends it with 143 within 5 s', async () => {
+    const s = await start(broken.trickling(500));
+    await sigtermCli(s, 1);
+  });
+
+  // In a worker the chain is vitest's cancel (which stops the worker) and the worker's own abort of
+  // what is in flight (suites/harness/signals.ts); this guards it end to end.
+  it('SIGTERM to the CLI process while a check waits ends it with 143 within 5 s plus the sweep bound', async () => {
+    const s = await start(broken.tricklesAfterFirst());
+    await sigtermCli(s, 2);
+  });
 });
+
+/** Runs the built CLI against `s`, SIGTERMs it once `s` has seen `hits` requests, and asserts the exit. */
+async function sigtermCli(s: BrokenServer, hits: number): Promise<void> {
+  const args = ['--target', s.url, '--token', TOKEN, '--request-timeout', '60000', '--requests-per-second', '1000'];
+  const run = spawn(process.execPath, [join(packageRoot, 'bin/notes-conformance.js'), ...args], { cwd: packageRoot, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  run.stdout!.on('data', (chunk) => { output += String(chunk); });
+  run.stderr!.on('data', (chunk) => { output += String(chunk); });
+  const exited = new Promise<number | null>((resolve) => run.once('exit', (code) => resolve(code)));
+  try {
+    const deadline = Date.now() + 60_000;
+    while (s.hits < hits && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(s.hits, output).toBeGreaterThanOrEqual(hits);
+    // The request is under way (its body trickling) when the signal comes.
+    await new Promise((r) => setTimeout(r, 700));
+    const signalled = performance.now();
+    process.kill(run.pid!, 'SIGTERM');
+    const bound = 5_000 + SWEEP_BOUND_AFTER_INTERRUPT_MS;
+    const code = await Promise.race([exited, new Promise<'late'>((r) => setTimeout(() => r('late'), bound + 10_000))]);
+    const ms = performance.now() - signalled;
+    console.log(`exited ${code} ${Math.round(ms)} ms after SIGTERM`);
+    expect(code, output).toBe(143);
+    expect(ms, output).toBeLessThan(bound);
+    expect(output).toMatch(/SIGTERM received/);
+    expect(output).not.toContain(TOKEN);
+  } finally {
+    if (run.exitCode === null) process.kill(-run.pid!, 'SIGKILL');
+  }
+}

@@ -18,10 +18,14 @@ describe('evidence redaction', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('redacts given and learned secrets from text, headers and path, and drops the parsed body', async () => {
-    const client = new TargetClient({ baseUrl: url, timeoutMs: 2000, requestBudget: 10, secrets: ['given-token-abcdef'] });
+    const learned: string[] = [];
+    const client = new TargetClient({ baseUrl: url, timeoutMs: 2000, requestBudget: 10, secrets: ['given-token-abcdef'], onSecretLearned: (s) => learned.push(s) });
     const x = await client.send({ method: 'POST', path: '/_fixtures/users?t=given-token-abcdef', json: {}, token: 'given-token-abcdef' });
     expect((x.json as { token: string }).token, 'the check itself sees the real value').toBe('learned-token-123456');
     client.addSecret('learned-token-123456');
+    // The run command hears of it too, for the final redaction of every report (kit/run.ts).
+    expect(learned).toEqual(['learned-token-123456']);
+    expect(client.secrets).toEqual(['given-token-abcdef', 'learned-token-123456']);
     const evidence = JSON.stringify(client.forEvidence(x));
     expect(evidence).not.toContain('learned-token-123456');
     expect(evidence).not.toContain('given-token-abcdef');

@@ -37,4 +37,12 @@ describe('kit configuration', () => {
     expect(config.profile?.name).toBe('reference-fake');
     expect(config.fixturesToken).toBe('admin-xyz');
   });
+
+  it('reads --max-duration as a duration (plain numbers are seconds), from the flag or NOTES_MAX_DURATION', () => {
+    const cases: Array<[string, number]> = [['90s', 90_000], ['20m', 1_200_000], ['1h', 3_600_000], ['45', 45_000], ['1.5m', 90_000]];
+    for (const [raw, ms] of cases) expect(readKitConfig(['--max-duration', raw], {}).maxDurationMs, raw).toBe(ms);
+    expect(readKitConfig([], { NOTES_MAX_DURATION: '2m' }).maxDurationMs).toBe(120_000);
+    expect(readKitConfig([], {}).maxDurationMs).toBeUndefined();
+    for (const raw of ['0', '-5', 'soon', '10x', '500ms']) expect(() => readKitConfig([`--max-duration=${raw}`], {}), raw).toThrow(/--max-duration must be a duration/);
+  });
 });
