@@ -9,7 +9,7 @@ import type { Budgets } from '../suites/harness/context.js';
  * Boundary values always run as examples on top of the single random property run.
  */
 export const REMOTE_BUDGETS: Budgets = {
-  property_runs: 1,
+  property_runs: 0,
   model_runs: 2,
   model_max_commands: 12,
   max_seed_notes: 12,

@@ -12,6 +12,8 @@ import type { KitConfig } from './config.js';
 import { probeTarget, probeToken } from './probe.js';
 import { sweep } from './sweep.js';
 import { startTarget } from './target.js';
+import { createdInRun, spentQuota, withTierAndCaps } from './tier.js';
+import type { QuotaInfo } from '../suites/harness/quota.js';
 
 export interface RunHandle {
   readonly context: KitContext;
@@ -21,6 +23,10 @@ export interface RunHandle {
 
 export interface RunTotals {
   requests: number;
+  /** Notes and collections the run created (the report's cost). */
+  created: { notes: number; collections: number };
+  /** The account quota a create found spent, if any. */
+  quota?: QuotaInfo;
   leftovers: number;
   leftoverDetail: LedgerEntry[];
 }
@@ -56,7 +62,7 @@ export async function startRun(config: KitConfig): Promise<RunHandle> {
     throw error;
   }
   if (!tokens.primary) throw new UsageError('no token for the main test user: give --token');
-  const context: KitContext = {
+  const context: KitContext = withTierAndCaps({
     targetUrl: started.url,
     targetLabel: started.label,
     embedded: started.embedded,
@@ -72,7 +78,7 @@ export async function startRun(config: KitConfig): Promise<RunHandle> {
     runDir,
     only: config.only,
     ...(targetProblem ? { targetProblem } : {}),
-  };
+  }, config);
   return {
     context,
     async finish() {
@@ -80,8 +86,10 @@ export async function startRun(config: KitConfig): Promise<RunHandle> {
       await setupClient.close();
       await started.stop();
       const requests = countRequests(runDir) + setupClient.sent;
+      const created = createdInRun(runDir);
+      const quota = spentQuota(runDir);
       rmSync(runDir, { recursive: true, force: true });
-      return { requests, leftovers: swept.length, leftoverDetail: swept };
+      return { requests, created, ...(quota ? { quota } : {}), leftovers: swept.length, leftoverDetail: swept };
     },
   };
 }

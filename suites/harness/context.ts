@@ -1,5 +1,7 @@
 import type { Profile } from '../../spec/profile.js';
 
+export type Tier = 'smoke' | 'full';
+
 export interface Budgets {
   property_runs: number;
   model_runs: number;
@@ -33,6 +35,10 @@ export interface KitContext {
   readonly only: readonly string[];
   /** Why the target cannot be judged at all (found by the start-up probe): every check reports error with it. */
   readonly targetProblem?: string;
+  /** `smoke`: only the checks marked for the per-deploy tier run (default `full`: all). */
+  readonly tier?: Tier;
+  /** At most this many notes and collections are created by the run (--max-notes); unset: no cap. */
+  readonly createCaps?: { readonly notes: number; readonly collections: number };
   /** Set by the run command, which cancels the workers itself on Ctrl-C and then sweeps. */
   readonly parentHandlesInterrupt?: boolean;
 }
