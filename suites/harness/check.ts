@@ -41,6 +41,8 @@ export interface CheckSpec {
   rules: readonly [string, ...string[]];
   needs?: readonly Need[];
   timeout?: number;
+  /** Catalogue `needs` fields this check does without (it judges the rules another way), e.g. capabilities.fixtures. */
+  doesWithout?: readonly string[];
   /** Runs in the smoke tier too (few requests, at least one rule per area); other checks run only in the full tier. */
   smoke?: boolean;
 }
@@ -87,8 +89,8 @@ export interface CheckContext {
 const knownRules = new Map(loadRules().map((r) => [r.id, r]));
 
 /** The checks' needs from the catalogue: a rule's `needs` fields must be present in the profile. */
-function ruleNeeds(rules: readonly string[]): Need[] {
-  return rules.flatMap((id) => knownRules.get(id)!.needs.map((field): Need => {
+function ruleNeeds(rules: readonly string[], doesWithout: readonly string[] = []): Need[] {
+  return rules.flatMap((id) => knownRules.get(id)!.needs.filter((field) => !doesWithout.includes(field)).map((field): Need => {
     if (field === 'capabilities.secondary_token') return 'secondary';
     if (field === 'capabilities.fixtures') return 'fixtures';
     return `profile:${field}`;
@@ -141,7 +143,7 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
   test(name, { meta, ...(spec.timeout ? { timeout: spec.timeout } : {}) }, async (vitestCtx) => {
     if (!selected(spec.rules, kit.ctx.only)) vitestCtx.skip();
     if (kit.ctx.tier === 'smoke' && !spec.smoke) vitestCtx.skip(NOT_IN_SMOKE);
-    for (const need of [...ruleNeeds(spec.rules), ...(spec.needs ?? [])]) {
+    for (const need of [...ruleNeeds(spec.rules, spec.doesWithout), ...(spec.needs ?? [])]) {
       const reason = unmetNeed(kit, need);
       if (reason) vitestCtx.skip(reason);
     }

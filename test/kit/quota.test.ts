@@ -39,4 +39,26 @@ describe('the kit against an account whose note quota runs out', () => {
       await fake.close();
     }
   }, 600_000);
+
+  it('judges the quota rules from the natural refusal when there is no fixture API', async () => {
+    const tokens = ['natural-primary-token', 'natural-secondary-token'];
+    const fake = await createFake({ users: tokens, quota: { limit: 30 } });
+    try {
+      const { exitCode, report } = await runKit([
+        '--quiet', '--target', fake.url!, '--token', tokens[0]!, '--secondary-token', tokens[1]!, '--requests-per-second', '1000',
+      ], {}, () => {});
+      expect(report.rules.filter((r) => r.verdict === 'fail').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
+      expect(report.quota).toMatchObject({ used: 30, limit: 30 });
+      const body = report.rules.find((r) => r.id === 'quota.create.exceeded-body')!;
+      expect(body.verdict).toBe('pass');
+      expect(body.checks.map((c) => c.name)).toContain('a quota that ran out during the run was refused with the documented quota_exceeded body, and stored nothing');
+      expect(exitCode).toBe(QUOTA_EXIT_CODE);
+      // No more than the quota was asked of the account: once spent, no note create is sent for it
+      // but the one refused create of a fresh id that judges "nothing stored".
+      expect(report.created.notes).toBeLessThanOrEqual(30 + 4);
+      expect(report.leftovers).toBe(0);
+    } finally {
+      await fake.close();
+    }
+  }, 600_000);
 });
