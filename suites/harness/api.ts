@@ -1,7 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { EndpointDecl, Profile } from '../../spec/profile.js';
 import type { SchemaRegistry } from '../../spec/schemas.js';
 import type { Exchange, SendOptions, TargetClient } from './client.js';
-import { randomUUID } from 'node:crypto';
 import { KitError, QuotaSpent, quotaWords } from './errors.js';
 import type { Ledger, Owner } from './ledger.js';
 import type { CreateGuard, CreatedKind } from './quota.js';
