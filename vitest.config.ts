@@ -17,6 +17,8 @@ const PROOFS = [
   'test/kit/refused-token.test.ts',
   'test/kit/packaging.test.ts',
   'test/kit/profile-init.test.ts',
+  'test/kit/quota.test.ts',
+  'test/kit/cost.test.ts',
   'test/cli/**/*.test.ts',
 ];
 

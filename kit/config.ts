@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { type Profile, ProfileError, loadProfile } from '../spec/profile.js';
+import type { Tier } from '../suites/harness/context.js';
 import { UsageError } from '../suites/harness/errors.js';
 
 /**
@@ -28,6 +29,10 @@ export interface KitConfig {
   readonly budgetOverrides: { readonly requests_per_second?: number; readonly request_budget?: number; readonly request_timeout_ms?: number };
   /** --max-duration: how long the run may take before it stops sending (undefined: the default for the target). */
   readonly maxDurationMs?: number;
+  /** `smoke`: only the checks marked for it (one cheap judgement per area); default `full`. */
+  readonly tier: Tier;
+  /** At most this many notes created in the tokens' accounts (--max-notes); default: the tier's cap for a remote target. */
+  readonly maxNotes?: number;
 }
 
 export const RUN_USAGE = `Usage: notes-conformance [options]            run every check (against the embedded fake if no target)
@@ -48,6 +53,9 @@ Target:
 Run:
   --only ID                run only the checks of a rule id or id prefix such as notes.create (repeatable)
   --seed N                 replay property and model-based runs with this seed
+  --tier smoke|full        smoke: at most 100 requests, at least one rule per area, for every deploy; full (default): every check
+  --max-notes N            create at most N notes in the tokens' accounts (default for a remote target: 150 full, 20 smoke);
+                           checks that need more are skipped with the reason. The run prints its caps before the first request
   --fake-profile P         the embedded fake's profile: fake (default), fake-divergent or a file
   --fake-fault NAME        start the embedded fake with a fault (repeatable; for proving the kit)
   --requests-per-second N  pace requests at most this fast (default 1.5 for a remote target; overrides the profile)
@@ -62,7 +70,8 @@ Reports:
   -h, --help               this text;  -v, --version  print the kit's version
 
 Exit status: 0 when no documented rule (and no rule the profile declares) fails or errors,
-1 when one does, 2 when the kit cannot start.`;
+1 when one does, 2 when the kit cannot start, 3 when the account's note quota ran out (quota_exceeded)
+and no rule failed: the rules that still needed new notes are errors naming the quota, not failures.`;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -109,6 +118,9 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
   const timeout = positive('request-timeout', pick(values['request-timeout'], 'NOTES_REQUEST_TIMEOUT_MS'), true);
   const maxDurationRaw = pick(values['max-duration'], 'NOTES_MAX_DURATION');
   const maxDurationMs = maxDurationRaw === undefined ? undefined : parseDuration(maxDurationRaw);
+  const tier = pick(values.tier, 'NOTES_TIER') ?? 'full';
+  if (tier !== 'smoke' && tier !== 'full') throw new UsageError(`--tier must be smoke or full (got ${tier})`);
+  const maxNotes = positive('max-notes', pick(values['max-notes'], 'NOTES_MAX_NOTES'), true);
   const only = [...(values.only ?? []), ...(env.NOTES_ONLY ? env.NOTES_ONLY.split(',') : [])].map((s) => s.trim()).filter(Boolean);
   for (const prefix of only) if (!/^[a-z0-9.-]+$/.test(prefix)) throw new UsageError(`--only takes a rule id or prefix such as notes.create (got ${prefix})`);
   const config: KitConfig = {
@@ -133,6 +145,8 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
       ...optional('requests_per_second', rps), ...optional('request_budget', budget), ...optional('request_timeout_ms', timeout),
     },
     ...optional('maxDurationMs', maxDurationMs),
+    tier,
+    ...optional('maxNotes', maxNotes),
     fakeFaults: [...(values['fake-fault'] ?? []), ...(env.NOTES_FAKE_FAULTS ? env.NOTES_FAKE_FAULTS.split(',') : [])].filter(Boolean),
   };
   if (config.profilePath !== undefined) {
@@ -170,7 +184,7 @@ function parse(argv: readonly string[]) {
       json: { type: 'string' }, junit: { type: 'string' }, markdown: { type: 'string' }, html: { type: 'string' }, quiet: { type: 'boolean' },
       'fake-profile': { type: 'string' }, 'fake-fault': { type: 'string', multiple: true },
       'requests-per-second': { type: 'string' }, 'request-budget': { type: 'string' }, 'request-timeout': { type: 'string' },
-      'max-duration': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      'max-duration': { type: 'string' }, tier: { type: 'string' }, 'max-notes': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
 }

@@ -18,6 +18,7 @@ import { type KitConfig, readKitConfig } from './config.js';
 import { collectChecks, filesForOnly } from './coverage.js';
 import { Interrupt } from './interrupt.js';
 import { type RunTotals, startRun } from './start.js';
+import { QuotaLastSequencer, planLine } from './tier.js';
 
 export interface RunResult {
   exitCode: number;
@@ -43,6 +44,7 @@ export async function runKit(argv: readonly string[], env: Readonly<Record<strin
 }
 
 async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text: string) => void): Promise<RunResult> {
+  announcePlan(config);
   const run = await startRun(config, interrupt.stopped);
   const ctx = run.context;
   interrupt.watchWorkers(ctx.runDir);
@@ -74,6 +76,8 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
     rules: loadRules(),
     outcomes: collector.outcomes,
     requests: totals.requests,
+    created: totals.created,
+    ...(totals.quota ? { quota: totals.quota } : {}),
     leftovers: totals.leftovers,
     runErrors: collector.runErrors,
   }), secrets);
@@ -88,6 +92,16 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
   }
   print(renderTerminal(report, { quiet: config.quiet }));
   return { exitCode: interrupt.exitCode ?? report.exit_code, report };
+}
+
+/** Before the first request: the tier and the most the run will create (kit/tier.ts). */
+function announcePlan(config: KitConfig): void {
+  process.stderr.write(planLine(config));
+}
+
+/** The quota checks run last, so that a quota spent during the run is judged by them (kit/tier.ts). */
+function tierSequence(): { sequence: { sequencer: typeof QuotaLastSequencer } } {
+  return { sequence: { sequencer: QuotaLastSequencer } };
 }
 
 async function runChecks(config: KitConfig, ctx: KitContext, collector: OutcomeCollector, interrupt: Interrupt): Promise<void> {
@@ -106,6 +120,7 @@ async function runChecks(config: KitConfig, ctx: KitContext, collector: OutcomeC
     // keeps pacing and budget for the run, and against the fake it is several times faster than
     // parallel isolated workers on a small machine (which re-import the kit for every file).
     fileParallelism: false, isolate: false, maxWorkers: 1,
+    ...tierSequence(),
   }));
   // Workers leave the signals sent to the whole process group to this process, which cancels
   // them and sweeps (suites/harness/signals.ts says how).

@@ -13,6 +13,8 @@ import type { KitConfig } from './config.js';
 import { probeTarget, probeToken } from './probe.js';
 import { sweep } from './sweep.js';
 import { startTarget } from './target.js';
+import { createdInRun, spentQuota, withTierAndCaps } from './tier.js';
+import type { QuotaInfo } from '../suites/harness/quota.js';
 
 export interface RunHandle {
   readonly context: KitContext;
@@ -29,6 +31,10 @@ export const SWEEP_BOUND_AFTER_INTERRUPT_MS = 15_000;
 
 export interface RunTotals {
   requests: number;
+  /** Notes and collections the run created (the report's cost). */
+  created: { notes: number; collections: number };
+  /** The account quota a create found spent, if any. */
+  quota?: QuotaInfo;
   leftovers: number;
   leftoverDetail: LedgerEntry[];
   /** Every credential the run knew or learned (fixture users' tokens), for the report's final redaction. */
@@ -80,7 +86,7 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
   // The sweep must run after a signal too.
   setupClient.honour(undefined);
   if (!tokens.primary) throw new UsageError('no token for the main test user: give --token');
-  const context: KitContext = {
+  const context: KitContext = withTierAndCaps({
     targetUrl: started.url,
     targetLabel: started.label,
     embedded: started.embedded,
@@ -97,7 +103,7 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
     only: config.only,
     ...(targetProblem ? { targetProblem } : {}),
     ...deadline,
-  };
+  }, config);
   return {
     context,
     async finish(options = {}) {
@@ -113,8 +119,10 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
       await started.stop();
       const requests = countRequests(runDir) + setupClient.sent;
       const secrets = [...setupClient.secrets, ...learnedSecrets(runDir)];
+      const created = createdInRun(runDir);
+      const quota = spentQuota(runDir);
       rmSync(runDir, { recursive: true, force: true });
-      return { requests, leftovers: swept.length, leftoverDetail: swept, secrets };
+      return { requests, created, ...(quota ? { quota } : {}), leftovers: swept.length, leftoverDetail: swept, secrets };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { type ConformanceReport, type RuleResult, VERDICTS, type Verdict, byCodePoint, isBlocking } from './report.js';
+import { type ConformanceReport, QUOTA_EXIT_CODE, type RuleResult, VERDICTS, type Verdict, byCodePoint, isBlocking, quotaWords } from './report.js';
 
 export interface AreaSummary {
   area: string;
@@ -81,7 +81,8 @@ export function skipReasons(rules: readonly RuleResult[]): Array<{ reason: strin
 
 /** The report's one-line outcome, the same words in every rendering. */
 export function headline(report: ConformanceReport): string {
-  const status = report.interrupted ? `INTERRUPTED (${report.interrupted.signal})` : report.exit_code === 0 ? 'PASS' : 'FAIL';
+  const status = report.interrupted ? `INTERRUPTED (${report.interrupted.signal})` : report.exit_code === 0 ? 'PASS'
+    : report.exit_code === QUOTA_EXIT_CODE ? `QUOTA SPENT (${quotaWords(report.quota ?? {})})` : 'FAIL';
   const assumed = report.profile_declared || /assumed/i.test(report.profile) ? '' : ', assumed';
   return `${status}: ${report.rules.length} rules against ${report.target} (profile ${report.profile}${assumed}): ${countsLine(report.summary)}`;
 }

@@ -1,6 +1,8 @@
 import type { Rule, RuleLevel } from '../spec/rules.js';
 import { ruleArea, selectedByOnly } from '../spec/rules.js';
-import { RuleFailures, classify, isKitError } from '../spec/verdicts.js';
+import { type QuotaInfo, RuleFailures, classify, isKitError, isQuotaSpent, quotaWords } from '../spec/verdicts.js';
+
+export { quotaWords } from '../spec/verdicts.js';
 import { plainReason, showInvisible } from './text.js';
 
 export type Verdict = 'pass' | 'fail' | 'error' | 'skipped' | 'warn';
@@ -72,6 +74,10 @@ export interface ConformanceReport {
   only: string[];
   summary: Record<Verdict, number>;
   requests: number;
+  /** Notes and collections the run created (and deleted again, but for `leftovers`). */
+  created: { notes: number; collections: number };
+  /** The account's note quota, when a create found it spent (the documented quota_exceeded body). */
+  quota?: SpentQuota;
   leftovers: number;
   exit_code: ExitCode;
   exit_reason: string;
@@ -82,8 +88,17 @@ export interface ConformanceReport {
   rules: RuleResult[];
 }
 
-/** 0 conforming, 1 a blocking rule or run error, 130/143 interrupted by SIGINT/SIGTERM (128 + signal). */
-export type ExitCode = 0 | 1 | 130 | 143;
+/**
+ * 0 conforming, 1 a blocking rule or run error, 3 the account's quota ran out and every blocking
+ * rule is an error for that reason alone (none failed), 130/143 interrupted by SIGINT/SIGTERM (128 + signal).
+ */
+export type ExitCode = 0 | 1 | 3 | 130 | 143;
+
+/** Exit status of a run whose only problem is the account's spent note quota. */
+export const QUOTA_EXIT_CODE = 3;
+
+/** What the quota_exceeded body said. */
+export type SpentQuota = QuotaInfo;
 
 export interface Interruption {
   signal: 'SIGINT' | 'SIGTERM';
@@ -100,6 +115,8 @@ export interface ReportInput {
   rules: readonly Rule[];
   outcomes: readonly CheckOutcome[];
   requests: number;
+  created?: { notes: number; collections: number };
+  quota?: SpentQuota;
   leftovers: number;
   runErrors: readonly string[];
 }
@@ -160,12 +177,18 @@ export function buildReport(input: ReportInput): ConformanceReport {
   const summary = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
   for (const r of rules) summary[r.verdict]++;
   const blocking = rules.filter((r) => isBlocking(r, input.profileDeclared));
-  const exit_code = blocking.length > 0 || input.runErrors.length > 0 ? 1 : 0;
-  const exit_reason = exit_code === 0
-    ? 'no documented rule, and no rule the profile declares, failed or errored'
-    : input.runErrors.length > 0 && blocking.length === 0
-      ? `${input.runErrors.length} run error(s) outside the checks`
-      : `${blocking.length} ${input.profileDeclared ? 'documented or declared' : 'documented'} rule(s) failed or errored`;
+  // A spent quota explains an error only where the rule's worst check ended on it.
+  const quotaRules = new Set(input.outcomes.filter((o) => o.state === 'failed' && isQuotaSpent(o.errors[0])).flatMap((o) => o.rules));
+  const quotaOnly = input.quota !== undefined && input.runErrors.length === 0 && blocking.length > 0
+    && blocking.every((r) => r.verdict === 'error' && quotaRules.has(r.id));
+  const exit_code: ExitCode = quotaOnly ? QUOTA_EXIT_CODE : blocking.length > 0 || input.runErrors.length > 0 ? 1 : 0;
+  const exit_reason = quotaOnly
+    ? `${quotaWords(input.quota!)}: ${blocking.length} rule(s) that needed new notes could not be judged; no rule failed`
+    : exit_code === 0
+      ? 'no documented rule, and no rule the profile declares, failed or errored'
+      : input.runErrors.length > 0 && blocking.length === 0
+        ? `${input.runErrors.length} run error(s) outside the checks`
+        : `${blocking.length} ${input.profileDeclared ? 'documented or declared' : 'documented'} rule(s) failed or errored${input.quota ? ` (and ${quotaWords(input.quota)})` : ''}`;
   return {
     kit: { name: 'notes-conformance', version: input.version },
     target: input.target,
@@ -175,6 +198,8 @@ export function buildReport(input: ReportInput): ConformanceReport {
     only: [...input.only],
     summary,
     requests: input.requests,
+    created: input.created ?? { notes: 0, collections: 0 },
+    ...(input.quota ? { quota: input.quota } : {}),
     leftovers: input.leftovers,
     exit_code,
     exit_reason,

@@ -12,6 +12,23 @@ export class KitError extends Error {
   override name = 'KitError';
 }
 
+/**
+ * The account's note quota is spent (the documented quota_exceeded body answered a create): the
+ * rules that still need new notes cannot be judged. An error, never a fail: a quota is not a
+ * conformance failure. The report gives such a run its own exit status (3).
+ */
+export class QuotaSpent extends KitError {
+  override name = 'QuotaSpent';
+}
+
+/**
+ * The run's own cap on creates (--max-notes) is reached: the check is skipped with the reason,
+ * never judged on partial data.
+ */
+export class CreateCapReached extends KitError {
+  override name = 'CreateCapReached';
+}
+
 /** The target broke the rule, in words a reviewer can act on (same verdict as a failed expect). */
 export class NonConformance extends Error {
   override name = 'NonConformance';
@@ -57,7 +74,7 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-const MEAN_ERROR = new Set(['KitError', 'TimeoutError', 'AbortError']);
+const MEAN_ERROR = new Set(['KitError', 'TimeoutError', 'AbortError', 'QuotaSpent', 'CreateCapReached']);
 const MEAN_FAIL = new Set(['AssertionError', 'NonConformance', 'RuleViolation']);
 
 /** What a thrown error says about the target: it broke a rule, or the kit could not judge. */
@@ -115,4 +132,28 @@ export async function pinTo(rule: string, fn: () => void | Promise<void>): Promi
     if (classify(error) !== 'fail' || error instanceof RuleViolation) throw error;
     throw new RuleViolation(rule, (error as Error).message.split('\n')[0]!);
   }
+}
+
+/** Whether a check ended because the account's quota is spent (by name: errors cross the worker boundary as name + message). */
+export function isQuotaSpent(error: unknown): boolean {
+  return nameAndMessage(error).name === QuotaSpent.name;
+}
+
+/** Whether a check ended because the run's cap on creates (--max-notes) is reached. */
+export function isCreateCapReached(error: unknown): boolean {
+  return nameAndMessage(error).name === CreateCapReached.name;
+}
+
+/** What the documented quota_exceeded body (spec/api part 7) said, as reports and reasons name it. */
+export interface QuotaInfo {
+  used?: string | number;
+  limit?: string | number;
+  reset_time?: string | number;
+  message?: string;
+}
+
+/** "the account's note quota is spent (quota_exceeded: used 150 of 150, resets ...)": the words every rendering uses. */
+export function quotaWords(quota: QuotaInfo): string {
+  const used = quota.used !== undefined || quota.limit !== undefined ? `used ${quota.used ?? '?'} of ${quota.limit ?? '?'}` : 'usage not given';
+  return `the account's note quota is spent (quota_exceeded: ${used}${quota.reset_time !== undefined ? `, resets ${quota.reset_time}` : ''})`;
 }

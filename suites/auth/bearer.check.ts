@@ -49,7 +49,7 @@ check('every endpoint refuses a request without credentials, and a refused write
   });
 });
 
-check('an unknown token, an empty bearer and another scheme are refused', { rules: ['auth.bearer.invalid-refused'] }, async (t) => {
+check('an unknown token, an empty bearer and another scheme are refused', { rules: ['auth.bearer.invalid-refused'], smoke: true }, async (t) => {
   const fresh = randomUUID();
   for (const authorization of [`Bearer not-a-real-token-${t.data.word()}`, 'Bearer ', 'Bearer', `Basic ${Buffer.from('user:pass').toString('base64')}`, t.ctx.tokens.primary]) {
     for (const [method, path, json] of [['GET', '/v2/notes', undefined], ['POST', '/v2/notes', { id: fresh, content: t.data.content('Bad token') }]] as const) {

@@ -5,6 +5,7 @@ import { collectionState, noteState, pastIso } from '../harness/patterns.js';
 const { check } = checks();
 
 check('another user cannot read, change, trash, date or delete an unshared note', {
+  smoke: true,
   rules: ['auth.scope.notes-isolated'],
 }, async (t) => {
   const other = t.secondary();

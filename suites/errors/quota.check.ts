@@ -30,3 +30,23 @@ check('over quota, a note create is refused with the documented quota_exceeded b
   if (declared !== undefined) await t.verify('quota.create.exceeded-status', () => expectDeclaredStatus(over, 'quota_exceeded', declared, 'a create over the quota'));
   else t.skipRule('quota.create.exceeded-status', 'the profile declares no status for quota_exceeded');
 });
+
+check('a quota that ran out during the run was refused with the documented quota_exceeded body, and stored nothing', {
+  rules: ['quota.create.exceeded-body', 'quota.create.exceeded-status'],
+  // The catalogue asks for the fixture API to make a user with a small quota; a quota that ran out on its own does as well.
+  doesWithout: ['capabilities.fixtures'],
+}, async (t) => {
+  // Judged from the run's own refusal (suites/harness/quota.ts keeps the first one, with a refused
+  // create of a fresh id and a read of that id), without the fixture API. This file runs last.
+  const natural = t.kit.guard.naturalRefusal;
+  if (!natural) return t.skip('the account\'s quota did not run out during this run (the fixture API judges these rules on a user with a small quota)');
+  const { refusal, refusedId, readAfter } = natural;
+  await t.verify('quota.create.exceeded-body', () => {
+    expectRefused(refusal, 'a create once the quota is spent');
+    expect(t.schemaProblems(refusal, 'QuotaExceededError'), `the quota_exceeded body: ${show(refusal)}`).toEqual([]);
+    expect(readAfter.status, `the create was refused over quota but the note ${refusedId} exists afterwards: ${show(readAfter)}`).not.toBe(200);
+  });
+  const declared = t.profile.statuses?.quota_exceeded;
+  if (declared !== undefined) await t.verify('quota.create.exceeded-status', () => expectDeclaredStatus(refusal, 'quota_exceeded', declared, 'a create once the quota is spent'));
+  else t.skipRule('quota.create.exceeded-status', 'the profile declares no status for quota_exceeded');
+});

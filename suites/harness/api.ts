@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { EndpointDecl, Profile } from '../../spec/profile.js';
 import type { SchemaRegistry } from '../../spec/schemas.js';
 import type { Exchange, SendOptions, TargetClient } from './client.js';
-import { KitError } from './errors.js';
+import { KitError, QuotaSpent, quotaWords } from './errors.js';
 import type { Ledger, Owner } from './ledger.js';
+import type { CreateGuard, CreatedKind } from './quota.js';
 import { tracked } from './signals.js';
 
 type Query = Record<string, string | number | boolean | undefined>;
@@ -43,17 +45,23 @@ export class Api {
     readonly token: string,
     readonly owner: Owner,
     private readonly strict: boolean,
+    /** The run's caps and spent quotas (absent: creates are neither counted nor capped). */
+    private readonly guard?: CreateGuard,
+    /** A user whose quota is the thing under test: its quota refusals are answers to judge, not a reason to stop. */
+    private readonly quotaUnderTest = false,
   ) {}
 
   /** The same API as another user. */
-  as(token: string, owner: Owner): Api {
-    return new Api(this.client, this.profile, this.schemas, this.ledger, token, owner, this.strict);
+  as(token: string, owner: Owner, options: { quotaUnderTest?: boolean } = {}): Api {
+    return new Api(this.client, this.profile, this.schemas, this.ledger, token, owner, this.strict, this.guard, options.quotaUnderTest === true);
   }
 
   // ---- notes ----
   async createNote(body: unknown) {
+    if (!this.quotaUnderTest) this.guard?.beforeCreate(this.token, 'note', this.capped);
     const x = await this.send('createNote', { method: 'POST', path: '/v2/notes', json: body });
     this.noteCreated(x, 'note');
+    await this.afterCreate(x, 'note');
     return x;
   }
   getNote(id: string) {
@@ -110,8 +118,10 @@ export class Api {
 
   // ---- collections ----
   async createCollection(body: unknown) {
+    this.guard?.beforeCreate(this.token, 'collection', this.capped);
     const x = await this.send('createCollection', { method: 'POST', path: '/v2/collections', json: body });
     this.noteCreated(x, 'collection');
+    await this.afterCreate(x, 'collection');
     return x;
   }
   getCollection(id: string) {
@@ -175,10 +185,36 @@ export class Api {
     const asMe = opts.token === undefined && opts.authorization === undefined && opts.method === 'POST';
     if (asMe && opts.path === '/v2/notes') this.noteCreated(x, 'note');
     if (asMe && opts.path === '/v2/collections') this.noteCreated(x, 'collection');
+    if (asMe && (opts.path === '/v2/notes' || opts.path === '/v2/collections')) await this.afterCreate(x, opts.path === '/v2/notes' ? 'note' : 'collection');
     return x;
   }
 
   // ---- plumbing ----
+  /** Creates in the accounts of the given tokens count against the run's caps; a fixture user's do not. */
+  private get capped(): boolean {
+    return !this.owner.startsWith('user:');
+  }
+
+  /**
+   * Counts a create, and stops on the documented quota refusal: the account's quota is spent, so
+   * the check cannot judge its rule (QuotaSpent: error, never fail). The run's first natural
+   * refusal is kept, with a refused create of a fresh id and a read of that id, so that the quota
+   * rules can be judged from it without the fixture API.
+   */
+  private async afterCreate(x: Exchange, kind: CreatedKind): Promise<void> {
+    if (this.quotaUnderTest || !this.guard) return;
+    const quota = this.guard.afterCreate(this.token, kind, x, this.capped);
+    if (!quota) return;
+    if (!this.guard.naturalRefusal) {
+      const refusedId = randomUUID();
+      const refusal = await this.send('createNote', { method: 'POST', path: '/v2/notes', json: { id: refusedId, content: 'notes-conformance quota probe' } });
+      this.noteCreated(refusal, 'note');
+      const readAfter = await this.getNote(refusedId);
+      if (refusal.status >= 400) this.guard.recordNatural({ refusal, refusedId, readAfter });
+    }
+    throw new QuotaSpent(`not judged: ${quotaWords(quota)}; no new notes can be created for this check`);
+  }
+
   private async send<Op extends string>(operationId: Op, opts: Omit<SendOptions, 'token'>): Promise<Exchange<Op>> {
     const exchange = await tracked(() => this.client.send({ ...opts, token: this.token }));
     if (exchange.status >= 200 && exchange.status < 300) {

@@ -8,7 +8,7 @@ import type { Exchange } from './client.js';
 import type { Budgets, KitContext } from './context.js';
 import type { DataFactory } from './data.js';
 import type { FixturesClient, FixtureUser } from './fixtures-client.js';
-import { KitError, NonConformance, RuleFailures, RuleViolation, asVerdict, classify, isKitError } from './errors.js';
+import { KitError, NonConformance, RuleFailures, RuleViolation, asVerdict, classify, isCreateCapReached, isKitError, isQuotaSpent } from './errors.js';
 import type { Kit } from './kit.js';
 
 declare module 'vitest' {
@@ -24,6 +24,8 @@ declare module 'vitest' {
     ruleFailures?: Record<string, string>;
     /** Rules a check could not judge with what the target offers (skipRule), with the reason. */
     ruleSkips?: Record<string, string>;
+    /** The check belongs to the smoke tier (`--tier smoke`: one cheap judgement per area for every deploy). */
+    smoke?: boolean;
   }
 }
 
@@ -39,7 +41,13 @@ export interface CheckSpec {
   rules: readonly [string, ...string[]];
   needs?: readonly Need[];
   timeout?: number;
+  /** Catalogue `needs` fields this check does without (it judges the rules another way), e.g. capabilities.fixtures. */
+  doesWithout?: readonly string[];
+  /** Runs in the smoke tier too (few requests, at least one rule per area); other checks run only in the full tier. */
+  smoke?: boolean;
 }
+
+export const NOT_IN_SMOKE = 'not in the smoke tier (run --tier full to judge it)';
 
 export interface CheckContext {
   readonly kit: Kit;
@@ -81,8 +89,8 @@ export interface CheckContext {
 const knownRules = new Map(loadRules().map((r) => [r.id, r]));
 
 /** The checks' needs from the catalogue: a rule's `needs` fields must be present in the profile. */
-function ruleNeeds(rules: readonly string[]): Need[] {
-  return rules.flatMap((id) => knownRules.get(id)!.needs.map((field): Need => {
+function ruleNeeds(rules: readonly string[], doesWithout: readonly string[] = []): Need[] {
+  return rules.flatMap((id) => knownRules.get(id)!.needs.filter((field) => !doesWithout.includes(field)).map((field): Need => {
     if (field === 'capabilities.secondary_token') return 'secondary';
     if (field === 'capabilities.fixtures') return 'fixtures';
     return `profile:${field}`;
@@ -94,9 +102,10 @@ const ASSUMED_ONLY = /^(names|endpoints|content_markers)(\.|$)/;
 export function unmetNeed(kit: Kit, need: Need): string | undefined {
   const { ctx } = kit;
   if (typeof need === 'object') {
-    return need.notes > ctx.budgets.max_seed_notes
-      ? `needs ${need.notes} notes; the profile's budgets.max_seed_notes allows ${ctx.budgets.max_seed_notes}`
-      : undefined;
+    if (need.notes > ctx.budgets.max_seed_notes) return `needs ${need.notes} notes; the profile's budgets.max_seed_notes allows ${ctx.budgets.max_seed_notes}`;
+    // The run's cap on creates (--max-notes): what is left of it now, as earlier checks used some.
+    if (need.notes > kit.guard.notesLeft) return `needs ${need.notes} notes; --max-notes allows ${kit.guard.notesLeft} more (of ${ctx.createCaps?.notes})`;
+    return undefined;
   }
   if (need === 'secondary') return kit.secondary ? undefined : 'needs a second user\'s token (--secondary-token or a fixture API)';
   if (need === 'fixtures') return kit.fixtures ? undefined : 'needs the fixture API (profile capabilities.fixtures and its admin token)';
@@ -130,9 +139,11 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
   if (spec.rules.length === 0) throw new Error(`check "${description}" names no rule`);
   const name = `${description} [${spec.rules.join(' ')}]`;
   const runs = (n: number | undefined) => n ?? kit.ctx.budgets.property_runs;
-  test(name, { meta: { rules: [...spec.rules] }, ...(spec.timeout ? { timeout: spec.timeout } : {}) }, async (vitestCtx) => {
+  const meta = { rules: [...spec.rules], ...(spec.smoke ? { smoke: true } : {}) };
+  test(name, { meta, ...(spec.timeout ? { timeout: spec.timeout } : {}) }, async (vitestCtx) => {
     if (!selected(spec.rules, kit.ctx.only)) vitestCtx.skip();
-    for (const need of [...ruleNeeds(spec.rules), ...(spec.needs ?? [])]) {
+    if (kit.ctx.tier === 'smoke' && !spec.smoke) vitestCtx.skip(NOT_IN_SMOKE);
+    for (const need of [...ruleNeeds(spec.rules, spec.doesWithout), ...(spec.needs ?? [])]) {
       const reason = unmetNeed(kit, need);
       if (reason) vitestCtx.skip(reason);
     }
@@ -155,7 +166,8 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
         const fixtures = t.fixtures();
         const user = await fixtures.createUser(options);
         kit.ledger.created('user', user.user_id, 'primary');
-        return { user, api: kit.api.as(user.token, `user:${user.user_id}`) };
+        // A user made with a quota has it for the check to test: its quota refusals are answers, not the run's quota.
+        return { user, api: kit.api.as(user.token, `user:${user.user_id}`, { quotaUnderTest: options?.quota !== undefined }) };
       },
       skip: (reason) => vitestCtx.skip(reason),
       declares: (field) => unmetNeed(kit, `profile:${field}`) === undefined,
@@ -181,7 +193,9 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
         try {
           await fc.assert(fc.asyncProperty(arbitrary, predicate), {
             // fast-check counts examples within numRuns: add them, so the random runs stay as budgeted.
-            numRuns: runs(n) + examples.length, seed: kit.ctx.seed, endOnFailure: true, examples: examples.map((e) => [e] as [typeof e]),
+            // Budgets may allow no random run at all (remote targets): the examples still run, and a
+            // property without examples runs once, so it always judges something.
+            numRuns: Math.max(runs(n), examples.length > 0 ? 0 : 1) + examples.length, seed: kit.ctx.seed, endOnFailure: true, examples: examples.map((e) => [e] as [typeof e]),
           });
         } catch (error) {
           // fast-check's first lines name the seed, the path and the counterexample.
@@ -209,6 +223,8 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
         throw new RuleFailures(broken.map((id) => `${id}: ${ruleFailures[id]}`).join('; '));
       }
     } catch (error) {
+      // The run's cap on creates is reached: the check is left out, with the reason (never a partial pass).
+      if (isCreateCapReached(error)) vitestCtx.skip((error as Error).message);
       if (Object.keys(ruleFailures).length > 0) vitestCtx.task.meta.ruleFailures = ruleFailures;
       if (Object.keys(ruleSkips).length > 0) vitestCtx.task.meta.ruleSkips = ruleSkips;
       vitestCtx.task.meta.evidence = exchanges.slice(-8).map((x) => kit.client.forEvidence(x));
@@ -229,6 +245,8 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
 export function pinnedFailure(error: unknown, replay: string): unknown {
   const cause = (error as Error | undefined)?.cause ?? error;
   if (cause instanceof RuleViolation) return cause.withReplay(replay);
+  // A spent quota or the run's create cap keeps its name: the report and the skip read it.
+  if (isQuotaSpent(cause) || isCreateCapReached(cause)) return cause;
   if (isKitError(cause)) return new KitError(`${(cause as Error).message} (${replay})`);
   // fast-check's own error is a plain Error: keep the failed expect's verdict (fail), with the replay.
   if (classify(cause) === 'fail') return new NonConformance(`${(cause as Error).message.split('\n')[0]} (${replay})`);

@@ -1,5 +1,7 @@
 import type { Profile } from '../../spec/profile.js';
 
+export type Tier = 'smoke' | 'full';
+
 export interface Budgets {
   property_runs: number;
   model_runs: number;
@@ -41,6 +43,10 @@ export interface KitContext {
   readonly deadlineAt?: number;
   /** What the deadline is, for messages: "the run's --max-duration of 30 min". */
   readonly deadlineWhat?: string;
+  /** `smoke`: only the checks marked for the per-deploy tier run (default `full`: all). */
+  readonly tier?: Tier;
+  /** At most this many notes and collections are created by the run (--max-notes); unset: no cap. */
+  readonly createCaps?: { readonly notes: number; readonly collections: number };
   /** Set by the run command, which cancels the workers itself on Ctrl-C and then sweeps. */
   readonly parentHandlesInterrupt?: boolean;
 }

@@ -9,6 +9,7 @@ import type { KitContext } from './context.js';
 import { DataFactory } from './data.js';
 import { FixturesClient } from './fixtures-client.js';
 import { Ledger } from './ledger.js';
+import { CreateGuard } from './quota.js';
 import { cleanUp } from './cleanup.js';
 import { SECRETS_FILE_PREFIX, leaveSignalsToRunCommand, registerWorker, stopSignal } from './signals.js';
 
@@ -21,6 +22,8 @@ export interface Kit {
   readonly ledger: Ledger;
   readonly schemas: SchemaRegistry;
   readonly data: DataFactory;
+  /** Creates counted against the run's caps, and accounts whose quota is spent (run-wide). */
+  readonly guard: CreateGuard;
 }
 
 let current: Kit | undefined;
@@ -48,9 +51,10 @@ function createKit(ctx: KitContext): Kit {
   });
   const schemas = createSchemaRegistry();
   const ledger = new Ledger(ctx.runDir);
-  const api = new Api(client, ctx.profile, schemas, ledger, ctx.tokens.primary, 'primary', ctx.strict);
+  const guard = new CreateGuard(ctx.createCaps ?? { notes: Number.MAX_SAFE_INTEGER, collections: Number.MAX_SAFE_INTEGER }, ctx.runDir);
+  const api = new Api(client, ctx.profile, schemas, ledger, ctx.tokens.primary, 'primary', ctx.strict, guard);
   return {
-    ctx, client, api, schemas, ledger,
+    ctx, client, api, schemas, ledger, guard,
     secondary: ctx.tokens.secondary ? api.as(ctx.tokens.secondary, 'secondary') : undefined,
     fixtures: ctx.fixtures ? new FixturesClient(client, ctx.fixtures.prefix, ctx.fixtures.adminToken) : undefined,
     data: new DataFactory(api, ctx.runId),

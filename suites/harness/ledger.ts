@@ -95,3 +95,24 @@ export function pendingInJournal(runDir: string): LedgerEntry[] {
   const order = { note: 0, collection: 1, user: 2 };
   return [...open.values()].sort((a, b) => order[a.kind] - order[b.kind]);
 }
+
+/** How many of each kind the whole run created (the journal's `created` lines, deleted or not): the report's cost. */
+export function journalCreates(runDir: string): Record<ResourceKind, number> {
+  const counts: Record<ResourceKind, number> = { note: 0, collection: 0, user: 0 };
+  const path = join(runDir, FILE);
+  if (!existsSync(path)) return counts;
+  const seen = new Set<string>();
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    let entry: LedgerEntry;
+    try {
+      entry = JSON.parse(line) as LedgerEntry;
+    } catch {
+      continue;
+    }
+    const key = `${entry.kind}:${entry.id}`;
+    if (entry.op !== 'created' || seen.has(key)) continue;
+    seen.add(key);
+    counts[entry.kind]++;
+  }
+  return counts;
+}

@@ -38,6 +38,7 @@ check('note content on update: 200,000 characters accepted, 200,001 refused (no 
 });
 
 check('collection_titles entries: 1,000 characters and bytes accepted, one more refused', {
+  smoke: true,
   rules: ['notes.create.collection-titles-max-chars', 'notes.create.collection-titles-max-bytes'],
 }, async (t) => {
   const content = t.data.content('Titles');

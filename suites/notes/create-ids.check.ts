@@ -6,6 +6,7 @@ import { noteState } from '../harness/patterns.js';
 const { check } = checks();
 
 check('a supplied id is used; an existing id, even trashed, is answered 409 and the note is unchanged', {
+  smoke: true,
   rules: ['notes.create.id-honoured', 'notes.create.id-conflict-409', 'notes.create.id-conflict-no-upsert', 'notes.create.id-conflict-409-trashed'],
 }, async (t) => {
   const id = randomUUID();

@@ -5,6 +5,7 @@ import { noteState, pastIso } from '../harness/patterns.js';
 const { check } = checks();
 
 check('trash sets trashed_at; a trashed note stays readable and refuses update and set-created-at', {
+  smoke: true,
   rules: ['notes.trash.sets-trashed-at', 'notes.trash.readable-by-id', 'notes.read.trashed-included', 'notes.update.trashed-refused', 'notes.set-created-at.trashed-refused'],
 }, async (t) => {
   const note = await t.data.note();

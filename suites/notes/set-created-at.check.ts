@@ -7,6 +7,7 @@ const { check } = checks();
 // Notes here are created without created_at, so their original creation is unambiguous.
 
 check('set-created-at backdates without a version and changes only metadata', {
+  smoke: true,
   rules: ['notes.set-created-at.applied', 'notes.set-created-at.metadata-only', 'notes.set-created-at.version-unchanged', 'notes.set-created-at.original-creation-bound',
     'notes.set-created-at.original-inclusive'],
 }, async (t) => {

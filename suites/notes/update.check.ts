@@ -29,6 +29,7 @@ check('an update at the current version replaces the content and yields a new ve
 });
 
 check('an update with a stale, ahead, missing or non-positive version is refused and changes nothing', {
+  smoke: true,
   rules: ['notes.update.version-stale-refused', 'notes.update.version-ahead-refused', 'notes.update.version-required', 'notes.update.version-min-1'],
 }, async (t) => {
   const note = await t.data.note();

@@ -81,6 +81,7 @@ async function pageSnapshot(t: CheckContext, s: Scenario): Promise<Map<string, s
 }
 
 check('pages of one snapshot concatenate to its window, unchanged by later writes (property)', {
+  smoke: true,
   rules: [...RULES],
 }, async (t) => {
   // A data set that breaks rules fails only those (t.property adds the seed, path and counterexample).

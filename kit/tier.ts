@@ -1,0 +1,67 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import type { KitContext, Tier } from '../suites/harness/context.js';
+import { journalCreates } from '../suites/harness/ledger.js';
+import { QUOTA_FILE, type QuotaInfo } from '../suites/harness/quota.js';
+import type { KitConfig } from './config.js';
+
+/**
+ * Creates a run may make in the accounts of the given tokens, by tier, when the target is remote
+ * (a staging account has a quota; the embedded fake has none and is not capped). Measured against
+ * the fake with remote defaults (test/kit/cost.test.ts): the full tier creates 110 notes and 53
+ * collections with two tokens and no profile, 131 and 80 (fixture users' included) with a profile
+ * that offers a fixture API; the smoke tier 10 notes and no collection.
+ */
+export const REMOTE_CREATE_CAPS: Record<Tier, { notes: number; collections: number }> = {
+  full: { notes: 150, collections: 120 },
+  smoke: { notes: 20, collections: 10 },
+};
+
+/** The run's caps on creates: --max-notes wins; a remote target gets its tier's; the embedded fake none. */
+export function createCapsFor(config: KitConfig): { notes: number; collections: number } | undefined {
+  const remote = config.target !== undefined || config.image !== undefined;
+  const base = remote ? REMOTE_CREATE_CAPS[config.tier] : undefined;
+  if (config.maxNotes === undefined) return base;
+  return { notes: config.maxNotes, collections: base?.collections ?? Number.MAX_SAFE_INTEGER };
+}
+
+/** What the run says before its first request: its tier and the most it will create. */
+export function planLine(config: KitConfig): string {
+  const caps = createCapsFor(config);
+  const tier = config.tier === 'smoke' ? 'smoke tier (one cheap check per area)' : 'full tier';
+  if (!caps) return `notes-conformance: ${tier}; the embedded fake has no quota, so creates are not capped (--max-notes N caps them)\n`;
+  const collections = caps.collections === Number.MAX_SAFE_INTEGER ? 'collections uncapped' : `at most ${caps.collections} collections`;
+  return `notes-conformance: ${tier}; will create at most ${caps.notes} notes and ${collections} in the tokens' accounts`
+    + ` (--max-notes N lowers it; checks that need more are skipped), and delete them again\n`;
+}
+
+/** The run's context with its tier and caps (the rest is settled by startRun). */
+export function withTierAndCaps(context: KitContext, config: KitConfig): KitContext {
+  const caps = createCapsFor(config);
+  return { ...context, tier: config.tier, ...(caps ? { createCaps: caps } : {}) };
+}
+
+/** What the run created in all (from the journal: every create the target confirmed, any owner). */
+export function createdInRun(runDir: string): { notes: number; collections: number } {
+  const created = journalCreates(runDir);
+  return { notes: created.note, collections: created.collection };
+}
+
+/** The quota a create found spent (written by the worker's CreateGuard), if any. */
+export function spentQuota(runDir: string): QuotaInfo | undefined {
+  const path = join(runDir, QUOTA_FILE);
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as QuotaInfo) : undefined;
+}
+
+/**
+ * The quota checks' file last: a natural quota refusal (an account's quota running out during
+ * the run) can then be judged by them, whichever file hit it. Other files keep vitest's order.
+ */
+export class QuotaLastSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const last = (f: TestSpecification) => (f.moduleId.endsWith('errors/quota.check.ts') ? 1 : 0);
+    return [...sorted].sort((a, b) => last(a) - last(b));
+  }
+}

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Fake, createFake } from '../../fake/index.js';
+import { runKit } from '../../kit/run.js';
+import type { ConformanceReport } from '../../reporters/report.js';
+
+/**
+ * What a run costs a staging account (issue 12), measured against the fake listening on a port
+ * and reached with --target, so the remote defaults apply (kit/budgets.ts REMOTE_BUDGETS, the
+ * tier's create caps); only the pacing is lifted, which changes no count. Two tokens, no profile.
+ * The notes created are also counted by the fake itself (a quota far above the run's needs).
+ */
+const tokens = ['cost-primary-token', 'cost-secondary-token'];
+let fake: Fake;
+
+beforeAll(async () => {
+  fake = await createFake({ users: tokens, quota: { limit: 1_000_000 } });
+});
+afterAll(async () => {
+  await fake.close();
+});
+
+async function run(...extra: string[]): Promise<{ exitCode: number; report: ConformanceReport; notesInFake: number }> {
+  const before = notesCounted();
+  const { exitCode, report } = await runKit([
+    '--quiet', '--target', fake.url!, '--token', tokens[0]!, '--secondary-token', tokens[1]!, '--requests-per-second', '1000', ...extra,
+  ], {}, () => {});
+  return { exitCode, report, notesInFake: notesCounted() - before };
+}
+
+/** Note creates the fake accepted for the two users (its quota counter: creates, never decremented). */
+function notesCounted(): number {
+  return [...fake.store.users.values()].reduce((sum, u) => sum + (u.quota?.used ?? 0), 0);
+}
+
+const judged = (report: ConformanceReport, id: string) => ['pass', 'fail', 'warn'].includes(report.rules.find((r) => r.id === id)?.verdict ?? '');
+
+describe('the cost of a run against a remote-like target (two tokens, no profile)', () => {
+  it('smoke tier: at most 100 requests, and at least one judged rule for each of its areas', async () => {
+    const { exitCode, report, notesInFake } = await run('--tier', 'smoke');
+    expect(exitCode).toBe(0);
+    expect(report.requests).toBeLessThanOrEqual(100);
+    expect(report.created.notes).toBe(notesInFake);
+    expect(report.created.notes).toBeLessThanOrEqual(20);
+    const areas: Record<string, string[]> = {
+      'create-only ids': ['notes.create.id-conflict-409', 'notes.create.id-conflict-no-upsert'],
+      'exact versions': ['notes.update.version-stale-refused', 'notes.update.version-ahead-refused'],
+      backdating: ['notes.set-created-at.applied', 'notes.set-created-at.original-creation-bound'],
+      'trash refusal': ['notes.update.trashed-refused', 'notes.set-created-at.trashed-refused'],
+      'snapshot paging': ['notes.search.snapshot-pages', 'notes.search.snapshot-frozen'],
+      'a size limit': ['notes.create.collection-titles-max-chars', 'notes.create.collection-titles-max-bytes'],
+      auth: ['auth.bearer.invalid-refused'],
+      isolation: ['auth.scope.notes-isolated'],
+    };
+    for (const [area, ids] of Object.entries(areas)) expect(ids.some((id) => judged(report, id)), `smoke judges ${area}`).toBe(true);
+    // Everything else is skipped with the tier named, never passed unseen.
+    const notJudged = report.rules.filter((r) => r.verdict === 'skipped' && /not in the smoke tier/.test(r.reason));
+    expect(notJudged.length).toBeGreaterThan(150);
+    expect(report.summary.fail + report.summary.error).toBe(0);
+    expect(report.leftovers).toBe(0);
+  }, 300_000);
+
+  it('full tier: the requests and notes the README states, every create reported and deleted again', async () => {
+    const { exitCode, report, notesInFake } = await run();
+    expect(exitCode).toBe(0);
+    expect(report.summary.fail + report.summary.error).toBe(0);
+    expect(report.created.notes).toBe(notesInFake);
+    expect(report.created.notes).toBeLessThanOrEqual(150);
+    expect(report.requests).toBeLessThanOrEqual(FULL_TIER_REQUESTS);
+    expect(report.leftovers).toBe(0);
+  }, 300_000);
+
+  it('--max-notes skips the checks that need more notes than it leaves, with the reason', async () => {
+    const { report } = await run('--max-notes', '5', '--only', 'notes.create', '--only', 'notes.list');
+    expect(report.created.notes).toBeLessThanOrEqual(5);
+    const capped = report.rules.filter((r) => r.verdict === 'skipped' && /--max-notes/.test(r.reason));
+    expect(capped.length).toBeGreaterThan(0);
+    expect(report.summary.fail).toBe(0);
+  }, 300_000);
+});
+
+/** The full tier's request count: measured 830 (README "Cost"). Issue 12 asks for at most 600: not reached yet. */
+const FULL_TIER_REQUESTS = 870;
