@@ -6,8 +6,8 @@ import type { Store } from '../store/store.js';
  * A search index fed asynchronously, as any search engine beside the primary store is: search and
  * related notes see a write only `lagMs` after it.
  *
- * - A created note is absent from search and related notes (as a result and as the subject of
- *   related notes) until its time comes.
+ * - A created note is absent from search results and from other notes' related notes until its time
+ *   comes. As the subject of related notes it is embedded at request time, as the document says.
  * - An updated note is absent too until then, neither found by its old words nor by its new ones:
  *   this index re-indexes by delete-then-add, and the delete is immediate while the add waits. (An
  *   index that still shows the old content is the other valid choice; the kit polls until the
@@ -37,6 +37,19 @@ export function laggingSearchIndex(lagMs: number, clock: Clock): FaultFactory {
       catchUp(ctx.store);
       return next(ctx, call);
     };
+    // "Related to the note's current persisted content (embedded at request time)": the subject is
+    // embedded now, even while the index has not caught up with it; the candidates still lag.
+    const relatedNow: OperationWrapper = (next) => (ctx, call) => {
+      catchUp(ctx.store);
+      const subject = ctx.store.notes.get(call.params.note_id ?? '');
+      if (!subject || !pending.has(subject.seq)) return next(ctx, call);
+      ctx.store.search.add(subject.seq);
+      try {
+        return next(ctx, call);
+      } finally {
+        ctx.store.search.remove(subject.seq);
+      }
+    };
     return {
       store: {
         insertNote: (next, store) => (note) => {
@@ -56,7 +69,7 @@ export function laggingSearchIndex(lagMs: number, clock: Clock): FaultFactory {
           next();
         },
       },
-      ops: { searchNotes: caughtUp, getRelatedNotes: caughtUp },
+      ops: { searchNotes: caughtUp, getRelatedNotes: relatedNow },
     };
   };
 }

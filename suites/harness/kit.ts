@@ -11,6 +11,7 @@ import { FixturesClient } from './fixtures-client.js';
 import { Ledger } from './ledger.js';
 import { cleanUp } from './cleanup.js';
 import { leaveSignalsToRunCommand } from './signals.js';
+import { timestampPrecisionMs } from './timing.js';
 
 export interface Kit {
   readonly ctx: KitContext;
@@ -43,7 +44,7 @@ function createKit(ctx: KitContext): Kit {
     ctx, client, api, schemas, ledger,
     secondary: ctx.tokens.secondary ? api.as(ctx.tokens.secondary, 'secondary') : undefined,
     fixtures: ctx.fixtures ? new FixturesClient(client, ctx.fixtures.prefix, ctx.fixtures.adminToken) : undefined,
-    data: new DataFactory(api, ctx.runId),
+    data: new DataFactory(api, ctx.runId, timestampPrecisionMs(ctx)),
   };
 }
 

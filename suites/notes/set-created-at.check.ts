@@ -17,7 +17,7 @@ check('set-created-at backdates without a version and changes only metadata', {
   const x = await t.api.setCreatedAt(note.id, { created_at: earlier });
   await t.verify('notes.set-created-at.applied', async () => {
     expect(x.status, `set-created-at takes only created_at (no version): ${show(x)}`).toBe(200);
-    expectSameInstant((x.json as { created_at?: unknown }).created_at, earlier, 'created_at in the response');
+    expectSameInstant((x.json as { created_at?: unknown }).created_at, earlier, 'created_at in the response', t.precisionMs);
     expect((await noteState(t.api, note.id)).created_at, 'a read shows the new created_at').toBe(Date.parse(earlier));
   });
   const after = await noteState(t.api, note.id);
@@ -32,13 +32,13 @@ check('set-created-at backdates without a version and changes only metadata', {
   const y = await t.api.setCreatedAt(note.id, { created_at: between });
   await t.verify('notes.set-created-at.original-creation-bound', () => {
     expect(y.status, `the limit is the original creation, not the current created_at: ${show(y)}`).toBe(200);
-    expectSameInstant((y.json as { created_at?: unknown }).created_at, between, 'created_at after moving it forward within the limit');
+    expectSameInstant((y.json as { created_at?: unknown }).created_at, between, 'created_at after moving it forward within the limit', t.precisionMs);
   });
   // "Not later than" the original creation: the original itself is allowed.
   const z = await t.api.setCreatedAt(note.id, { created_at: note.json.created_at });
   await t.verify('notes.set-created-at.original-inclusive', () => {
     expect(z.status, `created_at equal to the original creation (${String(note.json.created_at)}) is not later than it: ${show(z)}`).toBe(200);
-    expectSameInstant((z.json as { created_at?: unknown }).created_at, original, 'created_at set back to the original creation');
+    expectSameInstant((z.json as { created_at?: unknown }).created_at, original, 'created_at set back to the original creation', t.precisionMs);
   });
 });
 

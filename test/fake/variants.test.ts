@@ -61,6 +61,7 @@ describe('variant: a search index that lags writes by search_index_lag_ms', () =
     const a = json(call('POST', '/v2/notes', { content: 'lagging walrus harbour' }));
     const b = json(call('POST', '/v2/notes', { content: 'walrus harbour ferry' }));
     expect(search(call, 'walrus')).toEqual([]);
+    // The subject is embedded at request time, but b is not indexed yet.
     expect(ids(call('GET', `/v2/notes/${a.id}/related-notes`))).toEqual([]);
     // Reads by id and lists come from the primary store at once.
     expect(call('GET', `/v2/notes/${a.id}`).status).toBe(200);
@@ -70,6 +71,10 @@ describe('variant: a search index that lags writes by search_index_lag_ms', () =
     clock.advance(1);
     expect(search(call, 'walrus').sort()).toEqual([a.id, b.id].sort());
     expect(ids(call('GET', `/v2/notes/${a.id}/related-notes`))).toEqual([b.id]);
+    // A fresh subject finds the indexed notes at once; it stays out of search until its own time.
+    const c = json(call('POST', '/v2/notes', { content: 'walrus harbour ferry again' }));
+    expect(ids(call('GET', `/v2/notes/${c.id}/related-notes`)).sort()).toEqual([a.id, b.id].sort());
+    expect(search(call, 'walrus')).not.toContain(c.id);
   });
 
   it('hides an updated note (old words and new) until the lag has passed, then finds it by its new words only', () => {
