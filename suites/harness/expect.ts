@@ -59,7 +59,7 @@ export function setupInstant(value: unknown, what: string): number {
  */
 export function expectSameInstant(actual: unknown, expected: string | number, what: string, precisionMs = 1): void {
   const want = typeof expected === 'number' ? expected : Date.parse(expected);
-  const got = typeof actual === 'string' ? Date.parse(actual) : NaN;
+  const got = typeof actual === 'string' ? Date.parse(actual) : typeof actual === 'number' ? actual : NaN;
   const kept = precisionMs > 1 ? ` (kept to ${precisionMs} ms)` : '';
   const message = `${what}: expected the instant ${new Date(want).toISOString()}${kept}, got ${JSON.stringify(actual)}`;
   if (precisionMs > 1 && sameAtPrecision(got, want, precisionMs)) return;

@@ -5,6 +5,8 @@ import { show } from './expect.js';
 
 /** How long the kit waits for a write to show in search or related notes when the target declares nothing. */
 export const DEFAULT_SEARCH_INDEX_LAG_MS = 10_000;
+/** Past the declared lag: timers fire a little early, and "about 1.5 s" is rarely exact. */
+const LAG_SLACK_MS = 250;
 /** Polls per wait at most: the request budget is shared by the whole run. */
 const MAX_POLLS = 15;
 const FIRST_INTERVAL_MS = 100;
@@ -45,7 +47,7 @@ export interface Polled<T> {
  * and answers the last reading either way: for checks where not showing is itself the answer.
  */
 export async function poll<T>(ctx: Pick<KitContext, 'profile'>, read: () => Promise<T>, ready: (value: T) => boolean): Promise<Polled<T>> {
-  const deadline = Date.now() + searchIndexLagMs(ctx);
+  const deadline = Date.now() + searchIndexLagMs(ctx) + LAG_SLACK_MS;
   let interval = FIRST_INTERVAL_MS;
   let value = await read();
   for (let polls = 1; !ready(value); polls++) {

@@ -61,7 +61,7 @@ check('updated_at on update: a supplied instant is kept, without one it is serve
   const a = setupOk(x, 'update with updated_at');
   await t.verify('notes.update.updated-at-honoured', async () => {
     expectSameInstant(a.updated_at, supplied, 'the update response updated_at', t.precisionMs);
-    expect((await noteState(t.api, note.id)).updated_at).toBe(Date.parse(supplied));
+    expectSameInstant((await noteState(t.api, note.id)).updated_at, supplied, 'updated_at on a read after the update', t.precisionMs);
   });
   const sentAt = Date.now();
   const y = await t.api.updateNote(note.id, { content: t.data.content('Server time'), version: a.version });
