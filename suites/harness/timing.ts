@@ -1,7 +1,6 @@
 import type { Exchange } from './client.js';
 import type { KitContext } from './context.js';
 import { KitError } from './errors.js';
-import { show } from './expect.js';
 
 /** How long the kit waits for a write to show in search or related notes when the target declares nothing. */
 export const DEFAULT_SEARCH_INDEX_LAG_MS = 10_000;
@@ -67,7 +66,8 @@ export async function poll<T>(ctx: Pick<KitContext, 'profile'>, read: () => Prom
 export async function eventually<T>(ctx: Pick<KitContext, 'profile'>, what: string, read: () => Promise<T>, ready: (value: T) => boolean): Promise<T> {
   const { value, ready: done } = await poll(ctx, read, ready);
   if (done) return value;
-  const last = isExchange(value) ? `: ${show(value)}` : '';
+  // (Not expect.ts's show: this module is also loaded outside vitest, by the differential run.)
+  const last = isExchange(value) ? `: ${value.method} ${value.path} answered ${value.status} ${value.text.slice(0, 300)}` : '';
   const declared = ctx.profile.search_index_lag_ms === undefined ? ', the default; declare search_index_lag_ms if the index lags more' : '';
   throw new KitError(`${what} did not show within the search index lag (${searchIndexLagMs(ctx)} ms${declared}), so the check cannot judge${last}`);
 }
