@@ -4,7 +4,8 @@ import { KitError } from '../../../suites/harness/errors.js';
 import { DataFactory } from '../../../suites/harness/data.js';
 import { eventually, poll, sameAtPrecision, searchIndexLagMs, timestampPrecisionMs } from '../../../suites/harness/timing.js';
 import type { Api } from '../../../suites/harness/api.js';
-import type { Profile } from '../../../spec/profile.js';
+import { type Profile, loadBuiltinProfile } from '../../../spec/profile.js';
+import { assumedProfile } from '../../../kit/assumed-profile.js';
 
 const profile = (extra: Partial<Profile> = {}): Profile => ({ name: 'p', ...extra });
 const T = Date.parse('2024-05-06T07:08:09.456Z');
@@ -45,9 +46,11 @@ describe('timestamp precision', () => {
 });
 
 describe('polling for a lagging search index', () => {
-  it('the lag is the declared one, else 10000 ms', () => {
+  it('the lag is the declared one, else 10000 ms; the fake declares 0, which a target without a profile is not assumed to share', () => {
     expect(searchIndexLagMs({ profile: profile({ search_index_lag_ms: 1500 }) })).toBe(1500);
     expect(searchIndexLagMs({ profile: profile() })).toBe(10_000);
+    expect(searchIndexLagMs({ profile: loadBuiltinProfile('fake') })).toBe(0);
+    expect(searchIndexLagMs({ profile: assumedProfile() })).toBe(10_000);
   });
 
   it('reads until ready, and gives up after the lag with the last reading', async () => {
