@@ -70,6 +70,15 @@ export interface RateHeaderConfig {
   retryAfter: boolean;
 }
 
+export interface VariantSettings {
+  /** Stored instants are cut to this step (1: milliseconds kept). */
+  timestampPrecisionMs: number;
+  /** Search and related notes see a write this long after it (0: at once). */
+  searchIndexLagMs: number;
+  /** Adding, removing or moving a note changes its version. */
+  versionOnMembership: boolean;
+}
+
 /** Everything one instance runs with, resolved from options and profile over the fake's defaults. */
 export interface FakeConfig {
   profile: Profile;
@@ -80,6 +89,8 @@ export interface FakeConfig {
   fixturesPrefix: string;
   rateHeaders: RateHeaderConfig;
   presentation: NonNullable<Profile['fake']>;
+  /** Other valid choices the profile's `fake` section switches on (fake/variants/); all off by default. */
+  variants: VariantSettings;
   faults: ReadonlySet<FaultName>;
   clock: Clock;
   ids: IdSource;
@@ -125,6 +136,7 @@ export function resolveConfig(options: FakeOptions = {}): FakeConfig {
       retryAfter: rateHeaders.retry_after ?? true,
     },
     presentation: profile.fake ?? {},
+    variants: variantSettings(profile),
     faults: parseFaults(options.faults ?? []),
     clock: options.clock ?? systemClock,
     ids,
@@ -142,6 +154,19 @@ export function resolveConfig(options: FakeOptions = {}): FakeConfig {
     generate: options.generate ?? 0,
     generateSeed: options.seed ?? Math.floor(Math.random() * 2 ** 32),
     stateFile: options.state,
+  };
+}
+
+/**
+ * The switches name the choice; the values are the profile's declarations, so that the fake serves
+ * exactly what the profile tells the kit (a switch without its value is a no-op).
+ */
+function variantSettings(profile: Profile): VariantSettings {
+  const fake = profile.fake ?? {};
+  return {
+    timestampPrecisionMs: fake.truncate_timestamps ? profile.timestamp_precision_ms ?? 1 : 1,
+    searchIndexLagMs: fake.search_index_lag ? profile.search_index_lag_ms ?? 0 : 0,
+    versionOnMembership: fake.version_on_membership ?? false,
   };
 }
 

@@ -56,13 +56,21 @@ export interface Profile {
   strict_responses?: boolean;
   /** The step (ms) to which the target keeps timestamps it is sent; 1 when unset. */
   timestamp_precision_ms?: number;
+  /**
+   * How long (ms) after a write search and related notes may still not show it; the kit polls that
+   * long before judging. Unset: the kit polls up to 10000 ms.
+   */
+  search_index_lag_ms?: number;
   clock_tolerance_ms?: number;
   budgets?: {
     property_runs?: number; model_runs?: number; model_max_commands?: number; max_seed_notes?: number;
     request_budget?: number; requests_per_second?: number; request_timeout_ms?: number;
     max_response_bytes?: number; max_rate_limit_wait_ms?: number;
   };
-  fake?: { timestamps?: 'utc_millis' | 'offset_micros'; request_ids?: 'uuid' | 'prefixed'; extra_fields?: boolean };
+  fake?: {
+    timestamps?: 'utc_millis' | 'offset_micros'; request_ids?: 'uuid' | 'prefixed'; extra_fields?: boolean;
+    truncate_timestamps?: boolean; search_index_lag?: boolean; version_on_membership?: boolean;
+  };
 }
 
 /** A profile that cannot be used: the file, the JSON path of each bad field and what was expected. */

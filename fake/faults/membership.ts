@@ -251,11 +251,15 @@ export const MEMBERSHIP_FAULTS = {
       return view;
     }),
   },
+  // A version bump on add is a valid choice (the document does not say); touching the content is not.
   'membership.add.touches-note': {
     rules: ['membership.add.link-only'],
-    does: 'add increments the note version',
+    does: 'add writes the collection title into the note content (a tag line), which changes its title too',
     hooks: after('addNoteToCollection', (ctx, call, view) => {
-      pathNote(ctx, call)!.version++;
+      const note = pathNote(ctx, call)!;
+      const collection = ctx.store.collections.get(call.params.collection_id ?? '');
+      ctx.store.setNoteContent(note, contentFields(ctx, `#${collection?.title ?? 'tagged'}\n${note.content}`, note));
+      note.version++;
       return view;
     }),
   },

@@ -3,6 +3,7 @@ import type { FaultName } from '../faults/catalogue.js';
 import { installed } from '../faults/registry.js';
 import { EMPTY_BODY_FAULTS, applyResponseFaults } from '../faults/response-faults.js';
 import { isUuid } from '../ids.js';
+import { installVariants } from '../variants/index.js';
 import type { FakeSettings, ServiceContext } from '../service/context.js';
 import { DomainError } from '../service/errors.js';
 import { COMPLEXITY_COST, type BucketReading, LeakyBuckets } from '../service/rate-limit.js';
@@ -59,10 +60,13 @@ export class FakeCore {
       defaultRateLimit: config.defaultRateLimit,
     };
     const faultHooks = installed(faults);
+    // Valid choices other than the reference's, inside the faults: a fault breaks whichever choice is served.
+    const variants = installVariants(config);
     const store = new Store();
+    variants.wrapStore(store);
     faultHooks.wrapStore(store);
     this.ctx = { store, clock: config.clock, ids: config.ids, settings: faultHooks.settings(settings), policy: faultHooks.policy, broken };
-    this.routes = buildRoutes(config.names, config.endpoints, broken).map((r) => ({ ...r, run: faultHooks.wrapOperation(r.op, r.run) }));
+    this.routes = buildRoutes(config.names, config.endpoints, broken).map((r) => ({ ...r, run: faultHooks.wrapOperation(r.op, variants.wrapOperation(r.op, r.run)) }));
     this.router = new Router(this.routes);
     this.mapError = createErrorMapper(config.profile, broken);
     this.fixtures = new FixtureApi(this.ctx, config, (user) => this.buckets.delete(user.id));

@@ -83,7 +83,7 @@ export async function addNote(side: Side, noteIndex: number, collIndex: number):
   if (status !== '200') return { line, observed: { status, ...await thenRead(side, note.n) } };
   note.n.colls.add(coll.i);
   note.n.updatedKnown = coll.c.updatedKnown = false;
-  return { line, observed: { status, ...ackView(x), ...await thenRead(side, note.n) } };
+  return { line, observed: { status, ...ackView(x), ...await readLearningVersion(side, note.n) } };
 }
 
 export async function moveNote(side: Side, noteIndex: number, fromIndex: number, toIndex: number): Promise<Step | undefined> {
@@ -99,7 +99,7 @@ export async function moveNote(side: Side, noteIndex: number, fromIndex: number,
   note.n.colls.add(to.i);
   note.n.colls.delete(from.i);
   note.n.updatedKnown = from.c.updatedKnown = to.c.updatedKnown = false;
-  return { line, observed: { status, ...ackView(x), ...await thenRead(side, note.n) } };
+  return { line, observed: { status, ...ackView(x), ...await readLearningVersion(side, note.n) } };
 }
 
 export async function removeNote(side: Side, noteIndex: number, collIndex: number): Promise<Step | undefined> {
@@ -113,6 +113,20 @@ export async function removeNote(side: Side, noteIndex: number, collIndex: numbe
   if (status === '2xx') {
     note.n.colls.delete(coll.i);
     note.n.updatedKnown = coll.c.updatedKnown = false;
+    return { line, observed: { status, ...await readLearningVersion(side, note.n) } };
   }
   return { line, observed: { status, ...await thenRead(side, note.n) } };
+}
+
+/**
+ * The read after a membership change. Whether adding, moving or removing a note changes its version
+ * is not shown: the read only learns the version (compared as any integer). A version it replaced is
+ * not added to the stale ones: those come from updates, so that both sides send a "stale" update alike.
+ */
+async function readLearningVersion(side: Side, n: NoteState): Promise<Observation> {
+  const before = n.version;
+  n.version = undefined;
+  const observed = await thenRead(side, n);
+  if (n.version === undefined) n.version = before;
+  return observed;
 }

@@ -99,17 +99,18 @@ export async function setCreatedAt(side: Side, op: Of<'setCreatedAt'>): Promise<
   const when = op.when === 'between' && n.createdAt >= n.original ? 'earlier' : op.when;
   const value = when === 'earlier' ? n.original - op.days * DAY
     : when === 'between' ? Math.floor((n.createdAt + n.original) / 2)
-      : when === 'later' ? n.original + 1
+      // One precision step later: a store that cuts instants may cut a single millisecond away.
+      : when === 'later' ? n.original + side.precisionMs
         : Date.now() + Math.max(op.days * DAY, side.clockToleranceMs * 2 + 60_000);
-  const what = { earlier: `${op.days} days before the original`, between: 'between the current and the original', later: '1 ms after the original', future: 'in the future' }[when];
+  const what = { earlier: `${op.days} days before the original`, between: 'between the current and the original', later: 'one precision step after the original', future: 'in the future' }[when];
   const label = side.sym.stamp(value);
   const line = `SetCreatedAt(${side.noteName(picked.i)}, ${label} [${what}])`;
   const x = await side.api.setCreatedAt(n.uuid, { created_at: new Date(value).toISOString() });
   const status = statusOf(x);
   if (status !== '200') return { line, observed: { status } };
   n.stamps.add(label);
-  // Whether setting created_at moves updated_at is not shown.
-  const observed = { status, ...noteView(x, side.sym, { version: n.version, updatedKnown: false, stamps: n.stamps }) };
+  // Whether setting created_at moves updated_at, or the version, is not shown (the version is only learned).
+  const observed = { status, ...noteView(x, side.sym, { version: undefined, updatedKnown: false, stamps: n.stamps }) };
   const next = bodyOf(x)?.version;
   if (typeof next === 'number') n.version = next;
   n.createdAt = value;

@@ -1,4 +1,5 @@
 import type { Exchange } from '../../suites/harness/client.js';
+import { sameAtPrecision } from '../../suites/harness/timing.js';
 
 /**
  * Turns one side's answers into observations that two conforming servers give alike: ids and
@@ -11,6 +12,9 @@ export type Observation = Record<string, unknown>;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i;
 
 export class Symbols {
+  /** `precisionMs`: the target's timestamp precision; a supplied instant may come back cut to it. */
+  constructor(private readonly precisionMs = 1) {}
+
   private readonly ids = new Map<string, string>();
   private readonly counters = new Map<string, number>();
   private readonly stamps = new Map<number, string>();
@@ -50,8 +54,14 @@ export class Symbols {
     if (value === undefined) return 'absent';
     if (value === null) return 'null';
     if (typeof value !== 'string' || !ISO.test(value) || Number.isNaN(Date.parse(value))) return `invalid ${JSON.stringify(value)}`;
-    const label = this.stamps.get(Date.parse(value));
-    return label !== undefined && labels.has(label) ? label : 'valid';
+    const ms = Date.parse(value);
+    const label = this.stamps.get(ms);
+    if (label !== undefined && labels.has(label)) return label;
+    // A supplied instant kept at the target's precision (cut or rounded to the step) is still that instant.
+    if (this.precisionMs > 1) {
+      for (const [sent, kept] of this.stamps) if (labels.has(kept) && sameAtPrecision(ms, sent, this.precisionMs)) return kept;
+    }
+    return 'valid';
   }
 
   contentOf(value: unknown): string {

@@ -10,6 +10,7 @@ import { Api } from '../../suites/harness/api.js';
 import { TargetClient } from '../../suites/harness/client.js';
 import { KitError } from '../../suites/harness/errors.js';
 import { Ledger } from '../../suites/harness/ledger.js';
+import { timestampPrecisionMs } from '../../suites/harness/timing.js';
 import { opsArbitrary } from './ops.js';
 import { type SequenceContext, type StepDifference, runSequence } from './sequence.js';
 
@@ -85,6 +86,7 @@ export async function runDifferential(options: DiffOptions): Promise<DiffResult>
     referenceApi: new Api(refClient, target.profile, schemas, new Ledger(join(runDir, 'reference')), refToken, 'primary', false),
     resetReference: () => fake.fixtures.reset(),
     clockToleranceMs: target.profile.clock_tolerance_ms ?? (target.embedded ? 2000 : 60_000),
+    precisionMs: timestampPrecisionMs({ profile: target.profile, profileDeclared: target.declared }),
   };
   const runId = randomBytes(4).toString('hex');
   const seed = options.seed ?? randomInt(0, 2 ** 31 - 1);

@@ -22,6 +22,8 @@ export interface SequenceContext {
   referenceApi: Api;
   resetReference(): void;
   clockToleranceMs: number;
+  /** The target's timestamp precision (suites/harness/timing.ts): supplied instants are whole steps of it. */
+  precisionMs: number;
 }
 
 /**
@@ -33,9 +35,11 @@ export interface SequenceContext {
 export async function runSequence(ctx: SequenceContext, ops: readonly Op[], marker: string): Promise<StepDifference | undefined> {
   ctx.resetReference();
   // A window of time in 2001-2019 that no other data shares, the same for both sides.
-  const windowStart = Date.UTC(2001, 0, 1) + Math.floor(Math.random() * 18 * 365) * DAY + Math.floor(Math.random() * DAY);
-  const target = new Side(ctx.targetApi, windowStart, marker, ctx.clockToleranceMs);
-  const reference = new Side(ctx.referenceApi, windowStart, marker, ctx.clockToleranceMs);
+  // A whole step of the target's precision, so that the instants the sequence supplies are kept as sent.
+  const start = Date.UTC(2001, 0, 1) + Math.floor(Math.random() * 18 * 365) * DAY + Math.floor(Math.random() * DAY);
+  const windowStart = Math.floor(start / ctx.precisionMs) * ctx.precisionMs;
+  const target = new Side(ctx.targetApi, windowStart, marker, ctx.clockToleranceMs, ctx.precisionMs);
+  const reference = new Side(ctx.referenceApi, windowStart, marker, ctx.clockToleranceMs, ctx.precisionMs);
   const steps: string[] = [];
   try {
 

@@ -18,10 +18,11 @@ export interface Step {
  */
 export class Side {
   readonly state: SideState;
-  readonly sym = new Symbols();
+  readonly sym: Symbols;
 
-  constructor(readonly api: Api, windowStart: number, readonly marker: string, readonly clockToleranceMs: number) {
+  constructor(readonly api: Api, windowStart: number, readonly marker: string, readonly clockToleranceMs: number, readonly precisionMs = 1) {
     this.state = new SideState(windowStart);
+    this.sym = new Symbols(precisionMs);
   }
 
   run(op: Op): Promise<Step | undefined> {

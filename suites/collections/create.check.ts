@@ -47,7 +47,7 @@ check('a created collection has the documented fields, a new UUID and server-tim
   });
   await t.verify('collections.create.created-at-defaults-to-server-time', () => {
     expectServerTime(c.created_at, x, sentAt, t.ctx.clockToleranceMs, 'created_at of a collection created without timestamps');
-    expectSameInstant(c.updated_at, Date.parse(String(c.created_at)), 'updated_at defaults to that created_at');
+    expectSameInstant(c.updated_at, Date.parse(String(c.created_at)), 'updated_at defaults to that created_at', t.precisionMs);
   });
   const second = expectDone(await t.api.createCollection({ title: `Second ${t.data.word()}` }), 'create a second collection');
   await t.verify(['collections.create.id-generated', 'conventions.ids.uuid'], () => {
@@ -79,7 +79,7 @@ check('null description, id, created_at and updated_at are accepted and mean "om
     const c = expectDone(x, 'a create with null fields');
     expect(c.id, 'a null id means a generated UUID').toMatch(UUID);
     expectServerTime(c.created_at, x, sentAt, t.ctx.clockToleranceMs, 'created_at when null was sent');
-    expectSameInstant(c.updated_at, Date.parse(String(c.created_at)), 'updated_at when null was sent');
+    expectSameInstant(c.updated_at, Date.parse(String(c.created_at)), 'updated_at when null was sent', t.precisionMs);
   });
 });
 
@@ -188,20 +188,20 @@ check('supplied timestamps are kept, and each one missing takes the other', {
   const ok = expectDone;
   const read = succeeded(both) ? await collectionState(t.api, String(json(both).id)) : undefined;
   await t.verify('collections.create.created-at-honoured', () => {
-    expectSameInstant(ok(both, 'a create with both timestamps').created_at, w.at(2_000), 'created_at when both were supplied');
+    expectSameInstant(ok(both, 'a create with both timestamps').created_at, w.at(2_000), 'created_at when both were supplied', t.precisionMs);
     expect(read?.created_at, 'a read shows the supplied created_at').toBe(w.ms(2_000));
-    expectSameInstant(ok(onlyCreated, 'a create with created_at only').created_at, w.at(1_000), 'created_at when only it was supplied');
+    expectSameInstant(ok(onlyCreated, 'a create with created_at only').created_at, w.at(1_000), 'created_at when only it was supplied', t.precisionMs);
   });
   await t.verify('collections.create.updated-at-honoured', () => {
-    expectSameInstant(ok(both, 'a create with both timestamps').updated_at, w.at(3_000), 'updated_at when both were supplied');
+    expectSameInstant(ok(both, 'a create with both timestamps').updated_at, w.at(3_000), 'updated_at when both were supplied', t.precisionMs);
     expect(read?.updated_at, 'a read shows the supplied updated_at').toBe(w.ms(3_000));
-    expectSameInstant(ok(onlyUpdated, 'a create with updated_at only').updated_at, w.at(5_000), 'updated_at when only it was supplied');
+    expectSameInstant(ok(onlyUpdated, 'a create with updated_at only').updated_at, w.at(5_000), 'updated_at when only it was supplied', t.precisionMs);
   });
   await t.verify('collections.create.created-at-defaults-to-updated-at', () => {
-    expectSameInstant(ok(onlyUpdated, 'a create with updated_at only').created_at, w.at(5_000), 'an omitted created_at takes the given updated_at');
+    expectSameInstant(ok(onlyUpdated, 'a create with updated_at only').created_at, w.at(5_000), 'an omitted created_at takes the given updated_at', t.precisionMs);
   });
   await t.verify('collections.create.updated-at-defaults-to-created-at', () => {
-    expectSameInstant(ok(onlyCreated, 'a create with created_at only').updated_at, w.at(1_000), 'an omitted updated_at takes the given created_at, not server time');
+    expectSameInstant(ok(onlyCreated, 'a create with created_at only').updated_at, w.at(1_000), 'an omitted updated_at takes the given created_at, not server time', t.precisionMs);
   });
 });
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { test } from 'vitest';
 import type { Profile } from '../../spec/profile.js';
 import { profileField } from '../../spec/profile.js';
+import { type Polled, eventually, poll, timestampPrecisionMs } from './timing.js';
 import { loadRules, selectedByOnly } from '../../spec/rules.js';
 import type { Api } from './api.js';
 import type { Exchange } from './client.js';
@@ -56,6 +57,15 @@ export interface CheckContext {
   readonly data: DataFactory;
   readonly profile: Profile;
   readonly budgets: Budgets;
+  /** The step to which the target keeps instants it is sent (timestamp_precision_ms; see timing.ts). */
+  readonly precisionMs: number;
+  /**
+   * A search or related-notes reading polled until `ready` holds, bounded by search_index_lag_ms; a
+   * KitError (error, naming the lag) if it never does. See timing.ts.
+   */
+  eventually<T>(what: string, read: () => Promise<T>, ready: (value: T) => boolean): Promise<T>;
+  /** The same polling, answering the last reading whether or not it became ready (see timing.ts poll). */
+  poll<T>(read: () => Promise<T>, ready: (value: T) => boolean): Promise<Polled<T>>;
   /** The second user's API (the check skips when there is none). */
   secondary(): Api;
   fixtures(): FixturesClient;
@@ -160,6 +170,9 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
     kit.client.record(exchanges);
     const t: CheckContext = {
       kit, ctx: kit.ctx, api: kit.api, data: kit.data, profile: kit.ctx.profile, budgets: kit.ctx.budgets,
+      precisionMs: timestampPrecisionMs(kit.ctx),
+      eventually: (what, read, ready) => eventually(kit.ctx, what, read, ready),
+      poll: (read, ready) => poll(kit.ctx, read, ready),
       secondary: () => kit.secondary ?? vitestCtx.skip('needs a second user\'s token'),
       fixtures: () => kit.fixtures ?? vitestCtx.skip('needs the fixture API'),
       async fixtureUser(options) {

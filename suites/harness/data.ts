@@ -24,7 +24,8 @@ const DAY = 86_400_000;
 export class DataFactory {
   private counter = 0;
 
-  constructor(private readonly api: Api, readonly runId: string) {}
+  /** `instantStepMs`: the target's timestamp precision; window instants are whole multiples of it. */
+  constructor(private readonly api: Api, readonly runId: string, private readonly instantStepMs = 1) {}
 
   /** A word that appears nowhere but in this run (lower-case letters and digits). */
   word(): string {
@@ -44,10 +45,14 @@ export class DataFactory {
   /**
    * A window of time in the years 2001-2019 that no other data shares: instants inside it are
    * start + offsets in milliseconds. Backdated timestamps are always allowed.
+   *
+   * Against a target that keeps instants at a coarser precision (timestamp_precision_ms > 1), an offset
+   * counts in steps of that precision and the start is a whole step: every instant of the window is
+   * stored as sent, and instants at different offsets stay apart and in order.
    */
   window(): TimeWindow {
     const start = Date.UTC(2001, 0, 1) + Math.floor(Math.random() * 18 * 365) * DAY + (this.counter++ % 1000) * 60_000 + Math.floor(Math.random() * 60_000);
-    return new TimeWindow(start);
+    return new TimeWindow(Math.floor(start / this.instantStepMs) * this.instantStepMs, this.instantStepMs);
   }
 
   async note(content?: string, extra: Record<string, unknown> = {}, api: Api = this.api): Promise<NoteRef> {
@@ -71,11 +76,12 @@ export function noteRef(x: Exchange, step: string): NoteRef {
 }
 
 export class TimeWindow {
-  constructor(readonly start: number) {}
+  /** `scale`: milliseconds per offset unit (the target's timestamp precision; 1 keeps offsets in ms). */
+  constructor(readonly start: number, readonly scale = 1) {}
   at(offsetMs: number): string {
-    return new Date(this.start + offsetMs).toISOString();
+    return new Date(this.ms(offsetMs)).toISOString();
   }
   ms(offsetMs: number): number {
-    return this.start + offsetMs;
+    return this.start + offsetMs * this.scale;
   }
 }

@@ -3,6 +3,7 @@ import type { RefusalKind } from '../../spec/profile.js';
 import type { OkBody } from './bodies.js';
 import type { Exchange } from './client.js';
 import { KitError, NonConformance, setupFailed } from './errors.js';
+import { sameAtPrecision } from './timing.js';
 
 /** A one-line description of an exchange for assertion messages. */
 export function show(x: Exchange): string {
@@ -53,10 +54,17 @@ export function setupInstant(value: unknown, what: string): number {
   }
 }
 
-export function expectSameInstant(actual: unknown, expected: string | number, what: string): void {
+/**
+ * The target answered the instant it was sent, as a store of `precisionMs` keeps it (the check's
+ * t.precisionMs: the instant itself, or cut to that step; see timing.ts sameAtPrecision).
+ */
+export function expectSameInstant(actual: unknown, expected: string | number, what: string, precisionMs = 1): void {
   const want = typeof expected === 'number' ? expected : Date.parse(expected);
-  const got = typeof actual === 'string' ? Date.parse(actual) : NaN;
-  expect(got, `${what}: expected the instant ${new Date(want).toISOString()}, got ${JSON.stringify(actual)}`).toBe(want);
+  const got = typeof actual === 'string' ? Date.parse(actual) : typeof actual === 'number' ? actual : NaN;
+  const kept = precisionMs > 1 ? ` (kept to ${precisionMs} ms)` : '';
+  const message = `${what}: expected the instant ${new Date(want).toISOString()}${kept}, got ${JSON.stringify(actual)}`;
+  if (precisionMs > 1 && sameAtPrecision(got, want, precisionMs)) return;
+  expect(got, message).toBe(want);
 }
 
 /** The server's clock at an exchange, from its Date header (second precision), if it sent one. */

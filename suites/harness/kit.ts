@@ -12,6 +12,7 @@ import { Ledger } from './ledger.js';
 import { CreateGuard } from './quota.js';
 import { cleanUp } from './cleanup.js';
 import { SECRETS_FILE_PREFIX, leaveSignalsToRunCommand, registerWorker, stopSignal } from './signals.js';
+import { timestampPrecisionMs } from './timing.js';
 
 export interface Kit {
   readonly ctx: KitContext;
@@ -57,7 +58,7 @@ function createKit(ctx: KitContext): Kit {
     ctx, client, api, schemas, ledger, guard,
     secondary: ctx.tokens.secondary ? api.as(ctx.tokens.secondary, 'secondary') : undefined,
     fixtures: ctx.fixtures ? new FixturesClient(client, ctx.fixtures.prefix, ctx.fixtures.adminToken) : undefined,
-    data: new DataFactory(api, ctx.runId),
+    data: new DataFactory(api, ctx.runId, timestampPrecisionMs(ctx)),
   };
 }
 

@@ -38,6 +38,17 @@ export function emptyModel(canRestore: boolean, canRemove: boolean): Model {
   return { notes: new Map(), collections: new Map(), everNotes: [], everCollections: [], canRestore, canRemove };
 }
 
+/**
+ * A version read after an operation whose effect on the version the document does not settle
+ * (membership changes, set-created-at): the model takes it as current and the one before as stale.
+ * A value that is not a positive integer is left to the read and update rules.
+ */
+export function learnVersion(note: ModelNote, read: unknown): void {
+  if (typeof read !== 'number' || !Number.isInteger(read) || read < 1 || read === note.version) return;
+  note.stale.push(note.version);
+  note.version = read;
+}
+
 /** The i-th note still alive (optionally among those matching), in creation order: commands hold indexes, not ids. */
 export function pickNote(model: Model, index: number, where: (note: ModelNote) => boolean = () => true): string | undefined {
   const alive = model.everNotes.filter((id) => model.notes.has(id) && where(model.notes.get(id)!));

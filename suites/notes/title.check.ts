@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { KitError, checks, setupOk } from '../harness/index.js';
+import { type Exchange, KitError, checks, setupOk } from '../harness/index.js';
+import { idsOf } from '../search/search-helpers.js';
 
 const { check } = checks();
 
@@ -30,7 +31,8 @@ check('the title is the first line of the content, on create, read and update', 
 body ${word}
 ${t.data.marker}`, created_at: w.at(0) }), 'create a backdated note');
   const list = setupOk(await t.api.listNotes({ created_after: w.at(0), created_before: w.at(0) }), 'list the window');
-  const search = setupOk(await t.api.searchNotes({ limit: 50 }, { query: word }), 'search for the note');
+  const found = (x: Exchange) => x.status !== 200 || idsOf(x).includes(listed.id as string);
+  const search = setupOk((await t.poll(() => t.api.searchNotes({ limit: 50 }, { query: word }), found)).value, 'search for the note');
   const find = (page: Record<string, unknown>) => (page.results as Array<{ id: string; title?: unknown }>).find((r) => r.id === listed.id);
   // Finding the note is other rules' business (bounds, search). The list must have it; search
   // may index a new note later (the document does not say when), so its item is judged if there.

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { type CheckContext, type Exchange, checks, show } from '../harness/index.js';
 import type { SearchNotesBody } from '../harness/api.js';
 import type { TimeWindow } from '../harness/data.js';
-import { idsOf, items, notHonoured, refused, requireFound, withOffset } from './search-helpers.js';
+import { idsOf, items, notHonoured, refused, requireFound, searchFinding, withOffset } from './search-helpers.js';
 
 const { check } = checks();
 
@@ -39,6 +39,8 @@ function fixture(t: CheckContext): Promise<Fixture> {
       })).id);
     }
     const [open, done, image, file, plain] = ids as [string, string, string, string, string];
+    // Filters are judged on what the index holds: wait (bounded by search_index_lag_ms) until it holds all five.
+    await searchFinding(t, word, ids);
     return { word, w, ids, kinds: { open, done, image, file, plain }, collections };
   })();
   return shared;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { KitError, checks, expectDeclaredStatus, expectRefused, setupOk, show } from '../harness/index.js';
 import type { OkBody } from '../harness/bodies.js';
-import { field, idsOf, items, moreReachable, notFound } from './search-helpers.js';
+import { field, idsOf, items, moreReachable, notFound, searchFinding } from './search-helpers.js';
 
 const { check } = checks();
 
@@ -26,8 +26,10 @@ check('pages of one snapshot: zero-based offsets, limit and offset echoed, froze
   const short = await t.data.note(t.data.content(`Short note ${t.data.word()}`, `${word} in a few words`));
   const notes = [strong, mention, titled, short];
 
-  // The whole window (up to 20) as the first page of the snapshot: the reference for every later page.
-  const first = await t.api.searchNotes({}, { query: word });
+  // The whole window (up to 20) as the first page of the snapshot: the reference for every later page,
+  // read once the index holds all four notes (polled up to search_index_lag_ms; the title-only match is
+  // advisory, so a target that never finds it is judged on the last reading).
+  const { value: first } = await t.poll(() => t.api.searchNotes({}, { query: word }), (x) => notFound(x, notes.map((n) => n.id)) === undefined);
   const head: Page = setupOk(first, 'search a word four notes hold');
   const window = idsOf(first);
   await t.verify('notes.search.finds-matching-note', () => expect(window, 'the note whose title is the rare word').toContain(titled.id));
@@ -142,8 +144,15 @@ check('with more than 100 matches total is 100 and has_next_page ends at the win
   needs: [{ notes: 101 }],
 }, async (t) => {
   const word = t.data.word();
-  for (let i = 0; i < 101; i++) await t.data.note(t.data.content(`Many ${i} ${word}`));
-  const first = await t.api.searchNotes({ limit: 50 }, { query: word });
+  const marker = t.data.word();
+  let newest = '';
+  for (let i = 0; i < 101; i++) newest = (await t.data.note(t.data.content(`Many ${i} ${word}`, i === 100 ? marker : ''))).id;
+  // A capped total cannot tell whether the index holds all 101 yet: wait until it holds the last note
+  // written (an error naming the lag if it never does), then give the total the rest of the lag to
+  // reach 100, and judge the last reading: a total that stays short is the target's.
+  await searchFinding(t, marker, [newest], { limit: 1 });
+  const { value: first } = await t.poll(() => t.api.searchNotes({ limit: 50 }, { query: word }),
+    (x) => x.status !== 200 || Number(field(x, 'total')) >= 100);
   const head: Page = setupOk(first, 'search a word 101 notes hold');
   await t.verify('notes.search.total-capped-100', () => expect(head.total, 'total with 101 matches').toBe(100));
   const last = await t.api.searchNotes({ limit: 50, offset: 50, snapshot_id: head.snapshot_id }, { query: word });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { type CheckContext, type Exchange, KitError, RuleViolation, checks, setupOk, show } from '../harness/index.js';
 import type { NoteRef } from '../harness/data.js';
-import { field, idsOf, items, moreReachable, notFound, refused } from './search-helpers.js';
+import { field, idsOf, items, moreReachable, refused, searchFinding } from './search-helpers.js';
 
 const { check } = checks();
 
@@ -34,13 +34,12 @@ async function pageSnapshot(t: CheckContext, s: Scenario): Promise<Map<string, s
   const word = t.data.word();
   const notes: NoteRef[] = [];
   for (let i = 0; i < s.count; i++) notes.push(await t.data.note(t.data.content(`Paged ${i} ${word}`, `${word} ${'more '.repeat(i)}`)));
-  const first = await t.api.searchNotes({ limit: 50 }, { query: word });
+  // The window is read once the index holds every note (bounded by search_index_lag_ms).
+  const first = await searchFinding(t, word, notes.map((n) => n.id));
   const head = setupOk(first, 'search the run\'s word');
   const window = idsOf(first);
   const total = head.total as number;
   const snapshot = head.snapshot_id;
-  const missing = notFound(first, notes.map((n) => n.id));
-  if (missing) throw missing;
   if (typeof snapshot !== 'string' || typeof total !== 'number') throw new KitError(`the first page has no snapshot_id or total (see notes.search.response-fields): ${show(first)}`);
   const broken = new Map<string, string>();
   const hasNext = (x: Exchange) => {

@@ -15,7 +15,9 @@ check('a related note\'s collection summaries name exactly the collections in it
   // Created in one collection and linked to a second afterwards: summaries must follow the link.
   const kin = await t.data.note(t.data.content(`Kin ${words}`, words), { collection_ids: [first.id] });
   setupOk(await t.api.addToCollection(later.id, kin.id), 'add the related note to a second collection');
-  const x = await t.api.relatedNotes(base.id, { limit: 20 });
+  // Polled while the target's index catches up with the kin (bounded by search_index_lag_ms).
+  const x = await t.eventually(`related notes of a note sharing all its words with ${kin.id} returning it`,
+    () => t.api.relatedNotes(base.id, { limit: 20 }), (r) => r.status !== 200 || items(r).some((i) => i.id === kin.id));
   const results = items(x);
   setupOk(x, 'ask for related notes');
   const item = results.find((r) => r.id === kin.id);

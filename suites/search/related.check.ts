@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { type Exchange, checks, expectRefused, setupOk, show } from '../harness/index.js';
+import { type Exchange, checks, expectRefused, searchIndexLagMs, setupOk, show } from '../harness/index.js';
 import { idsOf, items } from './search-helpers.js';
 
 const { check } = checks();
@@ -16,7 +16,9 @@ check('related notes: limit 1..20, at most 10 by default, and the documented res
   await t.data.note(t.data.content(`Closest ${words.join(' ')}`, words.join(' ')), { collection_ids: [c.id] });
   for (let i = 0; i < 10; i++) await t.data.note(t.data.content(`Kin ${i} ${words[i % 3]}`, `${words[(i + 1) % 3]} ${t.data.word()}`));
 
-  const byDefault = await t.api.relatedNotes(base.id);
+  // Related notes are found through the target's index: give it up to search_index_lag_ms to hold the
+  // kin. The document promises no related result for made-up words, so none is not a failure.
+  const { value: byDefault } = await t.poll(() => t.api.relatedNotes(base.id), (x) => x.status !== 200 || items(x).length > 0);
   setupOk(byDefault, 'ask for related notes');
   await t.verify('notes.related.limit-default-10', () => {
     expect(items(byDefault).length, `without limit at most 10 of the 11 related notes: ${show(byDefault)}`).toBeLessThanOrEqual(10);
@@ -25,10 +27,13 @@ check('related notes: limit 1..20, at most 10 by default, and the documented res
   await t.verify('notes.related.response-fields', () => {
     expect(problems.filter((p) => !p.startsWith('/results/')), `the related-notes response has results, a numeric total and request_id: ${show(byDefault)}`).toEqual([]);
   });
-  await t.verify('notes.related.item-fields', () => {
-    expect(items(byDefault).length, 'related notes of a note eleven others share words with').toBeGreaterThan(0);
-    expect(problems.filter((p) => p.startsWith('/results/')), 'related items and their collection summaries have the documented fields').toEqual([]);
-  });
+  if (items(byDefault).length === 0) {
+    t.skipRule('notes.related.item-fields', `related notes returned no item within search_index_lag_ms (${searchIndexLagMs(t.ctx)} ms), so item fields cannot be judged (the document promises no related result for made-up words)`);
+  } else {
+    await t.verify('notes.related.item-fields', () => {
+      expect(problems.filter((p) => p.startsWith('/results/')), 'related items and their collection summaries have the documented fields').toEqual([]);
+    });
+  }
 
   const one = await t.api.relatedNotes(base.id, { limit: 1 });
   const twenty = await t.api.relatedNotes(base.id, { limit: 20 });
@@ -50,13 +55,14 @@ check('related notes follow the note\'s current content', {
   const aboutOld = (await t.data.note(t.data.content(`Kin ${old}`, old))).id;
   const aboutNew = (await t.data.note(t.data.content(`Kin ${fresh}`, fresh))).id;
   const rank = (x: Exchange, id: string) => (idsOf(x).includes(id) ? idsOf(x).indexOf(id) : Number.POSITIVE_INFINITY);
-  const before = await t.api.relatedNotes(note.id);
+  // Polled until the index holds the kin (bounded by search_index_lag_ms); the last reading is judged.
+  const { value: before } = await t.poll(() => t.api.relatedNotes(note.id), (x) => x.status !== 200 || rank(x, aboutOld) < rank(x, aboutNew));
   setupOk(before, 'ask for related notes');
   await t.verify('notes.related.current-content', () => {
     expect(rank(before, aboutOld), `before the edit, the note on the same words ranks first: ${show(before)}`).toBeLessThan(rank(before, aboutNew));
   });
   setupOk(await t.api.updateNote(note.id, { content: t.data.content(`Subject ${fresh}`, fresh), version: note.version }), 'change the note\'s subject');
-  const after = await t.api.relatedNotes(note.id);
+  const { value: after } = await t.poll(() => t.api.relatedNotes(note.id), (x) => x.status !== 200 || rank(x, aboutNew) < rank(x, aboutOld));
   setupOk(after, 'ask for related notes again');
   await t.verify('notes.related.current-content', () => {
     expect(rank(after, aboutNew), `after the edit, the note on the new words ranks above the one on the old: ${show(after)}`).toBeLessThan(rank(after, aboutOld));

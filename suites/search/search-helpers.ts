@@ -1,4 +1,4 @@
-import { type CheckContext, type Exchange, KitError, show } from '../harness/index.js';
+import { type CheckContext, type Exchange, KitError, searchIndexLagMs, show } from '../harness/index.js';
 
 export type Item = Record<string, unknown>;
 
@@ -31,10 +31,20 @@ export function notFound(x: Exchange, wanted: readonly string[]): KitError | und
   return new KitError(`a search for a word these notes hold misses ${missing.length} of ${wanted.length}, so the check cannot judge (see notes.search.finds-matching-note): ${show(x)}`);
 }
 
+/**
+ * A search for `word` (limit 50) once it finds all of `wanted`: polled while the target's search index
+ * catches up (search_index_lag_ms). Never finding them means the check cannot judge (error), as in notFound.
+ */
+export async function searchFinding(t: CheckContext, word: string, wanted: readonly string[], q: { limit?: number } = { limit: 50 }): Promise<Exchange> {
+  const { value } = await t.poll(() => t.api.searchNotes(q, { query: word }), (x) => notFound(x, wanted) === undefined);
+  const problem = notFound(value, wanted);
+  if (problem) throw new KitError(`${problem.message} (polled for search_index_lag_ms = ${searchIndexLagMs(t.ctx)} ms)`);
+  return value;
+}
+
 /** Before failing a filter for leaving a note out, make sure the unfiltered search finds it at all. */
 export async function requireFound(t: CheckContext, word: string, wanted: readonly string[]): Promise<void> {
-  const problem = notFound(await t.api.searchNotes({ limit: 50 }, { query: word }), wanted);
-  if (problem) throw problem;
+  await searchFinding(t, word, wanted);
 }
 
 /**

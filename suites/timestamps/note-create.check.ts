@@ -12,12 +12,12 @@ check('note create keeps supplied timestamps and fills the omitted ones as docum
   const created = w.at(0);
   const updated = w.at(3_600_000);
   const both = setupOk(await t.api.createNote({ content: t.data.content('Both'), created_at: created, updated_at: updated }), 'create with both timestamps');
-  await t.verify('notes.create.created-at-honoured', () => expectSameInstant(both.created_at, created, 'created_at'));
-  await t.verify('notes.create.updated-at-honoured', () => expectSameInstant(both.updated_at, updated, 'updated_at'));
+  await t.verify('notes.create.created-at-honoured', () => expectSameInstant(both.created_at, created, 'created_at', t.precisionMs));
+  await t.verify('notes.create.updated-at-honoured', () => expectSameInstant(both.updated_at, updated, 'updated_at', t.precisionMs));
 
   const onlyUpdated = setupOk(await t.api.createNote({ content: t.data.content('Only updated'), updated_at: updated }), 'create with only updated_at');
   await t.verify('notes.create.created-at-defaults-to-updated-at', () => {
-    expectSameInstant(onlyUpdated.created_at, updated, 'with created_at omitted, created_at takes the given updated_at');
+    expectSameInstant(onlyUpdated.created_at, updated, 'with created_at omitted, created_at takes the given updated_at', t.precisionMs);
   });
 
   let sentAt = Date.now();
@@ -33,7 +33,7 @@ check('note create keeps supplied timestamps and fills the omitted ones as docum
   await t.verify('notes.create.updated-at-defaults-to-server-time', () => {
     expectServerTime(c.updated_at, onlyCreated, sentAt, t.ctx.clockToleranceMs, 'updated_at with only created_at given (server time, not created_at)');
   });
-  await t.verify('notes.create.created-at-honoured', () => expectSameInstant(c.created_at, created, 'created_at'));
+  await t.verify('notes.create.created-at-honoured', () => expectSameInstant(c.created_at, created, 'created_at', t.precisionMs));
 });
 
 check('note create refuses timestamps without an offset or in the future, and creates nothing', {
@@ -58,7 +58,7 @@ check('timestamps with offsets are read as the instants they denote, and compare
   const local = new Date(instantMs + 5.5 * 3_600_000).toISOString().slice(0, 19);
   const x = setupOk(await t.api.createNote({ content: t.data.content('Offset'), created_at: `${local}+05:30` }), 'create with a +05:30 created_at');
   await t.verify('conventions.timestamps.offset-honoured', () => {
-    expectSameInstant(x.created_at, instantMs - (instantMs % 1000), 'created_at written with +05:30');
+    expectSameInstant(x.created_at, instantMs - (instantMs % 1000), 'created_at written with +05:30', t.precisionMs);
   });
   // A past instant whose wall clock at +14:00 reads later than now in UTC.
   const tolerance = t.ctx.clockToleranceMs;

@@ -1,6 +1,6 @@
 import type fc from 'fast-check';
 import type { OpOf } from '../operations.js';
-import { type Model, pickCollection, pickNote } from '../model.js';
+import { type Model, learnVersion, pickCollection, pickNote } from '../model.js';
 import { type Real, ok, readNote, sameSet, violation } from '../real.js';
 
 function link(model: Model, note: string, collection: string): void {
@@ -8,11 +8,16 @@ function link(model: Model, note: string, collection: string): void {
   model.collections.get(collection)!.notes.add(note);
 }
 
-/** After a membership change the note's collection_ids must be exactly the model's. */
+/**
+ * After a membership change the note's collection_ids must be exactly the model's. The document
+ * does not say a membership change leaves the version alone: the model learns the version the read
+ * shows (see learnVersion) so the next update sends it, and no update rule judges the change.
+ */
 async function expectCollections(model: Model, real: Real, note: string, rule: string): Promise<void> {
   const read = await readNote(real, note, rule);
-  const want = model.notes.get(note)!.collections;
-  violation(rule, sameSet(read.collection_ids ?? [], want), `collection_ids must be [${[...want].join(', ')}], got ${JSON.stringify(read.collection_ids)}`);
+  const n = model.notes.get(note)!;
+  violation(rule, sameSet(read.collection_ids ?? [], n.collections), `collection_ids must be [${[...n.collections].join(', ')}], got ${JSON.stringify(read.collection_ids)}`);
+  learnVersion(n, read.version);
 }
 
 function unlink(model: Model, note: string, collection: string): void {

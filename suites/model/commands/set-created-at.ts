@@ -1,6 +1,7 @@
 import type fc from 'fast-check';
 import type { OpOf } from '../operations.js';
-import { type Model, pickNote } from '../model.js';
+import { sameAtPrecision } from '../../harness/index.js';
+import { type Model, learnVersion, pickNote } from '../model.js';
 import { type Real, readNote, refused, violation } from '../real.js';
 
 /** PATCH /v2/notes/{id}/created-at: earlier than the original creation, between a backdate and it, later than it, or in the future. */
@@ -20,7 +21,8 @@ export class SetCreatedAt implements fc.AsyncCommand<Model, Real> {
     const when = this.op.when === 'between' && note.createdAt >= note.original ? 'earlier' : this.op.when;
     const value = when === 'earlier' ? note.original - this.op.days * 86_400_000
       : when === 'between' ? Math.floor((note.createdAt + note.original) / 2)
-        : when === 'later' ? note.original + 1
+        // One precision step later: a store that cuts instants may cut a single millisecond away.
+        : when === 'later' ? note.original + real.t.precisionMs
           : Date.now() + tolerance * 2 + this.op.days * 86_400_000 + 60_000;
     const iso = new Date(value).toISOString();
     this.shown = `SetCreatedAt(${id}, ${iso} [${when}; original ${new Date(note.original).toISOString()}]${note.trashed ? ', trashed' : ''})`;
@@ -33,8 +35,11 @@ export class SetCreatedAt implements fc.AsyncCommand<Model, Real> {
     const rule = value > note.createdAt ? 'notes.set-created-at.original-creation-bound' : 'notes.set-created-at.applied';
     violation(rule, x.status === 200, `a backdate to ${iso} (current ${new Date(note.createdAt).toISOString()}) must succeed, got ${x.status} ${x.text.slice(0, 200)}`);
     const read = await readNote(real, id, 'notes.set-created-at.applied');
-    violation('notes.set-created-at.applied', Date.parse(read.created_at) === value, `created_at must read ${iso}, got ${read.created_at}`);
-    note.createdAt = value;
+    const stored = Date.parse(read.created_at);
+    violation('notes.set-created-at.applied', sameAtPrecision(stored, value, real.t.precisionMs), `created_at must read ${iso}, got ${read.created_at}`);
+    // What the target stored (cut to its precision) is what later backdates compare with.
+    note.createdAt = stored;
+    learnVersion(note, read.version);
   }
 
   toString(): string {
