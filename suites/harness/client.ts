@@ -1,6 +1,7 @@
 import { Agent, errors as undiciErrors, request } from 'undici';
 import { Breaker, TargetUnavailable } from './breaker.js';
 import { KitError } from './errors.js';
+import { type NamedSecret, curlRepro } from './repro.js';
 
 /** One request and its answer, as recorded for evidence (bodies cut, secrets redacted). */
 export interface Exchange {
@@ -18,6 +19,8 @@ export interface Exchange {
   readonly durationMs: number;
   /** Problems of a 200 body against its schema in spec/ (set by the api layer). */
   schemaProblems?: string[];
+  /** A shell command sending this request again as it was sent, credentials as variables (repro.ts). */
+  readonly repro?: string;
 }
 
 export interface SendOptions {
@@ -45,6 +48,8 @@ export interface ClientOptions {
   requestsPerSecond?: number;
   /** Values never written to evidence (tokens). */
   secrets: readonly string[];
+  /** The variables that stand for the secrets in repro commands (NOTES_TOKEN...); unnamed ones get NOTES_SECRET_N. */
+  secretVariables?: Readonly<Record<string, string>>;
   /** Longest Retry-After the kit waits for before reporting the target as rate limiting it. */
   maxRetryAfterMs?: number;
 }
@@ -66,6 +71,7 @@ export class TargetClient {
   private bucketEmptyUntil = 0;
   private recorder: Exchange[] | undefined;
   private readonly extraSecrets: string[] = [];
+  private readonly learnedVariables = new Map<string, string>();
   private readonly breaker = new Breaker();
   sent = 0;
 
@@ -161,6 +167,7 @@ export class TargetClient {
       text: this.redact(text),
       json: parseJson(text, responseHeaders['content-type']),
       durationMs: Math.round(performance.now() - started),
+      repro: curlRepro({ method: opts.method, url: url.href, headers, ...(body === undefined ? {} : { body }) }, this.namedSecrets()),
     };
     this.afterResponse(exchange);
     this.recorder?.push({ ...exchange, text: cut(exchange.text) });
@@ -200,6 +207,16 @@ export class TargetClient {
   /** A credential learned during the run (a fixture user's token): redacted from now on. */
   addSecret(secret: string): void {
     this.extraSecrets.push(secret);
+    // A fixture user's token: the user is gone after the run, so its repro names the Nth such user.
+    this.learnedVariables.set(secret, `NOTES_FIXTURE_TOKEN_${this.learnedVariables.size + 1}`);
+  }
+
+  private namedSecrets(): NamedSecret[] {
+    const named = this.options.secretVariables ?? {};
+    return [
+      ...this.options.secrets.map((value, i) => ({ value, variable: named[value] ?? `NOTES_SECRET_${i + 1}` })),
+      ...this.extraSecrets.map((value) => ({ value, variable: this.learnedVariables.get(value)! })),
+    ];
   }
 
   redact(text: string): string {

@@ -35,6 +35,7 @@ function createKit(ctx: KitContext): Kit {
     requestBudget: ctx.budgets.request_budget,
     ...(ctx.budgets.requests_per_second ? { requestsPerSecond: ctx.budgets.requests_per_second } : {}),
     secrets,
+    secretVariables: secretVariables(ctx),
   });
   const schemas = createSchemaRegistry();
   const ledger = new Ledger(ctx.runDir);
@@ -45,6 +46,15 @@ function createKit(ctx: KitContext): Kit {
     fixtures: ctx.fixtures ? new FixturesClient(client, ctx.fixtures.prefix, ctx.fixtures.adminToken) : undefined,
     data: new DataFactory(api, ctx.runId),
   };
+}
+
+/** The variables a reader of a repro sets for the run's credentials (README "Reports"). */
+function secretVariables(ctx: KitContext): Record<string, string> {
+  const names: Record<string, string> = {};
+  if (ctx.fixtures) names[ctx.fixtures.adminToken] = 'NOTES_FIXTURES_TOKEN';
+  if (ctx.tokens.secondary) names[ctx.tokens.secondary] = 'NOTES_SECONDARY_TOKEN';
+  names[ctx.tokens.primary] = 'NOTES_TOKEN';
+  return names;
 }
 
 /**
