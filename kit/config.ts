@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { type Profile, ProfileError, loadProfile } from '../spec/profile.js';
 import { UsageError } from '../suites/harness/errors.js';
+import { checkReportPaths } from './report-paths.js';
 
 /**
  * The kit's settings, read once from the command line and the environment (flags win) into a
@@ -19,7 +20,7 @@ export interface KitConfig {
   readonly profile?: Profile;
   readonly only: readonly string[];
   readonly seed?: number;
-  readonly outputs: { readonly json?: string; readonly junit?: string; readonly markdown?: string; readonly html?: string };
+  readonly outputs: { readonly json?: string; readonly junit?: string; readonly markdown?: string; readonly html?: string; readonly 'html-spec'?: string };
   readonly quiet: boolean;
   /** The embedded fake's own profile and faults (for proving the kit: divergent runs, the fault matrix). */
   readonly fakeProfile?: string;
@@ -52,12 +53,17 @@ Run:
   --request-budget N       stop sending after N requests (default 1500 for a remote target; overrides the profile)
   --request-timeout MS     give up on one request after MS milliseconds (default 10000; overrides the profile)
 Reports:
-  --json FILE  --junit FILE  --markdown FILE  --html FILE
-  --quiet                  print only the summary line
+  --json FILE              the whole report as JSON (each failing check with a curl repro)
+  --junit FILE             JUnit XML: one test case per rule; failures are exactly what fails the run
+  --markdown FILE          for a pull request or $GITHUB_STEP_SUMMARY (at most 60,000 characters)
+  --html FILE              one self-contained page: failures first, a filter, evidence with copy buttons
+  --html-spec FILE         the API document with each requirement marked by its rules' verdicts
+                           (report paths are checked before anything is sent; missing directories are created)
+  --quiet                  print only the headline, the failing rule ids, the exit line and the seed
   -h, --help               this text;  -v, --version  print the kit's version
 
 Exit status: 0 when no documented rule (and no rule the profile declares) fails or errors,
-1 when one does, 2 when the kit cannot start.`;
+1 when one does, 2 when the kit cannot start, 130/143 when interrupted (SIGINT/SIGTERM).`;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -66,7 +72,7 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
   try {
     ({ values } = parse(argv));
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${RUN_USAGE}`);
+    throw new UsageError(`${(error as Error).message.split('\n')[0]} (see notes-conformance --help)`);
   }
   const pick = (flag: string | undefined, name: string): string | undefined => {
     const value = flag ?? env[name];
@@ -119,6 +125,7 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
       ...optional('junit', pick(values.junit, 'NOTES_REPORT_JUNIT')),
       ...optional('markdown', pick(values.markdown, 'NOTES_REPORT_MARKDOWN')),
       ...optional('html', pick(values.html, 'NOTES_REPORT_HTML')),
+      ...optional('html-spec', pick(values['html-spec'], 'NOTES_REPORT_HTML_SPEC')),
     },
     quiet: values.quiet === true,
     ...optional('fakeProfile', pick(values['fake-profile'], 'NOTES_FAKE_PROFILE')),
@@ -127,6 +134,7 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
     },
     fakeFaults: [...(values['fake-fault'] ?? []), ...(env.NOTES_FAKE_FAULTS ? env.NOTES_FAKE_FAULTS.split(',') : [])].filter(Boolean),
   };
+  checkReportPaths(config.outputs);
   if (config.profilePath !== undefined) {
     let profile: Profile;
     try {
@@ -159,7 +167,7 @@ function parse(argv: readonly string[]) {
     options: {
       target: { type: 'string' }, image: { type: 'string' }, 'image-port': { type: 'string' }, token: { type: 'string' }, 'secondary-token': { type: 'string' },
       'fixtures-token': { type: 'string' }, profile: { type: 'string' }, only: { type: 'string', multiple: true }, seed: { type: 'string' },
-      json: { type: 'string' }, junit: { type: 'string' }, markdown: { type: 'string' }, html: { type: 'string' }, quiet: { type: 'boolean' },
+      json: { type: 'string' }, junit: { type: 'string' }, markdown: { type: 'string' }, html: { type: 'string' }, 'html-spec': { type: 'string' }, quiet: { type: 'boolean' },
       'fake-profile': { type: 'string' }, 'fake-fault': { type: 'string', multiple: true },
       'requests-per-second': { type: 'string' }, 'request-budget': { type: 'string' }, 'request-timeout': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
