@@ -72,7 +72,7 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
   try {
     ({ values } = parse(argv));
   } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]} (see notes-conformance --help)`);
+    throw new UsageError(`${(error as Error).message.split('\n').map((l) => l.trim()).filter(Boolean).join(' ')} (see notes-conformance --help)`);
   }
   const pick = (flag: string | undefined, name: string): string | undefined => {
     const value = flag ?? env[name];
@@ -140,7 +140,7 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
     try {
       profile = loadProfile(config.profilePath);
     } catch (error) {
-      if (error instanceof ProfileError) throw new UsageError(error.message);
+      if (error instanceof ProfileError) throw new UsageError(profileProblem('--profile', error));
       throw error;
     }
     // The fixture API's admin token may live in a variable the profile names.
@@ -153,6 +153,12 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
     throw new UsageError('a target needs a token: --token or NOTES_TOKEN (or a fixture API token to create test users)');
   }
   return deepFreeze(config);
+}
+
+/** A profile that cannot be read is a bad path (one line); a profile with problems lists them, one per line. */
+export function profileProblem(flag: string, error: ProfileError): string {
+  const only = error.problems.length === 1 ? error.problems[0]! : undefined;
+  return only?.startsWith('cannot read the file') ? `${flag} ${error.source}: ${only}` : error.message;
 }
 
 export function wantsHelp(argv: readonly string[]): boolean {

@@ -21,6 +21,12 @@ export function checkReportPaths(outputs: Readonly<Record<string, string | undef
   }
 }
 
+/** Refuses a file the process must be able to write later (a report, the fake's --state), in one line. */
+export function checkWritableFile(flag: string, path: string): void {
+  const problem = reportPathProblem(path);
+  if (problem) throw new UsageError(`${flag} ${path}: ${problem}`);
+}
+
 function reportPathProblem(path: string): string | undefined {
   if (/[\\/]$/.test(path)) return 'is a directory; give a file name in it';
   const file = resolve(path);
