@@ -80,19 +80,23 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
     [outputs.markdown, (r) => renderMarkdown(r, { ...((outputs.html ?? outputs.json) ? { fullReport: outputs.html ?? outputs.json } : {}) })],
     [outputs['html-spec'], (r) => renderSpecHtml(r, readFileSync(specFile('api', 'notes-collections-v2.md'), 'utf8'))],
   ];
-  for (const [path, render] of written) if (path) writeReport(path, render(report));
+  const unwritten = written.flatMap(([path, render]) => (path ? writeReport(path, () => render(report)) : []));
   print(renderTerminal(report, { quiet: config.quiet, color: useColour(process.stdout, process.env) }));
+  // The paths were checked before the run (report-paths.ts): this is rare (a full disk), and the
+  // other reports and the summary are out before it is said.
+  if (unwritten.length > 0) throw new UsageError(unwritten.join('; '));
   return { exitCode: interrupt.exitCode ?? report.exit_code, report };
 }
 
-/** Writes one report; the path was checked before the run (report-paths.ts), so failing here is rare and said in one line. */
-function writeReport(path: string, text: string): void {
+/** Writes one report, creating its directory; returns the problem, if any, in one line. */
+function writeReport(path: string, render: () => string): string[] {
   const file = resolve(path);
   try {
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, text);
+    writeFileSync(file, render());
+    return [];
   } catch (error) {
-    throw new UsageError(`cannot write the report ${path}: ${(error as Error).message}`);
+    return [`cannot write the report ${path}: ${(error as Error).message.split('\n')[0]}`];
   }
 }
 
