@@ -15,6 +15,7 @@ const PROOFS = [
   'test/kit/differential.test.ts',
   'test/kit/container.test.ts',
   'test/kit/refused-token.test.ts',
+  'test/kit/repro-faults.test.ts',
   'test/kit/packaging.test.ts',
   'test/kit/profile-init.test.ts',
   'test/kit/quota.test.ts',

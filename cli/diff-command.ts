@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { assumedProfile } from '../kit/assumed-profile.js';
+import { profileProblem } from '../kit/config.js';
 import { diffBudgets } from '../kit/differential/budgets.js';
 import { formatResult } from '../kit/differential/format.js';
 import { type DiffTarget, runDifferential } from '../kit/differential/run.js';
@@ -30,7 +31,7 @@ judge (unreachable, token refused, stopped early).`;
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** notes-conformance diff: the differential check against a URL, or an embedded fake against a clean one. */
-export async function diffCommand(argv: string[], env: Env, out: (line: string) => void): Promise<number> {
+export async function diffCommand(argv: string[], env: Env, out: (line: string) => void, err: (line: string) => void = out): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
@@ -40,7 +41,7 @@ export async function diffCommand(argv: string[], env: Env, out: (line: string) 
       },
     }));
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${DIFF_USAGE}`);
+    throw new UsageError(`${(error as Error).message.split('\n').map((l) => l.trim()).filter(Boolean).join(' ')} (see notes-conformance diff --help)`);
   }
   if (values.help) {
     out(DIFF_USAGE);
@@ -51,6 +52,10 @@ export async function diffCommand(argv: string[], env: Env, out: (line: string) 
   const faults = values['fake-fault'] ?? [];
   if (url && faults.length > 0) throw new UsageError('--fake-fault applies to the embedded target only; drop --target');
   if (values.path !== undefined && values.seed === undefined) throw new UsageError('--path replays a sequence of a given --seed');
+  // fast-check's replay path: step numbers separated by colons, as the report of a difference prints it.
+  if (values.path !== undefined && !/^\d{1,9}(:\d{1,9}){0,999}$/.test(values.path)) {
+    throw new UsageError(`--path takes the path a reported difference prints, numbers separated by colons such as 3:0:1 (got ${values.path})`);
+  }
   const seed = values.seed === undefined ? undefined : count(values.seed, '--seed', 0);
   let target: DiffTarget;
   let close = async () => {};
@@ -94,7 +99,7 @@ export async function diffCommand(argv: string[], env: Env, out: (line: string) 
     return result.difference ? 1 : result.stopped ? 2 : 0;
   } catch (error) {
     if (!(error instanceof KitError)) throw error;
-    out(`notes-conformance diff: the kit could not judge: ${error.message}`);
+    err(`notes-conformance diff: the kit could not judge: ${error.message}`);
     return 2;
   } finally {
     process.off('SIGINT', interrupt);
@@ -107,7 +112,7 @@ function profileOf(arg: string): Profile {
   try {
     return arg === 'fake' || arg === 'fake-divergent' ? loadBuiltinProfile(arg as BuiltinProfileName) : loadProfile(arg);
   } catch (error) {
-    if (error instanceof ProfileError) throw new UsageError(error.message);
+    if (error instanceof ProfileError) throw new UsageError(profileProblem('--profile', error));
     throw error;
   }
 }

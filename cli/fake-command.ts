@@ -4,6 +4,7 @@ import { FAULTS, FAULT_NAMES } from '../fake/faults/catalogue.js';
 import { type CreateFakeOptions, DataFileError, type EndpointSummary, type Fake, createFake, formatLogLine } from '../fake/index.js';
 import { DomainError } from '../fake/service/errors.js';
 import { ProfileError } from '../spec/profile.js';
+import { checkWritableFile } from '../kit/report-paths.js';
 import { UsageError } from '../suites/harness/errors.js';
 
 export const FAKE_USAGE = `Usage: notes-conformance fake [options]
@@ -165,7 +166,8 @@ function dataOptions(values: { data?: string; generate?: string; state?: string 
   return {
     ...(values.data !== undefined ? { data: values.data } : {}),
     ...(values.generate !== undefined ? { generate: integer(values.generate, '--generate', 0, 10_000_000) } : {}),
-    ...(values.state !== undefined ? { state: values.state } : {}),
+    // Saved on exit: a path it cannot be saved to must not lose a session's data at the end.
+    ...(values.state !== undefined ? (checkWritableFile('--state', values.state), { state: values.state }) : {}),
   };
 }
 

@@ -1,42 +1,65 @@
 import { fakeCommand } from './fake-command.js';
-import { UsageError } from '../suites/harness/errors.js';
+import { KitError, UsageError } from '../suites/harness/errors.js';
 
-/** Entry point of the notes-conformance command: `fake`, `diff` and `matrix` subcommands, `--version`; anything else runs the kit. */
+const SUBCOMMANDS = ['fake', 'matrix', 'profile', 'diff'];
+
+/**
+ * Entry point of the notes-conformance command: `fake`, `diff`, `matrix` and `profile`
+ * subcommands, `--version`; anything else runs the kit. Whatever goes wrong ends in one line on
+ * stderr, never a stack trace (NOTES_DEBUG=1 shows the stack of an unexpected error).
+ */
 export async function main(argv: string[]): Promise<number> {
   try {
-    if (argv[0] === '--version' || argv[0] === '-v') {
-      const { kitVersion } = await import('../spec/version.js');
-      process.stdout.write(`${kitVersion()}\n`);
-      return 0;
-    }
-    if (argv[0] === 'fake') {
-      return await fakeCommand(argv.slice(1), {
-        out: (line) => process.stdout.write(`${line}\n`),
-        untilStopped: () => new Promise<void>((resolve) => {
-          process.once('SIGINT', resolve);
-          process.once('SIGTERM', resolve);
-        }),
-      });
-    }
-    if (argv[0] === 'matrix') {
-      const { matrixCommand } = await import('./matrix-command.js');
-      return await matrixCommand(argv.slice(1));
-    }
-    if (argv[0] === 'profile') {
-      const { profileCommand } = await import('./profile-command.js');
-      return await profileCommand(argv.slice(1), process.env, { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) });
-    }
-    if (argv[0] === 'diff') {
-      const { diffCommand } = await import('./diff-command.js');
-      return await diffCommand(argv.slice(1), process.env, (line) => process.stdout.write(`${line}\n`));
-    }
-    const { runCommand } = await import('./run-command.js');
-    return await runCommand(argv);
+    return await dispatch(argv);
   } catch (error) {
     if (error instanceof UsageError) {
+      // As written for people (a bad profile lists its problems one per line).
       process.stderr.write(`notes-conformance: ${error.message}\n`);
       return 2;
     }
-    throw error;
+    if (error instanceof KitError || (error as Error)?.name === 'TargetUnavailable') {
+      process.stderr.write(`notes-conformance: the kit could not run: ${oneLine((error as Error).message)}\n`);
+      return 2;
+    }
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    process.stderr.write(`notes-conformance: unexpected error: ${oneLine(message)}${process.env.NOTES_DEBUG ? `\n${(error as Error)?.stack ?? ''}` : ' (NOTES_DEBUG=1 shows where)'}\n`);
+    return 2;
   }
+}
+
+async function dispatch(argv: string[]): Promise<number> {
+  // --version anywhere before a `--`, for the kit or any subcommand.
+  const flags = argv.indexOf('--') === -1 ? argv : argv.slice(0, argv.indexOf('--'));
+  if (flags.includes('--version') || (!SUBCOMMANDS.includes(argv[0] ?? '') && flags.includes('-v'))) {
+    const { kitVersion } = await import('../spec/version.js');
+    process.stdout.write(`${kitVersion()}\n`);
+    return 0;
+  }
+  if (argv[0] === 'fake') {
+    return await fakeCommand(argv.slice(1), {
+      out: (line) => process.stdout.write(`${line}\n`),
+      untilStopped: () => new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      }),
+    });
+  }
+  if (argv[0] === 'matrix') {
+    const { matrixCommand } = await import('./matrix-command.js');
+    return await matrixCommand(argv.slice(1));
+  }
+  if (argv[0] === 'profile') {
+    const { profileCommand } = await import('./profile-command.js');
+    return await profileCommand(argv.slice(1), process.env, { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) });
+  }
+  if (argv[0] === 'diff') {
+    const { diffCommand } = await import('./diff-command.js');
+    return await diffCommand(argv.slice(1), process.env, (line) => process.stdout.write(`${line}\n`), (line) => process.stderr.write(`${line}\n`));
+  }
+  const { runCommand } = await import('./run-command.js');
+  return await runCommand(argv);
+}
+
+function oneLine(text: string): string {
+  return text.split('\n').map((l) => l.trim()).filter(Boolean).join(' ');
 }

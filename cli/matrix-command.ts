@@ -3,20 +3,40 @@ import { parseArgs } from 'node:util';
 import { FAULT_NAMES, type FaultName } from '../fake/faults/catalogue.js';
 import { UsageError } from '../suites/harness/errors.js';
 import { runFaultMatrix } from '../kit/matrix.js';
+import { checkReportPaths } from '../kit/report-paths.js';
 
 /**
  * notes-conformance matrix [--fault PREFIX]... [--shard I/N] [--no-baseline] [--json FILE]:
  * proves each fault is caught by its rule's checks.
  */
+export const MATRIX_USAGE = `Usage: notes-conformance matrix [options]
+
+Runs the kit against the reference fake once per fault (a deliberate rule violation) and shows
+which check catches it: each fault must fail the rules it breaks.
+
+  --fault NAME        only faults with this name or name prefix (repeatable; see notes-conformance fake --list-faults)
+  --shard I/N         only the I-th of N equal shares of the faults (to spread the matrix over processes)
+  --no-baseline       do not run the clean fake first (assume every rule passes on it)
+  --json FILE         write the rows (fault, rules, verdicts) as JSON
+  -h, --help          this text
+
+Exit status: 0 every fault killed, 1 a fault survived, 2 usage error.`;
+
 export async function matrixCommand(argv: string[]): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({ args: argv, strict: true, options: {
       fault: { type: 'string', multiple: true }, json: { type: 'string' }, shard: { type: 'string' }, 'no-baseline': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
     } }));
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(`${(error as Error).message.split('\n').map((l) => l.trim()).filter(Boolean).join(' ')} (see notes-conformance matrix --help)`);
   }
+  if (values.help) {
+    process.stdout.write(`${MATRIX_USAGE}\n`);
+    return 0;
+  }
+  if (values.json !== undefined) checkReportPaths({ json: values.json });
   const prefixes = values.fault ?? [];
   const faults = FAULT_NAMES.filter((f) => prefixes.length === 0 || prefixes.some((p) => f === p || f.startsWith(p)));
   if (faults.length === 0) throw new UsageError(`no fault matches ${prefixes.join(', ')}`);

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { type Profile, ProfileError, loadProfile } from '../spec/profile.js';
 import type { Tier } from '../suites/harness/context.js';
 import { UsageError } from '../suites/harness/errors.js';
+import { checkReportPaths } from './report-paths.js';
 
 /**
  * The kit's settings, read once from the command line and the environment (flags win) into a
@@ -20,7 +21,7 @@ export interface KitConfig {
   readonly profile?: Profile;
   readonly only: readonly string[];
   readonly seed?: number;
-  readonly outputs: { readonly json?: string; readonly junit?: string; readonly markdown?: string; readonly html?: string };
+  readonly outputs: { readonly json?: string; readonly junit?: string; readonly markdown?: string; readonly html?: string; readonly 'html-spec'?: string };
   readonly quiet: boolean;
   /** The embedded fake's own profile and faults (for proving the kit: divergent runs, the fault matrix). */
   readonly fakeProfile?: string;
@@ -65,13 +66,19 @@ Run:
                            that would end later are not waited out (default 30m for a remote target, none for the
                            embedded fake). A single rate-limit wait is capped by budgets.max_rate_limit_wait_ms (60 s)
 Reports:
-  --json FILE  --junit FILE  --markdown FILE  --html FILE
-  --quiet                  print only the summary line
+  --json FILE              the whole report as JSON (each failing check with a curl repro)
+  --junit FILE             JUnit XML: one test case per rule; failures are exactly what fails the run
+  --markdown FILE          for a pull request or $GITHUB_STEP_SUMMARY (at most 60,000 characters)
+  --html FILE              one self-contained page: failures first, a filter, evidence with copy buttons
+  --html-spec FILE         the API document with each requirement marked by its rules' verdicts
+                           (report paths are checked before anything is sent; missing directories are created)
+  --quiet                  print only the headline, the failing rule ids, the exit line and the seed
   -h, --help               this text;  -v, --version  print the kit's version
 
 Exit status: 0 when no documented rule (and no rule the profile declares) fails or errors,
 1 when one does, 2 when the kit cannot start, 3 when the account's note quota ran out (quota_exceeded)
-and no rule failed: the rules that still needed new notes are errors naming the quota, not failures.`;
+and no rule failed (the rules that still needed new notes are errors naming the quota, not failures),
+130/143 when interrupted (SIGINT/SIGTERM).`;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -80,7 +87,7 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
   try {
     ({ values } = parse(argv));
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${RUN_USAGE}`);
+    throw new UsageError(`${(error as Error).message.split('\n').map((l) => l.trim()).filter(Boolean).join(' ')} (see notes-conformance --help)`);
   }
   const pick = (flag: string | undefined, name: string): string | undefined => {
     const value = flag ?? env[name];
@@ -138,6 +145,7 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
       ...optional('junit', pick(values.junit, 'NOTES_REPORT_JUNIT')),
       ...optional('markdown', pick(values.markdown, 'NOTES_REPORT_MARKDOWN')),
       ...optional('html', pick(values.html, 'NOTES_REPORT_HTML')),
+      ...optional('html-spec', pick(values['html-spec'], 'NOTES_REPORT_HTML_SPEC')),
     },
     quiet: values.quiet === true,
     ...optional('fakeProfile', pick(values['fake-profile'], 'NOTES_FAKE_PROFILE')),
@@ -149,12 +157,13 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
     ...optional('maxNotes', maxNotes),
     fakeFaults: [...(values['fake-fault'] ?? []), ...(env.NOTES_FAKE_FAULTS ? env.NOTES_FAKE_FAULTS.split(',') : [])].filter(Boolean),
   };
+  checkReportPaths(config.outputs);
   if (config.profilePath !== undefined) {
     let profile: Profile;
     try {
       profile = loadProfile(config.profilePath);
     } catch (error) {
-      if (error instanceof ProfileError) throw new UsageError(error.message);
+      if (error instanceof ProfileError) throw new UsageError(profileProblem('--profile', error));
       throw error;
     }
     // The fixture API's admin token may live in a variable the profile names.
@@ -169,6 +178,12 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
   return deepFreeze(config);
 }
 
+/** A profile that cannot be read is a bad path (one line); a profile with problems lists them, one per line. */
+export function profileProblem(flag: string, error: ProfileError): string {
+  const only = error.problems.length === 1 ? error.problems[0]! : undefined;
+  return only?.startsWith('cannot read the file') ? `${flag} ${error.source}: ${only}` : error.message;
+}
+
 export function wantsHelp(argv: readonly string[]): boolean {
   return argv.includes('--help') || argv.includes('-h');
 }
@@ -181,7 +196,7 @@ function parse(argv: readonly string[]) {
     options: {
       target: { type: 'string' }, image: { type: 'string' }, 'image-port': { type: 'string' }, token: { type: 'string' }, 'secondary-token': { type: 'string' },
       'fixtures-token': { type: 'string' }, profile: { type: 'string' }, only: { type: 'string', multiple: true }, seed: { type: 'string' },
-      json: { type: 'string' }, junit: { type: 'string' }, markdown: { type: 'string' }, html: { type: 'string' }, quiet: { type: 'boolean' },
+      json: { type: 'string' }, junit: { type: 'string' }, markdown: { type: 'string' }, html: { type: 'string' }, 'html-spec': { type: 'string' }, quiet: { type: 'boolean' },
       'fake-profile': { type: 'string' }, 'fake-fault': { type: 'string', multiple: true },
       'requests-per-second': { type: 'string' }, 'request-budget': { type: 'string' }, 'request-timeout': { type: 'string' },
       'max-duration': { type: 'string' }, tier: { type: 'string' }, 'max-notes': { type: 'string' }, help: { type: 'boolean', short: 'h' },

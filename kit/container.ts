@@ -19,6 +19,17 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** testcontainers' reasons in the words of someone who only ran the kit with --image. */
+function containerProblem(error: Error): string {
+  const message = error.message.split('\n')[0]!;
+  if (/container runtime strategy/i.test(message)) {
+    const where = process.env.DOCKER_HOST ? `DOCKER_HOST=${process.env.DOCKER_HOST}` : 'the local Docker socket';
+    return `Docker is not reachable (${where}); start Docker, point DOCKER_HOST at it, or test a running server with --target URL`;
+  }
+  if (/no such image|pull access denied|manifest unknown|not found/i.test(message)) return `the image is not available (${message})`;
+  return message;
+}
+
 /**
  * Starts the image with testcontainers on the host network (the machines here have no bridge),
  * telling the server where to listen with PORT, and waits until it answers HTTP.
@@ -40,7 +51,7 @@ export async function startImage(image: string, port?: number): Promise<StartedC
       .withStartupTimeout(60_000)
       .start();
   } catch (error) {
-    throw new UsageError(`cannot start image ${image}: ${(error as Error).message.split('\n')[0]}`);
+    throw new UsageError(`cannot start image ${image}: ${containerProblem(error as Error)}`);
   }
   const url = `http://127.0.0.1:${listen}`;
   const deadline = Date.now() + 60_000;

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createVitest } from 'vitest/node';
+import { type Vitest, createVitest } from 'vitest/node';
 import { loadBuiltinProfile } from '../spec/profile.js';
 import { packageRoot } from '../spec/paths.js';
 import { selectedByOnly } from '../spec/rules.js';
@@ -27,13 +27,15 @@ export interface CollectedChecks {
  * is imported and its `check(...)` calls declare tests with `meta.rules`). Nothing is sent: the
  * files get a context whose target is never contacted (collection runs no hooks and no tests).
  */
-export async function collectChecks(): Promise<CollectedChecks> {
+export async function collectChecks(wrap: (create: () => Promise<Vitest>) => Promise<Vitest> = (create) => create()): Promise<CollectedChecks> {
   const runDir = mkdtempSync(join(tmpdir(), 'notes-conformance-collect-'));
-  const vitest = await createVitest('test', {
+  // `wrap`: a run passes its Interrupt's createVitest, so that vitest's own signal handlers (which
+  // exit at once) come off and a signal while collecting still ends in the sweep.
+  const vitest = await wrap(() => createVitest('test', {
     root: packageRoot, config: join(packageRoot, 'vitest.config.ts'), project: ['conformance'], watch: false, reporters: [],
     // One worker that keeps its modules, as in a run: the kit is imported once, not per file.
     fileParallelism: false, isolate: false, maxWorkers: 1,
-  });
+  }));
   try {
     for (const project of vitest.projects) project.provide('kit', collectOnlyContext(runDir));
     const result = await vitest.collectTests(await vitest.globTestSpecifications());

@@ -1,21 +1,24 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createVitest } from 'vitest/node';
+import { interruptionOf, markInterrupted } from '../reporters/interrupted.js';
 import { renderHtml } from '../reporters/render-html.js';
 import { renderJson } from '../reporters/render-json.js';
 import { renderJunit } from '../reporters/render-junit.js';
 import { renderMarkdown } from '../reporters/render-markdown.js';
-import { renderTerminal } from '../reporters/render-terminal.js';
+import { renderSpecHtml } from '../reporters/render-spec.js';
+import { renderTerminal, useColour } from '../reporters/render-terminal.js';
 import { OutcomeCollector } from '../reporters/collector.js';
 import { type ConformanceReport, buildReport } from '../reporters/report.js';
-import { packageRoot } from '../spec/paths.js';
+import { formatProgress } from '../reporters/text.js';
+import { packageRoot, specFile } from '../spec/paths.js';
 import { loadRules, selectedByOnly } from '../spec/rules.js';
 import { kitVersion } from '../spec/version.js';
 import type { KitContext } from '../suites/harness/context.js';
 import { UsageError } from '../suites/harness/errors.js';
 import { redactDeep } from '../suites/harness/redact.js';
 import { type KitConfig, readKitConfig } from './config.js';
-import { collectChecks, filesForOnly } from './coverage.js';
+import { type DeclaredCheck, collectChecks, filesForOnly } from './coverage.js';
 import { Interrupt } from './interrupt.js';
 import { type RunTotals, startRun } from './start.js';
 import { QuotaLastSequencer, planLine } from './tier.js';
@@ -48,15 +51,13 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
   const run = await startRun(config, interrupt.stopped);
   const ctx = run.context;
   interrupt.watchWorkers(ctx.runDir);
-  let done = 0;
-  const collector = new OutcomeCollector('conformance', () => {
-    done++;
-    if (!config.quiet && done % 25 === 0) process.stderr.write(`  ${done} checks done\n`);
-  });
+  const progress = new Progress(config.quiet ? undefined : process.stderr);
+  const collector = new OutcomeCollector('conformance', () => progress.checkDone());
   let totals: RunTotals;
   try {
-    await runChecks(config, ctx, collector, interrupt);
+    await runChecks(config, ctx, collector, interrupt, progress);
   } finally {
+    progress.end();
     // Whatever happened to the checks (failed, threw, cancelled), the sweep runs.
     totals = await run.finish({ interrupted: interrupt.signal !== undefined });
   }
@@ -66,7 +67,7 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
   // header) and a check's assertion message may quote it; no string of any report keeps one.
   const secrets = [config.token, config.secondaryToken, config.fixturesToken, ctx.tokens.primary, ctx.tokens.secondary, ctx.fixtures?.adminToken, ...totals.secrets]
     .filter((s): s is string => typeof s === 'string');
-  const report = redactDeep(buildReport({
+  const built = buildReport({
     version: kitVersion(),
     target: ctx.targetLabel,
     profileName: ctx.profile.name,
@@ -80,17 +81,21 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
     ...(totals.quota ? { quota: totals.quota } : {}),
     leftovers: totals.leftovers,
     runErrors: collector.runErrors,
-  }), secrets);
-  const outputs: Array<[string | undefined, (r: ConformanceReport) => string]> = [
-    [config.outputs.json, renderJson], [config.outputs.junit, renderJunit], [config.outputs.markdown, renderMarkdown], [config.outputs.html, renderHtml],
+  });
+  // A signal ended the run early: the report says so, with 130/143 and unrun checks "not run".
+  // Redaction is the last step, so nothing added after it (the interruption's words) escapes it.
+  const report = redactDeep(interrupt.signal ? markInterrupted(built, interruptionOf(interrupt.signal as 'SIGINT' | 'SIGTERM')) : built, secrets);
+  const { outputs } = config;
+  const written: Array<[string | undefined, (r: ConformanceReport) => string]> = [
+    [outputs.json, renderJson], [outputs.junit, renderJunit], [outputs.html, renderHtml],
+    [outputs.markdown, (r) => renderMarkdown(r, { ...((outputs.html ?? outputs.json) ? { fullReport: outputs.html ?? outputs.json } : {}) })],
+    [outputs['html-spec'], (r) => renderSpecHtml(r, readFileSync(specFile('api', 'notes-collections-v2.md'), 'utf8'))],
   ];
-  for (const [path, render] of outputs) {
-    if (!path) continue;
-    const file = resolve(path);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, render(report));
-  }
-  print(renderTerminal(report, { quiet: config.quiet }));
+  const unwritten = written.flatMap(([path, render]) => (path ? writeReport(path, () => render(report)) : []));
+  print(renderTerminal(report, { quiet: config.quiet, color: useColour(process.stdout, process.env) }));
+  // The paths were checked before the run (report-paths.ts): this is rare (a full disk), and the
+  // other reports and the summary are out before it is said.
+  if (unwritten.length > 0) throw new UsageError(unwritten.join('; '));
   return { exitCode: interrupt.exitCode ?? report.exit_code, report };
 }
 
@@ -104,11 +109,57 @@ function tierSequence(): { sequence: { sequencer: typeof QuotaLastSequencer } } 
   return { sequence: { sequencer: QuotaLastSequencer } };
 }
 
-async function runChecks(config: KitConfig, ctx: KitContext, collector: OutcomeCollector, interrupt: Interrupt): Promise<void> {
+
+/** Writes one report, creating its directory; returns the problem, if any, in one line. */
+function writeReport(path: string, render: () => string): string[] {
+  const file = resolve(path);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, render());
+    return [];
+  } catch (error) {
+    return [`cannot write the report ${path}: ${(error as Error).message.split('\n')[0]}`];
+  }
+}
+
+/**
+ * "37/212 checks, 0:42 elapsed" as checks finish: rewritten in place on a terminal, a line every
+ * 25 checks elsewhere (CI logs). The total is known once the checks are collected.
+ */
+class Progress {
+  private done = 0;
+  private total = 0;
+  private readonly started = performance.now();
+
+  constructor(private readonly stream: (NodeJS.WritableStream & { isTTY?: boolean }) | undefined) {}
+
+  setTotal(total: number): void {
+    this.total = total;
+  }
+
+  checkDone(): void {
+    this.done++;
+    if (!this.stream) return;
+    const line = formatProgress(this.done, this.total, performance.now() - this.started);
+    if (this.stream.isTTY) this.stream.write(`\r  ${line}`);
+    else if (this.done % 25 === 0 || this.done === this.total) this.stream.write(`  ${line}\n`);
+  }
+
+  end(): void {
+    if (this.stream?.isTTY && this.done > 0) this.stream.write('\n');
+  }
+}
+
+async function runChecks(config: KitConfig, ctx: KitContext, collector: OutcomeCollector, interrupt: Interrupt, progress: Progress): Promise<void> {
   if (interrupt.signal) return; // interrupted while the run was starting
   // --only: run the files whose checks declare a selected rule (meta.rules); within them, check()
-  // skips the checks of other rules, and the collector leaves those out of the report.
-  const files = config.only.length > 0 ? filesForOnly((await collectChecks()).checks, config.only) : [];
+  // skips the checks of other rules, and the collector leaves those out of the report. The
+  // progress line needs the number of checks too (collecting takes a second or two).
+  let declared: DeclaredCheck[] = [];
+  if (config.only.length > 0 || !config.quiet) declared = (await collectChecks((create) => interrupt.createVitest(create))).checks;
+  const inRun = declared.filter((c) => config.only.length === 0 || c.rules.some((id) => selectedByOnly(id, config.only)));
+  progress.setTotal(inRun.length);
+  const files = config.only.length > 0 ? filesForOnly(declared, config.only) : [];
   if (interrupt.signal) return;
   const vitest = await interrupt.createVitest(() => createVitest('test', {
     root: packageRoot,

@@ -33,6 +33,8 @@ export class OutcomeCollector implements Reporter {
       ...(result.state === 'skipped' && result.note ? { note: result.note } : {}),
       errors: (result.errors ?? []).map((e) => ({ ...(e.name ? { name: e.name } : {}), message: e.message })),
       ...(meta.evidence ? { evidence: meta.evidence as unknown as EvidenceExchange[] } : {}),
+      ...(meta.repro ? { repro: meta.repro } : {}),
+      ...(meta.ruleRepros ? { ruleRepros: meta.ruleRepros } : {}),
       ...(meta.seed !== undefined ? { seed: meta.seed } : {}),
       ...(meta.ruleFailures ? { ruleFailures: meta.ruleFailures } : {}),
       ...(meta.ruleSkips ? { ruleSkips: meta.ruleSkips } : {}),

@@ -1,3 +1,5 @@
+import { create } from 'xmlbuilder2';
+import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { assumedProfileNote, byArea, standingOf } from './group.js';
 import type { ConformanceReport, RuleResult } from './report.js';
 import { clip, plainReason } from './text.js';
@@ -7,81 +9,78 @@ import { clip, plainReason } from './text.js';
  * rules that make the exit status non-zero (plus a `run` suite for run errors and an interruption),
  * so CI and the kit agree. Profile rules judged against assumed defaults, skipped rules and
  * "not run" rules are <skipped message="...">; advisory warnings pass with their note in system-out.
- * Written by hand (not junit-report-builder) because the builder cannot give <skipped> a message.
+ * The structure is decided here, the XML is written by xmlbuilder2 (escaping, characters XML 1.0
+ * cannot carry replaced by U+FFFD).
  */
 export function renderJunit(report: ConformanceReport): string {
-  const suites = byArea(report).map((area) => suite(area.area, area.rules.map((rule) => ruleCase(report, rule))));
-  const runCases = [
-    ...report.run_errors.map((e, i) => testCase('notes-conformance.run', `run error ${i + 1}`, 0, `<error message="${attr(clip(e, 1000))}" type="RunError"/>`)),
+  const suites = byArea(report).map((area) => ({ name: area.area, cases: area.rules.map((rule) => ruleCase(report, rule)) }));
+  const runCases: Case[] = [
+    ...report.run_errors.map((e, i): Case => ({
+      className: 'notes-conformance.run', name: `run error ${i + 1}`, seconds: 0, outcome: { kind: 'error', message: clip(e, 1000), type: 'RunError' },
+    })),
     ...(report.interrupted
-      ? [testCase('notes-conformance.run', 'run interrupted', 0,
-        `<error message="${attr(`interrupted by ${report.interrupted.signal}; exit ${report.interrupted.exit_code}: ${report.exit_reason}`)}" type="Interrupted"/>`)]
+      ? [{
+        className: 'notes-conformance.run', name: 'run interrupted', seconds: 0,
+        outcome: { kind: 'error', message: `interrupted by ${report.interrupted.signal}; exit ${report.interrupted.exit_code}: ${report.exit_reason}`, type: 'Interrupted' },
+      } satisfies Case]
       : []),
   ];
-  if (runCases.length > 0) suites.push(suite('run', runCases));
-  const total = totals(suites);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${attr(`notes-conformance ${report.target}`)}"${counts(total)}>\n${suites.map((s) => s.xml).join('')}</testsuites>\n`;
+  if (runCases.length > 0) suites.push({ name: 'run', cases: runCases });
+
+  const doc = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '\ufffd' });
+  const root = doc.ele('testsuites', { name: oneLine(`notes-conformance ${report.target}`), ...counts(suites.flatMap((s) => s.cases)) });
+  for (const suite of suites) {
+    const element = root.ele('testsuite', { name: oneLine(suite.name), ...counts(suite.cases) });
+    for (const c of suite.cases) writeCase(element, c);
+  }
+  return `${doc.end({ prettyPrint: true, indent: '  ' })}\n`;
 }
 
-interface Case { xml: string; failure: number; error: number; skipped: number; seconds: number }
-interface Suite extends Case { tests: number }
+interface Case {
+  className: string;
+  name: string;
+  seconds: number;
+  outcome?: { kind: 'failure' | 'error' | 'skipped'; message: string; type?: string };
+  out?: string;
+}
 
 function ruleCase(report: ConformanceReport, rule: RuleResult): Case {
   const seconds = rule.checks.reduce((sum, c) => sum + (c.duration_ms ?? 0), 0) / 1000;
   const details = rule.checks.map((c) => `${c.verdict.toUpperCase()} ${c.name} (${c.file})${c.message ? `: ${plainReason(c.message)}` : ''}`
     + `${c.seed !== undefined ? ` [seed ${c.seed}]` : ''}${c.repro ? `\n  repro: ${c.repro}` : ''}`).join('\n');
   const reason = clip(plainReason(rule.reason), 1000);
-  const className = `notes-conformance.${rule.area}`;
-  const name = `${rule.id} (${rule.level})`;
-  const out = details ? `<system-out>${text(details)}</system-out>` : '';
+  const base = { className: `notes-conformance.${rule.area}`, name: `${rule.id} (${rule.level})`, seconds, ...(details ? { out: details } : {}) };
   switch (standingOf(report, rule)) {
     case 'failing':
-      return rule.verdict === 'fail'
-        ? testCase(className, name, seconds, `<failure message="${attr(reason)}" type="NonConformance"/>${out}`)
-        : testCase(className, name, seconds, `<error message="${attr(reason)}" type="KitError"/>${out}`);
+      return { ...base, outcome: rule.verdict === 'fail' ? { kind: 'failure', message: reason, type: 'NonConformance' } : { kind: 'error', message: reason, type: 'KitError' } };
     case 'assumed':
-      return testCase(className, name, seconds, `<skipped message="${attr(clip(plainReason(assumedProfileNote(rule)), 1200))}"/>${out}`);
+      return { ...base, outcome: { kind: 'skipped', message: clip(plainReason(assumedProfileNote(rule)), 1200) } };
     case 'skipped':
-      return testCase(className, name, seconds, `<skipped message="${attr(reason)}"/>${out}`);
+      return { ...base, outcome: { kind: 'skipped', message: reason } };
     case 'warn':
-      return testCase(className, name, seconds, `<system-out>${text(`WARN (${rule.level}, not counted): ${reason}\n${details}`)}</system-out>`);
+      return { ...base, out: `WARN (${rule.level}, not counted): ${reason}\n${details}` };
     default:
-      return testCase(className, name, seconds, out);
+      return base;
   }
 }
 
-function testCase(className: string, name: string, seconds: number, body: string): Case {
-  const open = `    <testcase classname="${attr(className)}" name="${attr(name)}" time="${seconds.toFixed(3)}"`;
-  return {
-    xml: body ? `${open}>\n      ${body}\n    </testcase>\n` : `${open}/>\n`,
-    failure: body.startsWith('<failure') ? 1 : 0,
-    error: body.startsWith('<error') ? 1 : 0,
-    skipped: body.startsWith('<skipped') ? 1 : 0,
-    seconds,
-  };
+function writeCase(suite: XMLBuilder, c: Case): void {
+  const element = suite.ele('testcase', { classname: oneLine(c.className), name: oneLine(c.name), time: c.seconds.toFixed(3) });
+  if (c.outcome) element.ele(c.outcome.kind, { message: oneLine(c.outcome.message), ...(c.outcome.type ? { type: c.outcome.type } : {}) });
+  if (c.out) element.ele('system-out').txt(c.out);
 }
 
-function suite(name: string, cases: readonly Case[]): Suite {
-  const total = totals(cases.map((c) => ({ ...c, tests: 1 })));
-  return { ...total, xml: `  <testsuite name="${attr(name)}"${counts(total)}>\n${cases.map((c) => c.xml).join('')}  </testsuite>\n` };
+function counts(cases: readonly Case[]): Record<string, string> {
+  const n = (kind: string) => String(cases.filter((c) => c.outcome?.kind === kind).length);
+  const seconds = cases.reduce((sum, c) => sum + c.seconds, 0);
+  return { tests: String(cases.length), failures: n('failure'), errors: n('error'), skipped: n('skipped'), time: seconds.toFixed(3) };
 }
 
-function totals(parts: ReadonlyArray<Omit<Suite, 'xml'>>): Omit<Suite, 'xml'> {
-  const sum = (key: 'tests' | 'failure' | 'error' | 'skipped' | 'seconds') => parts.reduce((n, p) => n + p[key], 0);
-  return { tests: sum('tests'), failure: sum('failure'), error: sum('error'), skipped: sum('skipped'), seconds: sum('seconds') };
-}
-
-function counts(t: Omit<Suite, 'xml'>): string {
-  return ` tests="${t.tests}" failures="${t.failure}" errors="${t.error}" skipped="${t.skipped}" time="${t.seconds.toFixed(3)}"`;
-}
-
-/** XML 1.0 cannot carry most control characters even escaped: they become U+FFFD. */
-const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
-
-function text(value: string): string {
-  return value.replace(INVALID_XML, '\ufffd').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-function attr(value: string): string {
-  return text(value).replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+/**
+ * Attribute values on one line: a parser turns a line break or tab in an attribute into a blank
+ * anyway (XML attribute-value normalisation), and xmlbuilder2 writes them raw; the text with its
+ * line breaks is in <system-out>.
+ */
+function oneLine(value: string): string {
+  return value.replace(/\r\n|[\r\n\t]/g, ' ');
 }

@@ -17,6 +17,8 @@ export interface EvidenceExchange {
   status: number;
   headers: Record<string, string>;
   text: string;
+  /** The answer a failed assertion judged (these come first in a check's evidence). */
+  judged?: boolean;
 }
 
 /** What the runner tells about one check (a vitest test naming rules). */
@@ -29,6 +31,10 @@ export interface CheckOutcome {
   note?: string;
   errors: ReadonlyArray<{ name?: string; message: string }>;
   evidence?: readonly EvidenceExchange[];
+  /** A shell command replaying the exchange the check's failure judged. */
+  repro?: string;
+  /** The same per rule failed through verify() or a RuleViolation. */
+  ruleRepros?: Readonly<Record<string, string>>;
   seed?: number;
   /** Rules found broken through verify(): only these failed; the check's other rules passed. */
   ruleFailures?: Readonly<Record<string, string>>;
@@ -153,6 +159,8 @@ export function buildReport(input: ReportInput): ConformanceReport {
       const result: CheckResult = { name: outcome.name, verdict, message, file: outcome.file };
       if (outcome.seed !== undefined && verdict !== 'pass' && verdict !== 'skipped') result.seed = outcome.seed;
       if (verdict !== 'pass' && verdict !== 'skipped' && outcome.evidence?.length) result.evidence = [...outcome.evidence];
+      const repro = outcome.ruleRepros?.[id] ?? outcome.repro;
+      if (verdict !== 'pass' && verdict !== 'skipped' && repro) result.repro = repro;
       if (outcome.durationMs !== undefined) result.duration_ms = Math.round(outcome.durationMs);
       byRule.get(id)?.push(result) ?? byRule.set(id, [result]);
     }

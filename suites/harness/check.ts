@@ -8,6 +8,7 @@ import type { Api } from './api.js';
 import type { Exchange } from './client.js';
 import type { Budgets, KitContext } from './context.js';
 import type { DataFactory } from './data.js';
+import { type EvidenceItem, selectEvidence } from './evidence.js';
 import type { FixturesClient, FixtureUser } from './fixtures-client.js';
 import { KitError, NonConformance, RuleFailures, RuleViolation, asVerdict, classify, isCreateCapReached, isKitError, isQuotaSpent } from './errors.js';
 import type { Kit } from './kit.js';
@@ -16,8 +17,12 @@ declare module 'vitest' {
   interface TaskMeta {
     /** The rule ids this check verifies. */
     rules?: string[];
-    /** The last exchanges of a failed check, redacted. */
-    evidence?: Exchange[];
+    /** A failed check's exchanges, redacted: those a failure judged first (marked), then context (evidence.ts). */
+    evidence?: EvidenceItem[];
+    /** A shell command replaying the exchange the check's failure judged (repro.ts). */
+    repro?: string;
+    /** Per rule failed through verify() or a RuleViolation: the repro of the exchange that judged it. */
+    ruleRepros?: Record<string, string>;
     requests?: number;
     /** fast-check seed of a property that ran. */
     seed?: number;
@@ -162,6 +167,11 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
     const exchanges: Exchange[] = [];
     const ruleFailures: Record<string, string> = {};
     const ruleSkips: Record<string, string> = {};
+    // The exchange each failed rule was judged on: the last one sent before the failure was caught.
+    const judgedAt: Record<string, number> = {};
+    const judge = (ids: readonly string[]) => {
+      for (const id of ids) if (exchanges.length > 0) judgedAt[id] ??= exchanges.length - 1;
+    };
     const declared = (ids: readonly string[], what: string) => {
       const stray = ids.filter((id) => !spec.rules.includes(id));
       if (stray.length > 0) throw new Error(`${what} names rule(s) the check does not declare: ${stray.join(', ')}`);
@@ -198,6 +208,7 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
         } catch (error) {
           if (classify(error) !== 'fail') throw error;
           const message = (error as Error).message.split('\n')[0]!;
+          judge(ids);
           for (const id of ids) ruleFailures[id] ??= message;
         }
       },
@@ -218,6 +229,7 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
     };
     const pin = (violation: RuleViolation) => {
       declared([...violation.broken.keys()], 'RuleViolation');
+      judge([...violation.broken.keys()]);
       for (const [id, why] of violation.broken) ruleFailures[id] ??= why.split('\n')[0]!;
     };
     try {
@@ -240,13 +252,28 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
       if (isCreateCapReached(error)) vitestCtx.skip((error as Error).message);
       if (Object.keys(ruleFailures).length > 0) vitestCtx.task.meta.ruleFailures = ruleFailures;
       if (Object.keys(ruleSkips).length > 0) vitestCtx.task.meta.ruleSkips = ruleSkips;
-      vitestCtx.task.meta.evidence = exchanges.slice(-8).map((x) => kit.client.forEvidence(x));
+      recordFailure(vitestCtx.task.meta, exchanges, judgedAt, !(error instanceof RuleFailures), (x) => kit.client.forEvidence(x));
       throw asVerdict(error);
     } finally {
       kit.client.record(undefined);
       vitestCtx.task.meta.requests = kit.client.sent - sentBefore;
     }
   });
+}
+
+/**
+ * A failed check's evidence and repro commands: the exchanges its failures judged (each rule's,
+ * and the last one sent when the check itself stopped on an error) first, then context.
+ */
+function recordFailure(meta: import('vitest').TaskMeta, exchanges: readonly Exchange[], judgedAt: Readonly<Record<string, number>>, stopped: boolean, forEvidence: (x: Exchange) => Exchange): void {
+  const last = exchanges.length - 1;
+  const judged = new Set(Object.values(judgedAt));
+  if (stopped && last >= 0) judged.add(last);
+  meta.evidence = selectEvidence(exchanges.map(forEvidence), judged);
+  const ruleRepros = Object.fromEntries(Object.entries(judgedAt).flatMap(([id, i]) => (exchanges[i]?.repro ? [[id, exchanges[i].repro]] : [])));
+  if (Object.keys(ruleRepros).length > 0) meta.ruleRepros = ruleRepros;
+  const main = stopped ? exchanges[last] : exchanges[Math.min(...judged)];
+  if (main?.repro) meta.repro = main.repro;
 }
 
 /**

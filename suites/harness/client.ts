@@ -2,6 +2,7 @@ import { Agent, errors as undiciErrors, request } from 'undici';
 import { Breaker, TargetUnavailable } from './breaker.js';
 import { KitError } from './errors.js';
 import { redactText } from './redact.js';
+import { type NamedSecret, curlRepro } from './repro.js';
 
 /** One request and its answer, as recorded for evidence (bodies cut, secrets redacted). */
 /**
@@ -25,6 +26,8 @@ export interface Exchange<Op extends string = string> {
   readonly durationMs: number;
   /** Problems of a 200 body against its schema in spec/ (set by the api layer). */
   schemaProblems?: string[];
+  /** A shell command sending this request again as it was sent, credentials as variables (repro.ts). */
+  readonly repro?: string;
 }
 
 export interface SendOptions {
@@ -52,6 +55,8 @@ export interface ClientOptions {
   requestsPerSecond?: number;
   /** Values never written to evidence (tokens). */
   secrets: readonly string[];
+  /** The variables that stand for the secrets in repro commands (NOTES_TOKEN...); unnamed ones get NOTES_SECRET_N. */
+  secretVariables?: Readonly<Record<string, string>>;
   /**
    * The per-wait cap: the longest the kit waits for a rate limit (Retry-After, or an empty
    * X-RateLimit bucket) in one stretch of refusals; a longer wait makes the request a KitError.
@@ -87,6 +92,7 @@ export class TargetClient {
   private bucketEmptyUntil = 0;
   private recorder: Exchange[] | undefined;
   private readonly extraSecrets: string[] = [];
+  private readonly learnedVariables = new Map<string, string>();
   private readonly breaker = new Breaker();
   /** When the current stretch of rate-limit refusals began (undefined: the last answer was not one). */
   private rateLimitedSince: number | undefined;
@@ -254,6 +260,7 @@ export class TargetClient {
       text: this.redact(text),
       json: parseJson(text, responseHeaders['content-type']),
       durationMs: Math.round(performance.now() - started),
+      repro: curlRepro({ method: opts.method, url: url.href, headers, ...(body === undefined ? {} : { body }) }, this.namedSecrets()),
     };
     this.afterResponse(exchange);
     this.recorder?.push({ ...exchange, text: cut(exchange.text) });
@@ -301,11 +308,21 @@ export class TargetClient {
   addSecret(secret: string): void {
     this.extraSecrets.push(secret);
     this.options.onSecretLearned?.(secret);
+    // A fixture user's token: the user is gone after the run, so its repro names the Nth such user.
+    this.learnedVariables.set(secret, `NOTES_FIXTURE_TOKEN_${this.learnedVariables.size + 1}`);
   }
 
   /** Every secret known by now: the given tokens and those learned during the run. */
   get secrets(): readonly string[] {
     return [...this.options.secrets, ...this.extraSecrets];
+  }
+
+  private namedSecrets(): NamedSecret[] {
+    const named = this.options.secretVariables ?? {};
+    return [
+      ...this.options.secrets.map((value, i) => ({ value, variable: named[value] ?? `NOTES_SECRET_${i + 1}` })),
+      ...this.extraSecrets.map((value) => ({ value, variable: this.learnedVariables.get(value)! })),
+    ];
   }
 
   redact(text: string): string {

@@ -49,6 +49,7 @@ function createKit(ctx: KitContext): Kit {
     ...(ctx.parentHandlesInterrupt ? { signal: stopSignal() } : {}),
     // The run directory is private to the run (mkdtemp) and removed when it ends.
     onSecretLearned: (secret) => appendFileSync(secretsFile, `${JSON.stringify(secret)}\n`, { mode: 0o600 }),
+    secretVariables: secretVariables(ctx),
   });
   const schemas = createSchemaRegistry();
   const ledger = new Ledger(ctx.runDir);
@@ -60,6 +61,15 @@ function createKit(ctx: KitContext): Kit {
     fixtures: ctx.fixtures ? new FixturesClient(client, ctx.fixtures.prefix, ctx.fixtures.adminToken) : undefined,
     data: new DataFactory(api, ctx.runId, timestampPrecisionMs(ctx)),
   };
+}
+
+/** The variables a reader of a repro sets for the run's credentials (README "Reports"). */
+function secretVariables(ctx: KitContext): Record<string, string> {
+  const names: Record<string, string> = {};
+  if (ctx.fixtures) names[ctx.fixtures.adminToken] = 'NOTES_FIXTURES_TOKEN';
+  if (ctx.tokens.secondary) names[ctx.tokens.secondary] = 'NOTES_SECONDARY_TOKEN';
+  names[ctx.tokens.primary] = 'NOTES_TOKEN';
+  return names;
 }
 
 /**

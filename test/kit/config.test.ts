@@ -1,3 +1,6 @@
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readKitConfig } from '../../kit/config.js';
 import { UsageError } from '../../suites/harness/errors.js';
@@ -44,5 +47,40 @@ describe('kit configuration', () => {
     expect(readKitConfig([], { NOTES_MAX_DURATION: '2m' }).maxDurationMs).toBe(120_000);
     expect(readKitConfig([], {}).maxDurationMs).toBeUndefined();
     for (const raw of ['0', '-5', 'soon', '10x', '500ms']) expect(() => readKitConfig([`--max-duration=${raw}`], {}), raw).toThrow(/--max-duration must be a duration/);
+  });
+
+  it('refuses report paths the run could not write, before anything is sent, in one line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nc-paths-'));
+    try {
+      writeFileSync(join(dir, 'a-file'), 'x');
+      mkdirSync(join(dir, 'locked'));
+      chmodSync(join(dir, 'locked'), 0o500);
+      const bad: Array<[string[], RegExp]> = [
+        [['--json', `${dir}/some-dir/`], /^--json .*some-dir\/: is a directory/],
+        [['--json', dir], /^--json .*: is a directory/],
+        [['--junit', `${dir}/a-file/j.xml`], /^--junit .*a-file\/j\.xml: .*a-file is not a directory/],
+        [['--html', `${dir}/a-file/deeper/r.html`], /^--html .*: .*a-file is not a directory/],
+        [['--markdown', `${dir}/r.md`, '--html-spec', `${dir}/r.md`], /^--html-spec .*: --markdown writes the same file/],
+      ];
+      // root may write anywhere: the permission case only means something for other users.
+      if (process.getuid?.() !== 0) bad.push([['--html-spec', `${dir}/locked/spec.html`], /no write permission/]);
+      for (const [argv, message] of bad) {
+        let error: unknown;
+        try {
+          readKitConfig(argv, {});
+        } catch (e) {
+          error = e;
+        }
+        expect(error, argv.join(' ')).toBeInstanceOf(UsageError);
+        expect((error as Error).message, argv.join(' ')).toMatch(message);
+        expect((error as Error).message).not.toContain('\n');
+      }
+      // A directory that does not exist yet is created when the reports are written.
+      expect(readKitConfig(['--json', `${dir}/new/deeper/r.json`, '--html-spec', `${dir}/spec.html`], {}).outputs)
+        .toEqual({ json: `${dir}/new/deeper/r.json`, 'html-spec': `${dir}/spec.html` });
+    } finally {
+      chmodSync(join(dir, 'locked'), 0o700);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,9 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runKit } from '../../kit/run.js';
 import { type Fake, createFake } from '../../fake/index.js';
 import type { Store } from '../../fake/store/store.js';
+import type { ConformanceReport } from '../../reporters/report.js';
 import { packageRoot } from '../../spec/paths.js';
 
 /**
@@ -130,7 +133,8 @@ describe('a run leaves nothing behind', { timeout: 180_000 }, () => {
  */
 async function interruptedRun(signal: 'SIGINT' | 'SIGTERM'): Promise<{ code: number | null; output: string }> {
   const { fake, before, args } = await startFake();
-  const run = spawn(process.execPath, [join(packageRoot, 'bin/notes-conformance.js'), ...args], {
+  const reports = mkdtempSync(join(tmpdir(), 'nc-interrupted-'));
+  const run = spawn(process.execPath, [join(packageRoot, 'bin/notes-conformance.js'), ...args, '--json', join(reports, 'r.json')], {
     cwd: packageRoot, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
   });
   child = run;
@@ -148,6 +152,15 @@ async function interruptedRun(signal: 'SIGINT' | 'SIGTERM'): Promise<{ code: num
   expect(made.note).toBeGreaterThan(40);
   expect(output).toMatch(/run interrupted; 0 resource\(s\) left behind/);
   expect(stateOf(fake.store), output).toEqual(before);
+  // The report tells the same story as the exit status: interrupted, and what never ran is "not run", not an error.
+  const report = JSON.parse(readFileSync(join(reports, 'r.json'), 'utf8')) as ConformanceReport;
+  rmSync(reports, { recursive: true, force: true });
+  expect(report.interrupted).toEqual({ signal, exit_code: code });
+  expect(report.exit_code).toBe(code);
+  expect(report.exit_reason).toMatch(new RegExp(`^interrupted by ${signal}: \\d+ of \\d+ rules not run`));
+  expect(report.rules.filter((r) => r.reason === 'no check').map((r) => r.id)).toEqual([]);
+  expect(report.rules.some((r) => r.verdict === 'skipped' && r.reason === 'not run')).toBe(true);
+  expect(output).toMatch(new RegExp(`exit ${code}: interrupted by ${signal}`));
   return { code, output };
 }
 

@@ -1,0 +1,99 @@
+/**
+ * A shell command that sends one request again exactly as the kit sent it (for the reports'
+ * "repro" of a failing check): the real URL, every header the kit set, the credential as it was
+ * sent and the whole body. Credentials the run was given are never written: each becomes the
+ * environment variable a reader sets (`"${NOTES_TOKEN:?}"`, which stops with a plain message
+ * when unset); anything else, such as a deliberately invalid token, stays as the literal sent.
+ */
+
+/** A credential of the run and the variable that stands for it in a repro. */
+export interface NamedSecret {
+  readonly value: string;
+  readonly variable: string;
+}
+
+export interface SentRequest {
+  readonly method: string;
+  /** The absolute URL the request went to. */
+  readonly url: string;
+  /** The headers as sent (lower-case names), credentials in the clear: they are replaced here. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string | Uint8Array;
+}
+
+const DISPLAY_NAMES: Readonly<Record<string, string>> = { accept: 'Accept', authorization: 'Authorization', 'content-type': 'Content-Type' };
+/** curl asks "Expect: 100-continue" before bodies over 1 MiB; the kit never does. */
+const EXPECT_THRESHOLD = 1024 * 1024;
+
+export function curlRepro(request: SentRequest, secrets: readonly NamedSecret[]): string {
+  const word = (text: string) => shellWord(text, secrets);
+  const args = ['curl -sS -i'];
+  if (request.method === 'HEAD') args.push('--head');
+  else if (request.method !== 'GET') args.push(`-X ${request.method}`);
+  args.push(word(request.url));
+  for (const [name, value] of Object.entries(request.headers)) args.push(`-H ${word(`${DISPLAY_NAMES[name] ?? name}: ${value}`)}`);
+  if (request.body === undefined) return args.join(' \\\n  ');
+  const bytes = typeof request.body === 'string' ? Buffer.from(request.body, 'utf8') : Buffer.from(request.body);
+  // Without these curl would add a form content type, or wait for a 100-continue before large bodies.
+  if (!('content-type' in request.headers)) args.push(`-H 'Content-Type:'`);
+  if (bytes.length > EXPECT_THRESHOLD) args.push(`-H 'Expect:'`);
+  args.push('--data-binary @-');
+  const curl = args.join(' \\\n  ');
+  const text = bytes.toString('utf8');
+  const hasSecret = secrets.some((s) => s.value.length >= 4 && text.includes(s.value));
+  if (hasSecret) {
+    // A credential inside the body: printf (a shell builtin, so no argument size limit) with the
+    // variable; never base64, which would carry the credential itself.
+    return `printf '%s' ${word(text)} | ${curl}`;
+  }
+  const delimiter = hereDocDelimiter(text);
+  if (!isPlainText(text, bytes)) {
+    return `base64 -d <<'${delimiter}' | ${curl}\n${bytes.toString('base64').replace(/.{76}/g, '$&\n').replace(/\n$/, '')}\n${delimiter}`;
+  }
+  // A here-document ends with a newline the kit did not send: head passes exactly the body's bytes.
+  return `head -c ${bytes.length} <<'${delimiter}' | ${curl}\n${text}\n${delimiter}`;
+}
+
+/**
+ * One shell word for the text: single-quoted literal runs, and each credential as its variable in
+ * double quotes (`'Authorization: Bearer '"${NOTES_TOKEN:?}"`).
+ */
+export function shellWord(text: string, secrets: readonly NamedSecret[]): string {
+  const usable = secrets.filter((s) => s.value.length >= 4).sort((a, b) => b.value.length - a.value.length);
+  const parts: string[] = [];
+  let literal = '';
+  for (let i = 0; i < text.length;) {
+    const secret = usable.find((s) => text.startsWith(s.value, i));
+    if (secret) {
+      if (literal) parts.push(singleQuoted(literal));
+      literal = '';
+      parts.push(`"\${${secret.variable}:?}"`);
+      i += secret.value.length;
+    } else {
+      literal += text[i];
+      i++;
+    }
+  }
+  if (literal || parts.length === 0) parts.push(singleQuoted(literal));
+  return parts.join('');
+}
+
+function singleQuoted(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Text a here-document carries unchanged and a reader can copy: valid UTF-8, no NUL, no CR or
+ * other controls (which copying from a page may lose or a terminal may act on).
+ */
+function isPlainText(text: string, bytes: Buffer): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are what is looked for
+  return Buffer.from(text, 'utf8').equals(bytes) && !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(text);
+}
+
+function hereDocDelimiter(text: string): string {
+  const lines = new Set(text.split('\n'));
+  let delimiter = 'NOTES_BODY';
+  for (let n = 2; lines.has(delimiter); n++) delimiter = `NOTES_BODY_${n}`;
+  return delimiter;
+}

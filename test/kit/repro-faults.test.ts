@@ -1,0 +1,140 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type Fake, createFake } from '../../fake/index.js';
+import { runKit } from '../../kit/run.js';
+import type { ConformanceReport } from '../../reporters/report.js';
+import { packageRoot } from '../../spec/paths.js';
+
+/**
+ * The reports' repro commands reproduce: the kit runs against a fake with faults of several kinds
+ * (a refusal expected but 200 given, a size limit, a deliberately invalid token, a missing token),
+ * and each failing check's repro, run by bash with curl and the run's tokens in NOTES_TOKEN and
+ * NOTES_SECONDARY_TOKEN, gets the status of the exchange the failure judged.
+ * The first test takes faults whose judged request names no data the run created, and runs the
+ * repros on the fake as the run left it. The kit deletes what it created, so a request on a note of
+ * the run answers 404 afterwards (README "Reproductions"): the second test rebuilds the fake's
+ * state as it was just before the failing exchange (a fresh seeded fake, given every earlier
+ * request again), then runs the repro there.
+ */
+const run = promisify(execFile);
+const FAULTS = [
+  'auth.bearer.any-token-accepted', 'notes.create.content-limit-off-by-one', 'notes.list.default-limit-20',
+  'errors.bad-input.crashes-on-malformed-json', 'errors.missing.note-delete-succeeds',
+];
+const RULES = ['auth.bearer.invalid-refused', 'notes.create.content-max-chars', 'notes.list.limit-default-50', 'errors.bad-input.no-5xx', 'errors.missing.note-refused'];
+const TOKENS = { NOTES_TOKEN: 'repro-primary-token-0001', NOTES_SECONDARY_TOKEN: 'repro-secondary-token-0002' };
+
+describe('repro commands of failing checks', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'nc-repro-faults-'));
+  let fake: Fake | undefined;
+  afterAll(async () => {
+    await fake?.close();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('each gets the status of the exchange that failed, from the faulted fake', async () => {
+    fake = await createFake({ faults: FAULTS, users: [TOKENS.NOTES_TOKEN, TOKENS.NOTES_SECONDARY_TOKEN], adminToken: 'repro-admin-token-0003' });
+    const json = join(scratch, 'report.json');
+    await runKit([
+      '--quiet', '--target', fake.url!, '--token', TOKENS.NOTES_TOKEN, '--secondary-token', TOKENS.NOTES_SECONDARY_TOKEN,
+      '--profile', join(packageRoot, 'spec/profiles/fake.yaml'), '--fixtures-token', 'repro-admin-token-0003',
+      '--requests-per-second', '1000', '--request-budget', '100000', '--json', json, ...RULES.flatMap((r) => ['--only', r]),
+    ], {}, () => {});
+    const report = JSON.parse(readFileSync(json, 'utf8')) as ConformanceReport;
+    const failing = report.rules.flatMap((rule) => rule.checks.filter((c) => c.verdict === 'fail').map((check) => ({ rule: rule.id, check })));
+    // Every fault shows, each through at least one failing check.
+    expect([...new Set(failing.map((f) => f.rule))].sort()).toEqual([...RULES].sort());
+    for (const { rule, check } of failing) {
+      const what = `${rule} / ${check.name}`;
+      expect(check.repro, `${what} has a repro`).toBeDefined();
+      const judged = check.evidence?.find((x) => x.judged);
+      expect(judged, `${what} marks the exchange it judged`).toBeDefined();
+      expect(check.evidence![0], `${what}: the judged exchange comes first`).toBe(judged);
+      // The real base URL and no token of the run in the clear.
+      expect(check.repro).toContain(fake.url!);
+      for (const token of Object.values(TOKENS)) expect(check.repro).not.toContain(token);
+      const file = join(scratch, 'repro.sh');
+      writeFileSync(file, `${check.repro}\n`);
+      const { stdout } = await run('bash', [file], { env: { PATH: process.env.PATH, ...TOKENS }, maxBuffer: 64 * 1024 * 1024 });
+      const status = Number(/^HTTP\/\S+ (\d{3})/.exec(stdout)?.[1]);
+      expect(status, `${what}: the repro answered\n${stdout.slice(0, 400)}\nto\n${check.repro!.slice(0, 600)}`).toBe(judged!.status);
+    }
+  }, 300_000);
+
+  it('each gets the status of the exchange that failed when the request names data the run created', async () => {
+    const faults = ['auth.scope.notes-unchecked', 'auth.bearer.missing-allowed-on-get'];
+    const rules = ['auth.scope.notes-isolated', 'auth.bearer.required'];
+    const admin = 'repro-admin-token-0004';
+    const options = { seed: 11, faults, users: [TOKENS.NOTES_TOKEN, TOKENS.NOTES_SECONDARY_TOKEN], adminToken: admin };
+    // The target: a seeded in-process fake behind a server that records every request in order.
+    const original = await createFake({ ...options, listen: false });
+    const log: Recorded[] = [];
+    const front = await listen(original, log);
+    try {
+      const json = join(scratch, 'stateful.json');
+      await runKit([
+        '--quiet', '--target', front.url, '--token', TOKENS.NOTES_TOKEN, '--secondary-token', TOKENS.NOTES_SECONDARY_TOKEN,
+        '--profile', join(packageRoot, 'spec/profiles/fake.yaml'), '--fixtures-token', admin,
+        '--requests-per-second', '1000', '--request-budget', '100000', '--json', json, ...rules.flatMap((r) => ['--only', r]),
+      ], {}, () => {});
+      const report = JSON.parse(readFileSync(json, 'utf8')) as ConformanceReport;
+      const failing = report.rules.flatMap((rule) => rule.checks.filter((c) => c.verdict === 'fail').map((check) => ({ rule: rule.id, check })));
+      expect([...new Set(failing.map((f) => f.rule))].sort()).toEqual([...rules].sort());
+      // Users the fixture API made, in order: NOTES_FIXTURE_TOKEN_1, _2, ...
+      const fixtureTokens = log.filter((r) => r.method === 'POST' && r.url === '/_fixtures/users' && r.status === 200)
+        .map((r, i) => [`NOTES_FIXTURE_TOKEN_${i + 1}`, (JSON.parse(r.response) as { token: string }).token]);
+      for (const { rule, check } of failing) {
+        const what = `${rule} / ${check.name}`;
+        const judged = check.evidence?.find((x) => x.judged);
+        expect(judged, `${what} marks the exchange it judged`).toBeDefined();
+        const at = log.findLastIndex((r) => r.method === judged!.method && r.url === judged!.path && r.status === judged!.status);
+        expect(at, `${what}: the judged exchange is in the target's log`).toBeGreaterThanOrEqual(0);
+        const rebuilt = await createFake(options);
+        try {
+          for (const [i, r] of log.slice(0, at).entries()) {
+            const answer = rebuilt.handle({ method: r.method, url: r.url, headers: r.headers, ...(r.body.length > 0 ? { body: r.body } : {}) });
+            // The rebuilt fake must have answered the run's requests alike, or its state is not the run's.
+            expect(answer.status, `${what}: request ${i} (${r.method} ${r.url}) again`).toBe(r.status);
+          }
+          const file = join(scratch, 'repro.sh');
+          writeFileSync(file, `${check.repro!.split(front.url).join(rebuilt.url!)}\n`);
+          const env = { PATH: process.env.PATH, ...TOKENS, NOTES_FIXTURES_TOKEN: admin, ...Object.fromEntries(fixtureTokens) };
+          const { stdout } = await run('bash', [file], { env, maxBuffer: 64 * 1024 * 1024 });
+          const status = Number(/^HTTP\/\S+ (\d{3})/.exec(stdout)?.[1]);
+          expect(status, `${what}: the repro answered\n${stdout.slice(0, 400)}\nto\n${check.repro!.slice(0, 600)}`).toBe(judged!.status);
+        } finally {
+          await rebuilt.close();
+        }
+      }
+    } finally {
+      await new Promise<void>((resolve) => front.server.close(() => resolve()));
+      await original.close();
+    }
+  }, 300_000);
+});
+
+interface Recorded { method: string; url: string; headers: Record<string, string>; body: Buffer; status: number; response: string }
+
+/** Serves an in-process fake over HTTP, keeping each request and its status in `log`. */
+async function listen(fake: Fake, log: Recorded[]): Promise<{ server: Server; url: string }> {
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+      const body = Buffer.concat(chunks);
+      const answer = fake.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers, ...(body.length > 0 ? { body } : {}) });
+      log.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers, body, status: answer.status, response: answer.text });
+      res.writeHead(answer.status, answer.headers);
+      res.end(answer.text);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
