@@ -23,10 +23,14 @@ try {
     }
     const report = JSON.parse(readFileSync(json, 'utf8'));
     rows.push({ seconds, requests: report.requests, rules: report.rules.length, pass: report.summary.pass });
-    console.log(`run ${i}: ${seconds.toFixed(1)} s, ${report.requests} requests (${Math.round(report.requests / seconds)}/s), ${report.summary.pass}/${report.rules.length} rules pass`);
+    console.log(
+      `run ${i}: ${seconds.toFixed(1)} s, ${report.requests} requests (${Math.round(report.requests / seconds)}/s), ${report.summary.pass}/${report.rules.length} rules pass`,
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
 const times = rows.map((r) => r.seconds).sort((a, b) => a - b);
-console.log(`\nfull kit run against the embedded fake: median ${times[Math.floor(times.length / 2)].toFixed(1)} s, best ${times[0].toFixed(1)} s over ${runs} run(s) (node ${process.version})`);
+console.log(
+  `\nfull kit run against the embedded fake: median ${times[Math.floor(times.length / 2)].toFixed(1)} s, best ${times[0].toFixed(1)} s over ${runs} run(s) (node ${process.version})`,
+);

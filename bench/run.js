@@ -23,7 +23,9 @@ function start(mode, seed = 0) {
 
 function run(opts) {
   return new Promise((resolve, reject) => {
-    autocannon({ duration: SECONDS, connections: CONNECTIONS, pipelining: 1, ...opts }, (err, result) => (err ? reject(err) : resolve(result)));
+    autocannon({ duration: SECONDS, connections: CONNECTIONS, pipelining: 1, ...opts }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
   });
 }
 
@@ -33,15 +35,22 @@ const rows = [];
 const bare = await start('bare');
 const bareGet = await run({ url: `${bare.url}/v2/notes/x`, headers });
 bare.child.kill();
-rows.push(['bare node:http GET (fixed JSON)', `${fmt(bareGet.requests.average)} req/s`, `p99 ${bareGet.latency.p99} ms`]);
+rows.push([
+  'bare node:http GET (fixed JSON)',
+  `${fmt(bareGet.requests.average)} req/s`,
+  `p99 ${bareGet.latency.p99} ms`,
+]);
 
 const small = await start('fake', 1000);
 const fakeGet = await run({ url: `${small.url}/v2/notes/${small.ids[0]}`, headers });
 rows.push(['fake GET /v2/notes/{id}', `${fmt(fakeGet.requests.average)} req/s`, `p99 ${fakeGet.latency.p99} ms`]);
 let n = 0;
 const fakeCreate = await run({
-  url: `${small.url}/v2/notes`, method: 'POST', headers,
-  setupClient: (client) => client.setBody(JSON.stringify({ content: `bench note ${n++}\nsome body text for the note` })),
+  url: `${small.url}/v2/notes`,
+  method: 'POST',
+  headers,
+  setupClient: (client) =>
+    client.setBody(JSON.stringify({ content: `bench note ${n++}\nsome body text for the note` })),
 });
 rows.push(['fake POST /v2/notes', `${fmt(fakeCreate.requests.average)} req/s`, `p99 ${fakeCreate.latency.p99} ms`]);
 small.child.kill();
@@ -50,24 +59,49 @@ const big = await start('fake', NOTES);
 let q = 0;
 const queries = Array.from({ length: 200 }, (_, i) => VOCAB[(i * 37) % 400]);
 const search = await run({
-  url: `${big.url}/v2/notes/search?limit=20`, method: 'POST', headers, connections: 1,
+  url: `${big.url}/v2/notes/search?limit=20`,
+  method: 'POST',
+  headers,
+  connections: 1,
   requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: queries[q++ % queries.length] }) }) }],
 });
-rows.push([`fake search at ${fmt(NOTES)} notes (1 connection)`, `${fmt(search.requests.average)} req/s`,
-  `p50 ${search.latency.p50} ms, p99 ${search.latency.p99} ms, max ${search.latency.max} ms`]);
-rows.push([`seeding ${fmt(NOTES)} notes in-process`, `${fmt(NOTES / (big.seedMs / 1000))} notes/s`, `rss ${fmt(big.rss / 1048576)} MiB`]);
+rows.push([
+  `fake search at ${fmt(NOTES)} notes (1 connection)`,
+  `${fmt(search.requests.average)} req/s`,
+  `p50 ${search.latency.p50} ms, p99 ${search.latency.p99} ms, max ${search.latency.max} ms`,
+]);
+rows.push([
+  `seeding ${fmt(NOTES)} notes in-process`,
+  `${fmt(NOTES / (big.seedMs / 1000))} notes/s`,
+  `rss ${fmt(big.rss / 1048576)} MiB`,
+]);
 big.child.kill();
 
 const generated = await start('generate', NOTES);
-rows.push([`--generate ${fmt(NOTES)} (json-schema-faker)`, `${fmt(NOTES / (generated.seedMs / 1000))} notes/s`, `rss ${fmt(generated.rss / 1048576)} MiB`]);
+rows.push([
+  `--generate ${fmt(NOTES)} (json-schema-faker)`,
+  `${fmt(NOTES / (generated.seedMs / 1000))} notes/s`,
+  `rss ${fmt(generated.rss / 1048576)} MiB`,
+]);
 generated.child.kill();
 
 const ratio = fakeGet.requests.average / bareGet.requests.average;
-console.log(`\nnotes-conformance fake benchmark (${SECONDS}s per run, ${CONNECTIONS} connections, node ${process.version})\n`);
+console.log(
+  `\nnotes-conformance fake benchmark (${SECONDS}s per run, ${CONNECTIONS} connections, node ${process.version})\n`,
+);
 for (const [what, rate, latency] of rows) console.log(`${what.padEnd(44)} ${rate.padStart(14)}   ${latency}`);
 console.log(`\nGET note: ${(ratio * 100).toFixed(0)}% of bare node:http (target >= 50%)`);
 console.log(`create:   ${fmt(fakeCreate.requests.average)} req/s (target >= 7,000)`);
 console.log(`search:   p99 ${search.latency.p99} ms at ${fmt(NOTES)} notes (target < 20 ms)`);
-console.log(`memory:   ${fmt(Math.max(big.rss, generated.rss) / 1048576)} MiB RSS at ${fmt(NOTES)} notes (target <= 400 MiB)`);
-const errors = bareGet.errors + fakeGet.errors + fakeCreate.errors + search.errors + fakeGet.non2xx + fakeCreate.non2xx + search.non2xx;
+console.log(
+  `memory:   ${fmt(Math.max(big.rss, generated.rss) / 1048576)} MiB RSS at ${fmt(NOTES)} notes (target <= 400 MiB)`,
+);
+const errors =
+  bareGet.errors +
+  fakeGet.errors +
+  fakeCreate.errors +
+  search.errors +
+  fakeGet.non2xx +
+  fakeCreate.non2xx +
+  search.non2xx;
 if (errors > 0) console.log(`\nWARNING: ${errors} errors or non-2xx responses during the runs`);

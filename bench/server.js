@@ -29,7 +29,18 @@ function mulberry(seed) {
 import { VOCAB } from './vocab.js';
 
 if (mode === 'bare') {
-  const note = JSON.stringify({ id: '0b6f7a52-3c1e-4f0e-9d7a-1b2c3d4e5f60', title: 'Groceries', content: 'Groceries\n- milk\n- eggs', created_at: '2025-04-11T04:47:14.457Z', updated_at: '2025-04-11T04:47:14.457Z', version: 1, collection_ids: [], trashed_at: null, audio_recording_ids: [], attachment_metadata: [] });
+  const note = JSON.stringify({
+    id: '0b6f7a52-3c1e-4f0e-9d7a-1b2c3d4e5f60',
+    title: 'Groceries',
+    content: 'Groceries\n- milk\n- eggs',
+    created_at: '2025-04-11T04:47:14.457Z',
+    updated_at: '2025-04-11T04:47:14.457Z',
+    version: 1,
+    collection_ids: [],
+    trashed_at: null,
+    audio_recording_ids: [],
+    attachment_metadata: [],
+  });
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
@@ -46,7 +57,12 @@ if (mode === 'bare') {
   const started = performance.now();
   const fake = await createFake({ users: [TOKEN], port: 0, seed: 42, generate: seedNotes });
   const ids = [...fake.store.notes.keys()].slice(0, 1000);
-  process.send({ port: Number(new URL(fake.url).port), ids, seedMs: Math.round(performance.now() - started), rss: process.memoryUsage().rss });
+  process.send({
+    port: Number(new URL(fake.url).port),
+    ids,
+    seedMs: Math.round(performance.now() - started),
+    rss: process.memoryUsage().rss,
+  });
 } else {
   const { createFake } = await import('../dist/fake/index.js');
   const fake = await createFake({ users: [TOKEN], port: 0 });
@@ -55,8 +71,18 @@ if (mode === 'bare') {
   const started = performance.now();
   for (let i = 0; i < seedNotes; i++) {
     const content = `${words(3, rand, VOCAB)}\n${words(27, rand, VOCAB)}`;
-    const r = fake.handle({ method: 'POST', url: '/v2/notes', headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ content }) });
+    const r = fake.handle({
+      method: 'POST',
+      url: '/v2/notes',
+      headers: { authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({ content }),
+    });
     if (ids.length < 1000) ids.push(r.json.id);
   }
-  process.send({ port: Number(new URL(fake.url).port), ids, seedMs: Math.round(performance.now() - started), rss: process.memoryUsage().rss });
+  process.send({
+    port: Number(new URL(fake.url).port),
+    ids,
+    seedMs: Math.round(performance.now() - started),
+    rss: process.memoryUsage().rss,
+  });
 }

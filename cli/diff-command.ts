@@ -5,7 +5,13 @@ import { diffBudgets } from '../kit/differential/budgets.js';
 import { formatResult } from '../kit/differential/format.js';
 import { type DiffTarget, runDifferential } from '../kit/differential/run.js';
 import { embeddedTarget } from '../kit/differential/target.js';
-import { type BuiltinProfileName, type Profile, ProfileError, loadBuiltinProfile, loadProfile } from '../spec/profile.js';
+import {
+  type BuiltinProfileName,
+  loadBuiltinProfile,
+  loadProfile,
+  type Profile,
+  ProfileError,
+} from '../spec/profile.js';
 import { KitError, UsageError } from '../suites/harness/errors.js';
 
 export const DIFF_USAGE = `Usage: notes-conformance diff [options]
@@ -31,17 +37,37 @@ judge (unreachable, token refused, stopped early).`;
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** notes-conformance diff: the differential check against a URL, or an embedded fake against a clean one. */
-export async function diffCommand(argv: string[], env: Env, out: (line: string) => void, err: (line: string) => void = out): Promise<number> {
+export async function diffCommand(
+  argv: string[],
+  env: Env,
+  out: (line: string) => void,
+  err: (line: string) => void = out,
+): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
-      args: argv, strict: true, options: {
-        target: { type: 'string' }, token: { type: 'string' }, profile: { type: 'string' }, 'fake-fault': { type: 'string', multiple: true },
-        runs: { type: 'string' }, 'max-ops': { type: 'string' }, seed: { type: 'string' }, path: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      args: argv,
+      strict: true,
+      options: {
+        target: { type: 'string' },
+        token: { type: 'string' },
+        profile: { type: 'string' },
+        'fake-fault': { type: 'string', multiple: true },
+        runs: { type: 'string' },
+        'max-ops': { type: 'string' },
+        seed: { type: 'string' },
+        path: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
       },
     }));
   } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n').map((l) => l.trim()).filter(Boolean).join(' ')} (see notes-conformance diff --help)`);
+    throw new UsageError(
+      `${(error as Error).message
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .join(' ')} (see notes-conformance diff --help)`,
+    );
   }
   if (values.help) {
     out(DIFF_USAGE);
@@ -51,10 +77,13 @@ export async function diffCommand(argv: string[], env: Env, out: (line: string) 
   const profileArg = values.profile ?? env.NOTES_PROFILE;
   const faults = values['fake-fault'] ?? [];
   if (url && faults.length > 0) throw new UsageError('--fake-fault applies to the embedded target only; drop --target');
-  if (values.path !== undefined && values.seed === undefined) throw new UsageError('--path replays a sequence of a given --seed');
+  if (values.path !== undefined && values.seed === undefined)
+    throw new UsageError('--path replays a sequence of a given --seed');
   // fast-check's replay path: step numbers separated by colons, as the report of a difference prints it.
   if (values.path !== undefined && !/^\d{1,9}(:\d{1,9}){0,999}$/.test(values.path)) {
-    throw new UsageError(`--path takes the path a reported difference prints, numbers separated by colons such as 3:0:1 (got ${values.path})`);
+    throw new UsageError(
+      `--path takes the path a reported difference prints, numbers separated by colons such as 3:0:1 (got ${values.path})`,
+    );
   }
   const seed = values.seed === undefined ? undefined : count(values.seed, '--seed', 0);
   let target: DiffTarget;
@@ -62,9 +91,17 @@ export async function diffCommand(argv: string[], env: Env, out: (line: string) 
   if (url) {
     const token = values.token ?? env.NOTES_TOKEN;
     if (!token) throw new UsageError('a target needs a token: --token or NOTES_TOKEN');
-    if (!/^https?:\/\/[^@/]+/.test(url)) throw new UsageError(`--target must be an http(s) URL without credentials (got ${url})`);
+    if (!/^https?:\/\/[^@/]+/.test(url))
+      throw new UsageError(`--target must be an http(s) URL without credentials (got ${url})`);
     const profile = profileArg ? profileOf(profileArg) : assumedProfile();
-    target = { url: url.replace(/\/+$/, ''), token, profile, declared: profileArg !== undefined, label: url, embedded: false };
+    target = {
+      url: url.replace(/\/+$/, ''),
+      token,
+      profile,
+      declared: profileArg !== undefined,
+      label: url,
+      embedded: false,
+    };
   } else {
     try {
       const embedded = await embeddedTarget({ ...(profileArg ? { profile: profileOf(profileArg) } : {}), faults });
@@ -79,7 +116,8 @@ export async function diffCommand(argv: string[], env: Env, out: (line: string) 
   // Handlers stay until the cleanup is done: a second Ctrl-C must not end the process mid-sweep.
   const stop = new AbortController();
   const interrupt = () => {
-    if (stop.signal.aborted) process.stderr.write('notes-conformance diff: still cleaning up what the sequence created...\n');
+    if (stop.signal.aborted)
+      process.stderr.write('notes-conformance diff: still cleaning up what the sequence created...\n');
     stop.abort();
   };
   process.on('SIGINT', interrupt);
@@ -110,7 +148,9 @@ export async function diffCommand(argv: string[], env: Env, out: (line: string) 
 
 function profileOf(arg: string): Profile {
   try {
-    return arg === 'fake' || arg === 'fake-divergent' ? loadBuiltinProfile(arg as BuiltinProfileName) : loadProfile(arg);
+    return arg === 'fake' || arg === 'fake-divergent'
+      ? loadBuiltinProfile(arg as BuiltinProfileName)
+      : loadProfile(arg);
   } catch (error) {
     if (error instanceof ProfileError) throw new UsageError(profileProblem('--profile', error));
     throw error;
@@ -118,6 +158,7 @@ function profileOf(arg: string): Profile {
 }
 
 function count(raw: string, flag: string, min: number): number {
-  if (!/^\d{1,10}$/.test(raw) || Number(raw) < min) throw new UsageError(`${flag} must be an integer >= ${min} (got ${raw})`);
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) < min)
+    throw new UsageError(`${flag} must be an integer >= ${min} (got ${raw})`);
   return Number(raw);
 }

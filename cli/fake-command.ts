@@ -1,10 +1,17 @@
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
-import { FAULTS, FAULT_NAMES } from '../fake/faults/catalogue.js';
-import { type CreateFakeOptions, DataFileError, type EndpointSummary, type Fake, createFake, formatLogLine } from '../fake/index.js';
+import { FAULT_NAMES, FAULTS } from '../fake/faults/catalogue.js';
+import {
+  type CreateFakeOptions,
+  createFake,
+  DataFileError,
+  type EndpointSummary,
+  type Fake,
+  formatLogLine,
+} from '../fake/index.js';
 import { DomainError } from '../fake/service/errors.js';
-import { ProfileError } from '../spec/profile.js';
 import { checkWritableFile } from '../kit/report-paths.js';
+import { ProfileError } from '../spec/profile.js';
 import { UsageError } from '../suites/harness/errors.js';
 
 export const FAKE_USAGE = `Usage: notes-conformance fake [options]
@@ -46,11 +53,22 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
       args: argv,
       strict: true,
       options: {
-        port: { type: 'string' }, host: { type: 'string' }, profile: { type: 'string' }, token: { type: 'string', multiple: true },
-        'admin-token': { type: 'string' }, quota: { type: 'string' }, 'rate-limit': { type: 'string' }, seed: { type: 'string' },
-        fault: { type: 'string', multiple: true }, 'list-faults': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-        log: { type: 'boolean' }, 'no-cors': { type: 'boolean' },
-        data: { type: 'string' }, generate: { type: 'string' }, state: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        profile: { type: 'string' },
+        token: { type: 'string', multiple: true },
+        'admin-token': { type: 'string' },
+        quota: { type: 'string' },
+        'rate-limit': { type: 'string' },
+        seed: { type: 'string' },
+        fault: { type: 'string', multiple: true },
+        'list-faults': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        log: { type: 'boolean' },
+        'no-cors': { type: 'boolean' },
+        data: { type: 'string' },
+        generate: { type: 'string' },
+        state: { type: 'string' },
       },
     }));
   } catch (error) {
@@ -61,7 +79,8 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
     return 0;
   }
   if (values['list-faults']) {
-    for (const name of FAULT_NAMES) io.out(`${name.padEnd(58)} breaks ${FAULTS[name].rules.join(', ')}: ${FAULTS[name].does}`);
+    for (const name of FAULT_NAMES)
+      io.out(`${name.padEnd(58)} breaks ${FAULTS[name].rules.join(', ')}: ${FAULTS[name].does}`);
     return 0;
   }
   for (const token of values.token ?? []) checkToken(token, '--token');
@@ -73,7 +92,9 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
     ...(values.fault ? { faults: values.fault } : {}),
     ...(values.seed !== undefined ? { seed: integer(values.seed, '--seed', 0, 2 ** 32 - 1) } : {}),
     ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
-    ...(values.quota !== undefined ? { quota: { limit: integer(values.quota, '--quota', 0, Number.MAX_SAFE_INTEGER) } } : {}),
+    ...(values.quota !== undefined
+      ? { quota: { limit: integer(values.quota, '--quota', 0, Number.MAX_SAFE_INTEGER) } }
+      : {}),
     ...(values['rate-limit'] ? { rateLimit: rateLimit(values['rate-limit']) } : {}),
     ...(values['no-cors'] ? { cors: false } : {}),
     ...(values.log ? { log: (entry) => io.out(formatLogLine(entry)) } : {}),
@@ -83,8 +104,11 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
   let tokens: string[];
   try {
     fake = await createFake({ ...options, users: values.token ?? [] });
-    tokens = values.token ?? (fake.tokens.length > 0 ? [...fake.tokens]
-      : [fake.fixtures.createUser({ name: 'user-1' }).token, fake.fixtures.createUser({ name: 'user-2' }).token]);
+    tokens =
+      values.token ??
+      (fake.tokens.length > 0
+        ? [...fake.tokens]
+        : [fake.fixtures.createUser({ name: 'user-1' }).token, fake.fixtures.createUser({ name: 'user-2' }).token]);
   } catch (error) {
     throw startupError(error, options);
   }
@@ -94,7 +118,8 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
   io.out(`fixture API: ${fake.url}${fake.config.fixturesPrefix} (admin token ${fake.adminToken})`);
   io.out(`faults:      ${fake.config.faults.size === 0 ? 'none' : [...fake.config.faults].join(', ')}`);
   for (const line of parameterLines(fake)) io.out(line);
-  if (options.state || options.data || options.generate) io.out(`data:        ${describeData(fake.data, options.state)}`);
+  if (options.state || options.data || options.generate)
+    io.out(`data:        ${describeData(fake.data, options.state)}`);
   await io.untilStopped();
   await fake.close();
   return 0;
@@ -103,42 +128,60 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
 /** Why the fake could not start, as one line (exit 2); anything else is a bug and keeps its stack. */
 function startupError(error: unknown, options: CreateFakeOptions): Error {
   const message = (error as Error).message ?? String(error);
-  if (error instanceof ProfileError) return new UsageError(`${error.source}: invalid profile: ${error.problems.join('; ')}`);
+  if (error instanceof ProfileError)
+    return new UsageError(`${error.source}: invalid profile: ${error.problems.join('; ')}`);
   if (error instanceof DataFileError) return new UsageError(oneLine(message));
   if (/unknown fault/.test(message)) return new UsageError(oneLine(message));
   if (error instanceof DomainError) return new UsageError(`cannot create the users: ${oneLine(message)}`);
   switch ((error as NodeJS.ErrnoException).code) {
-    case 'EADDRINUSE': return new UsageError(`port ${options.port} is in use; pick another with --port`);
-    case 'EACCES': return new UsageError(`no permission to listen on port ${options.port}; pick one above 1023 with --port`);
-    case 'EADDRNOTAVAIL': return new UsageError(`--host ${options.host} is not an address of this machine`);
-    case 'ENOTFOUND': case 'EAI_AGAIN': case 'EAI_FAIL': return new UsageError(`--host ${options.host} does not resolve`);
-    default: return error as Error;
+    case 'EADDRINUSE':
+      return new UsageError(`port ${options.port} is in use; pick another with --port`);
+    case 'EACCES':
+      return new UsageError(`no permission to listen on port ${options.port}; pick one above 1023 with --port`);
+    case 'EADDRNOTAVAIL':
+      return new UsageError(`--host ${options.host} is not an address of this machine`);
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_FAIL':
+      return new UsageError(`--host ${options.host} does not resolve`);
+    default:
+      return error as Error;
   }
 }
 
 /** The same rule the fixture API applies to tokens, checked before anything starts. */
 function checkToken(token: string, flag: string): void {
   if (token.length < 8 || token.length > 512 || !/^[\x21-\x7e]+$/.test(token)) {
-    throw new UsageError(`${flag} must have 8 to 512 printable ASCII characters without spaces (got ${token.length} character(s))`);
+    throw new UsageError(
+      `${flag} must have 8 to 512 printable ASCII characters without spaces (got ${token.length} character(s))`,
+    );
   }
 }
 
 function host(raw: string): string {
-  if (isIP(raw) !== 0 || /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))*$/.test(raw)) return raw;
+  if (
+    isIP(raw) !== 0 ||
+    /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))*$/.test(raw)
+  )
+    return raw;
   throw new UsageError(`--host must be an IP address or a host name (got ${JSON.stringify(raw)})`);
 }
 
 function oneLine(text: string): string {
-  return text.split('\n').map((l) => l.trim()).filter(Boolean).join(' ');
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** What a client developer needs to call this instance: every endpoint with the names it accepts. */
 function parameterLines(fake: Fake): string[] {
   const width = Math.max(...fake.endpoints.map((e) => e.path.length));
-  const names = (e: EndpointSummary) => [
-    e.query.length > 0 ? `query: ${e.query.join(' ')}` : '',
-    e.body.length > 0 ? `body: ${e.body.join(' ')}` : '',
-  ].filter(Boolean).join('  ');
+  const names = (e: EndpointSummary) =>
+    [e.query.length > 0 ? `query: ${e.query.join(' ')}` : '', e.body.length > 0 ? `body: ${e.body.join(' ')}` : '']
+      .filter(Boolean)
+      .join('  ');
   const unknown = fake.config.unknownFields === 'ignore' ? 'ignored' : 'refused';
   return [
     `cors:        ${fake.config.cors ? 'on (any Origin)' : 'off'}`,
@@ -148,13 +191,15 @@ function parameterLines(fake: Fake): string[] {
 }
 
 function integer(raw: string, flag: string, min: number, max: number): number {
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new UsageError(`${flag} must be an integer from ${min} to ${max} (got ${raw})`);
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+    throw new UsageError(`${flag} must be an integer from ${min} to ${max} (got ${raw})`);
   return Number(raw);
 }
 
 function rateLimit(raw: string) {
   const m = /^(\d+)\/(\d+)$/.exec(raw);
-  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new UsageError(`--rate-limit must look like REQUESTS/SECONDS, such as 100/60 (got ${raw})`);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1)
+    throw new UsageError(`--rate-limit must look like REQUESTS/SECONDS, such as 100/60 (got ${raw})`);
   const requests = Number(m[1]);
   const perSecond = requests / Number(m[2]);
   return { requests, requestsPerSecond: perSecond, complexity: requests * 10, complexityPerSecond: perSecond * 10 };
@@ -162,7 +207,11 @@ function rateLimit(raw: string) {
 
 // ---- data flags (--data, --generate, --state) ----
 
-function dataOptions(values: { data?: string; generate?: string; state?: string }): Pick<CreateFakeOptions, 'data' | 'generate' | 'state'> {
+function dataOptions(values: {
+  data?: string;
+  generate?: string;
+  state?: string;
+}): Pick<CreateFakeOptions, 'data' | 'generate' | 'state'> {
   return {
     ...(values.data !== undefined ? { data: values.data } : {}),
     ...(values.generate !== undefined ? { generate: integer(values.generate, '--generate', 0, 10_000_000) } : {}),
@@ -171,7 +220,16 @@ function dataOptions(values: { data?: string; generate?: string; state?: string 
   };
 }
 
-function describeData(data: { restored: boolean; collections: number; notes: number }, state: string | undefined): string {
-  const loaded = data.restored ? `restored from ${state}` : `${data.notes} notes and ${data.collections} collections created for the first token`;
-  return state && !data.restored ? `${loaded}; saved to ${state} on exit` : state ? `${loaded}; saved there on exit` : loaded;
+function describeData(
+  data: { restored: boolean; collections: number; notes: number },
+  state: string | undefined,
+): string {
+  const loaded = data.restored
+    ? `restored from ${state}`
+    : `${data.notes} notes and ${data.collections} collections created for the first token`;
+  return state && !data.restored
+    ? `${loaded}; saved to ${state} on exit`
+    : state
+      ? `${loaded}; saved there on exit`
+      : loaded;
 }

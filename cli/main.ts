@@ -1,5 +1,5 @@
-import { fakeCommand } from './fake-command.js';
 import { KitError, UsageError } from '../suites/harness/errors.js';
+import { fakeCommand } from './fake-command.js';
 
 const SUBCOMMANDS = ['fake', 'matrix', 'profile', 'diff'];
 
@@ -22,7 +22,9 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    process.stderr.write(`notes-conformance: unexpected error: ${oneLine(message)}${process.env.NOTES_DEBUG ? `\n${(error as Error)?.stack ?? ''}` : ' (NOTES_DEBUG=1 shows where)'}\n`);
+    process.stderr.write(
+      `notes-conformance: unexpected error: ${oneLine(message)}${process.env.NOTES_DEBUG ? `\n${(error as Error)?.stack ?? ''}` : ' (NOTES_DEBUG=1 shows where)'}\n`,
+    );
     return 2;
   }
 }
@@ -38,10 +40,11 @@ async function dispatch(argv: string[]): Promise<number> {
   if (argv[0] === 'fake') {
     return await fakeCommand(argv.slice(1), {
       out: (line) => process.stdout.write(`${line}\n`),
-      untilStopped: () => new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
-      }),
+      untilStopped: () =>
+        new Promise<void>((resolve) => {
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+        }),
     });
   }
   if (argv[0] === 'matrix') {
@@ -50,16 +53,28 @@ async function dispatch(argv: string[]): Promise<number> {
   }
   if (argv[0] === 'profile') {
     const { profileCommand } = await import('./profile-command.js');
-    return await profileCommand(argv.slice(1), process.env, { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) });
+    return await profileCommand(argv.slice(1), process.env, {
+      out: (l) => process.stdout.write(`${l}\n`),
+      err: (l) => process.stderr.write(`${l}\n`),
+    });
   }
   if (argv[0] === 'diff') {
     const { diffCommand } = await import('./diff-command.js');
-    return await diffCommand(argv.slice(1), process.env, (line) => process.stdout.write(`${line}\n`), (line) => process.stderr.write(`${line}\n`));
+    return await diffCommand(
+      argv.slice(1),
+      process.env,
+      (line) => process.stdout.write(`${line}\n`),
+      (line) => process.stderr.write(`${line}\n`),
+    );
   }
   const { runCommand } = await import('./run-command.js');
   return await runCommand(argv);
 }
 
 function oneLine(text: string): string {
-  return text.split('\n').map((l) => l.trim()).filter(Boolean).join(' ');
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' ');
 }

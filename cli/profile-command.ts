@@ -3,7 +3,7 @@ import { constants } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isObserved } from '../kit/profile-init/findings.js';
-import { type Inference, ProbeStopped, inferProfile } from '../kit/profile-init/infer.js';
+import { type Inference, inferProfile, ProbeStopped } from '../kit/profile-init/infer.js';
 import { MAX_REQUESTS } from '../kit/profile-init/session.js';
 import { UsageError } from '../suites/harness/errors.js';
 
@@ -63,9 +63,18 @@ export async function profileCommand(argv: readonly string[], env: Env, io: Prof
 
 function parse(argv: readonly string[]) {
   return parseArgs({
-    args: [...argv], strict: true, allowPositionals: false, options: {
-      target: { type: 'string' }, token: { type: 'string' }, 'secondary-token': { type: 'string' }, out: { type: 'string' },
-      force: { type: 'boolean' }, name: { type: 'string' }, 'requests-per-second': { type: 'string' }, 'request-timeout': { type: 'string' },
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      target: { type: 'string' },
+      token: { type: 'string' },
+      'secondary-token': { type: 'string' },
+      out: { type: 'string' },
+      force: { type: 'boolean' },
+      name: { type: 'string' },
+      'requests-per-second': { type: 'string' },
+      'request-timeout': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -87,11 +96,17 @@ function readSettings(argv: readonly string[], env: Env): InitSettings {
   if (!values.out) throw new UsageError(`profile init: give the file to write: --out FILE ${SEE_HELP}`);
   checkTarget(target);
   const out = resolve(values.out);
-  if (existsSync(out) && statSync(out).isDirectory()) throw new UsageError(`profile init: --out ${values.out} is a directory`);
-  if (existsSync(out) && !values.force) throw new UsageError(`profile init: ${values.out} exists; pass --force to overwrite it`);
-  if (secondaryToken !== undefined && secondaryToken === token) throw new UsageError('profile init: --secondary-token must be another user\'s token than --token');
+  if (existsSync(out) && statSync(out).isDirectory())
+    throw new UsageError(`profile init: --out ${values.out} is a directory`);
+  if (existsSync(out) && !values.force)
+    throw new UsageError(`profile init: ${values.out} exists; pass --force to overwrite it`);
+  if (secondaryToken !== undefined && secondaryToken === token)
+    throw new UsageError("profile init: --secondary-token must be another user's token than --token");
   return {
-    target: target.replace(/\/+$/, ''), token, ...(secondaryToken ? { secondaryToken } : {}), out,
+    target: target.replace(/\/+$/, ''),
+    token,
+    ...(secondaryToken ? { secondaryToken } : {}),
+    out,
     ...(values.name ? { name: values.name } : {}),
     requestsPerSecond: positive('requests-per-second', values['requests-per-second'], false) ?? 1.5,
     timeoutMs: positive('request-timeout', values['request-timeout'], true) ?? 10_000,
@@ -105,8 +120,10 @@ function checkTarget(target: string): void {
   } catch {
     throw new UsageError(`profile init: --target must be an absolute http(s) URL (got ${target})`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`profile init: --target must be http or https (got ${url.protocol})`);
-  if (url.username || url.password) throw new UsageError('profile init: --target must not carry credentials; use --token');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`profile init: --target must be http or https (got ${url.protocol})`);
+  if (url.username || url.password)
+    throw new UsageError('profile init: --target must not carry credentials; use --token');
 }
 
 function positive(flag: string, raw: string | undefined, integer: boolean): number | undefined {
@@ -133,7 +150,9 @@ async function init(settings: InitSettings, io: ProfileIo): Promise<number> {
       return;
     }
     received = signal;
-    io.err(`notes-conformance: ${signal === 'SIGINT' ? 'interrupted' : `${signal} received`}; deleting what the probe created...`);
+    io.err(
+      `notes-conformance: ${signal === 'SIGINT' ? 'interrupted' : `${signal} received`}; deleting what the probe created...`,
+    );
     stop.abort();
   };
   process.on('SIGINT', onSignal);
@@ -141,28 +160,38 @@ async function init(settings: InitSettings, io: ProfileIo): Promise<number> {
   let result: Inference;
   try {
     result = await inferProfile({
-      target: settings.target, token: settings.token, ...(settings.secondaryToken ? { secondaryToken: settings.secondaryToken } : {}),
+      target: settings.target,
+      token: settings.token,
+      ...(settings.secondaryToken ? { secondaryToken: settings.secondaryToken } : {}),
       ...(settings.name ? { name: settings.name } : {}),
-      requestsPerSecond: settings.requestsPerSecond, timeoutMs: settings.timeoutMs, signal: stop.signal,
+      requestsPerSecond: settings.requestsPerSecond,
+      timeoutMs: settings.timeoutMs,
+      signal: stop.signal,
     });
   } catch (error) {
     if (!(error instanceof ProbeStopped)) throw error;
     const { deleted, left } = error.cleanup;
     const cleaned = `deleted the ${deleted} note(s) it had created${left.length > 0 ? `; could not delete ${left.join(', ')}` : ''}`;
-    io.err(`notes-conformance: profile init ${error.message}; ${cleaned} (${error.requests} requests); nothing written`);
+    io.err(
+      `notes-conformance: profile init ${error.message}; ${cleaned} (${error.requests} requests); nothing written`,
+    );
     return received ? 128 + constants.signals[received] : 2;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
   if (received) {
-    io.err(`notes-conformance: profile init interrupted; deleted the ${result.cleanup.deleted} note(s) it had created; nothing written`);
+    io.err(
+      `notes-conformance: profile init interrupted; deleted the ${result.cleanup.deleted} note(s) it had created; nothing written`,
+    );
     return 128 + constants.signals[received];
   }
   writeFileSync(settings.out, result.yaml);
   io.out(`notes-conformance: wrote ${settings.out} in ${result.requests} requests: ${summary(result)}`);
   if (result.cleanup.left.length > 0) {
-    io.err(`notes-conformance: could not delete ${result.cleanup.left.length} note(s) the probe created: ${result.cleanup.left.join(', ')}`);
+    io.err(
+      `notes-conformance: could not delete ${result.cleanup.left.length} note(s) the probe created: ${result.cleanup.left.join(', ')}`,
+    );
     return 1;
   }
   return 0;
@@ -170,10 +199,15 @@ async function init(settings: InitSettings, io: ProfileIo): Promise<number> {
 
 /** Which of the observable values were observed, in one line. */
 function summary({ findings: f }: Inference): string {
-  const statuses = Object.entries(f.statuses).filter(([, s]) => isObserved(s)).map(([k, s]) => `${k} ${isObserved(s) ? s.value : ''}`);
+  const statuses = Object.entries(f.statuses)
+    .filter(([, s]) => isObserved(s))
+    .map(([k, s]) => `${k} ${isObserved(s) ? s.value : ''}`);
   const others: Array<[string, unknown]> = [
-    ['error_body', f.errorBody.kindPointer], ['title', f.title], ['list_order', f.listOrder],
-    ['timestamp_precision_ms', f.timestampPrecisionMs], ['rate_limit_headers', f.rateLimit.names],
+    ['error_body', f.errorBody.kindPointer],
+    ['title', f.title],
+    ['list_order', f.listOrder],
+    ['timestamp_precision_ms', f.timestampPrecisionMs],
+    ['rate_limit_headers', f.rateLimit.names],
   ];
   const missing = others.filter(([, v]) => !isObserved(v as never)).map(([k]) => k);
   return `statuses ${statuses.join(', ') || 'none'}; ${missing.length === 0 ? 'error body, title, list order, precision and headers observed' : `not observed: ${missing.join(', ')}`}; review the commented placeholders`;

@@ -1,9 +1,9 @@
-import { type BuiltinProfileName, type Profile, loadBuiltinProfile, loadProfile } from '../spec/profile.js';
+import { type BuiltinProfileName, loadBuiltinProfile, loadProfile, type Profile } from '../spec/profile.js';
 import { type Clock, systemClock } from './clock.js';
+import type { SeedData } from './data/seed-file.js';
 import { type FaultName, parseFaults } from './faults/catalogue.js';
 import type { Endpoints, Names } from './http/routes.js';
 import { type IdSource, randomIds, seededIds } from './ids.js';
-import type { SeedData } from './data/seed-file.js';
 import type { TitleDerivation } from './service/content.js';
 import { GENEROUS_RATE_LIMIT } from './service/rate-limit.js';
 import type { RateLimitConfig } from './store/records.js';
@@ -112,7 +112,8 @@ export interface FakeConfig {
 }
 
 function resolveProfile(option: FakeOptions['profile']): Profile {
-  if (option === undefined || option === 'fake' || option === 'fake-divergent') return loadBuiltinProfile(option ?? 'fake');
+  if (option === undefined || option === 'fake' || option === 'fake-divergent')
+    return loadBuiltinProfile(option ?? 'fake');
   if (typeof option === 'string') return loadProfile(option);
   return option;
 }
@@ -120,12 +121,18 @@ function resolveProfile(option: FakeOptions['profile']): Profile {
 export function resolveConfig(options: FakeOptions = {}): FakeConfig {
   const profile = resolveProfile(options.profile);
   const base = loadBuiltinProfile('fake');
-  const group = <K extends keyof Names>(key: K): Names[K] => ({ ...base.names![key], ...profile.names?.[key] }) as Names[K];
+  const group = <K extends keyof Names>(key: K): Names[K] =>
+    ({ ...base.names![key], ...profile.names?.[key] }) as Names[K];
   const ids = options.seed === undefined ? randomIds : seededIds(options.seed);
   const rateHeaders = profile.capabilities?.rate_limit_headers ?? base.capabilities!.rate_limit_headers!;
   return {
     profile,
-    names: { notes_list: group('notes_list'), notes_search: group('notes_search'), collections_list: group('collections_list'), collections_search: group('collections_search') },
+    names: {
+      notes_list: group('notes_list'),
+      notes_search: group('notes_search'),
+      collections_list: group('collections_list'),
+      collections_search: group('collections_search'),
+    },
     endpoints: { ...base.endpoints, ...profile.endpoints } as Endpoints,
     titleDerivation: profile.title?.derivation ?? 'as_is',
     newestFirst: (profile.list_order ?? 'newest_first') === 'newest_first',
@@ -164,8 +171,8 @@ export function resolveConfig(options: FakeOptions = {}): FakeConfig {
 function variantSettings(profile: Profile): VariantSettings {
   const fake = profile.fake ?? {};
   return {
-    timestampPrecisionMs: fake.truncate_timestamps ? profile.timestamp_precision_ms ?? 1 : 1,
-    searchIndexLagMs: fake.search_index_lag ? profile.search_index_lag_ms ?? 0 : 0,
+    timestampPrecisionMs: fake.truncate_timestamps ? (profile.timestamp_precision_ms ?? 1) : 1,
+    searchIndexLagMs: fake.search_index_lag ? (profile.search_index_lag_ms ?? 0) : 0,
     versionOnMembership: fake.version_on_membership ?? false,
   };
 }
@@ -174,7 +181,8 @@ function connectionTimeouts(option: Partial<ConnectionTimeouts> | undefined): Co
   const timeouts = { ...DEFAULT_TIMEOUTS, ...option };
   for (const [name, ms] of Object.entries(timeouts)) {
     // 0 would mean "never" to node:http but "at once" to the body deadline: neither is what a caller wants.
-    if (!Number.isInteger(ms) || ms < 1) throw new RangeError(`timeouts.${name} must be a positive integer of milliseconds (got ${ms})`);
+    if (!Number.isInteger(ms) || ms < 1)
+      throw new RangeError(`timeouts.${name} must be a positive integer of milliseconds (got ${ms})`);
   }
   return timeouts;
 }

@@ -9,7 +9,10 @@ export const randomIds: IdSource = { uuid: () => randomUUID() };
 
 /** Deterministic UUID v4 strings from a 32-bit seed (sfc32 generator). */
 export function seededIds(seed: number): IdSource {
-  let a = 0x9e3779b9, b = 0x243f6a88, c = 0xb7e15162, d = seed >>> 0;
+  let a = 0x9e3779b9,
+    b = 0x243f6a88,
+    c = 0xb7e15162,
+    d = seed >>> 0;
   const next = (): number => {
     const t = (((a + b) | 0) + d) | 0;
     d = (d + 1) | 0;
@@ -26,7 +29,13 @@ export function seededIds(seed: number): IdSource {
       const h = hex(next()) + hex(next()) + hex(next()) + hex(next());
       const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
       // join gives one flat string; a template literal would keep a tree of nine pieces (~400 bytes) per id.
-      return [h.slice(0, 8), h.slice(8, 12), `4${h.slice(13, 16)}`, `${variant}${h.slice(17, 20)}`, h.slice(20, 32)].join('-');
+      return [
+        h.slice(0, 8),
+        h.slice(8, 12),
+        `4${h.slice(13, 16)}`,
+        `${variant}${h.slice(17, 20)}`,
+        h.slice(20, 32),
+      ].join('-');
     },
   };
 }

@@ -1,4 +1,4 @@
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type FakeConfig, type FakeOptions, resolveConfig } from './config.js';
 import { type DataSummary, restoreState, seedData } from './data/start.js';
@@ -11,20 +11,29 @@ import * as fixtureOps from './service/fixtures.js';
 import type { View } from './service/views.js';
 import type { Store } from './store/store.js';
 
+export { anchoredClock, type Clock, ManualClock, systemClock } from './clock.js';
 export type { FakeOptions, FakeUserOption } from './config.js';
+export { DataFileError } from './data/errors.js';
 export type { SeedData } from './data/seed-file.js';
 export type { DataSummary } from './data/start.js';
-export { DataFileError } from './data/errors.js';
+export { FAULT_NAMES, FAULTS, type FaultName } from './faults/catalogue.js';
+export { formatLogLine, type RequestLogEntry } from './http/request-log.js';
 export type { FakeRequest, FakeResponse } from './http/types.js';
-export { type RequestLogEntry, formatLogLine } from './http/request-log.js';
-export { FAULTS, FAULT_NAMES, type FaultName } from './faults/catalogue.js';
-export { ManualClock, anchoredClock, systemClock, type Clock } from './clock.js';
 
 /** In-process access to the fixture API (no admin token needed). */
 export interface FakeFixtures {
-  createUser(input?: { token?: string; name?: string; quota?: { limit: number; plan?: string } }): { user_id: string; token: string };
+  createUser(input?: { token?: string; name?: string; quota?: { limit: number; plan?: string } }): {
+    user_id: string;
+    token: string;
+  };
   deleteUser(userId: string): void;
-  grant(input: { resource: 'note' | 'collection'; id: string; user_id?: string; token?: string; level: 'access' | 'contribute' | 'edit' | 'own' }): void;
+  grant(input: {
+    resource: 'note' | 'collection';
+    id: string;
+    user_id?: string;
+    token?: string;
+    level: 'access' | 'contribute' | 'edit' | 'own';
+  }): void;
   setQuota(userId: string, quota: { limit: number; plan?: string; used?: number } | null): void;
   addAttachment(noteId: string, input: Record<string, unknown>): View;
   addAudioRecording(noteId: string): View;
@@ -76,27 +85,42 @@ export async function createFake(options: CreateFakeOptions = {}): Promise<Fake>
   const core = new FakeCore(config);
   const restored = restoreState(core.ctx, config);
   const byToken = core.ctx.store.usersByToken;
-  let tokens = config.users.map((u) => byToken.get(u.token)?.token
-    ?? fixtureOps.createUser(core.ctx, { token: u.token, ...(u.name ? { name: u.name } : {}), ...(u.quota ? { quota: u.quota } : {}) }).token as string);
+  let tokens = config.users.map(
+    (u) =>
+      byToken.get(u.token)?.token ??
+      (fixtureOps.createUser(core.ctx, {
+        token: u.token,
+        ...(u.name ? { name: u.name } : {}),
+        ...(u.quota ? { quota: u.quota } : {}),
+      }).token as string),
+  );
   if (tokens.length === 0 && restored) tokens = [...byToken.keys()];
   let data: DataSummary = { restored, collections: 0, notes: 0 };
   if (!restored && (config.data !== undefined || config.generate > 0)) {
     // Seeded data needs an owner: without users, the two that a plain start would have made.
-    if (tokens.length === 0) tokens = ['user-1', 'user-2'].map((name) => fixtureOps.createUser(core.ctx, { name }).token as string);
+    if (tokens.length === 0)
+      tokens = ['user-1', 'user-2'].map((name) => fixtureOps.createUser(core.ctx, { name }).token as string);
     data = await seedData(core.ctx, config, byToken.get(tokens[0]!)!);
   }
   let server: Server | undefined;
   let url: string | undefined;
   if (options.listen !== false) {
     const { headersMs, bodyMs, idleMs } = config.timeouts;
-    const handler = nodeHandler(core, { bodyLimitBytes: config.bodyLimitBytes, bodyTimeoutMs: bodyMs, ...(options.log ? { log: options.log } : {}) });
-    server = createServer({
-      keepAliveTimeout: idleMs,
-      headersTimeout: headersMs,
-      // node's own whole-request deadline backs the adapter's body deadline up (checked every connectionsCheckingInterval).
-      requestTimeout: headersMs + bodyMs,
-      connectionsCheckingInterval: Math.min(1_000, headersMs),
-    }, handler);
+    const handler = nodeHandler(core, {
+      bodyLimitBytes: config.bodyLimitBytes,
+      bodyTimeoutMs: bodyMs,
+      ...(options.log ? { log: options.log } : {}),
+    });
+    server = createServer(
+      {
+        keepAliveTimeout: idleMs,
+        headersTimeout: headersMs,
+        // node's own whole-request deadline backs the adapter's body deadline up (checked every connectionsCheckingInterval).
+        requestTimeout: headersMs + bodyMs,
+        connectionsCheckingInterval: Math.min(1_000, headersMs),
+      },
+      handler,
+    );
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);
       server!.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
@@ -113,7 +137,12 @@ export async function createFake(options: CreateFakeOptions = {}): Promise<Fake>
     setQuota: (userId, quota) => void fixtureOps.setQuota(ctx, userId, quota),
     addAttachment: (noteId, input) => fixtureOps.addAttachment(ctx, noteId, input),
     addAudioRecording: (noteId) => fixtureOps.addAudioRecording(ctx, noteId),
-    reset: () => void core.handle({ method: 'POST', url: `${config.fixturesPrefix}/reset`, headers: { authorization: `Bearer ${config.adminToken}` } }),
+    reset: () =>
+      void core.handle({
+        method: 'POST',
+        url: `${config.fixturesPrefix}/reset`,
+        headers: { authorization: `Bearer ${config.adminToken}` },
+      }),
     stats: () => fixtureOps.stats(ctx),
   };
   return {
@@ -124,13 +153,19 @@ export async function createFake(options: CreateFakeOptions = {}): Promise<Fake>
     config,
     fixtures,
     store: ctx.store,
-    endpoints: core.routes.map((r) => ({ method: r.method, path: r.path, query: Object.keys(r.query), body: Object.keys(r.body ?? {}) })),
+    endpoints: core.routes.map((r) => ({
+      method: r.method,
+      path: r.path,
+      query: Object.keys(r.query),
+      body: Object.keys(r.body ?? {}),
+    })),
     handle: (request) => core.handle(request),
-    close: () => new Promise<void>((resolve) => {
-      if (config.stateFile !== undefined) saveState(ctx, config.stateFile);
-      if (!server) return resolve();
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (config.stateFile !== undefined) saveState(ctx, config.stateFile);
+        if (!server) return resolve();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -4,9 +4,14 @@ import { main } from '../dist/cli/main.js';
 const env = process.env;
 process.exitCode = await main([
   'fake',
-  '--host', env.HOST ?? '0.0.0.0',
-  '--port', env.PORT ?? '8080',
-  '--token', env.NOTES_FAKE_TOKEN ?? 'image-token-primary',
-  '--token', env.NOTES_FAKE_SECONDARY_TOKEN ?? 'image-token-secondary',
-  '--admin-token', env.NOTES_FAKE_ADMIN_TOKEN ?? 'image-admin-token',
+  '--host',
+  env.HOST ?? '0.0.0.0',
+  '--port',
+  env.PORT ?? '8080',
+  '--token',
+  env.NOTES_FAKE_TOKEN ?? 'image-token-primary',
+  '--token',
+  env.NOTES_FAKE_SECONDARY_TOKEN ?? 'image-token-secondary',
+  '--admin-token',
+  env.NOTES_FAKE_ADMIN_TOKEN ?? 'image-admin-token',
 ]);

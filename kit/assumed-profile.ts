@@ -1,4 +1,4 @@
-import { type Profile, loadBuiltinProfile } from '../spec/profile.js';
+import { loadBuiltinProfile, type Profile } from '../spec/profile.js';
 
 /**
  * The profile the kit assumes for a target that declares none: the reference fake's choices,
@@ -11,7 +11,14 @@ import { type Profile, loadBuiltinProfile } from '../spec/profile.js';
  */
 export function assumedProfile(): Profile {
   // Nor the fake's index lag of 0: a target that declares none is given the default wait (suites/harness/timing.ts).
-  const { budgets: _budgets, fake: _fake, endpoints: _endpoints, capabilities, search_index_lag_ms: _lag, ...rest } = loadBuiltinProfile('fake');
+  const {
+    budgets: _budgets,
+    fake: _fake,
+    endpoints: _endpoints,
+    capabilities,
+    search_index_lag_ms: _lag,
+    ...rest
+  } = loadBuiltinProfile('fake');
   const { fixtures: _fixtures, rate_limit_headers: _headers, ...caps } = capabilities ?? {};
   return { ...rest, name: 'assumed (reference fake defaults)', capabilities: caps };
 }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { type Profile, ProfileError, loadProfile } from '../spec/profile.js';
+import { loadProfile, type Profile, ProfileError } from '../spec/profile.js';
 import type { Tier } from '../suites/harness/context.js';
 import { UsageError } from '../suites/harness/errors.js';
 import { checkReportPaths } from './report-paths.js';
@@ -21,13 +21,23 @@ export interface KitConfig {
   readonly profile?: Profile;
   readonly only: readonly string[];
   readonly seed?: number;
-  readonly outputs: { readonly json?: string; readonly junit?: string; readonly markdown?: string; readonly html?: string; readonly 'html-spec'?: string };
+  readonly outputs: {
+    readonly json?: string;
+    readonly junit?: string;
+    readonly markdown?: string;
+    readonly html?: string;
+    readonly 'html-spec'?: string;
+  };
   readonly quiet: boolean;
   /** The embedded fake's own profile and faults (for proving the kit: divergent runs, the fault matrix). */
   readonly fakeProfile?: string;
   readonly fakeFaults: readonly string[];
   /** Budget overrides from the command line; they win over the profile's `budgets`. */
-  readonly budgetOverrides: { readonly requests_per_second?: number; readonly request_budget?: number; readonly request_timeout_ms?: number };
+  readonly budgetOverrides: {
+    readonly requests_per_second?: number;
+    readonly request_budget?: number;
+    readonly request_timeout_ms?: number;
+  };
   /** --max-duration: how long the run may take before it stops sending (undefined: the default for the target). */
   readonly maxDurationMs?: number;
   /** `smoke`: only the checks marked for it (one cheap judgement per area); default `full`. */
@@ -87,7 +97,13 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
   try {
     ({ values } = parse(argv));
   } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n').map((l) => l.trim()).filter(Boolean).join(' ')} (see notes-conformance --help)`);
+    throw new UsageError(
+      `${(error as Error).message
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .join(' ')} (see notes-conformance --help)`,
+    );
   }
   const pick = (flag: string | undefined, name: string): string | undefined => {
     const value = flag ?? env[name];
@@ -101,17 +117,22 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
     } catch {
       throw new UsageError(`--target must be an absolute http(s) URL (got ${target})`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target must be http or https (got ${url.protocol})`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new UsageError(`--target must be http or https (got ${url.protocol})`);
     if (url.username || url.password) throw new UsageError('--target must not carry credentials; use --token');
   }
   const image = pick(values.image, 'NOTES_TARGET_IMAGE');
   if (target && image) throw new UsageError('give --target or --image, not both');
   const imagePortRaw = pick(values['image-port'], 'NOTES_IMAGE_PORT');
-  if (imagePortRaw !== undefined && (!/^\d{1,5}$/.test(imagePortRaw) || Number(imagePortRaw) < 1 || Number(imagePortRaw) > 65535)) {
+  if (
+    imagePortRaw !== undefined &&
+    (!/^\d{1,5}$/.test(imagePortRaw) || Number(imagePortRaw) < 1 || Number(imagePortRaw) > 65535)
+  ) {
     throw new UsageError(`--image-port must be a port number 1..65535 (got ${imagePortRaw})`);
   }
   const seedRaw = pick(values.seed, 'NOTES_SEED');
-  if (seedRaw !== undefined && !/^\d{1,10}$/.test(seedRaw)) throw new UsageError(`--seed must be a non-negative integer (got ${seedRaw})`);
+  if (seedRaw !== undefined && !/^\d{1,10}$/.test(seedRaw))
+    throw new UsageError(`--seed must be a non-negative integer (got ${seedRaw})`);
   const positive = (flag: string, raw: string | undefined, integer: boolean): number | undefined => {
     if (raw === undefined) return undefined;
     const n = Number(raw);
@@ -128,14 +149,21 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
   const tier = pick(values.tier, 'NOTES_TIER') ?? 'full';
   if (tier !== 'smoke' && tier !== 'full') throw new UsageError(`--tier must be smoke or full (got ${tier})`);
   const maxNotes = positive('max-notes', pick(values['max-notes'], 'NOTES_MAX_NOTES'), true);
-  const only = [...(values.only ?? []), ...(env.NOTES_ONLY ? env.NOTES_ONLY.split(',') : [])].map((s) => s.trim()).filter(Boolean);
-  for (const prefix of only) if (!/^[a-z0-9.-]+$/.test(prefix)) throw new UsageError(`--only takes a rule id or prefix such as notes.create (got ${prefix})`);
+  const only = [...(values.only ?? []), ...(env.NOTES_ONLY ? env.NOTES_ONLY.split(',') : [])]
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const prefix of only)
+    if (!/^[a-z0-9.-]+$/.test(prefix))
+      throw new UsageError(`--only takes a rule id or prefix such as notes.create (got ${prefix})`);
   const config: KitConfig = {
     ...(target ? { target: target.replace(/\/+$/, '') } : {}),
     ...(image ? { image } : {}),
     ...(imagePortRaw !== undefined ? { imagePort: Number(imagePortRaw) } : {}),
     ...optional('token', pick(values.token, 'NOTES_TOKEN')),
-    ...optional('secondaryToken', pick(values['secondary-token'], 'NOTES_SECONDARY_TOKEN') ?? env.NOTES_TOKEN_SECONDARY),
+    ...optional(
+      'secondaryToken',
+      pick(values['secondary-token'], 'NOTES_SECONDARY_TOKEN') ?? env.NOTES_TOKEN_SECONDARY,
+    ),
     ...optional('fixturesToken', pick(values['fixtures-token'], 'NOTES_FIXTURES_TOKEN')),
     ...optional('profilePath', pick(values.profile, 'NOTES_PROFILE')),
     only,
@@ -150,12 +178,17 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
     quiet: values.quiet === true,
     ...optional('fakeProfile', pick(values['fake-profile'], 'NOTES_FAKE_PROFILE')),
     budgetOverrides: {
-      ...optional('requests_per_second', rps), ...optional('request_budget', budget), ...optional('request_timeout_ms', timeout),
+      ...optional('requests_per_second', rps),
+      ...optional('request_budget', budget),
+      ...optional('request_timeout_ms', timeout),
     },
     ...optional('maxDurationMs', maxDurationMs),
     tier,
     ...optional('maxNotes', maxNotes),
-    fakeFaults: [...(values['fake-fault'] ?? []), ...(env.NOTES_FAKE_FAULTS ? env.NOTES_FAKE_FAULTS.split(',') : [])].filter(Boolean),
+    fakeFaults: [
+      ...(values['fake-fault'] ?? []),
+      ...(env.NOTES_FAKE_FAULTS ? env.NOTES_FAKE_FAULTS.split(',') : []),
+    ].filter(Boolean),
   };
   checkReportPaths(config.outputs);
   if (config.profilePath !== undefined) {
@@ -169,11 +202,18 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
     // The fixture API's admin token may live in a variable the profile names.
     const fixtures = profile.capabilities?.fixtures;
     const fromEnv = fixtures?.admin_token_env ? env[fixtures.admin_token_env] : undefined;
-    Object.assign(config, { profile }, config.fixturesToken === undefined && (fromEnv ?? fixtures?.admin_token)
-      ? { fixturesToken: fromEnv ?? fixtures?.admin_token } : {});
+    Object.assign(
+      config,
+      { profile },
+      config.fixturesToken === undefined && (fromEnv ?? fixtures?.admin_token)
+        ? { fixturesToken: fromEnv ?? fixtures?.admin_token }
+        : {},
+    );
   }
   if (config.token === undefined && (config.target || config.image) && !config.fixturesToken) {
-    throw new UsageError('a target needs a token: --token or NOTES_TOKEN (or a fixture API token to create test users)');
+    throw new UsageError(
+      'a target needs a token: --token or NOTES_TOKEN (or a fixture API token to create test users)',
+    );
   }
   return deepFreeze(config);
 }
@@ -194,12 +234,30 @@ function parse(argv: readonly string[]) {
     strict: true,
     allowPositionals: false,
     options: {
-      target: { type: 'string' }, image: { type: 'string' }, 'image-port': { type: 'string' }, token: { type: 'string' }, 'secondary-token': { type: 'string' },
-      'fixtures-token': { type: 'string' }, profile: { type: 'string' }, only: { type: 'string', multiple: true }, seed: { type: 'string' },
-      json: { type: 'string' }, junit: { type: 'string' }, markdown: { type: 'string' }, html: { type: 'string' }, 'html-spec': { type: 'string' }, quiet: { type: 'boolean' },
-      'fake-profile': { type: 'string' }, 'fake-fault': { type: 'string', multiple: true },
-      'requests-per-second': { type: 'string' }, 'request-budget': { type: 'string' }, 'request-timeout': { type: 'string' },
-      'max-duration': { type: 'string' }, tier: { type: 'string' }, 'max-notes': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      target: { type: 'string' },
+      image: { type: 'string' },
+      'image-port': { type: 'string' },
+      token: { type: 'string' },
+      'secondary-token': { type: 'string' },
+      'fixtures-token': { type: 'string' },
+      profile: { type: 'string' },
+      only: { type: 'string', multiple: true },
+      seed: { type: 'string' },
+      json: { type: 'string' },
+      junit: { type: 'string' },
+      markdown: { type: 'string' },
+      html: { type: 'string' },
+      'html-spec': { type: 'string' },
+      quiet: { type: 'boolean' },
+      'fake-profile': { type: 'string' },
+      'fake-fault': { type: 'string', multiple: true },
+      'requests-per-second': { type: 'string' },
+      'request-budget': { type: 'string' },
+      'request-timeout': { type: 'string' },
+      'max-duration': { type: 'string' },
+      tier: { type: 'string' },
+      'max-notes': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
 }
@@ -209,7 +267,8 @@ export function parseDuration(raw: string): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw.trim());
   const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match?.[2] ?? 's']!;
   const ms = match ? Number(match[1]) * unit : Number.NaN;
-  if (!(ms >= 1000)) throw new UsageError(`--max-duration must be a duration of at least 1 s such as 90s, 20m or 1h (got ${raw})`);
+  if (!(ms >= 1000))
+    throw new UsageError(`--max-duration must be a duration of at least 1 s such as 90s, 20m or 1h (got ${raw})`);
   return Math.round(ms);
 }
 

@@ -26,7 +26,8 @@ function containerProblem(error: Error): string {
     const where = process.env.DOCKER_HOST ? `DOCKER_HOST=${process.env.DOCKER_HOST}` : 'the local Docker socket';
     return `Docker is not reachable (${where}); start Docker, point DOCKER_HOST at it, or test a running server with --target URL`;
   }
-  if (/no such image|pull access denied|manifest unknown|not found/i.test(message)) return `the image is not available (${message})`;
+  if (/no such image|pull access denied|manifest unknown|not found/i.test(message))
+    return `the image is not available (${message})`;
   return message;
 }
 
@@ -63,7 +64,9 @@ export async function startImage(image: string, port?: number): Promise<StartedC
     } catch {
       if (Date.now() > deadline) {
         await started.stop({ timeout: 5_000 }).catch(() => {});
-        throw new UsageError(`image ${image} did not answer HTTP on ${url} within 60 s (it must listen on $HOST:$PORT)`);
+        throw new UsageError(
+          `image ${image} did not answer HTTP on ${url} within 60 s (it must listen on $HOST:$PORT)`,
+        );
       }
       await new Promise((r) => setTimeout(r, 250));
     }

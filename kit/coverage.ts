@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Vitest, createVitest } from 'vitest/node';
-import { loadBuiltinProfile } from '../spec/profile.js';
+import { createVitest, type Vitest } from 'vitest/node';
 import { packageRoot } from '../spec/paths.js';
+import { loadBuiltinProfile } from '../spec/profile.js';
 import { selectedByOnly } from '../spec/rules.js';
 import type { KitContext } from '../suites/harness/context.js';
 import { REMOTE_BUDGETS } from './budgets.js';
@@ -27,15 +27,25 @@ export interface CollectedChecks {
  * is imported and its `check(...)` calls declare tests with `meta.rules`). Nothing is sent: the
  * files get a context whose target is never contacted (collection runs no hooks and no tests).
  */
-export async function collectChecks(wrap: (create: () => Promise<Vitest>) => Promise<Vitest> = (create) => create()): Promise<CollectedChecks> {
+export async function collectChecks(
+  wrap: (create: () => Promise<Vitest>) => Promise<Vitest> = (create) => create(),
+): Promise<CollectedChecks> {
   const runDir = mkdtempSync(join(tmpdir(), 'notes-conformance-collect-'));
   // `wrap`: a run passes its Interrupt's createVitest, so that vitest's own signal handlers (which
   // exit at once) come off and a signal while collecting still ends in the sweep.
-  const vitest = await wrap(() => createVitest('test', {
-    root: packageRoot, config: join(packageRoot, 'vitest.config.ts'), project: ['conformance'], watch: false, reporters: [],
-    // One worker that keeps its modules, as in a run: the kit is imported once, not per file.
-    fileParallelism: false, isolate: false, maxWorkers: 1,
-  }));
+  const vitest = await wrap(() =>
+    createVitest('test', {
+      root: packageRoot,
+      config: join(packageRoot, 'vitest.config.ts'),
+      project: ['conformance'],
+      watch: false,
+      reporters: [],
+      // One worker that keeps its modules, as in a run: the kit is imported once, not per file.
+      fileParallelism: false,
+      isolate: false,
+      maxWorkers: 1,
+    }),
+  );
   try {
     for (const project of vitest.projects) project.provide('kit', collectOnlyContext(runDir));
     const result = await vitest.collectTests(await vitest.globTestSpecifications());
@@ -76,8 +86,18 @@ export function filesForOnly(checks: readonly DeclaredCheck[], only: readonly st
 /** What a check file needs to be imported: a complete context, for a target nobody contacts. */
 function collectOnlyContext(runDir: string): KitContext {
   return {
-    targetUrl: 'http://127.0.0.1:9', targetLabel: 'collecting checks', embedded: true, profile: loadBuiltinProfile('fake'),
-    profileDeclared: true, tokens: { primary: 'collect-only' }, budgets: REMOTE_BUDGETS, clockToleranceMs: 0, strict: false,
-    seed: 0, runId: `collect-${process.pid}-${Date.now()}`, runDir, only: [],
+    targetUrl: 'http://127.0.0.1:9',
+    targetLabel: 'collecting checks',
+    embedded: true,
+    profile: loadBuiltinProfile('fake'),
+    profileDeclared: true,
+    tokens: { primary: 'collect-only' },
+    budgets: REMOTE_BUDGETS,
+    clockToleranceMs: 0,
+    strict: false,
+    seed: 0,
+    runId: `collect-${process.pid}-${Date.now()}`,
+    runDir,
+    only: [],
   };
 }

@@ -1,8 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { constants } from 'node:os';
+import type { Vitest } from 'vitest/node';
 import { KitError } from '../suites/harness/errors.js';
 import { WORKER_FILE_PREFIX } from '../suites/harness/signals.js';
-import type { Vitest } from 'vitest/node';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
@@ -30,14 +30,20 @@ export class Interrupt {
   private readonly handle = (signal: NodeJS.Signals): void => {
     if (this.signal) {
       // Exiting now would skip the sweep and leave the run's data on the target.
-      this.write(`\nnotes-conformance: still cleaning up what the run created (${signal} ignored; kill -9 abandons it)\n`);
+      this.write(
+        `\nnotes-conformance: still cleaning up what the run created (${signal} ignored; kill -9 abandons it)\n`,
+      );
       return;
     }
     this.signal = signal;
-    this.write(`\nnotes-conformance: ${signal === 'SIGINT' ? 'interrupted' : `${signal} received`}; cleaning up what the run created...\n`);
+    this.write(
+      `\nnotes-conformance: ${signal === 'SIGINT' ? 'interrupted' : `${signal} received`}; cleaning up what the run created...\n`,
+    );
     this.controller.abort(new KitError(`the run was interrupted (${signal})`));
     // A rejection must not go unhandled: vitest's own handler for those exits the process.
-    this.vitest?.cancelCurrentRun('keyboard-input').catch((error: Error) => this.write(`notes-conformance: cancelling the checks failed: ${error.message}\n`));
+    this.vitest
+      ?.cancelCurrentRun('keyboard-input')
+      .catch((error: Error) => this.write(`notes-conformance: cancelling the checks failed: ${error.message}\n`));
     this.stopWorkers();
   };
 
@@ -81,7 +87,8 @@ export class Interrupt {
     const known = new Map(SIGNALS.map((name) => [name, process.listeners(name)]));
     this.vitest = await create();
     for (const name of SIGNALS) {
-      for (const listener of process.listeners(name)) if (!known.get(name)!.includes(listener)) process.off(name, listener);
+      for (const listener of process.listeners(name))
+        if (!known.get(name)!.includes(listener)) process.off(name, listener);
     }
     return this.vitest;
   }

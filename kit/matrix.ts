@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { type Vitest, createVitest } from 'vitest/node';
-import { FAULTS, FAULT_NAMES, type FaultName } from '../fake/faults/catalogue.js';
+import { createVitest, type Vitest } from 'vitest/node';
+import { FAULT_NAMES, FAULTS, type FaultName } from '../fake/faults/catalogue.js';
 import { OutcomeCollector } from '../reporters/collector.js';
-import { type CheckOutcome, type Verdict, buildReport } from '../reporters/report.js';
+import { buildReport, type CheckOutcome, type Verdict } from '../reporters/report.js';
 import { packageRoot } from '../spec/paths.js';
 import { loadRules } from '../spec/rules.js';
 import { readKitConfig } from './config.js';
@@ -37,7 +37,9 @@ export interface MatrixOptions {
  * Runs the kit against the fake once per fault, narrowed to the files holding the checks of the
  * fault's rules, in one vitest instance (no startup per fault).
  */
-export async function runFaultMatrix(options: MatrixOptions = {}): Promise<{ clean: Map<string, Verdict>; rows: MatrixRow[] }> {
+export async function runFaultMatrix(
+  options: MatrixOptions = {},
+): Promise<{ clean: Map<string, Verdict>; rows: MatrixRow[] }> {
   const rules = loadRules();
   const collector = new OutcomeCollector();
   // Which files to run for a fault: those whose checks declare its rules (vitest meta.rules).
@@ -45,9 +47,15 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<{ cle
   if (collected.errors.length > 0) throw new Error(`check files failed to collect: ${collected.errors.join('; ')}`);
   const filesOf = checkFilesByRule(collected.checks);
   const vitest = await createVitest('test', {
-    root: packageRoot, config: join(packageRoot, 'vitest.config.ts'), project: ['conformance'], watch: false, reporters: [collector],
+    root: packageRoot,
+    config: join(packageRoot, 'vitest.config.ts'),
+    project: ['conformance'],
+    watch: false,
+    reporters: [collector],
     // As in a kit run: one worker that keeps its modules (the kit is made anew for each run).
-    fileParallelism: false, isolate: false, maxWorkers: 1,
+    fileParallelism: false,
+    isolate: false,
+    maxWorkers: 1,
   });
   try {
     let cleanVerdicts: Map<string, Verdict>;
@@ -55,7 +63,16 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<{ cle
       cleanVerdicts = new Map(rules.map((r) => [r.id, 'pass']));
     } else {
       const specs = await vitest.globTestSpecifications();
-      cleanVerdicts = verdicts(await runOnce(vitest, collector, [], [], specs.map((s) => s.moduleId)), rules);
+      cleanVerdicts = verdicts(
+        await runOnce(
+          vitest,
+          collector,
+          [],
+          [],
+          specs.map((s) => s.moduleId),
+        ),
+        rules,
+      );
     }
     const { index, count } = options.shard ?? { index: 0, count: 1 };
     const faults = (options.faults ?? FAULT_NAMES).filter((_, i) => i % count === index);
@@ -70,7 +87,10 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<{ cle
         fault,
         rules: targets.map((id) => ({ id, verdict: got.get(id) ?? 'error', reason: reasonOf(outcomes, rules, id) })),
         killed: ['fail', 'warn'].includes(got.get(targets[0]!) ?? 'error'),
-        alsoChanged: [...got].filter(([id, v]) => !targets.includes(id) && cleanVerdicts.get(id) !== v).map(([id, v]) => `${id}:${v}`).sort(),
+        alsoChanged: [...got]
+          .filter(([id, v]) => !targets.includes(id) && cleanVerdicts.get(id) !== v)
+          .map(([id, v]) => `${id}:${v}`)
+          .sort(),
         ms: Math.round(performance.now() - started),
       };
       rows.push(row);
@@ -82,8 +102,17 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<{ cle
   }
 }
 
-async function runOnce(vitest: Vitest, collector: OutcomeCollector, faults: string[], only: string[], files: string[]): Promise<CheckOutcome[]> {
-  const config = readKitConfig([...faults.flatMap((f) => ['--fake-fault', f]), ...only.flatMap((id) => ['--only', id])], {});
+async function runOnce(
+  vitest: Vitest,
+  collector: OutcomeCollector,
+  faults: string[],
+  only: string[],
+  files: string[],
+): Promise<CheckOutcome[]> {
+  const config = readKitConfig(
+    [...faults.flatMap((f) => ['--fake-fault', f]), ...only.flatMap((id) => ['--only', id])],
+    {},
+  );
   const run = await startRun(config);
   collector.outcomes.length = 0;
   for (const project of vitest.projects) project.provide('kit', run.context);
@@ -97,12 +126,36 @@ async function runOnce(vitest: Vitest, collector: OutcomeCollector, faults: stri
 }
 
 function verdicts(outcomes: readonly CheckOutcome[], rules: ReturnType<typeof loadRules>): Map<string, Verdict> {
-  const report = buildReport({ version: '', target: '', profileName: '', profileDeclared: true, seed: 0, only: [], rules, outcomes, requests: 0, leftovers: 0, runErrors: [] });
+  const report = buildReport({
+    version: '',
+    target: '',
+    profileName: '',
+    profileDeclared: true,
+    seed: 0,
+    only: [],
+    rules,
+    outcomes,
+    requests: 0,
+    leftovers: 0,
+    runErrors: [],
+  });
   const seen = new Set(outcomes.flatMap((o) => o.rules));
   return new Map(report.rules.filter((r) => seen.has(r.id)).map((r) => [r.id, r.verdict]));
 }
 
 function reasonOf(outcomes: readonly CheckOutcome[], rules: ReturnType<typeof loadRules>, id: string): string {
-  const report = buildReport({ version: '', target: '', profileName: '', profileDeclared: true, seed: 0, only: [id], rules, outcomes, requests: 0, leftovers: 0, runErrors: [] });
+  const report = buildReport({
+    version: '',
+    target: '',
+    profileName: '',
+    profileDeclared: true,
+    seed: 0,
+    only: [id],
+    rules,
+    outcomes,
+    requests: 0,
+    leftovers: 0,
+    runErrors: [],
+  });
   return report.rules[0]?.reason ?? '';
 }

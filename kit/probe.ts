@@ -1,6 +1,6 @@
 import { TargetUnavailable } from '../suites/harness/breaker.js';
 import type { Exchange, TargetClient } from '../suites/harness/client.js';
-import { UsageError, isKitError } from '../suites/harness/errors.js';
+import { isKitError, UsageError } from '../suites/harness/errors.js';
 
 /** A 5xx may be a passing hiccup (a deploy, a proxy warming up): ask again before giving up. */
 const TRIES_ON_5XX = 3;
@@ -21,7 +21,8 @@ export async function probeTarget(client: TargetClient, token: string | undefine
     try {
       x = await client.send({ method: 'GET', path: '/v2/notes', query: { limit: 1 }, token: token ?? null });
     } catch (error) {
-      if (error instanceof TargetUnavailable && error.why === 'rate-limited') return `the target refuses the kit from the start: ${error.message}`;
+      if (error instanceof TargetUnavailable && error.why === 'rate-limited')
+        return `the target refuses the kit from the start: ${error.message}`;
       if (isKitError(error)) throw new UsageError(`target unreachable: ${(error as Error).message}`);
       throw error;
     }
@@ -29,18 +30,22 @@ export async function probeTarget(client: TargetClient, token: string | undefine
   }
   const got = x!;
   const answer = `${got.method} ${got.path} answered ${got.status}`;
-  if (got.status >= 500) return `the target does not answer like the API: ${answer} ${TRIES_ON_5XX} times in a row${excerpt(got)}`;
+  if (got.status >= 500)
+    return `the target does not answer like the API: ${answer} ${TRIES_ON_5XX} times in a row${excerpt(got)}`;
   if (got.status >= 300 && got.status < 400) {
     const to = got.headers.location ? ` to ${client.redact(got.headers.location)}` : '';
     return `the target redirects: ${answer}${to}; the kit follows no redirect (the token stays with the target): give the API's own base URL as --target`;
   }
-  if (got.status < 300 && got.json === undefined) return `the target does not answer like the API: ${answer} with a body that is not JSON${excerpt(got)}`;
+  if (got.status < 300 && got.json === undefined)
+    return `the target does not answer like the API: ${answer} with a body that is not JSON${excerpt(got)}`;
   // With a token, the list must succeed: a refusal here would turn every check into a false verdict.
   if (token !== undefined && (got.status === 401 || got.status === 403)) {
     throw new UsageError(`the target refuses the token: ${answer}${excerpt(got)}; check --token (or NOTES_TOKEN)`);
   }
   if (token !== undefined && got.status === 404) {
-    throw new UsageError(`the target has no note list at ${answer}${excerpt(got)}; give the API's base URL as --target (paths start with /v2)`);
+    throw new UsageError(
+      `the target has no note list at ${answer}${excerpt(got)}; give the API's base URL as --target (paths start with /v2)`,
+    );
   }
   return undefined;
 }
@@ -48,7 +53,10 @@ export async function probeTarget(client: TargetClient, token: string | undefine
 /** The second user's token must be accepted too, or every isolation check would misjudge. */
 export async function probeToken(client: TargetClient, token: string, which: string): Promise<void> {
   const x = await client.send({ method: 'GET', path: '/v2/notes', query: { limit: 1 }, token });
-  if (x.status === 401 || x.status === 403) throw new UsageError(`the target refuses the ${which} token: ${x.method} ${x.path} answered ${x.status}${excerpt(x)}`);
+  if (x.status === 401 || x.status === 403)
+    throw new UsageError(
+      `the target refuses the ${which} token: ${x.method} ${x.path} answered ${x.status}${excerpt(x)}`,
+    );
 }
 
 /** The start of the body on one line, enough to recognise a proxy's or a web server's page. */

@@ -16,7 +16,8 @@ export function checkReportPaths(outputs: Readonly<Record<string, string | undef
     if (problem) throw new UsageError(`--${flag} ${path}: ${problem}`);
     const file = resolve(path);
     const other = seen.get(file);
-    if (other) throw new UsageError(`--${flag} ${path}: --${other} writes the same file; give each report its own file`);
+    if (other)
+      throw new UsageError(`--${flag} ${path}: --${other} writes the same file; give each report its own file`);
     seen.set(file, flag);
   }
 }

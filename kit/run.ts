@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createVitest } from 'vitest/node';
+import { OutcomeCollector } from '../reporters/collector.js';
 import { interruptionOf, markInterrupted } from '../reporters/interrupted.js';
 import { renderHtml } from '../reporters/render-html.js';
 import { renderJson } from '../reporters/render-json.js';
@@ -8,8 +9,7 @@ import { renderJunit } from '../reporters/render-junit.js';
 import { renderMarkdown } from '../reporters/render-markdown.js';
 import { renderSpecHtml } from '../reporters/render-spec.js';
 import { renderTerminal, useColour } from '../reporters/render-terminal.js';
-import { OutcomeCollector } from '../reporters/collector.js';
-import { type ConformanceReport, buildReport } from '../reporters/report.js';
+import { buildReport, type ConformanceReport } from '../reporters/report.js';
 import { formatProgress } from '../reporters/text.js';
 import { packageRoot, specFile } from '../spec/paths.js';
 import { loadRules, selectedByOnly } from '../spec/rules.js';
@@ -18,10 +18,10 @@ import type { KitContext } from '../suites/harness/context.js';
 import { UsageError } from '../suites/harness/errors.js';
 import { redactDeep } from '../suites/harness/redact.js';
 import { type KitConfig, readKitConfig } from './config.js';
-import { type DeclaredCheck, collectChecks, filesForOnly } from './coverage.js';
+import { collectChecks, type DeclaredCheck, filesForOnly } from './coverage.js';
 import { Interrupt } from './interrupt.js';
 import { type RunTotals, startRun } from './start.js';
-import { QuotaLastSequencer, planLine } from './tier.js';
+import { planLine, QuotaLastSequencer } from './tier.js';
 
 export interface RunResult {
   exitCode: number;
@@ -29,12 +29,18 @@ export interface RunResult {
 }
 
 /** The whole run, usable in-process (tests, the fault matrix): config -> target -> vitest -> report. */
-export async function runKit(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, print: (text: string) => void): Promise<RunResult> {
+export async function runKit(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  print: (text: string) => void,
+): Promise<RunResult> {
   const config = readKitConfig(argv, env);
   const ruleIds = loadRules().map((r) => r.id);
   for (const prefix of config.only) {
     if (!ruleIds.some((id) => selectedByOnly(id, [prefix]))) {
-      throw new UsageError(`--only ${prefix} matches no rule id (give a rule id or a dotted prefix such as notes.create)`);
+      throw new UsageError(
+        `--only ${prefix} matches no rule id (give a rule id or a dotted prefix such as notes.create)`,
+      );
     }
   }
   const interrupt = new Interrupt((text) => process.stderr.write(text));
@@ -61,12 +67,20 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
     // Whatever happened to the checks (failed, threw, cancelled), the sweep runs.
     totals = await run.finish({ interrupted: interrupt.signal !== undefined });
   }
-  if (interrupt.signal) process.stderr.write(`notes-conformance: run interrupted; ${totals.leftovers} resource(s) left behind\n`);
+  if (interrupt.signal)
+    process.stderr.write(`notes-conformance: run interrupted; ${totals.leftovers} resource(s) left behind\n`);
   process.exitCode = 0;
   // The final pass: a target may reflect a token into anything (a title, an error message, a
   // header) and a check's assertion message may quote it; no string of any report keeps one.
-  const secrets = [config.token, config.secondaryToken, config.fixturesToken, ctx.tokens.primary, ctx.tokens.secondary, ctx.fixtures?.adminToken, ...totals.secrets]
-    .filter((s): s is string => typeof s === 'string');
+  const secrets = [
+    config.token,
+    config.secondaryToken,
+    config.fixturesToken,
+    ctx.tokens.primary,
+    ctx.tokens.secondary,
+    ctx.fixtures?.adminToken,
+    ...totals.secrets,
+  ].filter((s): s is string => typeof s === 'string');
   const built = buildReport({
     version: kitVersion(),
     target: ctx.targetLabel,
@@ -84,11 +98,20 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
   });
   // A signal ended the run early: the report says so, with 130/143 and unrun checks "not run".
   // Redaction is the last step, so nothing added after it (the interruption's words) escapes it.
-  const report = redactDeep(interrupt.signal ? markInterrupted(built, interruptionOf(interrupt.signal as 'SIGINT' | 'SIGTERM')) : built, secrets);
+  const report = redactDeep(
+    interrupt.signal ? markInterrupted(built, interruptionOf(interrupt.signal as 'SIGINT' | 'SIGTERM')) : built,
+    secrets,
+  );
   const { outputs } = config;
   const written: Array<[string | undefined, (r: ConformanceReport) => string]> = [
-    [outputs.json, renderJson], [outputs.junit, renderJunit], [outputs.html, renderHtml],
-    [outputs.markdown, (r) => renderMarkdown(r, { ...((outputs.html ?? outputs.json) ? { fullReport: outputs.html ?? outputs.json } : {}) })],
+    [outputs.json, renderJson],
+    [outputs.junit, renderJunit],
+    [outputs.html, renderHtml],
+    [
+      outputs.markdown,
+      (r) =>
+        renderMarkdown(r, { ...((outputs.html ?? outputs.json) ? { fullReport: outputs.html ?? outputs.json } : {}) }),
+    ],
     [outputs['html-spec'], (r) => renderSpecHtml(r, readFileSync(specFile('api', 'notes-collections-v2.md'), 'utf8'))],
   ];
   const unwritten = written.flatMap(([path, render]) => (path ? writeReport(path, () => render(report)) : []));
@@ -108,7 +131,6 @@ function announcePlan(config: KitConfig): void {
 function tierSequence(): { sequence: { sequencer: typeof QuotaLastSequencer } } {
   return { sequence: { sequencer: QuotaLastSequencer } };
 }
-
 
 /** Writes one report, creating its directory; returns the problem, if any, in one line. */
 function writeReport(path: string, render: () => string): string[] {
@@ -150,29 +172,42 @@ class Progress {
   }
 }
 
-async function runChecks(config: KitConfig, ctx: KitContext, collector: OutcomeCollector, interrupt: Interrupt, progress: Progress): Promise<void> {
+async function runChecks(
+  config: KitConfig,
+  ctx: KitContext,
+  collector: OutcomeCollector,
+  interrupt: Interrupt,
+  progress: Progress,
+): Promise<void> {
   if (interrupt.signal) return; // interrupted while the run was starting
   // --only: run the files whose checks declare a selected rule (meta.rules); within them, check()
   // skips the checks of other rules, and the collector leaves those out of the report. The
   // progress line needs the number of checks too (collecting takes a second or two).
   let declared: DeclaredCheck[] = [];
-  if (config.only.length > 0 || !config.quiet) declared = (await collectChecks((create) => interrupt.createVitest(create))).checks;
-  const inRun = declared.filter((c) => config.only.length === 0 || c.rules.some((id) => selectedByOnly(id, config.only)));
+  if (config.only.length > 0 || !config.quiet)
+    declared = (await collectChecks((create) => interrupt.createVitest(create))).checks;
+  const inRun = declared.filter(
+    (c) => config.only.length === 0 || c.rules.some((id) => selectedByOnly(id, config.only)),
+  );
   progress.setTotal(inRun.length);
   const files = config.only.length > 0 ? filesForOnly(declared, config.only) : [];
   if (interrupt.signal) return;
-  const vitest = await interrupt.createVitest(() => createVitest('test', {
-    root: packageRoot,
-    config: join(packageRoot, 'vitest.config.ts'),
-    project: ['conformance'],
-    watch: false,
-    reporters: [collector],
-    // One file at a time in one worker that keeps its modules: against a remote target one client
-    // keeps pacing and budget for the run, and against the fake it is several times faster than
-    // parallel isolated workers on a small machine (which re-import the kit for every file).
-    fileParallelism: false, isolate: false, maxWorkers: 1,
-    ...tierSequence(),
-  }));
+  const vitest = await interrupt.createVitest(() =>
+    createVitest('test', {
+      root: packageRoot,
+      config: join(packageRoot, 'vitest.config.ts'),
+      project: ['conformance'],
+      watch: false,
+      reporters: [collector],
+      // One file at a time in one worker that keeps its modules: against a remote target one client
+      // keeps pacing and budget for the run, and against the fake it is several times faster than
+      // parallel isolated workers on a small machine (which re-import the kit for every file).
+      fileParallelism: false,
+      isolate: false,
+      maxWorkers: 1,
+      ...tierSequence(),
+    }),
+  );
   // Workers leave the signals sent to the whole process group to this process, which cancels
   // them and sweeps (suites/harness/signals.ts says how).
   for (const project of vitest.projects) project.provide('kit', { ...ctx, parentHandlesInterrupt: true });

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TargetClient } from '../suites/harness/client.js';
@@ -7,6 +7,7 @@ import type { KitContext } from '../suites/harness/context.js';
 import { UsageError } from '../suites/harness/errors.js';
 import { FixturesClient } from '../suites/harness/fixtures-client.js';
 import { Ledger, type LedgerEntry } from '../suites/harness/ledger.js';
+import type { QuotaInfo } from '../suites/harness/quota.js';
 import { SECRETS_FILE_PREFIX } from '../suites/harness/signals.js';
 import { REMOTE_MAX_DURATION_MS, resolveBudgets } from './budgets.js';
 import type { KitConfig } from './config.js';
@@ -14,7 +15,6 @@ import { probeTarget, probeToken } from './probe.js';
 import { sweep } from './sweep.js';
 import { startTarget } from './target.js';
 import { createdInRun, spentQuota, withTierAndCaps } from './tier.js';
-import type { QuotaInfo } from '../suites/harness/quota.js';
 
 export interface RunHandle {
   readonly context: KitContext;
@@ -50,15 +50,26 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
   const runDir = mkdtempSync(join(tmpdir(), 'notes-conformance-'));
   const budgets = { ...resolveBudgets(started.profile, started.embedded), ...config.budgetOverrides };
   const maxDurationMs = config.maxDurationMs ?? (started.embedded ? undefined : REMOTE_MAX_DURATION_MS);
-  const deadline = maxDurationMs === undefined ? undefined
-    : { deadlineAt: Date.now() + maxDurationMs, deadlineWhat: `the run's --max-duration of ${describeDuration(maxDurationMs)}` };
+  const deadline =
+    maxDurationMs === undefined
+      ? undefined
+      : {
+          deadlineAt: Date.now() + maxDurationMs,
+          deadlineWhat: `the run's --max-duration of ${describeDuration(maxDurationMs)}`,
+        };
   const setupClient = new TargetClient({
-    baseUrl: started.url, timeoutMs: budgets.request_timeout_ms, requestBudget: Number.MAX_SAFE_INTEGER,
-    maxResponseBytes: budgets.max_response_bytes, maxRetryAfterMs: budgets.max_rate_limit_wait_ms, ...deadline,
+    baseUrl: started.url,
+    timeoutMs: budgets.request_timeout_ms,
+    requestBudget: Number.MAX_SAFE_INTEGER,
+    maxResponseBytes: budgets.max_response_bytes,
+    maxRetryAfterMs: budgets.max_rate_limit_wait_ms,
+    ...deadline,
     secrets: [config.token, config.secondaryToken, started.fixtures?.adminToken].filter((s): s is string => !!s),
   });
   const ledger = new Ledger(runDir);
-  const fixtures = started.fixtures ? new FixturesClient(setupClient, started.fixtures.prefix, started.fixtures.adminToken) : undefined;
+  const fixtures = started.fixtures
+    ? new FixturesClient(setupClient, started.fixtures.prefix, started.fixtures.adminToken)
+    : undefined;
   let tokens = started.tokens;
   let targetProblem: string | undefined;
   // Ctrl-C or SIGTERM during the start-up ends what is in flight (a probe on a target that
@@ -68,7 +79,8 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
     targetProblem = await probeTarget(setupClient, tokens.primary);
     // Without tokens, a fixture API can make the test users (fully isolated from other data).
     if (!tokens.primary && fixtures) tokens = { ...tokens, primary: await fixtureUser(fixtures, ledger) };
-    if (!tokens.secondary && fixtures && (started.fixtures?.offers.includes('users') ?? false)) tokens = { ...tokens, secondary: await fixtureUser(fixtures, ledger) };
+    if (!tokens.secondary && fixtures && (started.fixtures?.offers.includes('users') ?? false))
+      tokens = { ...tokens, secondary: await fixtureUser(fixtures, ledger) };
     else if (tokens.secondary && !targetProblem) await probeToken(setupClient, tokens.secondary, 'secondary');
     // Inside the try: a container started for the run must not outlive this refusal.
     if (!tokens.primary) throw new UsageError('no token for the main test user: give --token');
@@ -86,31 +98,37 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
   // The sweep must run after a signal too.
   setupClient.honour(undefined);
   if (!tokens.primary) throw new UsageError('no token for the main test user: give --token');
-  const context: KitContext = withTierAndCaps({
-    targetUrl: started.url,
-    targetLabel: started.label,
-    embedded: started.embedded,
-    profile: started.profile,
-    profileDeclared: started.declared,
-    tokens: { primary: tokens.primary, ...(tokens.secondary ? { secondary: tokens.secondary } : {}) },
-    ...(started.fixtures ? { fixtures: started.fixtures } : {}),
-    budgets,
-    clockToleranceMs: started.profile.clock_tolerance_ms ?? (started.embedded ? 2000 : 60_000),
-    strict: started.profile.strict_responses === true,
-    seed: config.seed ?? randomInt(0, 2 ** 31 - 1),
-    runId: randomBytes(4).toString('hex'),
-    runDir,
-    only: config.only,
-    ...(targetProblem ? { targetProblem } : {}),
-    ...deadline,
-  }, config);
+  const context: KitContext = withTierAndCaps(
+    {
+      targetUrl: started.url,
+      targetLabel: started.label,
+      embedded: started.embedded,
+      profile: started.profile,
+      profileDeclared: started.declared,
+      tokens: { primary: tokens.primary, ...(tokens.secondary ? { secondary: tokens.secondary } : {}) },
+      ...(started.fixtures ? { fixtures: started.fixtures } : {}),
+      budgets,
+      clockToleranceMs: started.profile.clock_tolerance_ms ?? (started.embedded ? 2000 : 60_000),
+      strict: started.profile.strict_responses === true,
+      seed: config.seed ?? randomInt(0, 2 ** 31 - 1),
+      runId: randomBytes(4).toString('hex'),
+      runDir,
+      only: config.only,
+      ...(targetProblem ? { targetProblem } : {}),
+      ...deadline,
+    },
+    config,
+  );
   return {
     context,
     async finish(options = {}) {
       // The sweep runs after the run's deadline too (what the run made must go); after an
       // interrupt it has a bound of its own, since whoever stopped the run expects it to end.
       if (options.interrupted) {
-        setupClient.setDeadline(Date.now() + SWEEP_BOUND_AFTER_INTERRUPT_MS, `the sweep's bound after an interrupt (${SWEEP_BOUND_AFTER_INTERRUPT_MS / 1000} s)`);
+        setupClient.setDeadline(
+          Date.now() + SWEEP_BOUND_AFTER_INTERRUPT_MS,
+          `the sweep's bound after an interrupt (${SWEEP_BOUND_AFTER_INTERRUPT_MS / 1000} s)`,
+        );
       } else {
         setupClient.setDeadline(undefined);
       }
@@ -122,7 +140,14 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
       const created = createdInRun(runDir);
       const quota = spentQuota(runDir);
       rmSync(runDir, { recursive: true, force: true });
-      return { requests, created, ...(quota ? { quota } : {}), leftovers: swept.length, leftoverDetail: swept, secrets };
+      return {
+        requests,
+        created,
+        ...(quota ? { quota } : {}),
+        leftovers: swept.length,
+        leftoverDetail: swept,
+        secrets,
+      };
     },
   };
 }
@@ -138,7 +163,8 @@ function learnedSecrets(runDir: string): string[] {
   const out: string[] = [];
   for (const name of readdirSync(runDir)) {
     if (!name.startsWith(SECRETS_FILE_PREFIX)) continue;
-    for (const line of readFileSync(join(runDir, name), 'utf8').split('\n')) if (line) out.push(JSON.parse(line) as string);
+    for (const line of readFileSync(join(runDir, name), 'utf8').split('\n'))
+      if (line) out.push(JSON.parse(line) as string);
   }
   return out;
 }
@@ -150,7 +176,8 @@ function describeDuration(ms: number): string {
 function countRequests(runDir: string): number {
   let total = 0;
   for (const name of readdirSync(runDir)) {
-    if (name.startsWith('requests-')) total += (JSON.parse(readFileSync(join(runDir, name), 'utf8')) as { requests: number }).requests;
+    if (name.startsWith('requests-'))
+      total += (JSON.parse(readFileSync(join(runDir, name), 'utf8')) as { requests: number }).requests;
   }
   return total;
 }

@@ -9,11 +9,20 @@ import { Ledger, type LedgerEntry, pendingInJournal } from '../suites/harness/le
  * The run's final sweep: deletes everything the journal still lists, whichever process created
  * it (workers journal to the same file); returns what it could not delete (left over).
  */
-export async function sweep(ctx: KitContext, client: TargetClient, fixtures: FixturesClient | undefined): Promise<LedgerEntry[]> {
+export async function sweep(
+  ctx: KitContext,
+  client: TargetClient,
+  fixtures: FixturesClient | undefined,
+): Promise<LedgerEntry[]> {
   const ledger = new Ledger(ctx.runDir);
   ledger.adopt(pendingInJournal(ctx.runDir));
   const api = new Api(client, ctx.profile, createSchemaRegistry(), ledger, ctx.tokens.primary, 'primary', false);
-  const users = new Set(ledger.pending().filter((e) => e.kind === 'user').map((e) => e.id));
+  const users = new Set(
+    ledger
+      .pending()
+      .filter((e) => e.kind === 'user')
+      .map((e) => e.id),
+  );
   for (const entry of ledger.pending()) {
     try {
       if (entry.kind === 'user') {

@@ -48,7 +48,12 @@ async function startEmbeddedFake(config: KitConfig): Promise<StartedTarget> {
   const adminToken = `adm_${randomBytes(12).toString('hex')}`;
   let fake;
   try {
-    fake = await createFake({ profile: fakeProfile, faults: config.fakeFaults, users: [primary, secondary], adminToken });
+    fake = await createFake({
+      profile: fakeProfile,
+      faults: config.fakeFaults,
+      users: [primary, secondary],
+      adminToken,
+    });
   } catch (error) {
     throw new UsageError(`cannot start the embedded fake: ${(error as Error).message}`);
   }
@@ -83,7 +88,10 @@ async function startContainer(config: KitConfig): Promise<StartedTarget> {
 }
 
 function givenTokens(config: KitConfig): StartedTarget['tokens'] {
-  return { ...(config.token ? { primary: config.token } : {}), ...(config.secondaryToken ? { secondary: config.secondaryToken } : {}) };
+  return {
+    ...(config.token ? { primary: config.token } : {}),
+    ...(config.secondaryToken ? { secondary: config.secondaryToken } : {}),
+  };
 }
 
 function fixturesOf(profile: Profile, adminToken: string | undefined): Pick<StartedTarget, 'fixtures'> {

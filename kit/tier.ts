@@ -1,4 +1,4 @@
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import type { KitContext, Tier } from '../suites/harness/context.js';
@@ -30,10 +30,14 @@ export function createCapsFor(config: KitConfig): { notes: number; collections: 
 export function planLine(config: KitConfig): string {
   const caps = createCapsFor(config);
   const tier = config.tier === 'smoke' ? 'smoke tier (one cheap check per area)' : 'full tier';
-  if (!caps) return `notes-conformance: ${tier}; the embedded fake has no quota, so creates are not capped (--max-notes N caps them)\n`;
-  const collections = caps.collections === Number.MAX_SAFE_INTEGER ? 'collections uncapped' : `at most ${caps.collections} collections`;
-  return `notes-conformance: ${tier}; will create at most ${caps.notes} notes and ${collections} in the tokens' accounts`
-    + ` (--max-notes N lowers it; checks that need more are skipped), and delete them again\n`;
+  if (!caps)
+    return `notes-conformance: ${tier}; the embedded fake has no quota, so creates are not capped (--max-notes N caps them)\n`;
+  const collections =
+    caps.collections === Number.MAX_SAFE_INTEGER ? 'collections uncapped' : `at most ${caps.collections} collections`;
+  return (
+    `notes-conformance: ${tier}; will create at most ${caps.notes} notes and ${collections} in the tokens' accounts` +
+    ` (--max-notes N lowers it; checks that need more are skipped), and delete them again\n`
+  );
 }
 
 /** The run's context with its tier and caps (the rest is settled by startRun). */

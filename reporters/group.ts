@@ -1,4 +1,13 @@
-import { type ConformanceReport, QUOTA_EXIT_CODE, type RuleResult, VERDICTS, type Verdict, byCodePoint, isBlocking, quotaWords } from './report.js';
+import {
+  byCodePoint,
+  type ConformanceReport,
+  isBlocking,
+  QUOTA_EXIT_CODE,
+  quotaWords,
+  type RuleResult,
+  VERDICTS,
+  type Verdict,
+} from './report.js';
 
 export interface AreaSummary {
   area: string;
@@ -11,7 +20,15 @@ export function byArea(report: ConformanceReport): AreaSummary[] {
   const areas = new Map<string, AreaSummary>();
   for (const rule of report.rules) {
     let area = areas.get(rule.area);
-    if (!area) areas.set(rule.area, (area = { area: rule.area, counts: Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>, rules: [] }));
+    if (!area)
+      areas.set(
+        rule.area,
+        (area = {
+          area: rule.area,
+          counts: Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>,
+          rules: [],
+        }),
+      );
     area.counts[rule.verdict]++;
     area.rules.push(rule);
   }
@@ -23,11 +40,17 @@ export function countsLine(counts: Record<Verdict, number>): string {
 }
 
 /** A curl command that replays an exchange; the token stays in the environment. */
-export function curlOf(target: string, x: { method: string; path: string; requestHeaders: Record<string, string>; requestBody?: string }): string {
+export function curlOf(
+  target: string,
+  x: { method: string; path: string; requestHeaders: Record<string, string>; requestBody?: string },
+): string {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const parts = ['curl -sS', `-X ${x.method}`, quote(`${target.replace(/\/$/, '')}${x.path}`)];
   for (const [name, value] of Object.entries(x.requestHeaders)) {
-    if (name === 'authorization') parts.push(value.endsWith('***') ? `-H "Authorization: Bearer $NOTES_TOKEN"` : `-H ${quote(`${name}: ${value}`)}`);
+    if (name === 'authorization')
+      parts.push(
+        value.endsWith('***') ? `-H "Authorization: Bearer $NOTES_TOKEN"` : `-H ${quote(`${name}: ${value}`)}`,
+      );
     else if (name !== 'accept') parts.push(`-H ${quote(`${name}: ${value}`)}`);
   }
   if (x.requestBody !== undefined) parts.push(`--data-raw ${quote(x.requestBody)}`);
@@ -50,8 +73,10 @@ export function judgedOnAssumedProfile(report: ConformanceReport, rule: RuleResu
 
 export function assumedProfileNote(rule: RuleResult): string {
   // The key first: the observation can be long and gets clipped in narrow renderings.
-  return `not counted: judged against assumed defaults (no profile given); declare \`${rule.profile_field ?? 'the profile field'}\``
-    + ` in a profile to have it judged; observed: ${rule.reason}`;
+  return (
+    `not counted: judged against assumed defaults (no profile given); declare \`${rule.profile_field ?? 'the profile field'}\`` +
+    ` in a profile to have it judged; observed: ${rule.reason}`
+  );
 }
 
 /** Display groups in the order a reader acts on them: what fails the run first, what passed last. */
@@ -75,14 +100,20 @@ export function rulesInDisplayOrder(report: ConformanceReport): RuleResult[] {
 export function skipReasons(rules: readonly RuleResult[]): Array<{ reason: string; count: number; ids: string[] }> {
   const groups = new Map<string, string[]>();
   for (const r of rules) if (r.verdict === 'skipped') groups.set(r.reason, [...(groups.get(r.reason) ?? []), r.id]);
-  return [...groups].map(([reason, ids]) => ({ reason, count: ids.length, ids }))
+  return [...groups]
+    .map(([reason, ids]) => ({ reason, count: ids.length, ids }))
     .sort((a, b) => b.count - a.count || byCodePoint(a.reason, b.reason));
 }
 
 /** The report's one-line outcome, the same words in every rendering. */
 export function headline(report: ConformanceReport): string {
-  const status = report.interrupted ? `INTERRUPTED (${report.interrupted.signal})` : report.exit_code === 0 ? 'PASS'
-    : report.exit_code === QUOTA_EXIT_CODE ? `QUOTA SPENT (${quotaWords(report.quota ?? {})})` : 'FAIL';
+  const status = report.interrupted
+    ? `INTERRUPTED (${report.interrupted.signal})`
+    : report.exit_code === 0
+      ? 'PASS'
+      : report.exit_code === QUOTA_EXIT_CODE
+        ? `QUOTA SPENT (${quotaWords(report.quota ?? {})})`
+        : 'FAIL';
   const assumed = report.profile_declared || /assumed/i.test(report.profile) ? '' : ', assumed';
   return `${status}: ${report.rules.length} rules against ${report.target} (profile ${report.profile}${assumed}): ${countsLine(report.summary)}`;
 }

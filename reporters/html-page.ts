@@ -6,10 +6,21 @@
 import { type ConformanceReport, VERDICTS } from './report.js';
 
 export function esc(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
-export const VERDICT_COLOUR = { pass: '#1a7f37', fail: '#cf222e', error: '#bc4c00', warn: '#9a6700', skipped: '#6e7781' } as const;
+export const VERDICT_COLOUR = {
+  pass: '#1a7f37',
+  fail: '#cf222e',
+  error: '#bc4c00',
+  warn: '#9a6700',
+  skipped: '#6e7781',
+} as const;
 
 /** Everything wraps: a 200,001-character body without a blank in it must not widen the page. */
 export const BASE_CSS = `
@@ -20,7 +31,9 @@ h1{font-size:1.4rem;margin:.2rem 0}h2{font-size:1.15rem;margin:1.4rem 0 .5rem}
 code,pre{font:12.5px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{background:#f6f8fa;border:1px solid #d0d7de;border-radius:4px;padding:.5rem;margin:.3rem 0;white-space:pre-wrap;word-break:break-word;overflow-wrap:anywhere;max-width:100%;max-height:24em;overflow:auto}
 .v{display:inline-block;color:#fff;border-radius:3px;padding:0 .4rem;font-size:12px;font-weight:600;min-width:3.6em;text-align:center}
-${Object.entries(VERDICT_COLOUR).map(([v, c]) => `.v-${v}{background:${c}}`).join('')}
+${Object.entries(VERDICT_COLOUR)
+  .map(([v, c]) => `.v-${v}{background:${c}}`)
+  .join('')}
 .bar{display:flex;height:1.6rem;border-radius:4px;overflow:hidden;margin:.6rem 0;font-size:12px;font-weight:600;color:#fff}
 .bar span{display:flex;align-items:center;justify-content:center;min-width:3.5rem;white-space:nowrap;overflow:hidden}
 .headline{font-size:1.1rem;font-weight:600;margin:.3rem 0}
@@ -34,8 +47,10 @@ summary{cursor:pointer}
 
 /** The verdict counts as a proportional bar (and as text for screen readers and copy-paste). */
 export function summaryBar(report: ConformanceReport): string {
-  const segments = VERDICTS.filter((v) => report.summary[v] > 0)
-    .map((v) => `<span class="v-${v}" style="flex-grow:${report.summary[v]}" title="${report.summary[v]} ${v}">${report.summary[v]} ${v}</span>`);
+  const segments = VERDICTS.filter((v) => report.summary[v] > 0).map(
+    (v) =>
+      `<span class="v-${v}" style="flex-grow:${report.summary[v]}" title="${report.summary[v]} ${v}">${report.summary[v]} ${v}</span>`,
+  );
   const label = VERDICTS.map((v) => `${report.summary[v]} ${v}`).join(', ');
   return `<div class="bar" role="img" aria-label="${esc(label)}">${segments.join('')}</div>`;
 }
@@ -44,8 +59,10 @@ export function summaryBar(report: ConformanceReport): string {
 export function copyableBlock(text: string, className: string, fold = 4000): string {
   const button = '<button type="button" class="copy" title="copy to the clipboard">copy</button>';
   if (text.length <= fold) return `<div class="copyable">${button}<pre class="${className}">${esc(text)}</pre></div>`;
-  return `<div class="copyable">${button}<pre class="${className} preview">${esc(text.slice(0, fold))}\n...</pre>`
-    + `<details class="whole"><summary>all ${text.length.toLocaleString('en-US')} characters</summary><pre class="${className} full">${esc(text)}</pre></details></div>`;
+  return (
+    `<div class="copyable">${button}<pre class="${className} preview">${esc(text.slice(0, fold))}\n...</pre>` +
+    `<details class="whole"><summary>all ${text.length.toLocaleString('en-US')} characters</summary><pre class="${className} full">${esc(text)}</pre></details></div>`
+  );
 }
 
 /** Copy buttons: the whole text (the folded full copy when there is one); the clipboard API, else a selection. */

@@ -1,4 +1,13 @@
-import { type CheckResult, type ConformanceReport, type Interruption, type RuleResult, VERDICTS, type Verdict, isBlocking, ruleVerdict } from './report.js';
+import {
+  type CheckResult,
+  type ConformanceReport,
+  type Interruption,
+  isBlocking,
+  type RuleResult,
+  ruleVerdict,
+  VERDICTS,
+  type Verdict,
+} from './report.js';
 
 /** The reason given to a check, or a rule, that an interrupted run never got to. */
 export const NOT_RUN = 'not run';
@@ -17,7 +26,9 @@ export function interruptionOf(signal: 'SIGINT' | 'SIGTERM'): Interruption {
 export function markInterrupted(report: ConformanceReport, interruption: Interruption): ConformanceReport {
   const rules = report.rules.map((rule): RuleResult => {
     if (rule.checks.length === 0) return { ...rule, verdict: 'skipped', reason: NOT_RUN };
-    const checks = rule.checks.map((c): CheckResult => (neverRan(c) ? { ...c, verdict: 'skipped', message: NOT_RUN } : c));
+    const checks = rule.checks.map(
+      (c): CheckResult => (neverRan(c) ? { ...c, verdict: 'skipped', message: NOT_RUN } : c),
+    );
     if (checks.every((c, i) => c === rule.checks[i])) return rule;
     return { ...rule, ...ruleVerdict(checks), checks };
   });
@@ -25,8 +36,9 @@ export function markInterrupted(report: ConformanceReport, interruption: Interru
   for (const r of rules) summary[r.verdict]++;
   const notRun = rules.filter((r) => r.verdict === 'skipped' && r.reason === NOT_RUN).length;
   const blocking = rules.filter((r) => isBlocking(r, report.profile_declared)).length;
-  const exit_reason = `interrupted by ${interruption.signal}: ${notRun} of ${rules.length} rules not run`
-    + (blocking > 0 ? `; ${blocking} rule(s) failed or errored before that` : '');
+  const exit_reason =
+    `interrupted by ${interruption.signal}: ${notRun} of ${rules.length} rules not run` +
+    (blocking > 0 ? `; ${blocking} rule(s) failed or errored before that` : '');
   return { ...report, summary, exit_code: interruption.exit_code, exit_reason, interrupted: interruption, rules };
 }
 

@@ -14,7 +14,10 @@ export interface MarkdownHooks {
   part?(title: string, index: number): string;
 }
 
-interface Line { text: string; start: number }
+interface Line {
+  text: string;
+  start: number;
+}
 
 export function markdownToHtml(source: string, hooks: MarkdownHooks): string {
   const lines: Line[] = [];
@@ -26,7 +29,7 @@ export function markdownToHtml(source: string, hooks: MarkdownHooks): string {
   const out: string[] = [];
   let parts = 0;
   const isBlockStart = (text: string) => /^(#{1,6}\s|```|\||\s*(?:[-*]|\d+\.)\s)/.test(text);
-  for (let i = 0; i < lines.length;) {
+  for (let i = 0; i < lines.length; ) {
     const line = lines[i]!;
     const heading = /^(#{1,6})\s+/.exec(line.text);
     if (line.text.trim() === '') {
@@ -55,14 +58,16 @@ export function markdownToHtml(source: string, hooks: MarkdownHooks): string {
         const start = lines[i]!.start + marker[0].length;
         let end = lines[i]!.start + lines[i]!.text.length;
         // Continuation lines (not blank, not a new block) belong to the item.
-        for (i++; i < lines.length && lines[i]!.text.trim() !== '' && !isBlockStart(lines[i]!.text); i++) end = lines[i]!.start + lines[i]!.text.length;
+        for (i++; i < lines.length && lines[i]!.text.trim() !== '' && !isBlockStart(lines[i]!.text); i++)
+          end = lines[i]!.start + lines[i]!.text.length;
         items.push(`<li>${inline(source, start, end, hooks)}${hooks.after(start, end)}</li>`);
       }
       out.push(`<${ordered ? 'ol' : 'ul'}>${items.join('')}</${ordered ? 'ol' : 'ul'}>`);
     } else {
       const start = line.start;
       let end = line.start + line.text.length;
-      for (i++; i < lines.length && lines[i]!.text.trim() !== '' && !isBlockStart(lines[i]!.text); i++) end = lines[i]!.start + lines[i]!.text.length;
+      for (i++; i < lines.length && lines[i]!.text.trim() !== '' && !isBlockStart(lines[i]!.text); i++)
+        end = lines[i]!.start + lines[i]!.text.length;
       out.push(`<p>${inline(source, start, end, hooks)}${hooks.after(start, end)}</p>`);
     }
   }
@@ -95,7 +100,10 @@ function table(source: string, rows: readonly Line[], hooks: MarkdownHooks): str
     return `<tr>${cells.map((c) => `<${tag}>${c}</${tag}>`).join('')}</tr>`;
   };
   const head = hasHead ? `<thead>${render(rows[0]!, 'th')}</thead>` : '';
-  const body = rows.slice(hasHead ? 2 : 0).map((r) => render(r, 'td')).join('');
+  const body = rows
+    .slice(hasHead ? 2 : 0)
+    .map((r) => render(r, 'td'))
+    .join('');
   return `<table>${head}<tbody>${body}</tbody></table>`;
 }
 
@@ -106,7 +114,7 @@ function inline(source: string, start: number, end: number, hooks: MarkdownHooks
   const flush = (to: number) => {
     if (to > leaf) out.push(hooks.text(leaf, to));
   };
-  for (let i = start; i < end;) {
+  for (let i = start; i < end; ) {
     const c = source[i];
     if (c === '`') {
       const close = source.indexOf('`', i + 1);

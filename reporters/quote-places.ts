@@ -88,7 +88,9 @@ function sectionRange(documentText: string, section: string, flat: Flat): { from
   // "4. Endpoints / Notes / POST /v2/notes": the innermost name, as a ### heading or a **bold** label.
   for (const name of section.split(' / ').slice(1)) {
     const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const found = new RegExp(`^### ${escaped}(?=[ (]|$)|\\*\\*${escaped}\\*\\*`, 'm').exec(documentText.slice(anchor, rawTo));
+    const found = new RegExp(`^### ${escaped}(?=[ (]|$)|\\*\\*${escaped}\\*\\*`, 'm').exec(
+      documentText.slice(anchor, rawTo),
+    );
     if (found) anchor += found.index;
   }
   return { from: flat.flatOf(heading.index), to: flat.flatOf(rawTo), anchor: flat.flatOf(anchor) };

@@ -1,6 +1,12 @@
-import { type Standing, assumedProfileNote, byArea, headline, rulesInDisplayOrder, standingOf } from './group.js';
-import { BASE_CSS, COPY_SCRIPT, MEASURE_SCRIPT, copyableBlock, esc, summaryBar } from './html-page.js';
-import { type CheckResult, type ConformanceReport, type EvidenceExchange, type RuleResult, VERDICTS } from './report.js';
+import { assumedProfileNote, byArea, headline, rulesInDisplayOrder, type Standing, standingOf } from './group.js';
+import { BASE_CSS, COPY_SCRIPT, copyableBlock, esc, MEASURE_SCRIPT, summaryBar } from './html-page.js';
+import {
+  type CheckResult,
+  type ConformanceReport,
+  type EvidenceExchange,
+  type RuleResult,
+  VERDICTS,
+} from './report.js';
 import { clip, plainReason } from './text.js';
 
 const GROUP_TITLE: Record<Standing, string> = {
@@ -18,17 +24,25 @@ const GROUP_TITLE: Record<Standing, string> = {
  */
 export function renderHtml(report: ConformanceReport): string {
   const ordered = rulesInDisplayOrder(report);
-  const groups = (['failing', 'assumed', 'warn', 'skipped', 'pass'] as const).map((standing) => {
-    const rules = ordered.filter((r) => standingOf(report, r) === standing);
-    if (rules.length === 0) return '';
-    return `<section class="group" data-standing="${standing}"><h2>${GROUP_TITLE[standing]} (<span class="count">${rules.length}</span>)</h2>\n`
-      + `${rules.map((r) => ruleBlock(report, r, standing)).join('\n')}\n</section>`;
-  }).join('\n');
+  const groups = (['failing', 'assumed', 'warn', 'skipped', 'pass'] as const)
+    .map((standing) => {
+      const rules = ordered.filter((r) => standingOf(report, r) === standing);
+      if (rules.length === 0) return '';
+      return (
+        `<section class="group" data-standing="${standing}"><h2>${GROUP_TITLE[standing]} (<span class="count">${rules.length}</span>)</h2>\n` +
+        `${rules.map((r) => ruleBlock(report, r, standing)).join('\n')}\n</section>`
+      );
+    })
+    .join('\n');
   const status = report.interrupted ? 'interrupted' : report.exit_code === 0 ? 'passing' : 'failing';
-  const areas = byArea(report).map((a) => `<option value="${esc(a.area)}">${esc(a.area)} (${a.rules.length})</option>`).join('');
+  const areas = byArea(report)
+    .map((a) => `<option value="${esc(a.area)}">${esc(a.area)} (${a.rules.length})</option>`)
+    .join('');
   const verdicts = VERDICTS.map((v) => `<option value="${v}">${v} (${report.summary[v]})</option>`).join('');
-  const runErrors = report.run_errors.length === 0 ? ''
-    : `<section class="run-errors"><h2>Run errors (${report.run_errors.length})</h2><ul>${report.run_errors.map((e) => `<li>${esc(clip(e, 2000))}</li>`).join('')}</ul></section>`;
+  const runErrors =
+    report.run_errors.length === 0
+      ? ''
+      : `<section class="run-errors"><h2>Run errors (${report.run_errors.length})</h2><ul>${report.run_errors.map((e) => `<li>${esc(clip(e, 2000))}</li>`).join('')}</ul></section>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(`notes-conformance: ${headline(report)}`)}</title>
@@ -59,34 +73,49 @@ ${groups}
 
 function ruleBlock(report: ConformanceReport, rule: RuleResult, standing: Standing): string {
   const reason = standing === 'assumed' ? assumedProfileNote(rule) : rule.reason;
-  const searchable = [rule.id, rule.statement, reason, ...rule.checks.flatMap((c) => [c.name, c.message])].join(' ').toLowerCase();
+  const searchable = [rule.id, rule.statement, reason, ...rule.checks.flatMap((c) => [c.name, c.message])]
+    .join(' ')
+    .toLowerCase();
   const open = standing === 'failing' ? ' open' : '';
-  return `<details class="rule" id="rule-${esc(rule.id)}"${open} data-verdict="${rule.verdict}" data-area="${esc(rule.area)}" data-standing="${standing}" data-text="${esc(clip(searchable, 3000))}">`
-    + `<summary><span class="v v-${rule.verdict}">${rule.verdict}</span> <code class="id">${esc(rule.id)}</code> <span class="level">${rule.level}</span>`
-    + `${reason ? ` <span class="reason">${esc(clip(plainReason(reason), 400))}</span>` : ''}</summary>`
-    + `<div class="body"><p class="statement">${esc(rule.statement)} <small>(${esc(rule.section)})</small></p>`
-    + `${reason.length > 400 ? `<p class="full-reason">${esc(plainReason(reason))}</p>` : ''}`
-    + `${rule.checks.length > 0 ? `<ul class="checks">${rule.checks.map((c) => checkItem(c, standing === 'failing')).join('')}</ul>` : ''}</div></details>`;
+  return (
+    `<details class="rule" id="rule-${esc(rule.id)}"${open} data-verdict="${rule.verdict}" data-area="${esc(rule.area)}" data-standing="${standing}" data-text="${esc(clip(searchable, 3000))}">` +
+    `<summary><span class="v v-${rule.verdict}">${rule.verdict}</span> <code class="id">${esc(rule.id)}</code> <span class="level">${rule.level}</span>` +
+    `${reason ? ` <span class="reason">${esc(clip(plainReason(reason), 400))}</span>` : ''}</summary>` +
+    `<div class="body"><p class="statement">${esc(rule.statement)} <small>(${esc(rule.section)})</small></p>` +
+    `${reason.length > 400 ? `<p class="full-reason">${esc(plainReason(reason))}</p>` : ''}` +
+    `${rule.checks.length > 0 ? `<ul class="checks">${rule.checks.map((c) => checkItem(c, standing === 'failing')).join('')}</ul>` : ''}</div></details>`
+  );
 }
 
 function checkItem(check: CheckResult, open: boolean): string {
-  const seconds = check.duration_ms !== undefined ? ` <span class="time">${(check.duration_ms / 1000).toFixed(2)} s</span>` : '';
-  const parts = [`<span class="v v-${check.verdict}">${check.verdict}</span> ${esc(check.name)} <code>${esc(check.file)}</code>${seconds}`];
+  const seconds =
+    check.duration_ms !== undefined ? ` <span class="time">${(check.duration_ms / 1000).toFixed(2)} s</span>` : '';
+  const parts = [
+    `<span class="v v-${check.verdict}">${check.verdict}</span> ${esc(check.name)} <code>${esc(check.file)}</code>${seconds}`,
+  ];
   if (check.message) parts.push(`<div class="msg">${esc(plainReason(check.message))}</div>`);
   if (check.seed !== undefined) parts.push(`<div class="msg">seed ${check.seed}</div>`);
   if (check.repro) parts.push(`<div class="repro"><b>Reproduce</b>${copyableBlock(check.repro, 'repro')}</div>`);
   const evidence = check.evidence ?? [];
   if (evidence.length > 0) {
-    parts.push(`<details class="evidence"${open ? ' open' : ''}><summary>Evidence: ${evidence.length} exchange(s)</summary>${evidence.map(exchange).join('')}</details>`);
+    parts.push(
+      `<details class="evidence"${open ? ' open' : ''}><summary>Evidence: ${evidence.length} exchange(s)</summary>${evidence.map(exchange).join('')}</details>`,
+    );
   }
   return `<li class="check">${parts.join('')}</li>`;
 }
 
 function exchange(x: EvidenceExchange): string {
-  const request = [`${x.method} ${x.path}`, ...Object.entries(x.requestHeaders).map(([k, v]) => `${k}: ${v}`), ...(x.requestBody !== undefined ? ['', x.requestBody] : [])].join('\n');
+  const request = [
+    `${x.method} ${x.path}`,
+    ...Object.entries(x.requestHeaders).map(([k, v]) => `${k}: ${v}`),
+    ...(x.requestBody !== undefined ? ['', x.requestBody] : []),
+  ].join('\n');
   const response = [`${x.status}`, ...Object.entries(x.headers).map(([k, v]) => `${k}: ${v}`), '', x.text].join('\n');
-  return `<div class="exchange"><div class="x-head"><code>${esc(`${x.method} ${x.path}`)}</code> → <b>${x.status}</b></div>`
-    + `<div class="x-part">request</div>${copyableBlock(request, 'request')}<div class="x-part">response</div>${copyableBlock(response, 'response')}</div>`;
+  return (
+    `<div class="exchange"><div class="x-head"><code>${esc(`${x.method} ${x.path}`)}</code> → <b>${x.status}</b></div>` +
+    `<div class="x-part">request</div>${copyableBlock(request, 'request')}<div class="x-part">response</div>${copyableBlock(response, 'response')}</div>`
+  );
 }
 
 const REPORT_CSS = `

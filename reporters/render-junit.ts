@@ -13,22 +13,41 @@ import { clip, plainReason } from './text.js';
  * cannot carry replaced by U+FFFD).
  */
 export function renderJunit(report: ConformanceReport): string {
-  const suites = byArea(report).map((area) => ({ name: area.area, cases: area.rules.map((rule) => ruleCase(report, rule)) }));
+  const suites = byArea(report).map((area) => ({
+    name: area.area,
+    cases: area.rules.map((rule) => ruleCase(report, rule)),
+  }));
   const runCases: Case[] = [
-    ...report.run_errors.map((e, i): Case => ({
-      className: 'notes-conformance.run', name: `run error ${i + 1}`, seconds: 0, outcome: { kind: 'error', message: clip(e, 1000), type: 'RunError' },
-    })),
+    ...report.run_errors.map(
+      (e, i): Case => ({
+        className: 'notes-conformance.run',
+        name: `run error ${i + 1}`,
+        seconds: 0,
+        outcome: { kind: 'error', message: clip(e, 1000), type: 'RunError' },
+      }),
+    ),
     ...(report.interrupted
-      ? [{
-        className: 'notes-conformance.run', name: 'run interrupted', seconds: 0,
-        outcome: { kind: 'error', message: `interrupted by ${report.interrupted.signal}; exit ${report.interrupted.exit_code}: ${report.exit_reason}`, type: 'Interrupted' },
-      } satisfies Case]
+      ? [
+          {
+            className: 'notes-conformance.run',
+            name: 'run interrupted',
+            seconds: 0,
+            outcome: {
+              kind: 'error',
+              message: `interrupted by ${report.interrupted.signal}; exit ${report.interrupted.exit_code}: ${report.exit_reason}`,
+              type: 'Interrupted',
+            },
+          } satisfies Case,
+        ]
       : []),
   ];
   if (runCases.length > 0) suites.push({ name: 'run', cases: runCases });
 
   const doc = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '\ufffd' });
-  const root = doc.ele('testsuites', { name: oneLine(`notes-conformance ${report.target}`), ...counts(suites.flatMap((s) => s.cases)) });
+  const root = doc.ele('testsuites', {
+    name: oneLine(`notes-conformance ${report.target}`),
+    ...counts(suites.flatMap((s) => s.cases)),
+  });
   for (const suite of suites) {
     const element = root.ele('testsuite', { name: oneLine(suite.name), ...counts(suite.cases) });
     for (const c of suite.cases) writeCase(element, c);
@@ -46,13 +65,29 @@ interface Case {
 
 function ruleCase(report: ConformanceReport, rule: RuleResult): Case {
   const seconds = rule.checks.reduce((sum, c) => sum + (c.duration_ms ?? 0), 0) / 1000;
-  const details = rule.checks.map((c) => `${c.verdict.toUpperCase()} ${c.name} (${c.file})${c.message ? `: ${plainReason(c.message)}` : ''}`
-    + `${c.seed !== undefined ? ` [seed ${c.seed}]` : ''}${c.repro ? `\n  repro: ${c.repro}` : ''}`).join('\n');
+  const details = rule.checks
+    .map(
+      (c) =>
+        `${c.verdict.toUpperCase()} ${c.name} (${c.file})${c.message ? `: ${plainReason(c.message)}` : ''}` +
+        `${c.seed !== undefined ? ` [seed ${c.seed}]` : ''}${c.repro ? `\n  repro: ${c.repro}` : ''}`,
+    )
+    .join('\n');
   const reason = clip(plainReason(rule.reason), 1000);
-  const base = { className: `notes-conformance.${rule.area}`, name: `${rule.id} (${rule.level})`, seconds, ...(details ? { out: details } : {}) };
+  const base = {
+    className: `notes-conformance.${rule.area}`,
+    name: `${rule.id} (${rule.level})`,
+    seconds,
+    ...(details ? { out: details } : {}),
+  };
   switch (standingOf(report, rule)) {
     case 'failing':
-      return { ...base, outcome: rule.verdict === 'fail' ? { kind: 'failure', message: reason, type: 'NonConformance' } : { kind: 'error', message: reason, type: 'KitError' } };
+      return {
+        ...base,
+        outcome:
+          rule.verdict === 'fail'
+            ? { kind: 'failure', message: reason, type: 'NonConformance' }
+            : { kind: 'error', message: reason, type: 'KitError' },
+      };
     case 'assumed':
       return { ...base, outcome: { kind: 'skipped', message: clip(plainReason(assumedProfileNote(rule)), 1200) } };
     case 'skipped':
@@ -65,15 +100,29 @@ function ruleCase(report: ConformanceReport, rule: RuleResult): Case {
 }
 
 function writeCase(suite: XMLBuilder, c: Case): void {
-  const element = suite.ele('testcase', { classname: oneLine(c.className), name: oneLine(c.name), time: c.seconds.toFixed(3) });
-  if (c.outcome) element.ele(c.outcome.kind, { message: oneLine(c.outcome.message), ...(c.outcome.type ? { type: c.outcome.type } : {}) });
+  const element = suite.ele('testcase', {
+    classname: oneLine(c.className),
+    name: oneLine(c.name),
+    time: c.seconds.toFixed(3),
+  });
+  if (c.outcome)
+    element.ele(c.outcome.kind, {
+      message: oneLine(c.outcome.message),
+      ...(c.outcome.type ? { type: c.outcome.type } : {}),
+    });
   if (c.out) element.ele('system-out').txt(c.out);
 }
 
 function counts(cases: readonly Case[]): Record<string, string> {
   const n = (kind: string) => String(cases.filter((c) => c.outcome?.kind === kind).length);
   const seconds = cases.reduce((sum, c) => sum + c.seconds, 0);
-  return { tests: String(cases.length), failures: n('failure'), errors: n('error'), skipped: n('skipped'), time: seconds.toFixed(3) };
+  return {
+    tests: String(cases.length),
+    failures: n('failure'),
+    errors: n('error'),
+    skipped: n('skipped'),
+    time: seconds.toFixed(3),
+  };
 }
 
 /**

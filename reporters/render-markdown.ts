@@ -1,4 +1,12 @@
-import { assumedProfileNote, byArea, countsLine, headline, rulesInDisplayOrder, skipReasons, standingOf } from './group.js';
+import {
+  assumedProfileNote,
+  byArea,
+  countsLine,
+  headline,
+  rulesInDisplayOrder,
+  skipReasons,
+  standingOf,
+} from './group.js';
 import type { CheckResult, ConformanceReport, RuleResult } from './report.js';
 import { clip, plainReason } from './text.js';
 
@@ -22,15 +30,17 @@ export interface MarkdownOptions {
 export function renderMarkdown(report: ConformanceReport, options: MarkdownOptions = {}): string {
   const out = new Budget(options.maxChars ?? MARKDOWN_MAX_CHARS);
   const assumed = report.profile_declared ? '' : ' (assumed: no profile given)';
-  out.add([
-    `## notes-conformance: ${md(headline(report))}`,
-    '',
-    `Target \`${report.target.replace(/`/g, "'")}\` · profile **${md(report.profile)}**${assumed} · seed ${report.seed} · ${report.requests} requests · ${report.leftovers} resource(s) left behind`,
-    '',
-    `**Exit ${report.exit_code}**: ${md(report.exit_reason)}.`,
-    '',
-    '',
-  ].join('\n'));
+  out.add(
+    [
+      `## notes-conformance: ${md(headline(report))}`,
+      '',
+      `Target \`${report.target.replace(/`/g, "'")}\` · profile **${md(report.profile)}**${assumed} · seed ${report.seed} · ${report.requests} requests · ${report.leftovers} resource(s) left behind`,
+      '',
+      `**Exit ${report.exit_code}**: ${md(report.exit_reason)}.`,
+      '',
+      '',
+    ].join('\n'),
+  );
   const ordered = rulesInDisplayOrder(report);
   const group = (standing: ReturnType<typeof standingOf>) => ordered.filter((r) => standingOf(report, r) === standing);
   const failing = group('failing');
@@ -44,30 +54,66 @@ export function renderMarkdown(report: ConformanceReport, options: MarkdownOptio
       if (brief.length === 0 && used + block.length <= out.max * DETAILED_SHARE) {
         detailed.push(block);
         used += block.length;
-      } else brief.push(`- \`${rule.id}\` (${rule.level}) ${rule.verdict}: ${md(clip(plainReason(rule.reason), 200))}\n`);
+      } else
+        brief.push(`- \`${rule.id}\` (${rule.level}) ${rule.verdict}: ${md(clip(plainReason(rule.reason), 200))}\n`);
     }
-    if (brief.length > 0) detailed.push(`\n${brief.length} more failing rule(s), in brief (their repro is in the full report):\n\n`);
+    if (brief.length > 0)
+      detailed.push(`\n${brief.length} more failing rule(s), in brief (their repro is in the full report):\n\n`);
     out.section(`### Rules that fail the run (${failing.length})`, [...detailed, ...brief], 'failing rule(s)');
   }
-  if (report.run_errors.length > 0) out.section(`### Run errors (${report.run_errors.length})`, report.run_errors.map((e) => `- ${md(clip(e, 1000))}\n`), 'run error(s)');
+  if (report.run_errors.length > 0)
+    out.section(
+      `### Run errors (${report.run_errors.length})`,
+      report.run_errors.map((e) => `- ${md(clip(e, 1000))}\n`),
+      'run error(s)',
+    );
   const foldedRules = (title: string, rules: RuleResult[], line: (r: RuleResult) => string) => {
-    if (rules.length > 0) out.folded(`${title} (${rules.length})`, rules.map((r) => `- \`${r.id}\`: ${md(clip(plainReason(line(r)), 600))}\n`), 'rule(s)');
+    if (rules.length > 0)
+      out.folded(
+        `${title} (${rules.length})`,
+        rules.map((r) => `- \`${r.id}\`: ${md(clip(plainReason(line(r)), 600))}\n`),
+        'rule(s)',
+      );
   };
   foldedRules('Profile rules judged against assumed defaults, not counted', group('assumed'), assumedProfileNote);
   foldedRules('Advisory warnings, not counted', group('warn'), (r) => r.reason);
   const skips = skipReasons(report.rules);
   if (skips.length > 0) {
-    out.folded(`Skipped (${group('skipped').length})`, skips.map((s) => `- ${s.count} x ${md(clip(plainReason(s.reason), 600))}: ${s.ids.map((id) => `\`${id}\``).join(', ')}\n`), 'skip reason(s)');
+    out.folded(
+      `Skipped (${group('skipped').length})`,
+      skips.map(
+        (s) => `- ${s.count} x ${md(clip(plainReason(s.reason), 600))}: ${s.ids.map((id) => `\`${id}\``).join(', ')}\n`,
+      ),
+      'skip reason(s)',
+    );
   }
-  out.folded(`All ${report.rules.length} rules by area`, byArea(report).map((area) => [
-    `**${md(area.area)}**: ${countsLine(area.counts)}`, '', '| Rule | Level | Verdict | Reason |', '|---|---|---|---|',
-    ...area.rules.map((r) => `| \`${r.id}\` | ${r.level} | ${r.verdict} | ${md(clip(plainReason(r.reason), 200))} |`), '', '',
-  ].join('\n')), 'area table(s)');
+  out.folded(
+    `All ${report.rules.length} rules by area`,
+    byArea(report).map((area) =>
+      [
+        `**${md(area.area)}**: ${countsLine(area.counts)}`,
+        '',
+        '| Rule | Level | Verdict | Reason |',
+        '|---|---|---|---|',
+        ...area.rules.map(
+          (r) => `| \`${r.id}\` | ${r.level} | ${r.verdict} | ${md(clip(plainReason(r.reason), 200))} |`,
+        ),
+        '',
+        '',
+      ].join('\n'),
+    ),
+    'area table(s)',
+  );
   return out.finish(options.fullReport);
 }
 
 function failureBlock(rule: RuleResult): string {
-  const lines = [`#### \`${rule.id}\` (${rule.level}): ${rule.verdict}`, '', `${md(clip(rule.statement, 400))} _(${md(rule.section)})_`, ''];
+  const lines = [
+    `#### \`${rule.id}\` (${rule.level}): ${rule.verdict}`,
+    '',
+    `${md(clip(rule.statement, 400))} _(${md(rule.section)})_`,
+    '',
+  ];
   const checks = rule.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'error');
   for (const check of checks.slice(0, 5)) lines.push(...checkLines(check));
   if (checks.length > 5) lines.push(`- and ${checks.length - 5} more check(s) in the full report`, '');
@@ -76,11 +122,14 @@ function failureBlock(rule: RuleResult): string {
 }
 
 function checkLines(check: CheckResult): string[] {
-  const lines = [`- **${check.verdict}** ${md(check.name)} (\`${check.file}\`)${check.seed !== undefined ? `, seed ${check.seed}` : ''}: ${md(clip(plainReason(check.message), 1000))}`];
+  const lines = [
+    `- **${check.verdict}** ${md(check.name)} (\`${check.file}\`)${check.seed !== undefined ? `, seed ${check.seed}` : ''}: ${md(clip(plainReason(check.message), 1000))}`,
+  ];
   if (check.repro) {
     lines.push('', '  Reproduce:', '', ...fence(clip(check.repro, 2500), 'sh').map((l) => `  ${l}`));
   } else {
-    for (const x of (check.evidence ?? []).slice(-3)) lines.push(`  - \`${x.method} ${x.path.replace(/`/g, '%60')}\` -> ${x.status}`);
+    for (const x of (check.evidence ?? []).slice(-3))
+      lines.push(`  - \`${x.method} ${x.path.replace(/`/g, '%60')}\` -> ${x.status}`);
   }
   lines.push('');
   return lines;
@@ -95,7 +144,12 @@ function fence(body: string, lang: string): string[] {
 
 /** Inline text: one line, Markdown punctuation and HTML escaped (GitHub renders HTML in summaries). */
 function md(text: string): string {
-  return text.replace(/\r?\n/g, ' ').replace(/[\\`*_[\]|#~]/g, '\\$&').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return text
+    .replace(/\r?\n/g, ' ')
+    .replace(/[\\`*_[\]|#~]/g, '\\$&')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 }
 
 /** Output that refuses to grow past its limit; sections stop where their next entry would not fit. */
@@ -125,7 +179,8 @@ class Budget {
   }
 
   folded(summary: string, entries: readonly string[], unit: string): void {
-    if (!this.add(`<details><summary>${summary.replace(/</g, '&lt;')}</summary>\n\n`)) return this.omit(unit, entries.length);
+    if (!this.add(`<details><summary>${summary.replace(/</g, '&lt;')}</summary>\n\n`))
+      return this.omit(unit, entries.length);
     this.entries(entries, unit);
     // Closes even when the entries were cut (RESERVE keeps room for it).
     this.parts.push('</details>\n\n');
@@ -144,7 +199,10 @@ class Budget {
   finish(fullReport?: string): string {
     let text = this.parts.join('');
     if (this.omitted.size > 0) {
-      const what = [...this.omitted].filter(([, n]) => n > 0).map(([unit, n]) => `${n} ${unit}`).join(', ');
+      const what = [...this.omitted]
+        .filter(([, n]) => n > 0)
+        .map(([unit, n]) => `${n} ${unit}`)
+        .join(', ');
       const where = fullReport ? `the full report: ${md(clip(fullReport, 200))}` : 'the full report (--json or --html)';
       text += `\n---\n**Truncated** to stay under ${this.max.toLocaleString('en-US')} characters${what ? `: ${what} not shown` : ''}. See ${where}.\n`;
     }

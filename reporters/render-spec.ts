@@ -1,5 +1,5 @@
 import { assumedProfileNote, headline, standingOf } from './group.js';
-import { BASE_CSS, MEASURE_SCRIPT, esc, summaryBar } from './html-page.js';
+import { BASE_CSS, esc, MEASURE_SCRIPT, summaryBar } from './html-page.js';
 import { markdownToHtml } from './markdown-html.js';
 import { type Placement, placeQuotes } from './quote-places.js';
 import { type ConformanceReport, type RuleResult, VERDICTS, type Verdict } from './report.js';
@@ -29,14 +29,25 @@ export function renderSpecHtml(report: ConformanceReport, documentText: string):
       const here = placements.filter((p) => !badged.has(p) && p.end - 1 >= start && p.end - 1 < end);
       for (const p of here) badged.add(p);
       const ids = [...new Set(here.map((p) => p.ruleId))].sort();
-      return ids.length === 0 ? '' : ruleBadges(report, ids.map((id) => rules.get(id)!));
+      return ids.length === 0
+        ? ''
+        : ruleBadges(
+            report,
+            ids.map((id) => rules.get(id)!),
+          );
     },
-    part: (title, index) => `${index > 0 ? '</section>' : ''}<section class="part" id="part-${index + 1}">`
-      + `<div class="tally">${tally(report, placements, parts[index])}</div>`,
+    part: (title, index) =>
+      `${index > 0 ? '</section>' : ''}<section class="part" id="part-${index + 1}">` +
+      `<div class="tally">${tally(report, placements, parts[index])}</div>`,
   });
-  const unplaced = [...missing, ...placements.filter((p) => !badged.has(p)).map((p) => `${p.ruleId}: ${p.quote} (found, but outside any block)`)];
+  const unplaced = [
+    ...missing,
+    ...placements.filter((p) => !badged.has(p)).map((p) => `${p.ruleId}: ${p.quote} (found, but outside any block)`),
+  ];
   const unquoted = report.rules.filter((r) => !placements.some((p) => p.ruleId === r.id));
-  const toc = parts.map((p, i) => `<li><a href="#part-${i + 1}">${esc(p.title)}</a> ${tally(report, placements, p)}</li>`).join('');
+  const toc = parts
+    .map((p, i) => `<li><a href="#part-${i + 1}">${esc(p.title)}</a> ${tally(report, placements, p)}</li>`)
+    .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(`Spec view: ${headline(report)}`)}</title>
@@ -60,14 +71,28 @@ ${unquoted.length > 0 ? `<p>Not marked in the document: ${unquoted.map((r) => `<
 `;
 }
 
-interface Part { title: string; start: number; end: number }
+interface Part {
+  title: string;
+  start: number;
+  end: number;
+}
 
 function partRanges(source: string): Part[] {
   const heads = [...source.matchAll(/^## (.*)$/gm)];
-  return heads.map((h, i) => ({ title: h[1]!, start: h.index, end: i + 1 < heads.length ? heads[i + 1]!.index : source.length }));
+  return heads.map((h, i) => ({
+    title: h[1]!,
+    start: h.index,
+    end: i + 1 < heads.length ? heads[i + 1]!.index : source.length,
+  }));
 }
 
-function markedText(source: string, start: number, end: number, cover: ReadonlyArray<Set<string> | undefined>, rules: ReadonlyMap<string, RuleResult>): string {
+function markedText(
+  source: string,
+  start: number,
+  end: number,
+  cover: ReadonlyArray<Set<string> | undefined>,
+  rules: ReadonlyMap<string, RuleResult>,
+): string {
   const out: string[] = [];
   let runStart = start;
   const key = (i: number) => (cover[i] ? [...cover[i]!].sort().join(' ') : '');
@@ -78,7 +103,14 @@ function markedText(source: string, start: number, end: number, cover: ReadonlyA
     if (ids) {
       const verdicts = ids.split(' ').map((id) => rules.get(id)!.verdict);
       const worst = WORST.find((v) => verdicts.includes(v))!;
-      out.push(`<mark class="q v-${worst}" data-rules="${esc(ids)}" title="${esc(ids.split(' ').map((id) => `${id}: ${rules.get(id)!.verdict}`).join('\n'))}">${text}</mark>`);
+      out.push(
+        `<mark class="q v-${worst}" data-rules="${esc(ids)}" title="${esc(
+          ids
+            .split(' ')
+            .map((id) => `${id}: ${rules.get(id)!.verdict}`)
+            .join('\n'),
+        )}">${text}</mark>`,
+      );
     } else out.push(text);
     runStart = i;
   }
@@ -86,10 +118,20 @@ function markedText(source: string, start: number, end: number, cover: ReadonlyA
 }
 
 function ruleBadges(report: ConformanceReport, rules: readonly RuleResult[]): string {
-  const chips = rules.map((r) => `<a class="chip v-${r.verdict}" href="#rule-${esc(r.id)}" data-rule="${esc(r.id)}" title="${esc(`${r.verdict}: ${r.statement}`)}">`
-    + `${esc(r.id)} <b>${r.verdict}</b></a>`).join(' ');
-  const findings = rules.filter((r) => r.verdict !== 'pass')
-    .map((r) => `<span class="finding"><code>${esc(r.id)}</code> ${r.verdict}: ${esc(clip(plainReason(reasonOf(report, r)), 300))}</span>`).join('');
+  const chips = rules
+    .map(
+      (r) =>
+        `<a class="chip v-${r.verdict}" href="#rule-${esc(r.id)}" data-rule="${esc(r.id)}" title="${esc(`${r.verdict}: ${r.statement}`)}">` +
+        `${esc(r.id)} <b>${r.verdict}</b></a>`,
+    )
+    .join(' ');
+  const findings = rules
+    .filter((r) => r.verdict !== 'pass')
+    .map(
+      (r) =>
+        `<span class="finding"><code>${esc(r.id)}</code> ${r.verdict}: ${esc(clip(plainReason(reasonOf(report, r)), 300))}</span>`,
+    )
+    .join('');
   return ` <span class="rules">${chips}${findings}</span>`;
 }
 
@@ -100,13 +142,17 @@ function reasonOf(report: ConformanceReport, rule: RuleResult): string {
 function tally(report: ConformanceReport, placements: readonly Placement[], part: Part | undefined): string {
   if (!part) return '';
   const ids = new Set(placements.filter((p) => p.start >= part.start && p.start < part.end).map((p) => p.ruleId));
-  const counts = VERDICTS.map((v) => [v, report.rules.filter((r) => ids.has(r.id) && r.verdict === v).length] as const).filter(([, n]) => n > 0);
+  const counts = VERDICTS.map(
+    (v) => [v, report.rules.filter((r) => ids.has(r.id) && r.verdict === v).length] as const,
+  ).filter(([, n]) => n > 0);
   return counts.map(([v, n]) => `<span class="v v-${v}">${n} ${v}</span>`).join(' ');
 }
 
 function ruleEntry(report: ConformanceReport, rule: RuleResult): string {
-  return `<li id="rule-${esc(rule.id)}"><span class="v v-${rule.verdict}">${rule.verdict}</span> <code>${esc(rule.id)}</code> (${rule.level}, ${esc(rule.section)}): `
-    + `${esc(rule.statement)}${rule.verdict === 'pass' ? '' : ` <i>${esc(clip(plainReason(reasonOf(report, rule)), 500))}</i>`}</li>`;
+  return (
+    `<li id="rule-${esc(rule.id)}"><span class="v v-${rule.verdict}">${rule.verdict}</span> <code>${esc(rule.id)}</code> (${rule.level}, ${esc(rule.section)}): ` +
+    `${esc(rule.statement)}${rule.verdict === 'pass' ? '' : ` <i>${esc(clip(plainReason(reasonOf(report, rule)), 500))}</i>`}</li>`
+  );
 }
 
 const SPEC_CSS = `

@@ -17,7 +17,15 @@ export function useColour(stream: { isTTY?: boolean }, env: Readonly<Record<stri
 }
 
 const MARK: Record<string, string> = { fail: 'FAIL ', error: 'ERROR', warn: 'WARN ', skipped: 'SKIP ', pass: 'PASS ' };
-const SGR: Record<string, string> = { fail: '31', error: '33', warn: '33', skipped: '2', pass: '32', bold: '1', dim: '2' };
+const SGR: Record<string, string> = {
+  fail: '31',
+  error: '33',
+  warn: '33',
+  skipped: '2',
+  pass: '32',
+  bold: '1',
+  dim: '2',
+};
 const REASON_MAX = 240;
 const LINE_MAX = 118;
 const SKIP_REASON_MAX = 160;
@@ -25,7 +33,10 @@ const SKIP_REASON_MAX = 160;
 /** The terminal summary: counts per area, each rule that did not pass with a plain reason, skips grouped. */
 export function renderTerminal(report: ConformanceReport, options: TerminalOptions = {}): string {
   const paint = (code: string, text: string) => (options.color ? `\u001b[${SGR[code]}m${text}\u001b[0m` : text);
-  const head = paint('bold', `notes-conformance: ${headline(report)}; ${report.requests} requests, ${report.leftovers} left behind`);
+  const head = paint(
+    'bold',
+    `notes-conformance: ${headline(report)}; ${report.requests} requests, ${report.leftovers} left behind`,
+  );
   const exit = paint(report.exit_code === 0 ? 'pass' : 'fail', `exit ${report.exit_code}: ${report.exit_reason}`);
   const seed = `seed ${report.seed} (replay property runs with --seed ${report.seed})`;
   const failing = blockingRules(report).map((r) => r.id);
@@ -35,14 +46,20 @@ export function renderTerminal(report: ConformanceReport, options: TerminalOptio
   }
   const lines: string[] = [''];
   for (const area of byArea(report)) lines.push(`  ${area.area.padEnd(12)} ${countsLine(area.counts)}`);
-  const notable = rulesInDisplayOrder(report).filter((r) => r.verdict !== 'pass' && (options.showSkipped || r.verdict !== 'skipped'));
+  const notable = rulesInDisplayOrder(report).filter(
+    (r) => r.verdict !== 'pass' && (options.showSkipped || r.verdict !== 'skipped'),
+  );
   if (notable.length > 0) lines.push('');
   for (const rule of notable) lines.push(ruleLine(report, rule, paint));
-  for (const error of report.run_errors) lines.push(`  ${paint('error', 'RUN ERROR')} ${clip(plainReason(error), REASON_MAX)}`);
+  for (const error of report.run_errors)
+    lines.push(`  ${paint('error', 'RUN ERROR')} ${clip(plainReason(error), REASON_MAX)}`);
   const skips = skipReasons(report.rules);
   if (skips.length > 0 && !options.showSkipped) {
     lines.push('', `  skipped ${skips.reduce((n, s) => n + s.count, 0)} rule(s):`);
-    for (const skip of skips) lines.push(paint('dim', `    ${String(skip.count).padStart(3)} x ${clip(plainReason(skip.reason), SKIP_REASON_MAX)}`));
+    for (const skip of skips)
+      lines.push(
+        paint('dim', `    ${String(skip.count).padStart(3)} x ${clip(plainReason(skip.reason), SKIP_REASON_MAX)}`),
+      );
   }
   lines.push('', head, exit, seed, '');
   return lines.join('\n');

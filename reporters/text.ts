@@ -10,17 +10,30 @@ const TRAILING_BOOLEAN = /:\s*expected (?:true|false) to be (?:true|false)$/;
 const TO_BE = /^expected (.+?) to (?:be|equal|strictly equal|deeply equal) (.+)$/;
 
 export function plainReason(message: string): string {
-  let text = showInvisible(message).replace(EQUALITY_NOTE, '').replace(/^AssertionError:\s*/, '').trim();
+  let text = showInvisible(message)
+    .replace(EQUALITY_NOTE, '')
+    .replace(/^AssertionError:\s*/, '')
+    .trim();
   if (BARE_BOOLEAN.test(text)) return 'a condition the check asserts did not hold (the check gave no message)';
   // `expect(ok, 'the list is sorted').toBe(true)` -> "the list is sorted: expected false to be true".
   text = text.replace(TRAILING_BOOLEAN, '');
   const toBe = TO_BE.exec(text);
   if (toBe && !/ to (?:be|equal) /.test(toBe[1]!)) return `got ${toBe[1]}, expected ${toBe[2]}`;
-  return text.replace(/: expected (.+?) to (?:be|equal|strictly equal|deeply equal) (.+)$/, (_m, got: string, want: string) => `: got ${got}, expected ${want}`);
+  return text.replace(
+    /: expected (.+?) to (?:be|equal|strictly equal|deeply equal) (.+)$/,
+    (_m, got: string, want: string) => `: got ${got}, expected ${want}`,
+  );
 }
 
 const INVISIBLE: Record<string, string> = {
-  '\r': '\\r', '\t': '\\t', '\u00a0': '\\u00a0', '\u200b': '\\u200b', '\u200c': '\\u200c', '\u200d': '\\u200d', '\u2060': '\\u2060', '\ufeff': '\\ufeff',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\u00a0': '\\u00a0',
+  '\u200b': '\\u200b',
+  '\u200c': '\\u200c',
+  '\u200d': '\\u200d',
+  '\u2060': '\\u2060',
+  '\ufeff': '\\ufeff',
 };
 
 /**
@@ -29,10 +42,15 @@ const INVISIBLE: Record<string, string> = {
  * ('abc ' -> 'abc\u0020'), the usual cause of "expected 'abc ' to be 'abc'" puzzles.
  */
 export function showInvisible(text: string): string {
-  const escaped = text.replace(/[\r\t\u00a0\u200b-\u200d\u2060\ufeff]|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g,
-    (c) => INVISIBLE[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const escaped = text.replace(
+    /[\r\t\u00a0\u200b-\u200d\u2060\ufeff]|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g,
+    (c) => INVISIBLE[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   // A literal opens after a blank or bracket and closes before one (apostrophes in words do not count).
-  return escaped.replace(/(?<=^|[\s([{,:=])(['"])([^'"\n]*?)( +)\1(?=$|[\s)\]},.:;])/g, (_m, q: string, body: string, blanks: string) => `${q}${body}${'\\u0020'.repeat(blanks.length)}${q}`);
+  return escaped.replace(
+    /(?<=^|[\s([{,:=])(['"])([^'"\n]*?)( +)\1(?=$|[\s)\]},.:;])/g,
+    (_m, q: string, body: string, blanks: string) => `${q}${body}${'\\u0020'.repeat(blanks.length)}${q}`,
+  );
 }
 
 /** At most `max` characters, with an ellipsis and the full length when cut. */

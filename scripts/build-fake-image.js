@@ -23,14 +23,18 @@ try {
   // node and the shared libraries it loads
   const node = process.execPath;
   copyInto(node);
-  const libs = execFileSync('ldd', [node], { encoding: 'utf8' }).split('\n').map((l) => /(\/\S+) \(0x/.exec(l)?.[1]).filter(Boolean);
+  const libs = execFileSync('ldd', [node], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => /(\/\S+) \(0x/.exec(l)?.[1])
+    .filter(Boolean);
   for (const lib of libs) copyInto(lib);
   mkdirSync(join(stage, 'usr/local/bin'), { recursive: true });
   // A hard link, stored once by tar: the image stays one node binary large.
   if (node !== '/usr/local/bin/node') linkSync(join(stage, node), join(stage, 'usr/local/bin/node'));
   mkdirSync(join(stage, 'tmp'), { recursive: true });
   // the app: built code, spec data, and the runtime packages of the fake (ajv, ajv-formats, yaml and theirs)
-  for (const part of ['package.json', 'bin', 'dist', 'spec', 'image']) cpSync(join(root, part), join(app, part), { recursive: true });
+  for (const part of ['package.json', 'bin', 'dist', 'spec', 'image'])
+    cpSync(join(root, part), join(app, part), { recursive: true });
   const seen = new Set();
   const visit = (name) => {
     if (seen.has(name)) return;
@@ -42,7 +46,11 @@ try {
   };
   for (const name of ['ajv', 'ajv-formats', 'yaml']) visit(name);
   const tar = execFileSync('tar', ['-C', stage, '-c', '.'], { maxBuffer: 1 << 30 });
-  execFileSync('docker', ['import', '--change', 'CMD ["/usr/local/bin/node", "/app/image/entry.js"]', '--change', 'WORKDIR /app', '-', tag], { input: tar, stdio: ['pipe', 'inherit', 'inherit'] });
+  execFileSync(
+    'docker',
+    ['import', '--change', 'CMD ["/usr/local/bin/node", "/app/image/entry.js"]', '--change', 'WORKDIR /app', '-', tag],
+    { input: tar, stdio: ['pipe', 'inherit', 'inherit'] },
+  );
   console.log(`built ${tag} (${seen.size} packages, ${(tar.length / 1048576).toFixed(1)} MiB)`);
 } finally {
   rmSync(stage, { recursive: true, force: true });

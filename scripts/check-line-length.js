@@ -22,7 +22,9 @@ for (const file of files) {
   });
 }
 if (long.length > BUDGET) {
-  console.error(`check-line-length: ${long.length} lines over ${LIMIT} characters (budget ${BUDGET}):\n  ${long.join('\n  ')}`);
+  console.error(
+    `check-line-length: ${long.length} lines over ${LIMIT} characters (budget ${BUDGET}):\n  ${long.join('\n  ')}`,
+  );
   process.exit(1);
 }
 console.log(`check-line-length: ${long.length} lines over ${LIMIT} characters (budget ${BUDGET})`);

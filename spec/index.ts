@@ -3,12 +3,23 @@
  * the kit. The rules (each quoting the document), target profiles (validated against
  * profile.schema.json), and the OpenAPI document with a validator for its component schemas.
  */
-export { type Rule, type RuleLevel, RULE_ID_PATTERN, loadRules, ruleArea, rulesById, selectedByOnly } from './rules.js';
-export {
-  type BuiltinProfileName, type Profile, type RefusalKind, ProfileError, REFUSAL_KINDS,
-  builtinProfilePath, loadBuiltinProfile, loadProfile, parseProfile, profileField, profileSchema, validateProfile,
-} from './profile.js';
-export { type OpenApiDocument, type OperationInfo, listOperations, loadOpenApi } from './openapi.js';
-export { type SchemaRegistry, createSchemaRegistry } from './schemas.js';
+
+export { listOperations, loadOpenApi, type OpenApiDocument, type OperationInfo } from './openapi.js';
 export { packageRoot, specFile } from './paths.js';
+export {
+  type BuiltinProfileName,
+  builtinProfilePath,
+  loadBuiltinProfile,
+  loadProfile,
+  type Profile,
+  ProfileError,
+  parseProfile,
+  profileField,
+  profileSchema,
+  REFUSAL_KINDS,
+  type RefusalKind,
+  validateProfile,
+} from './profile.js';
+export { loadRules, RULE_ID_PATTERN, type Rule, type RuleLevel, ruleArea, rulesById, selectedByOnly } from './rules.js';
+export { createSchemaRegistry, type SchemaRegistry } from './schemas.js';
 export { kitVersion } from './version.js';

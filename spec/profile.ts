@@ -4,22 +4,47 @@ import { specFile } from './paths.js';
 import { parseYamlText } from './yaml-file.js';
 
 export const REFUSAL_KINDS = [
-  'validation', 'not_found', 'forbidden', 'unauthenticated', 'version_mismatch',
-  'trashed', 'quota_exceeded', 'unknown_snapshot', 'cursor_mismatch', 'rate_limited',
+  'validation',
+  'not_found',
+  'forbidden',
+  'unauthenticated',
+  'version_mismatch',
+  'trashed',
+  'quota_exceeded',
+  'unknown_snapshot',
+  'cursor_mismatch',
+  'rate_limited',
 ] as const;
 export type RefusalKind = (typeof REFUSAL_KINDS)[number];
 
-export interface EndpointDecl { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string }
+export interface EndpointDecl {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+}
 
 export interface NotesListNames {
-  cursor?: string; collection?: string; include_content?: string;
-  contains_open_tasks?: string; contains_tasks?: string; contains_images?: string; contains_files?: string;
+  cursor?: string;
+  collection?: string;
+  include_content?: string;
+  contains_open_tasks?: string;
+  contains_tasks?: string;
+  contains_images?: string;
+  contains_files?: string;
 }
 export interface NotesSearchNames {
-  collections?: string; response_shape?: string;
-  contains_open_tasks?: string; contains_tasks?: string; contains_images?: string; contains_files?: string;
+  collections?: string;
+  response_shape?: string;
+  contains_open_tasks?: string;
+  contains_tasks?: string;
+  contains_images?: string;
+  contains_files?: string;
 }
-export interface BoundNames { created_after?: string; created_before?: string; updated_after?: string; updated_before?: string }
+export interface BoundNames {
+  created_after?: string;
+  created_before?: string;
+  updated_after?: string;
+  updated_before?: string;
+}
 export type ContainsKind = 'open_tasks' | 'tasks' | 'images' | 'files';
 export const CONTAINS_KINDS: readonly ContainsKind[] = ['open_tasks', 'tasks', 'images', 'files'];
 
@@ -29,7 +54,11 @@ export interface Profile {
   name: string;
   description?: string;
   statuses?: Partial<Record<RefusalKind, number>>;
-  error_body?: { kind_pointer: string; message_pointer?: string; kinds?: Partial<Record<Exclude<RefusalKind, 'quota_exceeded'>, string>> };
+  error_body?: {
+    kind_pointer: string;
+    message_pointer?: string;
+    kinds?: Partial<Record<Exclude<RefusalKind, 'quota_exceeded'>, string>>;
+  };
   names?: {
     notes_list?: NotesListNames;
     notes_search?: NotesSearchNames;
@@ -63,20 +92,33 @@ export interface Profile {
   search_index_lag_ms?: number;
   clock_tolerance_ms?: number;
   budgets?: {
-    property_runs?: number; model_runs?: number; model_max_commands?: number; max_seed_notes?: number;
-    request_budget?: number; requests_per_second?: number; request_timeout_ms?: number;
-    max_response_bytes?: number; max_rate_limit_wait_ms?: number;
+    property_runs?: number;
+    model_runs?: number;
+    model_max_commands?: number;
+    max_seed_notes?: number;
+    request_budget?: number;
+    requests_per_second?: number;
+    request_timeout_ms?: number;
+    max_response_bytes?: number;
+    max_rate_limit_wait_ms?: number;
   };
   fake?: {
-    timestamps?: 'utc_millis' | 'offset_micros'; request_ids?: 'uuid' | 'prefixed'; extra_fields?: boolean;
-    truncate_timestamps?: boolean; search_index_lag?: boolean; version_on_membership?: boolean;
+    timestamps?: 'utc_millis' | 'offset_micros';
+    request_ids?: 'uuid' | 'prefixed';
+    extra_fields?: boolean;
+    truncate_timestamps?: boolean;
+    search_index_lag?: boolean;
+    version_on_membership?: boolean;
   };
 }
 
 /** A profile that cannot be used: the file, the JSON path of each bad field and what was expected. */
 export class ProfileError extends Error {
   override name = 'ProfileError';
-  constructor(readonly source: string, readonly problems: readonly string[]) {
+  constructor(
+    readonly source: string,
+    readonly problems: readonly string[],
+  ) {
     super(`${source}: invalid target profile\n  ${problems.join('\n  ')}`);
   }
 }
@@ -97,9 +139,7 @@ function validator() {
 export function validateProfile(data: unknown, source: string): Profile {
   const validate = validator();
   if (!validate(data)) {
-    const problems = (validate.errors ?? [])
-      .filter((e) => e.keyword !== 'if')
-      .map((e) => describeAjvError(e, data));
+    const problems = (validate.errors ?? []).filter((e) => e.keyword !== 'if').map((e) => describeAjvError(e, data));
     throw new ProfileError(source, [...new Set(problems)]);
   }
   return deepFreeze(data as Profile);
@@ -112,7 +152,8 @@ export function parseProfile(text: string, source: string): Profile {
   } catch (error) {
     throw new ProfileError(source, [(error as Error).message.replace(`${source}:`, 'line ')]);
   }
-  if (data === null || data === undefined) throw new ProfileError(source, ['/: the file is empty; a profile needs at least a name']);
+  if (data === null || data === undefined)
+    throw new ProfileError(source, ['/: the file is empty; a profile needs at least a name']);
   return validateProfile(data, source);
 }
 
@@ -121,7 +162,9 @@ export function loadProfile(path: string): Profile {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new ProfileError(path, [`cannot read the file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`]);
+    throw new ProfileError(path, [
+      `cannot read the file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    ]);
   }
   return parseProfile(text, path);
 }

@@ -1,6 +1,6 @@
 import { createAjv, describeAjvError } from './ajv.js';
 import { specFile } from './paths.js';
-import { SpecFileError, readYamlFile } from './yaml-file.js';
+import { readYamlFile, SpecFileError } from './yaml-file.js';
 
 export type RuleLevel = 'documented' | 'profile' | 'advisory';
 

@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import { createAjv, describeAjvError } from './ajv.js';
-import { type OpenApiDocument, loadOpenApi } from './openapi.js';
+import { loadOpenApi, type OpenApiDocument } from './openapi.js';
 
 const BASE = 'https://notes-conformance.dev/schemas/';
 const LOCAL_REF = '#/components/schemas/';
@@ -32,7 +32,11 @@ export function createSchemaRegistry(doc: OpenApiDocument = loadOpenApi()): Sche
     if (!fn) {
       if (!(name in components)) throw new Error(`no schema named ${name} in openapi.yaml`);
       fn = isStrict
-        ? strict.compile(isObjectSchema(components[name] as Record<string, Json>, components) ? { type: 'object', $ref: BASE + name, unevaluatedProperties: false } : { $ref: BASE + name })
+        ? strict.compile(
+            isObjectSchema(components[name] as Record<string, Json>, components)
+              ? { type: 'object', $ref: BASE + name, unevaluatedProperties: false }
+              : { $ref: BASE + name },
+          )
         : lenient.compile({ $ref: BASE + name });
       compiled.set(key, fn);
     }
@@ -71,10 +75,16 @@ export const MAX_PROBLEMS = 20;
  */
 function validateLinear(fn: ValidateFunction, data: unknown): string[] {
   const describe = (value: unknown, rewrite?: (path: string) => string) =>
-    (fn(value) ? [] : (fn.errors ?? []).slice(0, MAX_PROBLEMS).map((e) => describeAjvError(rewrite ? { ...e, instancePath: rewrite(e.instancePath) } : e, data)));
+    fn(value)
+      ? []
+      : (fn.errors ?? [])
+          .slice(0, MAX_PROBLEMS)
+          .map((e) => describeAjvError(rewrite ? { ...e, instancePath: rewrite(e.instancePath) } : e, data));
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return describe(data);
   const body = data as Record<string, unknown>;
-  const long = Object.keys(body).filter((k) => Array.isArray(body[k]) && (body[k] as unknown[]).length > LARGE_LIST + 1);
+  const long = Object.keys(body).filter(
+    (k) => Array.isArray(body[k]) && (body[k] as unknown[]).length > LARGE_LIST + 1,
+  );
   if (long.length === 0) return describe(data);
   const cut = (k: string) => (body[k] as unknown[]).slice(0, LARGE_LIST + 1);
   const problems = describe({ ...body, ...Object.fromEntries(long.map((k) => [k, cut(k)])) });
@@ -82,11 +92,15 @@ function validateLinear(fn: ValidateFunction, data: unknown): string[] {
     const items = body[key] as unknown[];
     const pointer = `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
     const prefix = `${pointer}/0`;
-    const others = Object.fromEntries(long.filter((k) => k !== key).map((k) => [k, (body[k] as unknown[]).slice(0, 1)]));
+    const others = Object.fromEntries(
+      long.filter((k) => k !== key).map((k) => [k, (body[k] as unknown[]).slice(0, 1)]),
+    );
     for (let i = LARGE_LIST + 1; i < items.length && problems.length < MAX_PROBLEMS; i++) {
-      const at = (path: string) => (path === prefix || path.startsWith(`${prefix}/`) ? `${pointer}/${i}${path.slice(prefix.length)}` : path);
+      const at = (path: string) =>
+        path === prefix || path.startsWith(`${prefix}/`) ? `${pointer}/${i}${path.slice(prefix.length)}` : path;
       // Problems outside the item belong to the envelope, already reported.
-      for (const p of describe({ ...body, ...others, [key]: [items[i]] }, at)) if (p.startsWith(`${pointer}/${i}`)) problems.push(p);
+      for (const p of describe({ ...body, ...others, [key]: [items[i]] }, at))
+        if (p.startsWith(`${pointer}/${i}`)) problems.push(p);
     }
   }
   return problems.slice(0, MAX_PROBLEMS);
@@ -97,9 +111,10 @@ function rewriteRefs(node: Json): Json {
   if (node === null || typeof node !== 'object') return node;
   const out: Record<string, Json> = {};
   for (const [key, value] of Object.entries(node)) {
-    out[key] = key === '$ref' && typeof value === 'string' && value.startsWith(LOCAL_REF)
-      ? BASE + value.slice(LOCAL_REF.length)
-      : rewriteRefs(value);
+    out[key] =
+      key === '$ref' && typeof value === 'string' && value.startsWith(LOCAL_REF)
+        ? BASE + value.slice(LOCAL_REF.length)
+        : rewriteRefs(value);
   }
   return out;
 }
@@ -142,7 +157,10 @@ function collectResponseSchemas(doc: OpenApiDocument): Map<string, string> {
   for (const item of Object.values(doc.paths)) {
     for (const op of Object.values(item)) {
       if (!op || typeof op !== 'object' || !('operationId' in op)) continue;
-      const o = op as { operationId: string; responses?: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> };
+      const o = op as {
+        operationId: string;
+        responses?: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
+      };
       const ref = o.responses?.['200']?.content?.['application/json']?.schema?.$ref;
       if (ref?.startsWith(LOCAL_REF)) map.set(o.operationId, ref.slice(LOCAL_REF.length));
     }

@@ -154,6 +154,9 @@ export interface QuotaInfo {
 
 /** "the account's note quota is spent (quota_exceeded: used 150 of 150, resets ...)": the words every rendering uses. */
 export function quotaWords(quota: QuotaInfo): string {
-  const used = quota.used !== undefined || quota.limit !== undefined ? `used ${quota.used ?? '?'} of ${quota.limit ?? '?'}` : 'usage not given';
+  const used =
+    quota.used !== undefined || quota.limit !== undefined
+      ? `used ${quota.used ?? '?'} of ${quota.limit ?? '?'}`
+      : 'usage not given';
   return `the account's note quota is spent (quota_exceeded: ${used}${quota.reset_time !== undefined ? `, resets ${quota.reset_time}` : ''})`;
 }

@@ -1,4 +1,4 @@
-import { type JsonSchema, type Random, generateSync } from 'json-schema-faker';
+import { generateSync, type JsonSchema, type Random } from 'json-schema-faker';
 import { loadOpenApi } from '../../spec/openapi.js';
 import { DataFileError } from './errors.js';
 import type { SeedData } from './seed-file.js';
@@ -10,14 +10,16 @@ import type { SeedData } from './seed-file.js';
  * tasks, images and file links, timestamps spread over three years). Same seed, same data.
  */
 
-const WORDS = ('meeting project budget review draft plan idea garden recipe travel invoice client design research book '
-  + 'reading list summer winter launch release roadmap team hiring interview notes weekly monthly goals health workout '
-  + 'groceries dinner lunch breakfast trip flight hotel museum concert birthday gift family friends school homework exam '
-  + 'lecture paper thesis chapter outline sketch photo camera music guitar piano lesson practice budget tax receipt '
-  + 'contract lease apartment repair kitchen paint window garden seeds harvest market coffee tea bakery bread cheese '
-  + 'mountain river lake beach forest city station bike car insurance doctor dentist appointment call email follow '
-  + 'question answer decision risk issue bug feature test deploy server database backup security password update '
-  + 'migration sprint retro demo customer feedback survey report metrics dashboard quarterly annual strategy vision').split(' ');
+const WORDS = (
+  'meeting project budget review draft plan idea garden recipe travel invoice client design research book ' +
+  'reading list summer winter launch release roadmap team hiring interview notes weekly monthly goals health workout ' +
+  'groceries dinner lunch breakfast trip flight hotel museum concert birthday gift family friends school homework exam ' +
+  'lecture paper thesis chapter outline sketch photo camera music guitar piano lesson practice budget tax receipt ' +
+  'contract lease apartment repair kitchen paint window garden seeds harvest market coffee tea bakery bread cheese ' +
+  'mountain river lake beach forest city station bike car insurance doctor dentist appointment call email follow ' +
+  'question answer decision risk issue bug feature test deploy server database backup security password update ' +
+  'migration sprint retro demo customer feedback survey report metrics dashboard quarterly annual strategy vision'
+).split(' ');
 const FILE_EXTENSIONS = ['pdf', 'docx', 'xlsx', 'pptx', 'csv', 'zip', 'txt'];
 const IMAGE_EXTENSIONS = ['png', 'jpg', 'gif', 'webp'];
 const COLLECTION_KINDS = ['Project', 'Notes', 'Ideas', 'Archive', 'Reading', 'Planning', 'Journal', 'Research'];
@@ -28,15 +30,25 @@ const SPREAD_MS = 3 * 365 * 86_400_000;
 const CHUNK = 1_000;
 
 const capital = (word: string) => word[0]!.toUpperCase() + word.slice(1);
-const words = (r: Random, min: number, max: number) => Array.from({ length: r.int(min, max) }, () => r.pick(WORDS)).join(' ');
+const words = (r: Random, min: number, max: number) =>
+  Array.from({ length: r.int(min, max) }, () => r.pick(WORDS)).join(' ');
 
 function markdown(r: Random): string {
   const title = capital(words(r, 2, 6));
   const blocks = [r.bool(0.3) ? `# ${title}` : title];
   for (let i = r.int(1, 3); i > 0; i--) blocks.push(`${capital(words(r, 6, 30))}.`);
-  if (r.bool(0.35)) blocks.push(Array.from({ length: r.int(1, 5) }, () => `- [${r.bool(0.4) ? 'x' : ' '}] ${words(r, 2, 6)}`).join('\n'));
-  if (r.bool(0.15)) blocks.push(`![${words(r, 1, 3)}](https://images.example.com/${r.pick(WORDS)}-${r.int(1, 9999)}.${r.pick(IMAGE_EXTENSIONS)})`);
-  if (r.bool(0.15)) blocks.push(`See [${capital(words(r, 1, 3))}](https://files.example.com/${r.pick(WORDS)}-${r.int(1, 9999)}.${r.pick(FILE_EXTENSIONS)}).`);
+  if (r.bool(0.35))
+    blocks.push(
+      Array.from({ length: r.int(1, 5) }, () => `- [${r.bool(0.4) ? 'x' : ' '}] ${words(r, 2, 6)}`).join('\n'),
+    );
+  if (r.bool(0.15))
+    blocks.push(
+      `![${words(r, 1, 3)}](https://images.example.com/${r.pick(WORDS)}-${r.int(1, 9999)}.${r.pick(IMAGE_EXTENSIONS)})`,
+    );
+  if (r.bool(0.15))
+    blocks.push(
+      `See [${capital(words(r, 1, 3))}](https://files.example.com/${r.pick(WORDS)}-${r.int(1, 9999)}.${r.pick(FILE_EXTENSIONS)}).`,
+    );
   return blocks.join('\n\n');
 }
 
@@ -55,9 +67,11 @@ function requestSchema(name: string, formats: Record<string, string>, arrays: Re
   if (!schema?.properties) throw new DataFileError(`openapi.yaml has no ${name} schema to generate from`);
   const properties: Record<string, JsonSchema> = {};
   for (const [field, format] of Object.entries(formats)) {
-    if (!(field in schema.properties)) throw new DataFileError(`openapi.yaml: ${name} has no field ${field} to generate`);
+    if (!(field in schema.properties))
+      throw new DataFileError(`openapi.yaml: ${name} has no field ${field} to generate`);
     const string: JsonSchema = { type: 'string', format };
-    properties[field] = field in arrays ? { type: 'array', items: string, minItems: 0, maxItems: arrays[field]! } : string;
+    properties[field] =
+      field in arrays ? { type: 'array', items: string, minItems: 0, maxItems: arrays[field]! } : string;
   }
   const required = (schema.required ?? []).filter((f) => f in properties);
   return { type: 'object', required, properties, additionalProperties: false };
@@ -81,17 +95,42 @@ export function generateSeed(count: number, seed: number, now: number, sink: (ch
     'note-markdown': markdown,
     'past-date-time': (r: Random) => instant(r, latest),
     // Mostly titles of the generated collections (any case), now and then one that matches none.
-    'linked-title': (r: Random) => (r.bool(0.1) || collectionTitles.length === 0 ? `${capital(r.pick(WORDS))} inbox`
-      : r.bool(0.2) ? r.pick(collectionTitles).toLowerCase() : r.pick(collectionTitles)),
+    'linked-title': (r: Random) =>
+      r.bool(0.1) || collectionTitles.length === 0
+        ? `${capital(r.pick(WORDS))} inbox`
+        : r.bool(0.2)
+          ? r.pick(collectionTitles).toLowerCase()
+          : r.pick(collectionTitles),
   };
-  const collectionSchema = requestSchema('CollectionCreateRequest', {
-    title: 'collection-title', description: 'collection-description', created_at: 'past-date-time',
-  }, {});
-  const noteSchema = requestSchema('NoteCreateRequest', {
-    content: 'note-markdown', collection_titles: 'linked-title', created_at: 'past-date-time', updated_at: 'past-date-time',
-  }, { collection_titles: 2 });
-  const batch = (schema: JsonSchema, size: number, chunkSeed: number, optionals: number): Array<Record<string, unknown>> =>
-    generateSync({ type: 'array', minItems: size, maxItems: size, items: schema }, { seed: chunkSeed, optionalsProbability: optionals, formats }) as Array<Record<string, unknown>>;
+  const collectionSchema = requestSchema(
+    'CollectionCreateRequest',
+    {
+      title: 'collection-title',
+      description: 'collection-description',
+      created_at: 'past-date-time',
+    },
+    {},
+  );
+  const noteSchema = requestSchema(
+    'NoteCreateRequest',
+    {
+      content: 'note-markdown',
+      collection_titles: 'linked-title',
+      created_at: 'past-date-time',
+      updated_at: 'past-date-time',
+    },
+    { collection_titles: 2 },
+  );
+  const batch = (
+    schema: JsonSchema,
+    size: number,
+    chunkSeed: number,
+    optionals: number,
+  ): Array<Record<string, unknown>> =>
+    generateSync(
+      { type: 'array', minItems: size, maxItems: size, items: schema },
+      { seed: chunkSeed, optionalsProbability: optionals, formats },
+    ) as Array<Record<string, unknown>>;
 
   const collections = batch(collectionSchema, collectionCount(count), mix(seed, 0), 0.7);
   for (const c of collections) collectionTitles.push(c.title as string);

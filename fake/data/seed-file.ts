@@ -22,7 +22,9 @@ export function readSeedFile(path: string): SeedData {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new DataFileError(`${path}: cannot read the data file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new DataFileError(
+      `${path}: cannot read the data file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   let parsed: unknown;
   try {
@@ -40,11 +42,13 @@ export function checkSeedData(value: unknown, source: string): SeedData {
     throw new DataFileError(`${source}: expected an object with "collections" and "notes" arrays`);
   }
   for (const key of Object.keys(value)) {
-    if (!SEED_FIELDS.has(key)) throw new DataFileError(`${source}: unknown field "${key}" (expected "collections" and "notes")`);
+    if (!SEED_FIELDS.has(key))
+      throw new DataFileError(`${source}: unknown field "${key}" (expected "collections" and "notes")`);
   }
   const data = value as Record<string, unknown>;
   for (const key of SEED_FIELDS) {
-    if (data[key] !== undefined && !Array.isArray(data[key])) throw new DataFileError(`${source}: "${key}" must be an array of create bodies`);
+    if (data[key] !== undefined && !Array.isArray(data[key]))
+      throw new DataFileError(`${source}: "${key}" must be an array of create bodies`);
   }
   return data as SeedData;
 }
@@ -54,10 +58,20 @@ export function checkSeedData(value: unknown, source: string): SeedData {
  * /v2/collections and POST /v2/notes: every rule of the document applies, and the first body it
  * refuses stops the load with the entry named. Not atomic: the caller refuses to start on error.
  */
-export function applySeed(ctx: ServiceContext, user: UserRecord, data: SeedData, source: string): { collections: number; notes: number } {
+export function applySeed(
+  ctx: ServiceContext,
+  user: UserRecord,
+  data: SeedData,
+  source: string,
+): { collections: number; notes: number } {
   const collections = data.collections ?? [];
   const notes = data.notes ?? [];
-  const known = (schema: string) => new Set(Object.keys((loadOpenApi().components.schemas as Record<string, { properties?: object }>)[schema]?.properties ?? {}));
+  const known = (schema: string) =>
+    new Set(
+      Object.keys(
+        (loadOpenApi().components.schemas as Record<string, { properties?: object }>)[schema]?.properties ?? {},
+      ),
+    );
   const collectionFields = known('CollectionCreateRequest');
   const noteFields = known('NoteCreateRequest');
   collections.forEach((body, i) => {
@@ -83,5 +97,6 @@ export function applySeed(ctx: ServiceContext, user: UserRecord, data: SeedData,
 function refuseUnknownFields(body: unknown, known: ReadonlySet<string>): void {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
   const unknown = Object.keys(body).find((key) => !known.has(key));
-  if (unknown !== undefined) throw new Error(`unknown field ${JSON.stringify(unknown)} (the create request has ${[...known].join(', ')})`);
+  if (unknown !== undefined)
+    throw new Error(`unknown field ${JSON.stringify(unknown)} (the create request has ${[...known].join(', ')})`);
 }

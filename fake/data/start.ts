@@ -21,7 +21,9 @@ export function restoreState(ctx: ServiceContext, config: FakeConfig): boolean {
   try {
     accessSync(dirname(resolve(config.stateFile)), constants.W_OK);
   } catch {
-    throw new DataFileError(`${config.stateFile}: cannot save the state there (the directory is missing or not writable)`);
+    throw new DataFileError(
+      `${config.stateFile}: cannot save the state there (the directory is missing or not writable)`,
+    );
   }
   return loadState(ctx, config.stateFile);
 }
@@ -35,13 +37,25 @@ export async function seedData(ctx: ServiceContext, config: FakeConfig, owner: U
   };
   if (config.data !== undefined) {
     const source = typeof config.data === 'string' ? config.data : 'data';
-    add(applySeed(ctx, owner, typeof config.data === 'string' ? readSeedFile(config.data) : checkSeedData(config.data, source), source));
+    add(
+      applySeed(
+        ctx,
+        owner,
+        typeof config.data === 'string' ? readSeedFile(config.data) : checkSeedData(config.data, source),
+        source,
+      ),
+    );
   }
   if (config.generate > 0) {
     const { generateSeed } = await import('./generator.js');
     let offset = 0;
     generateSeed(config.generate, config.generateSeed, ctx.clock.now(), (chunk) => {
-      const counts = applySeed(ctx, owner, chunk, `generated data (seed ${config.generateSeed}, note offset ${offset})`);
+      const counts = applySeed(
+        ctx,
+        owner,
+        chunk,
+        `generated data (seed ${config.generateSeed}, note offset ${offset})`,
+      );
       offset += counts.notes;
       add(counts);
     });

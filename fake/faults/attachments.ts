@@ -1,5 +1,5 @@
 import { DomainError } from '../service/errors.js';
-import type { Fault, } from './hooks.js';
+import type { Fault } from './hooks.js';
 import { after, around } from './support.js';
 
 export const ATTACHMENTS_FAULTS = {

@@ -1,5 +1,5 @@
 import { DomainError } from '../service/errors.js';
-import type { Fault, } from './hooks.js';
+import type { Fault } from './hooks.js';
 import { around } from './support.js';
 
 const flatTitle = (content: string) => content.replace(/\s+/g, ' ').trim().slice(0, 60);

@@ -1,6 +1,6 @@
 import { invalid } from '../service/errors.js';
 import type { View } from '../service/views.js';
-import type { Fault, } from './hooks.js';
+import type { Fault } from './hooks.js';
 import { owningAll } from './query-support.js';
 import { after, around, before, fields, pathNote, pretending } from './support.js';
 

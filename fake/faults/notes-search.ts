@@ -3,7 +3,7 @@ import { readBounds } from '../service/notes-list.js';
 import { REFERENCE_POLICY } from '../service/policy.js';
 import type { View } from '../service/views.js';
 import type { NoteRecord } from '../store/records.js';
-import type { Fault, } from './hooks.js';
+import type { Fault } from './hooks.js';
 import { containsAll, exclusiveBounds, pretendingEach, wantedFeatures } from './query-support.js';
 import { after, around, before, fields, withFields, withQuery } from './support.js';
 

@@ -1,26 +1,32 @@
 import type { FakeConfig } from '../config.js';
 import type { FaultName } from '../faults/catalogue.js';
 import { installed } from '../faults/registry.js';
-import { EMPTY_BODY_FAULTS, applyResponseFaults } from '../faults/response-faults.js';
+import { applyResponseFaults, EMPTY_BODY_FAULTS } from '../faults/response-faults.js';
 import { isUuid } from '../ids.js';
-import { installVariants } from '../variants/index.js';
 import type { FakeSettings, ServiceContext } from '../service/context.js';
 import { DomainError } from '../service/errors.js';
-import { COMPLEXITY_COST, type BucketReading, LeakyBuckets } from '../service/rate-limit.js';
+import { type BucketReading, COMPLEXITY_COST, LeakyBuckets } from '../service/rate-limit.js';
 import type { View } from '../service/views.js';
 import type { UserRecord } from '../store/records.js';
 import { Store } from '../store/store.js';
+import { installVariants } from '../variants/index.js';
 import { Cors } from './cors.js';
-import { type ErrorMapper, type HttpRefusalKind, createErrorMapper } from './error-map.js';
+import { createErrorMapper, type ErrorMapper, type HttpRefusalKind } from './error-map.js';
 import { FixtureApi } from './fixtures.js';
 import { header, parseJsonBody } from './parse.js';
-import { type Call, type Route, buildRoutes } from './routes.js';
 import { type RouteMatch, Router } from './router.js';
+import { buildRoutes, type Call, type Route } from './routes.js';
 import type { FakeRequest, FakeResponse } from './types.js';
 import { WireNames } from './wire-names.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const ANONYMOUS: UserRecord = { id: '00000000-0000-4000-8000-000000000000', token: '', name: 'anonymous', quota: undefined, rateLimit: undefined };
+const ANONYMOUS: UserRecord = {
+  id: '00000000-0000-4000-8000-000000000000',
+  token: '',
+  name: 'anonymous',
+  quota: undefined,
+  rateLimit: undefined,
+};
 const UUID_PARAMS = new Set(['note_id', 'collection_id', 'source_collection_id', 'attachment_id', 'user_id']);
 
 export interface Served {
@@ -65,14 +71,25 @@ export class FakeCore {
     const store = new Store();
     variants.wrapStore(store);
     faultHooks.wrapStore(store);
-    this.ctx = { store, clock: config.clock, ids: config.ids, settings: faultHooks.settings(settings), policy: faultHooks.policy, broken };
-    this.routes = buildRoutes(config.names, config.endpoints, broken).map((r) => ({ ...r, run: faultHooks.wrapOperation(r.op, variants.wrapOperation(r.op, r.run)) }));
+    this.ctx = {
+      store,
+      clock: config.clock,
+      ids: config.ids,
+      settings: faultHooks.settings(settings),
+      policy: faultHooks.policy,
+      broken,
+    };
+    this.routes = buildRoutes(config.names, config.endpoints, broken).map((r) => ({
+      ...r,
+      run: faultHooks.wrapOperation(r.op, variants.wrapOperation(r.op, r.run)),
+    }));
     this.router = new Router(this.routes);
     this.mapError = createErrorMapper(config.profile, broken);
     this.fixtures = new FixtureApi(this.ctx, config, (user) => this.buckets.delete(user.id));
     this.rateHeaderFields = config.rateHeaders.names.flatMap((name) => {
       const read = headerReader(name);
-      const wire = name === 'X-RateLimit-Remaining' && broken('headers.rate-limit.names-differ') ? 'X-RateLimit-Left' : name;
+      const wire =
+        name === 'X-RateLimit-Remaining' && broken('headers.rate-limit.names-differ') ? 'X-RateLimit-Left' : name;
       return read ? [{ wire: wire.toLowerCase(), name: wire, read }] : [];
     });
     if (config.cors) {
@@ -98,10 +115,13 @@ export class FakeCore {
   }
 
   private dispatch(request: FakeRequest, method: string, path: string, search: string): Served {
-    const fixturePath = path === this.config.fixturesPrefix || path.startsWith(`${this.config.fixturesPrefix}/`)
-      ? path.slice(this.config.fixturesPrefix.length) : undefined;
+    const fixturePath =
+      path === this.config.fixturesPrefix || path.startsWith(`${this.config.fixturesPrefix}/`)
+        ? path.slice(this.config.fixturesPrefix.length)
+        : undefined;
     if (method === 'OPTIONS' && this.cors) {
-      const allowed = fixturePath === undefined ? this.router.allowedMethods(path) : this.fixtures.allowedMethods(fixturePath);
+      const allowed =
+        fixturePath === undefined ? this.router.allowedMethods(path) : this.fixtures.allowedMethods(fixturePath);
       if (allowed.length > 0) return { response: this.cors.preflight(request, allowed) };
     }
     if (fixturePath !== undefined) return { response: this.fixture(request, method, fixturePath) };
@@ -116,7 +136,8 @@ export class FakeCore {
       op = route.op;
       user = this.authenticate(header(request.headers, 'authorization'), method);
       reading = this.bucketFor(user).take(COMPLEXITY_COST[op] ?? 1, this.ctx.clock.now());
-      if (!reading.allowed) throw new DomainError('rate_limited', `rate limit exceeded; retry after ${reading.retryAfter} s`);
+      if (!reading.allowed)
+        throw new DomainError('rate_limited', `rate limit exceeded; retry after ${reading.retryAfter} s`);
       this.checkParams(op, params);
       names = this.wireNames(route);
       const call: Call = {
@@ -128,7 +149,8 @@ export class FakeCore {
       const view = route.run(this.ctx, call);
       return { response: this.success(view, op, reading), user };
     } catch (error) {
-      if (error instanceof DomainError) return { response: this.failure(error, op, reading, names), ...(user ? { user } : {}) };
+      if (error instanceof DomainError)
+        return { response: this.failure(error, op, reading, names), ...(user ? { user } : {}) };
       return { response: this.internalError(error), ...(user ? { user } : {}) };
     }
   }
@@ -152,8 +174,12 @@ export class FakeCore {
       case 'not_found':
         return this.failure(new DomainError('not_found', `no endpoint at ${path}`), 'unknown', undefined, undefined);
       case 'malformed_parameter':
-        return this.failure(new DomainError('validation', `path parameter ${found.parameter} is not valid percent-encoding`),
-          'unknown', undefined, undefined);
+        return this.failure(
+          new DomainError('validation', `path parameter ${found.parameter} is not valid percent-encoding`),
+          'unknown',
+          undefined,
+          undefined,
+        );
       case 'method_not_allowed': {
         const allow = this.cors ? [...found.allowed, 'OPTIONS'] : found.allowed;
         const response = this.refuse('method_not_allowed', `this method is not allowed here; use ${allow.join(', ')}`);
@@ -173,7 +199,10 @@ export class FakeCore {
     try {
       return parseJsonBody(request.body, header(request.headers, 'content-type'));
     } catch (error) {
-      if (this.ctx.broken('errors.bad-input.crashes-on-malformed-json') && /not valid JSON/.test((error as Error).message)) {
+      if (
+        this.ctx.broken('errors.bad-input.crashes-on-malformed-json') &&
+        /not valid JSON/.test((error as Error).message)
+      ) {
         throw new Error('unexpected token in JSON');
       }
       throw error;
@@ -184,16 +213,22 @@ export class FakeCore {
     const token = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
     const user = token === undefined ? undefined : this.ctx.store.usersByToken.get(token);
     if (user) return user;
-    if (token === undefined && method === 'GET' && this.ctx.broken('auth.bearer.missing-allowed-on-get')) return ANONYMOUS;
+    if (token === undefined && method === 'GET' && this.ctx.broken('auth.bearer.missing-allowed-on-get'))
+      return ANONYMOUS;
     if (token !== undefined && this.ctx.broken('auth.bearer.any-token-accepted')) return ANONYMOUS;
-    throw new DomainError('unauthenticated', token === undefined
-      ? 'send Authorization: Bearer <token>'
-      : 'the bearer token is not valid');
+    throw new DomainError(
+      'unauthenticated',
+      token === undefined ? 'send Authorization: Bearer <token>' : 'the bearer token is not valid',
+    );
   }
 
   private bucketFor(user: UserRecord): LeakyBuckets {
     let bucket = this.buckets.get(user.id);
-    if (!bucket) this.buckets.set(user.id, (bucket = new LeakyBuckets(user.rateLimit ?? this.config.defaultRateLimit, this.ctx.clock.now())));
+    if (!bucket)
+      this.buckets.set(
+        user.id,
+        (bucket = new LeakyBuckets(user.rateLimit ?? this.config.defaultRateLimit, this.ctx.clock.now())),
+      );
     return bucket;
   }
 
@@ -201,8 +236,9 @@ export class FakeCore {
     for (const name in params) {
       const value = params[name]!;
       if (!UUID_PARAMS.has(name) || isUuid(value)) continue;
-      const crash = (name === 'note_id' && this.ctx.broken('notes.read.invalid-id-500') && op === 'getNote')
-        || (name === 'collection_id' && this.ctx.broken('collections.read.invalid-id-500') && op === 'getCollection');
+      const crash =
+        (name === 'note_id' && this.ctx.broken('notes.read.invalid-id-500') && op === 'getNote') ||
+        (name === 'collection_id' && this.ctx.broken('collections.read.invalid-id-500') && op === 'getCollection');
       if (crash) throw new Error(`cannot parse ${name}`);
       throw new DomainError('validation', `${name} must be a UUID`);
     }
@@ -215,7 +251,12 @@ export class FakeCore {
     const emptyFault = EMPTY_BODY_FAULTS[op];
     if (emptyFault && this.ctx.broken(emptyFault)) return respond(200, headers, {});
     if (op === 'addNoteToCollection' && this.ctx.broken('conventions.json.text-bodies')) {
-      return { status: 200, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' }, json: undefined, text: 'OK' };
+      return {
+        status: 200,
+        headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' },
+        json: undefined,
+        text: 'OK',
+      };
     }
     const body: View = { ...view, request_id: this.requestId() };
     if (this.config.presentation.extra_fields && op !== 'fixture') addExtraFields(body);
@@ -224,11 +265,21 @@ export class FakeCore {
     return respond(status, headers, body);
   }
 
-  private failure(error: DomainError, op: string, reading: BucketReading | undefined, names: WireNames | undefined): FakeResponse {
+  private failure(
+    error: DomainError,
+    op: string,
+    reading: BucketReading | undefined,
+    names: WireNames | undefined,
+  ): FakeResponse {
     const { status, body } = this.mapError.domain(error, names ? names.message(error) : error.message);
     const headers: Record<string, string> = { 'content-type': JSON_TYPE };
     this.rateHeaders(headers, op, reading);
-    if (error.kind === 'rate_limited' && reading && this.config.rateHeaders.retryAfter && !this.ctx.broken('headers.rate-limit.no-retry-after')) {
+    if (
+      error.kind === 'rate_limited' &&
+      reading &&
+      this.config.rateHeaders.retryAfter &&
+      !this.ctx.broken('headers.rate-limit.no-retry-after')
+    ) {
       headers['retry-after'] = String(reading.retryAfter);
     }
     return respond(status, headers, body);
@@ -248,25 +299,34 @@ export class FakeCore {
 
   private internalError(error: unknown): FakeResponse {
     // Only reached through faults that simulate crashes, or a bug; either way the client gets a clear 500.
-    const body = { error: { type: 'internal_error', message: `internal error: ${(error as Error)?.message ?? String(error)}` } };
+    const body = {
+      error: { type: 'internal_error', message: `internal error: ${(error as Error)?.message ?? String(error)}` },
+    };
     return respond(500, { 'content-type': JSON_TYPE }, body);
   }
 
   private rateHeaders(headers: Record<string, string>, op: string, reading: BucketReading | undefined): void {
-    if (!reading || !this.config.rateHeaders.operations.has(op) || this.ctx.broken('headers.rate-limit.missing')) return;
+    if (!reading || !this.config.rateHeaders.operations.has(op) || this.ctx.broken('headers.rate-limit.missing'))
+      return;
     for (const field of this.rateHeaderFields) headers[field.wire] = String(field.read(reading));
   }
 
   private requestId(): string {
     if (this.ctx.broken('conventions.request-id.repeated')) return 'req-0000';
-    if (this.config.presentation.request_ids === 'prefixed') return `req_${(++this.requestCounter).toString(36).padStart(8, '0')}`;
+    if (this.config.presentation.request_ids === 'prefixed')
+      return `req_${(++this.requestCounter).toString(36).padStart(8, '0')}`;
     return this.ctx.ids.uuid();
   }
 }
 
 /** HEAD: the GET's status and headers (Content-Length included), no body. */
 function withoutBody(response: FakeResponse): FakeResponse {
-  return { ...response, headers: { ...response.headers, 'content-length': String(Buffer.byteLength(response.text)) }, json: undefined, text: '' };
+  return {
+    ...response,
+    headers: { ...response.headers, 'content-length': String(Buffer.byteLength(response.text)) },
+    json: undefined,
+    text: '',
+  };
 }
 
 function respond(status: number, headers: Record<string, string>, json: unknown): FakeResponse {
@@ -279,18 +339,25 @@ function headerReader(name: string): ((r: BucketReading) => number) | undefined 
   const requests = lower.startsWith('x-ratelimit-');
   const suffix = lower.slice(requests ? 'x-ratelimit-'.length : 'x-complexity-'.length);
   switch (suffix) {
-    case 'limit': return requests ? (r) => r.limit : (r) => r.complexityLimit;
-    case 'remaining': return requests ? (r) => r.remaining : (r) => r.complexityRemaining;
-    case 'reset': return requests ? (r) => r.reset : (r) => r.complexityReset;
-    case 'used': return requests ? (r) => r.limit - r.remaining : (r) => r.complexityLimit - r.complexityRemaining;
-    case 'cost': return requests ? () => 1 : (r) => r.cost;
-    default: return undefined;
+    case 'limit':
+      return requests ? (r) => r.limit : (r) => r.complexityLimit;
+    case 'remaining':
+      return requests ? (r) => r.remaining : (r) => r.complexityRemaining;
+    case 'reset':
+      return requests ? (r) => r.reset : (r) => r.complexityReset;
+    case 'used':
+      return requests ? (r) => r.limit - r.remaining : (r) => r.complexityLimit - r.complexityRemaining;
+    case 'cost':
+      return requests ? () => 1 : (r) => r.cost;
+    default:
+      return undefined;
   }
 }
 
 function addExtraFields(body: View): void {
   body.server_version = 'notes-fake/divergent';
-  if (Array.isArray(body.results)) for (const item of body.results as View[]) item.etag = `W/"${String(item.id ?? '').slice(0, 8)}"`;
+  if (Array.isArray(body.results))
+    for (const item of body.results as View[]) item.etag = `W/"${String(item.id ?? '').slice(0, 8)}"`;
 }
 
 const TWO_HOURS = 2 * 3_600_000;

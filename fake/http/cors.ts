@@ -1,5 +1,5 @@
-import type { FakeRequest, FakeResponse } from './types.js';
 import { header } from './parse.js';
+import type { FakeRequest, FakeResponse } from './types.js';
 
 /** Request headers a browser client of the API needs; others it asks for in a preflight are echoed. */
 const ALWAYS_ALLOWED_HEADERS = ['Authorization', 'Content-Type'];
@@ -32,9 +32,12 @@ export class Cors {
   preflight(request: FakeRequest, allowed: readonly string[]): FakeResponse {
     const methods = [...allowed, 'OPTIONS'].join(', ');
     const asked = (header(request.headers, 'access-control-request-headers') ?? '')
-      .split(',').map((h) => h.trim()).filter((h) => HEADER_NAME.test(h));
-    const allowHeaders = [...new Set([...ALWAYS_ALLOWED_HEADERS, ...asked].map((h) => h.toLowerCase()))]
-      .map((h) => ALWAYS_ALLOWED_HEADERS.find((a) => a.toLowerCase() === h) ?? h);
+      .split(',')
+      .map((h) => h.trim())
+      .filter((h) => HEADER_NAME.test(h));
+    const allowHeaders = [...new Set([...ALWAYS_ALLOWED_HEADERS, ...asked].map((h) => h.toLowerCase()))].map(
+      (h) => ALWAYS_ALLOWED_HEADERS.find((a) => a.toLowerCase() === h) ?? h,
+    );
     const headers: Record<string, string> = {
       allow: methods,
       'access-control-allow-methods': methods,

@@ -3,7 +3,14 @@ import { FAULT_NAMES } from '../faults/catalogue.js';
 import type { ServiceContext } from '../service/context.js';
 import { DomainError } from '../service/errors.js';
 import {
-  addAttachment, addAudioRecording, createUser, deleteUser, grant, setQuota, setRateLimit, stats,
+  addAttachment,
+  addAudioRecording,
+  createUser,
+  deleteUser,
+  grant,
+  setQuota,
+  setRateLimit,
+  stats,
 } from '../service/fixtures.js';
 import type { View } from '../service/views.js';
 import type { UserRecord } from '../store/records.js';
@@ -25,12 +32,20 @@ export class FixtureApi {
   /** Paths relative to the prefix. */
   readonly routes: readonly FixtureRoute[];
 
-  constructor(private readonly ctx: ServiceContext, private readonly config: FakeConfig, onRateLimitChange: (user: UserRecord) => void) {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly config: FakeConfig,
+    onRateLimitChange: (user: UserRecord) => void,
+  ) {
     this.routes = [
       { method: 'POST', path: '/users', run: (_, body) => createUser(ctx, body) },
       { method: 'DELETE', path: '/users/{user_id}', run: (p) => deleteUser(ctx, p.user_id!) },
       { method: 'PUT', path: '/users/{user_id}/quota', run: (p, body) => setQuota(ctx, p.user_id!, body) },
-      { method: 'PUT', path: '/users/{user_id}/rate-limit', run: (p, body) => setRateLimit(ctx, p.user_id!, body, onRateLimitChange) },
+      {
+        method: 'PUT',
+        path: '/users/{user_id}/rate-limit',
+        run: (p, body) => setRateLimit(ctx, p.user_id!, body, onRateLimitChange),
+      },
       { method: 'POST', path: '/grants', run: (_, body) => grant(ctx, body) },
       { method: 'POST', path: '/notes/{note_id}/attachments', run: (p, body) => addAttachment(ctx, p.note_id!, body) },
       { method: 'POST', path: '/notes/{note_id}/audio-recordings', run: (p) => addAudioRecording(ctx, p.note_id!) },
@@ -43,7 +58,8 @@ export class FixtureApi {
 
   /** Refuses anything but the admin token (before routing: the fixture API's layout is not public). */
   authorize(authorization: string | undefined): void {
-    if (authorization !== `Bearer ${this.config.adminToken}`) throw new DomainError('unauthenticated', 'the fixture API needs the admin token');
+    if (authorization !== `Bearer ${this.config.adminToken}`)
+      throw new DomainError('unauthenticated', 'the fixture API needs the admin token');
   }
 
   /** `path` is relative to the prefix. */
@@ -62,7 +78,12 @@ export class FixtureApi {
   /** Forgets all data, then recreates the users the instance was started with. */
   reset(): View {
     this.ctx.store.clear();
-    for (const user of this.config.users) createUser(this.ctx, { token: user.token, ...(user.name ? { name: user.name } : {}), ...(user.quota ? { quota: user.quota } : {}) });
+    for (const user of this.config.users)
+      createUser(this.ctx, {
+        token: user.token,
+        ...(user.name ? { name: user.name } : {}),
+        ...(user.quota ? { quota: user.quota } : {}),
+      });
     return { reset: true };
   }
 }

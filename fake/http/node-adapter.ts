@@ -16,7 +16,10 @@ export interface NodeHandlerOptions {
  * it, by Content-Length before reading or by counting while reading: never buffered unbounded;
  * a body that does not arrive within the deadline is refused with 408.
  */
-export function nodeHandler(core: FakeCore, options: NodeHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+export function nodeHandler(
+  core: FakeCore,
+  options: NodeHandlerOptions,
+): (req: IncomingMessage, res: ServerResponse) => void {
   const { bodyLimitBytes, bodyTimeoutMs, log } = options;
   return (req, res) => {
     const started = performance.now();
@@ -25,8 +28,11 @@ export function nodeHandler(core: FakeCore, options: NodeHandlerOptions): (req: 
       if (res.headersSent) return;
       send(res, served.response, close);
       log?.({
-        method: request.method, url: request.url, status: served.response.status,
-        ms: performance.now() - started, ...(served.user ? { user: served.user.name } : {}),
+        method: request.method,
+        url: request.url,
+        status: served.response.status,
+        ms: performance.now() - started,
+        ...(served.user ? { user: served.user.name } : {}),
       });
     };
     const refuse = (kind: 'payload_too_large' | 'request_timeout', message: string) => {

@@ -59,7 +59,10 @@ export function parseQuery(search: string): Record<string, string> {
   return out;
 }
 
-export function header(headers: Readonly<Record<string, string | readonly string[] | undefined>> | undefined, name: string): string | undefined {
+export function header(
+  headers: Readonly<Record<string, string | readonly string[] | undefined>> | undefined,
+  name: string,
+): string | undefined {
   const value = headers?.[name];
   return Array.isArray(value) ? value[0] : (value as string | undefined);
 }

@@ -65,7 +65,8 @@ export class Router<R extends { method: string; path: string }> {
   allowedMethods(path: string): string[] {
     const parts = path.split('/');
     const allowed = new Set<string>();
-    for (const { route, segments } of this.compiled) if (matchSegments(segments, parts) !== undefined) allowed.add(route.method);
+    for (const { route, segments } of this.compiled)
+      if (matchSegments(segments, parts) !== undefined) allowed.add(route.method);
     if (allowed.has('GET')) allowed.add('HEAD');
     return [...allowed];
   }

@@ -1,7 +1,13 @@
 import type { EndpointDecl, Profile } from '../../spec/profile.js';
 import type { FaultName } from '../faults/catalogue.js';
 import { askAttachmentQuestion, attachmentDownloadUrl } from '../service/attachments.js';
-import { createCollection, deleteCollection, getCollection, trashCollection, updateCollection } from '../service/collections.js';
+import {
+  createCollection,
+  deleteCollection,
+  getCollection,
+  trashCollection,
+  updateCollection,
+} from '../service/collections.js';
 import { listCollections, searchCollections } from '../service/collections-query.js';
 import type { ServiceContext } from '../service/context.js';
 import { addNoteToCollection, moveNote, removeNoteFromCollection } from '../service/membership.js';
@@ -39,18 +45,27 @@ export interface Route {
 
 /** Where the profile leaves a name unset, the fake uses its own default (spec/profiles/fake.yaml). */
 export type Names = {
-  [G in keyof NonNullable<Profile['names']>]-?: Required<NonNullable<NonNullable<Profile['names']>[G]>>
+  [G in keyof NonNullable<Profile['names']>]-?: Required<NonNullable<NonNullable<Profile['names']>[G]>>;
 };
 export type Endpoints = Required<NonNullable<Profile['endpoints']>>;
 
 const identity = (...fields: string[]) => Object.fromEntries(fields.map((f) => [f, f]));
-const bounds = (n: { created_after: string; created_before: string; updated_after: string; updated_before: string }) => ({
-  [n.created_after]: 'created_after', [n.created_before]: 'created_before',
-  [n.updated_after]: 'updated_after', [n.updated_before]: 'updated_before',
+const bounds = (n: {
+  created_after: string;
+  created_before: string;
+  updated_after: string;
+  updated_before: string;
+}) => ({
+  [n.created_after]: 'created_after',
+  [n.created_before]: 'created_before',
+  [n.updated_after]: 'updated_after',
+  [n.updated_before]: 'updated_before',
 });
 const DOCUMENTED_BOUNDS = {
-  filter_by_created_after: 'created_after', filter_by_created_before: 'created_before',
-  filter_by_updated_after: 'updated_after', filter_by_updated_before: 'updated_before',
+  filter_by_created_after: 'created_after',
+  filter_by_created_before: 'created_before',
+  filter_by_updated_after: 'updated_after',
+  filter_by_updated_before: 'updated_before',
 };
 
 /** The route table of one instance: documented paths, plus the endpoints and names its profile chose. */
@@ -61,70 +76,195 @@ export function buildRoutes(names: Names, endpoints: Endpoints, broken: (f: Faul
   const collSearch = names.collections_search;
   const swapped = (fault: FaultName, name: string) => (broken(fault) ? `${name}_v1` : name);
   const extra = (decl: EndpointDecl, op: string, run: Route['run'], body?: Route['body']): Route => ({
-    op, method: decl.method, path: decl.path, query: {}, ...(body ? { body } : {}), run,
+    op,
+    method: decl.method,
+    path: decl.path,
+    query: {},
+    ...(body ? { body } : {}),
+    run,
   });
   const noteCreateFields = identity('content', 'collection_ids', 'collection_titles', 'created_at', 'updated_at', 'id');
   return [
-    { op: 'createNote', method: 'POST', path: '/v2/notes', query: {}, body: noteCreateFields,
-      run: (ctx, c) => createNote(ctx, c.user, c.body) },
+    {
+      op: 'createNote',
+      method: 'POST',
+      path: '/v2/notes',
+      query: {},
+      body: noteCreateFields,
+      run: (ctx, c) => createNote(ctx, c.user, c.body),
+    },
     // The capture operation of the document's history; its shapes are not shown. The fake accepts a
     // note create body and creates the note at once, so clients that call capture can be developed.
     extra(endpoints.capture, 'captureNote', (ctx, c) => captured(createNote(ctx, c.user, c.body)), noteCreateFields),
-    { op: 'listNotes', method: 'GET', path: '/v2/notes',
+    {
+      op: 'listNotes',
+      method: 'GET',
+      path: '/v2/notes',
       query: {
-        limit: 'limit', order_by: 'order_by', ...DOCUMENTED_BOUNDS,
-        [list.cursor]: 'cursor', [swapped('notes.list.names-swapped', list.collection)]: 'collection',
-        [list.contains_open_tasks]: 'open_tasks', [list.contains_tasks]: 'tasks', [list.contains_images]: 'images', [list.contains_files]: 'files',
+        limit: 'limit',
+        order_by: 'order_by',
+        ...DOCUMENTED_BOUNDS,
+        [list.cursor]: 'cursor',
+        [swapped('notes.list.names-swapped', list.collection)]: 'collection',
+        [list.contains_open_tasks]: 'open_tasks',
+        [list.contains_tasks]: 'tasks',
+        [list.contains_images]: 'images',
+        [list.contains_files]: 'files',
         [list.include_content]: 'include_content',
       },
-      run: (ctx, c) => listNotes(ctx, c.user, c.query) },
-    { op: 'searchNotes', method: 'POST', path: '/v2/notes/search', query: identity('limit', 'offset', 'snapshot_id'),
+      run: (ctx, c) => listNotes(ctx, c.user, c.query),
+    },
+    {
+      op: 'searchNotes',
+      method: 'POST',
+      path: '/v2/notes/search',
+      query: identity('limit', 'offset', 'snapshot_id'),
       body: {
-        query: 'query', ...DOCUMENTED_BOUNDS, [swapped('notes.search.names-swapped', search.collections)]: 'collections',
-        [search.contains_open_tasks]: 'open_tasks', [search.contains_tasks]: 'tasks', [search.contains_images]: 'images', [search.contains_files]: 'files',
+        query: 'query',
+        ...DOCUMENTED_BOUNDS,
+        [swapped('notes.search.names-swapped', search.collections)]: 'collections',
+        [search.contains_open_tasks]: 'open_tasks',
+        [search.contains_tasks]: 'tasks',
+        [search.contains_images]: 'images',
+        [search.contains_files]: 'files',
         [search.response_shape]: 'response_shape',
         ...(broken('notes.search.paging-from-body') ? identity('limit', 'offset', 'snapshot_id') : {}),
       },
-      run: (ctx, c) => searchNotes(ctx, c.user, c.query, c.body) },
-    { op: 'getNote', method: 'GET', path: '/v2/notes/{note_id}', query: {}, run: (ctx, c) => getNote(ctx, c.user, c.params.note_id!) },
-    { op: 'updateNote', method: 'PATCH', path: '/v2/notes/{note_id}', query: {}, body: identity('content', 'version', 'updated_at'),
-      run: (ctx, c) => updateNote(ctx, c.user, c.params.note_id!, c.body) },
-    { op: 'deleteNote', method: 'DELETE', path: '/v2/notes/{note_id}', query: {}, run: (ctx, c) => deleteNote(ctx, c.user, c.params.note_id!) },
-    { op: 'setNoteCreatedAt', method: 'PATCH', path: '/v2/notes/{note_id}/created-at', query: {}, body: identity('created_at'),
-      run: (ctx, c) => setNoteCreatedAt(ctx, c.user, c.params.note_id!, c.body) },
-    { op: 'getRelatedNotes', method: 'GET', path: '/v2/notes/{note_id}/related-notes', query: identity('limit'),
-      run: (ctx, c) => relatedNotes(ctx, c.user, c.params.note_id!, c.query) },
-    { op: 'trashNote', method: 'POST', path: '/v2/notes/{note_id}/trash', query: {}, run: (ctx, c) => trashNote(ctx, c.user, c.params.note_id!) },
+      run: (ctx, c) => searchNotes(ctx, c.user, c.query, c.body),
+    },
+    {
+      op: 'getNote',
+      method: 'GET',
+      path: '/v2/notes/{note_id}',
+      query: {},
+      run: (ctx, c) => getNote(ctx, c.user, c.params.note_id!),
+    },
+    {
+      op: 'updateNote',
+      method: 'PATCH',
+      path: '/v2/notes/{note_id}',
+      query: {},
+      body: identity('content', 'version', 'updated_at'),
+      run: (ctx, c) => updateNote(ctx, c.user, c.params.note_id!, c.body),
+    },
+    {
+      op: 'deleteNote',
+      method: 'DELETE',
+      path: '/v2/notes/{note_id}',
+      query: {},
+      run: (ctx, c) => deleteNote(ctx, c.user, c.params.note_id!),
+    },
+    {
+      op: 'setNoteCreatedAt',
+      method: 'PATCH',
+      path: '/v2/notes/{note_id}/created-at',
+      query: {},
+      body: identity('created_at'),
+      run: (ctx, c) => setNoteCreatedAt(ctx, c.user, c.params.note_id!, c.body),
+    },
+    {
+      op: 'getRelatedNotes',
+      method: 'GET',
+      path: '/v2/notes/{note_id}/related-notes',
+      query: identity('limit'),
+      run: (ctx, c) => relatedNotes(ctx, c.user, c.params.note_id!, c.query),
+    },
+    {
+      op: 'trashNote',
+      method: 'POST',
+      path: '/v2/notes/{note_id}/trash',
+      query: {},
+      run: (ctx, c) => trashNote(ctx, c.user, c.params.note_id!),
+    },
     extra(endpoints.restore_note, 'restoreNote', (ctx, c) => restoreNote(ctx, c.user, c.params.note_id!)),
 
-    { op: 'createCollection', method: 'POST', path: '/v2/collections', query: {}, body: identity('title', 'description', 'id', 'created_at', 'updated_at'),
-      run: (ctx, c) => createCollection(ctx, c.user, c.body) },
-    { op: 'listCollections', method: 'GET', path: '/v2/collections',
-      query: { limit: 'limit', order_by: 'order_by', [swapped('collections.list.names-swapped', collList.cursor)]: 'cursor', ...bounds(collList) },
-      run: (ctx, c) => listCollections(ctx, c.user, c.query) },
-    { op: 'searchCollections', method: 'POST', path: '/v2/collections/search', query: {},
+    {
+      op: 'createCollection',
+      method: 'POST',
+      path: '/v2/collections',
+      query: {},
+      body: identity('title', 'description', 'id', 'created_at', 'updated_at'),
+      run: (ctx, c) => createCollection(ctx, c.user, c.body),
+    },
+    {
+      op: 'listCollections',
+      method: 'GET',
+      path: '/v2/collections',
+      query: {
+        limit: 'limit',
+        order_by: 'order_by',
+        [swapped('collections.list.names-swapped', collList.cursor)]: 'cursor',
+        ...bounds(collList),
+      },
+      run: (ctx, c) => listCollections(ctx, c.user, c.query),
+    },
+    {
+      op: 'searchCollections',
+      method: 'POST',
+      path: '/v2/collections/search',
+      query: {},
       body: { [swapped('collections.search.names-swapped', collSearch.query)]: 'query', ...bounds(collSearch) },
       // The body is required (openapi.yaml): a missing one is refused by the service like any non-object.
-      run: (ctx, c) => searchCollections(ctx, c.user, c.body) },
-    { op: 'getCollection', method: 'GET', path: '/v2/collections/{collection_id}', query: {},
-      run: (ctx, c) => getCollection(ctx, c.user, c.params.collection_id!) },
-    { op: 'updateCollection', method: 'PATCH', path: '/v2/collections/{collection_id}', query: {}, body: identity('title', 'description', 'updated_at'),
-      run: (ctx, c) => updateCollection(ctx, c.user, c.params.collection_id!, c.body) },
-    { op: 'deleteCollection', method: 'DELETE', path: '/v2/collections/{collection_id}', query: {},
-      run: (ctx, c) => deleteCollection(ctx, c.user, c.params.collection_id!) },
-    extra(endpoints.trash_collection, 'trashCollection', (ctx, c) => trashCollection(ctx, c.user, c.params.collection_id!)),
+      run: (ctx, c) => searchCollections(ctx, c.user, c.body),
+    },
+    {
+      op: 'getCollection',
+      method: 'GET',
+      path: '/v2/collections/{collection_id}',
+      query: {},
+      run: (ctx, c) => getCollection(ctx, c.user, c.params.collection_id!),
+    },
+    {
+      op: 'updateCollection',
+      method: 'PATCH',
+      path: '/v2/collections/{collection_id}',
+      query: {},
+      body: identity('title', 'description', 'updated_at'),
+      run: (ctx, c) => updateCollection(ctx, c.user, c.params.collection_id!, c.body),
+    },
+    {
+      op: 'deleteCollection',
+      method: 'DELETE',
+      path: '/v2/collections/{collection_id}',
+      query: {},
+      run: (ctx, c) => deleteCollection(ctx, c.user, c.params.collection_id!),
+    },
+    extra(endpoints.trash_collection, 'trashCollection', (ctx, c) =>
+      trashCollection(ctx, c.user, c.params.collection_id!),
+    ),
 
-    { op: 'addNoteToCollection', method: 'PUT', path: '/v2/collections/{collection_id}/notes/{note_id}', query: {},
-      run: (ctx, c) => addNoteToCollection(ctx, c.user, c.params.collection_id!, c.params.note_id!) },
-    { op: 'moveNote', method: 'POST', path: '/v2/collections/{source_collection_id}/notes/{note_id}/move', query: {}, body: identity('target_collection_id'),
-      run: (ctx, c) => moveNote(ctx, c.user, c.params.source_collection_id!, c.params.note_id!, c.body) },
-    extra(endpoints.remove_note_from_collection, 'removeNoteFromCollection',
-      (ctx, c) => removeNoteFromCollection(ctx, c.user, c.params.collection_id!, c.params.note_id!)),
+    {
+      op: 'addNoteToCollection',
+      method: 'PUT',
+      path: '/v2/collections/{collection_id}/notes/{note_id}',
+      query: {},
+      run: (ctx, c) => addNoteToCollection(ctx, c.user, c.params.collection_id!, c.params.note_id!),
+    },
+    {
+      op: 'moveNote',
+      method: 'POST',
+      path: '/v2/collections/{source_collection_id}/notes/{note_id}/move',
+      query: {},
+      body: identity('target_collection_id'),
+      run: (ctx, c) => moveNote(ctx, c.user, c.params.source_collection_id!, c.params.note_id!, c.body),
+    },
+    extra(endpoints.remove_note_from_collection, 'removeNoteFromCollection', (ctx, c) =>
+      removeNoteFromCollection(ctx, c.user, c.params.collection_id!, c.params.note_id!),
+    ),
 
-    { op: 'getAttachmentDownloadUrl', method: 'GET', path: '/v2/note-attachments/{attachment_id}/download-url', query: {},
-      run: (ctx, c) => attachmentDownloadUrl(ctx, c.user, c.params.attachment_id!) },
-    extra(endpoints.attachment_question, 'askAttachmentQuestion',
-      (ctx, c) => askAttachmentQuestion(ctx, c.user, c.params.attachment_id!, c.body), identity('attachment_id', 'attachment_kind', 'question')),
+    {
+      op: 'getAttachmentDownloadUrl',
+      method: 'GET',
+      path: '/v2/note-attachments/{attachment_id}/download-url',
+      query: {},
+      run: (ctx, c) => attachmentDownloadUrl(ctx, c.user, c.params.attachment_id!),
+    },
+    extra(
+      endpoints.attachment_question,
+      'askAttachmentQuestion',
+      (ctx, c) => askAttachmentQuestion(ctx, c.user, c.params.attachment_id!, c.body),
+      identity('attachment_id', 'attachment_kind', 'question'),
+    ),
   ];
 }
 

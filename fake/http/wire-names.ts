@@ -14,7 +14,10 @@ export type UnknownFields = 'refuse' | 'ignore';
 export class WireNames {
   private readonly toWire: ReadonlyMap<string, string>;
 
-  constructor(private readonly route: Route, private readonly unknown: UnknownFields) {
+  constructor(
+    private readonly route: Route,
+    private readonly unknown: UnknownFields,
+  ) {
     const toWire = new Map<string, string>();
     for (const fields of [route.query, route.body ?? {}]) {
       for (const wire of Object.keys(fields)) if (!toWire.has(fields[wire]!)) toWire.set(fields[wire]!, wire);
@@ -53,8 +56,9 @@ export class WireNames {
    */
   message(error: DomainError): string {
     // The field may carry an index or a path (collection_ids[2]); the name the client sent is its head.
-    const field = /^[A-Za-z_][A-Za-z0-9_]*/.exec(error.field ?? '')?.[0]
-      ?? /^[A-Za-z_][A-Za-z0-9_]*(?=[\s[.]|$)/.exec(error.message)?.[0];
+    const field =
+      /^[A-Za-z_][A-Za-z0-9_]*/.exec(error.field ?? '')?.[0] ??
+      /^[A-Za-z_][A-Za-z0-9_]*(?=[\s[.]|$)/.exec(error.message)?.[0];
     if (error.kind !== 'validation' || field === undefined) return error.message;
     const wire = this.toWire.get(field);
     if (wire === undefined || wire === field || !error.message.startsWith(field)) return error.message;

@@ -6,7 +6,11 @@ import { checkString, checkUuid, requireObject } from './validate.js';
 import type { View } from './views.js';
 
 /** The attachment and the note holding it, if the user can see that note. */
-function findAttachment(ctx: ServiceContext, user: UserRecord, attachmentId: string): { note: NoteRecord; attachment: AttachmentRecord } {
+function findAttachment(
+  ctx: ServiceContext,
+  user: UserRecord,
+  attachmentId: string,
+): { note: NoteRecord; attachment: AttachmentRecord } {
   for (const note of ctx.store.notes.values()) {
     const attachment = note.attachments.find((a) => a.attachment_id === attachmentId);
     if (attachment && canSeeNote(ctx, user, note)) return { note, attachment };
@@ -15,7 +19,12 @@ function findAttachment(ctx: ServiceContext, user: UserRecord, attachmentId: str
 }
 
 /** The question-about-an-attachment operation (path not shown; request and response fields are). */
-export function askAttachmentQuestion(ctx: ServiceContext, user: UserRecord, attachmentId: string, body: unknown): View {
+export function askAttachmentQuestion(
+  ctx: ServiceContext,
+  user: UserRecord,
+  attachmentId: string,
+  body: unknown,
+): View {
   const input = requireObject(body);
   const idInBody = checkUuid(input.attachment_id, 'attachment_id');
   if (idInBody !== attachmentId) throw invalid('attachment_id in the body must match the path');
@@ -26,7 +35,9 @@ export function askAttachmentQuestion(ctx: ServiceContext, user: UserRecord, att
   // A canned, deterministic answer: the fake has no model behind it.
   const source = attachment.ocr_text ?? attachment.summary ?? attachment.visual_description ?? '';
   const words = new Set(question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
-  const hit = source.split(/(?<=[.!?])\s+/).find((sentence) => [...words].some((w) => sentence.toLowerCase().includes(w)));
+  const hit = source
+    .split(/(?<=[.!?])\s+/)
+    .find((sentence) => [...words].some((w) => sentence.toLowerCase().includes(w)));
   const pages = attachment.page_count ?? 0;
   return {
     answer: hit ?? 'The attachment does not say.',
@@ -40,5 +51,8 @@ export function askAttachmentQuestion(ctx: ServiceContext, user: UserRecord, att
 export function attachmentDownloadUrl(ctx: ServiceContext, user: UserRecord, attachmentId: string): View {
   const { attachment } = findAttachment(ctx, user, attachmentId);
   const expires = ctx.settings.formatTime(ctx.clock.now() + 15 * 60_000);
-  return { url: `https://files.notes.example/${attachment.attachment_id}?expires=${encodeURIComponent(expires)}`, expires_at: expires };
+  return {
+    url: `https://files.notes.example/${attachment.attachment_id}?expires=${encodeURIComponent(expires)}`,
+    expires_at: expires,
+  };
 }

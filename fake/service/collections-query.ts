@@ -2,10 +2,10 @@ import type { CollectionRecord, UserRecord } from '../store/records.js';
 import { tokenize } from '../store/search-index.js';
 import type { ServiceContext } from './context.js';
 import { readBounds, withinBounds } from './notes-list.js';
-import { canSeeCollection } from './permissions.js';
 import { decodeCursor, encodeCursor, filtersHash, pageOf } from './paging.js';
-import { type Input, checkString, enumParam, intParam, requireObject } from './validate.js';
-import { type View, collectionView } from './views.js';
+import { canSeeCollection } from './permissions.js';
+import { checkString, enumParam, type Input, intParam, requireObject } from './validate.js';
+import { collectionView, type View } from './views.js';
 
 const SEARCH_RESULTS_MAX = 50;
 
@@ -13,13 +13,18 @@ const SEARCH_RESULTS_MAX = 50;
 export function listCollections(ctx: ServiceContext, user: UserRecord, query: Input): View {
   const policy = ctx.policy.collectionsList;
   const limit = intParam(query.limit, 'limit', {
-    min: 1, max: policy.max, fallback: policy.fallback, truncateFractions: !ctx.policy.refuseFractions,
+    min: 1,
+    max: policy.max,
+    fallback: policy.fallback,
+    truncateFractions: !ctx.policy.refuseFractions,
   });
   const orderBy = enumParam(query.order_by, 'order_by', ['created_at', 'updated_at'] as const, policy.defaultOrder);
   const bounds = readBounds(ctx, query, 'collections.list.bounds');
   const filters = filtersHash({ orderBy, bounds });
-  const after = query.cursor === undefined ? undefined
-    : decodeCursor(String(query.cursor), filters, ctx.policy.collectionCursorsCheckFilters);
+  const after =
+    query.cursor === undefined
+      ? undefined
+      : decodeCursor(String(query.cursor), filters, ctx.policy.collectionCursorsCheckFilters);
   const index = orderBy === 'created_at' ? ctx.store.collectionsByCreated : ctx.store.collectionsByUpdated;
   const matches = (id: string): boolean => {
     const c = ctx.store.collections.get(id)!;
@@ -46,22 +51,26 @@ export function searchCollections(ctx: ServiceContext, user: UserRecord, body: u
   // "optional text query": absent or a string; null is no text (openapi.yaml: type string).
   const text = input.query === undefined ? undefined : checkString(input.query, 'query');
   const bounds = readBounds(ctx, input, 'collections.search.bounds');
-  const visible = [...ctx.store.collections.values()]
-    .filter((c) => canSeeCollection(ctx, user, c) && withinBounds(c, bounds, false));
+  const visible = [...ctx.store.collections.values()].filter(
+    (c) => canSeeCollection(ctx, user, c) && withinBounds(c, bounds, false),
+  );
   const terms = text === undefined ? [] : tokenize(text);
   let ranked: CollectionRecord[];
   if (terms.length === 0) {
     ranked = visible.sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : 1));
   } else {
     const { titleWeight, descriptionWeight } = ctx.policy.collectionsSearch;
-    const scored = visible.map((c) => {
-      const titleTerms = tokenize(c.title);
-      const bodyTerms = tokenize(c.description ?? '');
-      let score = 0;
-      const count = (words: string[], term: string) => words.filter((t) => t === term).length;
-      for (const term of terms) score += titleWeight * count(titleTerms, term) + descriptionWeight * count(bodyTerms, term);
-      return { c, score };
-    }).filter((s) => s.score > 0);
+    const scored = visible
+      .map((c) => {
+        const titleTerms = tokenize(c.title);
+        const bodyTerms = tokenize(c.description ?? '');
+        let score = 0;
+        const count = (words: string[], term: string) => words.filter((t) => t === term).length;
+        for (const term of terms)
+          score += titleWeight * count(titleTerms, term) + descriptionWeight * count(bodyTerms, term);
+        return { c, score };
+      })
+      .filter((s) => s.score > 0);
     scored.sort((a, b) => b.score - a.score || b.c.updatedAt - a.c.updatedAt || (a.c.id < b.c.id ? -1 : 1));
     ranked = scored.map((s) => s.c);
   }

@@ -1,11 +1,11 @@
 import type { CollectionRecord, UserRecord } from '../store/records.js';
 import type { ServiceContext } from './context.js';
 import { DomainError, invalid } from './errors.js';
-import type { TextLimit } from './policy.js';
 import { requireCollection } from './permissions.js';
+import type { TextLimit } from './policy.js';
 import { timestampField } from './time.js';
 import { checkString, checkUuid, requireObject } from './validate.js';
-import { type View, collectionView } from './views.js';
+import { collectionView, type View } from './views.js';
 
 /** A description is a string within the limit, or null. */
 function description(value: unknown, limit: TextLimit): string | null {
@@ -17,7 +17,8 @@ export function createCollection(ctx: ServiceContext, user: UserRecord, body: un
   const input = requireObject(body);
   if (input.title === undefined) throw invalid('title is required');
   const name = checkString(input.title, 'title', ctx.policy.collection.title);
-  const text = input.description === undefined ? null : description(input.description, ctx.policy.collection.description);
+  const text =
+    input.description === undefined ? null : description(input.description, ctx.policy.collection.description);
   // The optional fields allow null, which reads as omitted.
   const createdAtIn = timestampField(ctx, input, 'created_at', 'collection.create.created_at', { nullable: true });
   const updatedAtIn = timestampField(ctx, input, 'updated_at', 'collection.create.updated_at', { nullable: true });

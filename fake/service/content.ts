@@ -38,7 +38,10 @@ export function snippetOf(content: string): string {
   const end = content.search(/\r?\n/);
   const rest = end === -1 ? '' : content.slice(end + 1);
   const source = rest.trim() === '' ? content : rest;
-  const flat = source.slice(0, SNIPPET_CHARS * 4).replace(/\s+/g, ' ').trim();
+  const flat = source
+    .slice(0, SNIPPET_CHARS * 4)
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length > SNIPPET_CHARS ? `${flat.slice(0, SNIPPET_CHARS - 1)}…` : flat;
 }
 
@@ -56,7 +59,11 @@ export function featuresOf(content: string, attachments: readonly AttachmentReco
 }
 
 /** Everything derived from a note's content, as the instance's title derivation says. */
-export function contentFields(ctx: ServiceContext, content: string, note?: NoteRecord): { content: string; title: string; features: number } {
+export function contentFields(
+  ctx: ServiceContext,
+  content: string,
+  note?: NoteRecord,
+): { content: string; title: string; features: number } {
   const title = deriveTitle(content, ctx.settings.titleDerivation);
   return { content, title, features: featuresOf(content, note?.attachments ?? []) };
 }

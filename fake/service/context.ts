@@ -1,10 +1,10 @@
 import type { Clock } from '../clock.js';
 import type { FaultName } from '../faults/catalogue.js';
 import type { IdSource } from '../ids.js';
-import type { Policy } from './policy.js';
 import type { RateLimitConfig } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import type { TitleDerivation } from './content.js';
+import type { Policy } from './policy.js';
 
 /** The not-shown choices and presentation of one fake instance that the service needs. */
 export interface FakeSettings {

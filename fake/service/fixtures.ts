@@ -1,8 +1,8 @@
 import { type AttachmentRecord, LEVELS, type Level, type RateLimitConfig, type UserRecord } from '../store/records.js';
-import type { ServiceContext } from './context.js';
 import { featuresOf } from './content.js';
+import type { ServiceContext } from './context.js';
 import { DomainError, invalid, notFound } from './errors.js';
-import { type Input, checkString, checkUuid, requireObject } from './validate.js';
+import { checkString, checkUuid, type Input, requireObject } from './validate.js';
 import type { View } from './views.js';
 
 /**
@@ -12,12 +12,14 @@ import type { View } from './views.js';
  */
 
 function positiveInt(value: unknown, field: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw invalid(`${field} must be a non-negative integer`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+    throw invalid(`${field} must be a non-negative integer`);
   return value;
 }
 
 function positiveNumber(value: unknown, field: string): number {
-  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) throw invalid(`${field} must be a positive number`);
+  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value))
+    throw invalid(`${field} must be a positive number`);
   return value;
 }
 
@@ -36,9 +38,15 @@ export function readRateLimit(value: unknown, base: RateLimitConfig): RateLimitC
   const r = requireObject(value, 'rate_limit');
   return {
     requests: r.requests === undefined ? base.requests : positiveNumber(r.requests, 'rate_limit.requests'),
-    requestsPerSecond: r.requests_per_second === undefined ? base.requestsPerSecond : positiveNumber(r.requests_per_second, 'rate_limit.requests_per_second'),
+    requestsPerSecond:
+      r.requests_per_second === undefined
+        ? base.requestsPerSecond
+        : positiveNumber(r.requests_per_second, 'rate_limit.requests_per_second'),
     complexity: r.complexity === undefined ? base.complexity : positiveNumber(r.complexity, 'rate_limit.complexity'),
-    complexityPerSecond: r.complexity_per_second === undefined ? base.complexityPerSecond : positiveNumber(r.complexity_per_second, 'rate_limit.complexity_per_second'),
+    complexityPerSecond:
+      r.complexity_per_second === undefined
+        ? base.complexityPerSecond
+        : positiveNumber(r.complexity_per_second, 'rate_limit.complexity_per_second'),
   };
 }
 
@@ -54,16 +62,24 @@ function userView(user: UserRecord): View {
 /** Creates a user with a bearer token (given, or generated). */
 export function createUser(ctx: ServiceContext, body: unknown): View {
   const input = body === undefined ? {} : requireObject(body);
-  const token = input.token === undefined ? `tok_${ctx.ids.uuid().replace(/-/g, '')}`
-    : checkString(input.token, 'token', { minChars: 8, maxChars: 512 });
+  const token =
+    input.token === undefined
+      ? `tok_${ctx.ids.uuid().replace(/-/g, '')}`
+      : checkString(input.token, 'token', { minChars: 8, maxChars: 512 });
   if (!/^[\x21-\x7e]+$/.test(token)) throw invalid('token must be printable ASCII without spaces');
   if (ctx.store.usersByToken.has(token)) throw new DomainError('conflict', 'a user with this token already exists');
   const id = ctx.ids.uuid();
   const user: UserRecord = {
     id,
     token,
-    name: input.name === undefined ? `user-${id.slice(0, 8)}` : checkString(input.name, 'name', { minChars: 1, maxChars: 200 }),
-    quota: input.quota === undefined && ctx.settings.defaultQuota ? { ...ctx.settings.defaultQuota, used: 0 } : readQuota(input.quota),
+    name:
+      input.name === undefined
+        ? `user-${id.slice(0, 8)}`
+        : checkString(input.name, 'name', { minChars: 1, maxChars: 200 }),
+    quota:
+      input.quota === undefined && ctx.settings.defaultQuota
+        ? { ...ctx.settings.defaultQuota, used: 0 }
+        : readQuota(input.quota),
     rateLimit: readRateLimit(input.rate_limit, ctx.settings.defaultRateLimit),
   };
   ctx.store.addUser(user);
@@ -102,7 +118,8 @@ export function grant(ctx: ServiceContext, body: unknown): View {
   const input = requireObject(body);
   const user = userOf(ctx, input);
   const level = input.level;
-  if (typeof level !== 'string' || !(LEVELS as readonly string[]).includes(level)) throw invalid(`level must be one of ${LEVELS.join(', ')}`);
+  if (typeof level !== 'string' || !(LEVELS as readonly string[]).includes(level))
+    throw invalid(`level must be one of ${LEVELS.join(', ')}`);
   const id = checkUuid(input.id, 'id');
   if (input.resource === 'note') {
     if (!ctx.store.notes.has(id)) throw notFound('note');
@@ -121,14 +138,20 @@ export function setQuota(ctx: ServiceContext, userId: string, body: unknown): Vi
   return userView(user);
 }
 
-export function setRateLimit(ctx: ServiceContext, userId: string, body: unknown, onChange: (user: UserRecord) => void): View {
+export function setRateLimit(
+  ctx: ServiceContext,
+  userId: string,
+  body: unknown,
+  onChange: (user: UserRecord) => void,
+): View {
   const user = userById(ctx, userId);
   user.rateLimit = readRateLimit(body, ctx.settings.defaultRateLimit);
   onChange(user);
   return { user_id: user.id, rate_limit: user.rateLimit ?? null };
 }
 
-const nullableString = (value: unknown, field: string) => (value === undefined || value === null ? null : checkString(value, field, { maxChars: 100_000 }));
+const nullableString = (value: unknown, field: string) =>
+  value === undefined || value === null ? null : checkString(value, field, { maxChars: 100_000 });
 
 /** Attaches PDF or image metadata to a note (uploads are not shown in the document). */
 export function addAttachment(ctx: ServiceContext, noteId: string, body: unknown): View {
@@ -139,9 +162,17 @@ export function addAttachment(ctx: ServiceContext, noteId: string, body: unknown
   const attachment: AttachmentRecord = {
     attachment_id: ctx.ids.uuid(),
     attachment_kind: kind,
-    image_type: kind === 'image' ? (nullableString(input.image_type, 'image_type') ?? 'photo') : nullableString(input.image_type, 'image_type'),
+    image_type:
+      kind === 'image'
+        ? (nullableString(input.image_type, 'image_type') ?? 'photo')
+        : nullableString(input.image_type, 'image_type'),
     ocr_text: nullableString(input.ocr_text, 'ocr_text'),
-    page_count: input.page_count === undefined || input.page_count === null ? (kind === 'pdf' ? 1 : null) : positiveInt(input.page_count, 'page_count'),
+    page_count:
+      input.page_count === undefined || input.page_count === null
+        ? kind === 'pdf'
+          ? 1
+          : null
+        : positiveInt(input.page_count, 'page_count'),
     suggested_search: nullableString(input.suggested_search, 'suggested_search'),
     summary: nullableString(input.summary, 'summary'),
     visual_description: nullableString(input.visual_description, 'visual_description'),
@@ -165,5 +196,10 @@ export function stats(ctx: ServiceContext): View {
   for (const user of ctx.store.users.values()) perUser[user.id] = { notes: 0, collections: 0 };
   for (const note of ctx.store.notes.values()) if (perUser[note.ownerId]) perUser[note.ownerId]!.notes++;
   for (const c of ctx.store.collections.values()) if (perUser[c.ownerId]) perUser[c.ownerId]!.collections++;
-  return { users: ctx.store.users.size, notes: ctx.store.notes.size, collections: ctx.store.collections.size, per_user: perUser };
+  return {
+    users: ctx.store.users.size,
+    notes: ctx.store.notes.size,
+    collections: ctx.store.collections.size,
+    per_user: perUser,
+  };
 }

@@ -10,7 +10,25 @@
  * start that reaches it, so the whole scan is linear.
  */
 
-const FILE_EXTENSIONS = ['pdf', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'csv', 'zip', 'txt', 'rtf', 'odt', 'ods', 'odp', 'key', 'pages', 'numbers'];
+const FILE_EXTENSIONS = [
+  'pdf',
+  'doc',
+  'docx',
+  'xls',
+  'xlsx',
+  'ppt',
+  'pptx',
+  'csv',
+  'zip',
+  'txt',
+  'rtf',
+  'odt',
+  'ods',
+  'odp',
+  'key',
+  'pages',
+  'numbers',
+];
 const WHITESPACE = /\s/;
 
 function isSpace(text: string, i: number): boolean {

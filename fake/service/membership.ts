@@ -2,7 +2,7 @@ import type { CollectionRecord, UserRecord } from '../store/records.js';
 import type { ServiceContext } from './context.js';
 import { invalid, notFound } from './errors.js';
 import { atLeast, collectionLevel, requireCollection, requireNote } from './permissions.js';
-import { type Input, checkArray, checkString, checkUuid, requireObject } from './validate.js';
+import { checkArray, checkString, checkUuid, type Input, requireObject } from './validate.js';
 import type { View } from './views.js';
 
 /** The collections a new note joins: accessible ones named by id, and the caller's ones matched by title. */
@@ -15,18 +15,25 @@ export function linkOnCreate(ctx: ServiceContext, user: UserRecord, input: Input
       // accessible collections are ignored" is about well-formed ids only.
       const collection = ctx.store.collections.get(checkUuid(raw, `collection_ids[${i}]`));
       // Unknown, trashed and inaccessible collections are ignored.
-      if (collection && collection.trashedAt === null && atLeast(collectionLevel(ctx, user, collection), 'contribute')) {
+      if (
+        collection &&
+        collection.trashedAt === null &&
+        atLeast(collectionLevel(ctx, user, collection), 'contribute')
+      ) {
         found.set(collection.id, collection);
       }
     }
   }
   if (input.collection_titles !== undefined) {
-    const titles = checkArray(input.collection_titles, 'collection_titles')
-      .map((t, i) => checkString(t, `collection_titles[${i}]`, ctx.policy.collectionTitleEntry));
+    const titles = checkArray(input.collection_titles, 'collection_titles').map((t, i) =>
+      checkString(t, `collection_titles[${i}]`, ctx.policy.collectionTitleEntry),
+    );
     // Unmatched titles are ignored. The per-user title index keeps the cost independent of other users' data.
     for (const title of new Set(titles)) {
-      const matches = titledCollections(ctx, user, title).filter((c) => c.trashedAt === null
-        && atLeast(collectionLevel(ctx, user, c), 'contribute') && titleMatches(c.title, title));
+      const matches = titledCollections(ctx, user, title).filter(
+        (c) =>
+          c.trashedAt === null && atLeast(collectionLevel(ctx, user, c), 'contribute') && titleMatches(c.title, title),
+      );
       for (const c of matches) found.set(c.id, c);
     }
   }
@@ -74,7 +81,12 @@ export function moveNote(ctx: ServiceContext, user: UserRecord, sourceId: string
 }
 
 /** Remove a note from a collection (endpoint not shown; the profile names it). */
-export function removeNoteFromCollection(ctx: ServiceContext, user: UserRecord, collectionId: string, noteId: string): View {
+export function removeNoteFromCollection(
+  ctx: ServiceContext,
+  user: UserRecord,
+  collectionId: string,
+  noteId: string,
+): View {
   const collection = requireCollection(ctx, user, collectionId, 'edit');
   const note = requireNote(ctx, user, noteId, 'access');
   if (!collection.noteIds.has(note.id)) throw notFound('note in the collection');

@@ -1,7 +1,7 @@
 import type { UserRecord } from '../store/records.js';
 import type { ServiceContext } from './context.js';
 import { requireNote } from './permissions.js';
-import { type View, noteReadView } from './views.js';
+import { noteReadView, type View } from './views.js';
 
 /** GET /v2/notes/{note_id}: trashed notes included, with trashed_at (part 4). */
 export function getNote(ctx: ServiceContext, user: UserRecord, noteId: string): View {

@@ -1,11 +1,11 @@
 import { FEATURE, type NoteRecord, type UserRecord } from '../store/records.js';
 import type { ServiceContext } from './context.js';
-import type { OrderField, TimestampField } from './policy.js';
-import { canSeeNote, requireCollection } from './permissions.js';
 import { decodeCursor, encodeCursor, filtersHash, pageOf } from './paging.js';
+import { canSeeNote, requireCollection } from './permissions.js';
+import type { OrderField, TimestampField } from './policy.js';
 import { timestampField } from './time.js';
-import { type Input, boolParam, checkUuid, enumParam, intParam } from './validate.js';
-import { type View, noteListItem } from './views.js';
+import { boolParam, checkUuid, enumParam, type Input, intParam } from './validate.js';
+import { noteListItem, type View } from './views.js';
 
 export interface TimeBounds {
   createdAfter?: number;
@@ -18,10 +18,14 @@ export interface TimeBounds {
 export function readBounds(ctx: ServiceContext, input: Input, rule: TimestampField): TimeBounds {
   const field = (name: string) => timestampField(ctx, input, name, rule);
   const bounds: TimeBounds = {};
-  const ca = field('created_after'); if (ca !== undefined) bounds.createdAfter = ca;
-  const cb = field('created_before'); if (cb !== undefined) bounds.createdBefore = cb;
-  const ua = field('updated_after'); if (ua !== undefined) bounds.updatedAfter = ua;
-  const ub = field('updated_before'); if (ub !== undefined) bounds.updatedBefore = ub;
+  const ca = field('created_after');
+  if (ca !== undefined) bounds.createdAfter = ca;
+  const cb = field('created_before');
+  if (cb !== undefined) bounds.createdBefore = cb;
+  const ua = field('updated_after');
+  if (ua !== undefined) bounds.updatedAfter = ua;
+  const ub = field('updated_before');
+  if (ub !== undefined) bounds.updatedBefore = ub;
   return bounds;
 }
 
@@ -38,8 +42,12 @@ export function withinBounds(
   const updated = updatedUsesCreated ? record.createdAt : record.updatedAt;
   const after = (v: number, bound: number | undefined) => bound === undefined || (exclusive ? v > bound : v >= bound);
   const before = (v: number, bound: number | undefined) => bound === undefined || (exclusive ? v < bound : v <= bound);
-  return after(record.createdAt, b.createdAfter) && before(record.createdAt, b.createdBefore)
-    && after(updated, b.updatedAfter) && before(updated, b.updatedBefore);
+  return (
+    after(record.createdAt, b.createdAfter) &&
+    before(record.createdAt, b.createdBefore) &&
+    after(updated, b.updatedAfter) &&
+    before(updated, b.updatedBefore)
+  );
 }
 
 export interface ContainsFilter {
@@ -52,7 +60,10 @@ export function readContains(input: Input, read: (field: string) => boolean): Co
   let bits = 0;
   let count = 0;
   const flags: Array<[string, number]> = [
-    ['open_tasks', FEATURE.openTask], ['tasks', FEATURE.task], ['images', FEATURE.image], ['files', FEATURE.file],
+    ['open_tasks', FEATURE.openTask],
+    ['tasks', FEATURE.task],
+    ['images', FEATURE.image],
+    ['files', FEATURE.file],
   ];
   for (const [field, bit] of flags) {
     if (input[field] !== undefined && read(field)) {
@@ -81,9 +92,10 @@ export function readListFilters(ctx: ServiceContext, user: UserRecord, query: In
   const orders = ['created_at', 'updated_at'] as const;
   const orderBy = enumParam(query.order_by, 'order_by', orders, ctx.policy.notesList.defaultOrder);
   const bounds = readBounds(ctx, query, 'notes.list.bounds');
-  const collectionId = query.collection === undefined
-    ? undefined
-    : requireCollection(ctx, user, checkUuid(query.collection, 'collection'), 'access').id;
+  const collectionId =
+    query.collection === undefined
+      ? undefined
+      : requireCollection(ctx, user, checkUuid(query.collection, 'collection'), 'access').id;
   const contains = readContains(query, (f) => boolParam(query[f], f));
   return { orderBy, bounds, collectionId, contains };
 }
@@ -112,11 +124,13 @@ export function listNotes(ctx: ServiceContext, user: UserRecord, query: Input): 
   const index = orderBy === 'created_at' ? ctx.store.notesByCreated : ctx.store.notesByUpdated;
   const matches = (id: string): boolean => {
     const note = ctx.store.notes.get(id)!;
-    return note.trashedAt === null
-      && canSeeNote(ctx, user, note)
-      && (collectionId === undefined || note.collectionIds.has(collectionId))
-      && withinBounds(note, bounds)
-      && matchesContains(note.features, contains);
+    return (
+      note.trashedAt === null &&
+      canSeeNote(ctx, user, note) &&
+      (collectionId === undefined || note.collectionIds.has(collectionId)) &&
+      withinBounds(note, bounds) &&
+      matchesContains(note.features, contains)
+    );
   };
   const keyOf = (id: string) => listKey(ctx.store.notes.get(id)!, orderBy);
   const page = pageOf(index, ctx.settings.newestFirst, after, limit, matches, keyOf);

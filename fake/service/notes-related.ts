@@ -3,7 +3,7 @@ import { snippetOf } from './content.js';
 import type { ServiceContext } from './context.js';
 import { canSeeNote, requireNote } from './permissions.js';
 import { type Input, intParam } from './validate.js';
-import { type View, relatedCollectionSummaries } from './views.js';
+import { relatedCollectionSummaries, type View } from './views.js';
 
 const PREVIEW_CHARS = 280;
 const QUERY_TERMS = 32;

@@ -2,10 +2,10 @@ import type { NoteRecord, UserRecord } from '../store/records.js';
 import { tokenize } from '../store/search-index.js';
 import type { ServiceContext } from './context.js';
 import { DomainError, invalid } from './errors.js';
-import { readBounds, readContains, matchesContains, withinBounds } from './notes-list.js';
+import { matchesContains, readBounds, readContains, withinBounds } from './notes-list.js';
 import { canSeeNote } from './permissions.js';
-import { type Input, checkArray, checkBoolean, checkString, checkUuid, intParam, requireObject } from './validate.js';
-import { type View, noteListItem } from './views.js';
+import { checkArray, checkBoolean, checkString, checkUuid, type Input, intParam, requireObject } from './validate.js';
+import { noteListItem, type View } from './views.js';
 
 /** POST /v2/notes/search: limit, offset and snapshot_id come from the query, the rest from the body. */
 export function searchNotes(ctx: ServiceContext, user: UserRecord, query: Input, body: unknown): View {
@@ -33,7 +33,10 @@ export function searchNotes(ctx: ServiceContext, user: UserRecord, query: Input,
     ({ ranked, includeContent } = rankWindow(ctx, user, text, input));
     seqs = Int32Array.from(ranked, (note) => note.seq);
     snapshot = ctx.ids.uuid();
-    ctx.store.saveSnapshot({ id: snapshot, userId: user.id, createdAt: ctx.clock.now(), seqs, includeContent }, ctx.settings.snapshotTtlMs);
+    ctx.store.saveSnapshot(
+      { id: snapshot, userId: user.id, createdAt: ctx.clock.now(), seqs, includeContent },
+      ctx.settings.snapshotTtlMs,
+    );
   }
 
   const page = seqs.subarray(Math.min(offset, seqs.length), Math.min(offset + limit, seqs.length));
@@ -72,17 +75,25 @@ function renderPage(ctx: ServiceContext, user: UserRecord, page: Int32Array, inc
 }
 
 /** Ranks the visible, active notes matching the query and filters: at most the 100-result window. */
-function rankWindow(ctx: ServiceContext, user: UserRecord, text: string, input: Input): { ranked: NoteRecord[]; includeContent: boolean } {
+function rankWindow(
+  ctx: ServiceContext,
+  user: UserRecord,
+  text: string,
+  input: Input,
+): { ranked: NoteRecord[]; includeContent: boolean } {
   const bounds = readBounds(ctx, input, 'notes.search.bounds');
-  const collections = input.collections === undefined ? undefined
-    : new Set(checkArray(input.collections, 'collections').map((c, i) => checkUuid(c, `collections[${i}]`)));
+  const collections =
+    input.collections === undefined
+      ? undefined
+      : new Set(checkArray(input.collections, 'collections').map((c, i) => checkUuid(c, `collections[${i}]`)));
   const contains = readContains(input, (f) => checkBoolean(input[f], f));
   const includeContent = readShape(input.response_shape);
-  const accept = (note: NoteRecord): boolean => note.trashedAt === null
-    && canSeeNote(ctx, user, note)
-    && withinBounds(note, bounds)
-    && (collections === undefined || [...collections].some((c) => note.collectionIds.has(c)))
-    && matchesContains(note.features, contains);
+  const accept = (note: NoteRecord): boolean =>
+    note.trashedAt === null &&
+    canSeeNote(ctx, user, note) &&
+    withinBounds(note, bounds) &&
+    (collections === undefined || [...collections].some((c) => note.collectionIds.has(c))) &&
+    matchesContains(note.features, contains);
 
   const window = ctx.policy.notesSearch.window;
   const notes = ctx.store.notesBySeq;
@@ -94,8 +105,16 @@ function rankWindow(ctx: ServiceContext, user: UserRecord, text: string, input: 
     ranked = [...ctx.store.notes.values()].filter(accept).sort(recentFirst).slice(0, window);
   } else if (ctx.broken('notes.search.unranked')) {
     // Seam: the ranking itself; an unranked server orders every match by updated_at.
-    const all = ctx.store.search.search(terms, Number.MAX_SAFE_INTEGER, (seq) => accept(notes[seq]!), (a, b) => a - b);
-    ranked = all.map((h) => notes[h.seq]!).sort(recentFirst).slice(0, window);
+    const all = ctx.store.search.search(
+      terms,
+      Number.MAX_SAFE_INTEGER,
+      (seq) => accept(notes[seq]!),
+      (a, b) => a - b,
+    );
+    ranked = all
+      .map((h) => notes[h.seq]!)
+      .sort(recentFirst)
+      .slice(0, window);
   } else {
     // Seam: the index; a server that does not index titles finds a note only by a term of its body.
     const titleless = ctx.broken('notes.search.title-not-indexed');

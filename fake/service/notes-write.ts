@@ -1,13 +1,13 @@
 import type { NoteRecord, UserRecord } from '../store/records.js';
-import type { ServiceContext } from './context.js';
 import { contentFields } from './content.js';
+import type { ServiceContext } from './context.js';
 import { DomainError, invalid } from './errors.js';
 import { linkOnCreate } from './membership.js';
 import { requireNote } from './permissions.js';
 import { checkNoteQuota, countNoteCreate } from './quota.js';
 import { timestampField } from './time.js';
-import { type Input, checkString, checkUuid, requireObject } from './validate.js';
-import { type View, noteCreatedView, noteWrittenView } from './views.js';
+import { checkString, checkUuid, type Input, requireObject } from './validate.js';
+import { noteCreatedView, noteWrittenView, type View } from './views.js';
 
 function noteContent(ctx: ServiceContext, input: Input): string {
   if (input.content === undefined) throw invalid('content is required');
@@ -24,7 +24,8 @@ export function createNote(ctx: ServiceContext, user: UserRecord, body: unknown)
 
   const id = input.id === undefined ? undefined : suppliedId(ctx, input.id);
   // Create-only: an id that exists, whoever owns it and whether trashed or not, is a conflict.
-  if (id !== undefined && ctx.store.notes.has(id)) throw new DomainError('conflict', `a note with id ${id} already exists`);
+  if (id !== undefined && ctx.store.notes.has(id))
+    throw new DomainError('conflict', `a note with id ${id} already exists`);
   checkNoteQuota(ctx, user);
 
   // A missing created_at takes updated_at when given; a missing updated_at is server time.
@@ -65,7 +66,8 @@ export function updateNote(ctx: ServiceContext, user: UserRecord, noteId: string
   if (typeof version !== 'number' || !Number.isInteger(version)) throw invalid('version must be an integer');
   if (version < 1) throw invalid('version must be >= 1');
   // Exact match: a version behind the current one is stale, and one ahead of it is refused too.
-  if (version !== note.version) throw new DomainError('version_mismatch', `version ${version} is not the current version of the note`);
+  if (version !== note.version)
+    throw new DomainError('version_mismatch', `version ${version} is not the current version of the note`);
   const updatedAtIn = timestampField(ctx, input, 'updated_at', 'note.update.updated_at');
 
   ctx.store.setNoteContent(note, contentFields(ctx, content, note));

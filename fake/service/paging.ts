@@ -28,11 +28,20 @@ export function decodeCursor(raw: string, expectedFilters: string, checkFilters:
   } catch {
     throw invalid('the cursor is not valid');
   }
-  if (!Array.isArray(parsed) || parsed.length !== 3 || typeof parsed[0] !== 'number' || typeof parsed[1] !== 'string' || typeof parsed[2] !== 'string') {
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== 3 ||
+    typeof parsed[0] !== 'number' ||
+    typeof parsed[1] !== 'string' ||
+    typeof parsed[2] !== 'string'
+  ) {
     throw invalid('the cursor is not valid');
   }
   if (checkFilters && parsed[2] !== expectedFilters) {
-    throw new DomainError('cursor_mismatch', 'the cursor belongs to other filters or another order_by; reuse it with the same ones');
+    throw new DomainError(
+      'cursor_mismatch',
+      'the cursor belongs to other filters or another order_by; reuse it with the same ones',
+    );
   }
   return { key: parsed[0], id: parsed[1] };
 }

@@ -22,7 +22,11 @@ export function noteLevel(ctx: ServiceContext, user: UserRecord, note: NoteRecor
   return level;
 }
 
-export function collectionLevel(ctx: ServiceContext, user: UserRecord, collection: CollectionRecord): Level | undefined {
+export function collectionLevel(
+  ctx: ServiceContext,
+  user: UserRecord,
+  collection: CollectionRecord,
+): Level | undefined {
   if (collection.ownerId === user.id) return 'own';
   // Seams: ownership of collections unchecked; grants on a collection not opening the collection itself
   // (they still open its notes, which a store wrapper could not tell apart).
@@ -40,16 +44,23 @@ export function requireNote(ctx: ServiceContext, user: UserRecord, noteId: strin
   const note = ctx.store.notes.get(noteId);
   const level = note ? noteLevel(ctx, user, note) : undefined;
   if (!note || !level) throw notFound('note');
-  if (!atLeast(level, needed)) throw new DomainError('forbidden', `this operation needs ${needed} permission on the note`);
+  if (!atLeast(level, needed))
+    throw new DomainError('forbidden', `this operation needs ${needed} permission on the note`);
   return note;
 }
 
 /** The active collection if the user holds `needed` on it; trashed and invisible ones are not found. */
-export function requireCollection(ctx: ServiceContext, user: UserRecord, collectionId: string, needed: Level): CollectionRecord {
+export function requireCollection(
+  ctx: ServiceContext,
+  user: UserRecord,
+  collectionId: string,
+  needed: Level,
+): CollectionRecord {
   const collection = ctx.store.collections.get(collectionId);
   const level = collection && collection.trashedAt === null ? collectionLevel(ctx, user, collection) : undefined;
   if (!collection || !level) throw notFound('collection');
-  if (!atLeast(level, needed)) throw new DomainError('forbidden', `this operation needs ${needed} permission on the collection`);
+  if (!atLeast(level, needed))
+    throw new DomainError('forbidden', `this operation needs ${needed} permission on the collection`);
   return collection;
 }
 

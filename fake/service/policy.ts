@@ -97,7 +97,12 @@ const strict: TimestampPolicy = { offsetRequired: true, notFuture: true };
 const bound: TimestampPolicy = { offsetRequired: true, notFuture: false };
 
 export const REFERENCE_POLICY: Policy = {
-  note: { createContent: text(200_000), updateContent: text(200_000, false), firstVersion: 1, validateSuppliedIds: true },
+  note: {
+    createContent: text(200_000),
+    updateContent: text(200_000, false),
+    firstVersion: 1,
+    validateSuppliedIds: true,
+  },
   collection: { title: text(1_000), description: text(10_000), validateSuppliedIds: true },
   collectionTitleEntry: text(1_000),
   question: text(10_000, false),

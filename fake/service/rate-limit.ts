@@ -24,7 +24,10 @@ export class LeakyBuckets {
   private complexity = 0;
   private last: number;
 
-  constructor(private config: RateLimitConfig, now: number) {
+  constructor(
+    private config: RateLimitConfig,
+    now: number,
+  ) {
     this.last = now;
   }
 

@@ -10,7 +10,13 @@ const HAS_OFFSET = /(Z|[+-]\d{2}:\d{2})$/;
  * A request timestamp field: absent, or an instant judged by the policy of `rule` (an offset is
  * required and the instant must not be in the future, wherever the document says so).
  */
-export function timestampField(ctx: ServiceContext, input: Input, field: string, rule: TimestampField, options: { nullable?: boolean } = {}): number | undefined {
+export function timestampField(
+  ctx: ServiceContext,
+  input: Input,
+  field: string,
+  rule: TimestampField,
+  options: { nullable?: boolean } = {},
+): number | undefined {
   const value = input[field];
   if (value === undefined || (value === null && options.nullable)) return undefined;
   const policy = ctx.policy.timestamps[rule];
@@ -25,9 +31,10 @@ export function timestampField(ctx: ServiceContext, input: Input, field: string,
   if (policy.notFuture) {
     const now = ctx.clock.now();
     // Seam: a server that compares timestamp strings, not instants.
-    const future = ctx.broken('conventions.timestamps.compared-as-strings') && typeof value === 'string'
-      ? value > new Date(now).toISOString()
-      : ms > now;
+    const future =
+      ctx.broken('conventions.timestamps.compared-as-strings') && typeof value === 'string'
+        ? value > new Date(now).toISOString()
+        : ms > now;
     if (future) throw invalid(`${field} must not be in the future`);
   }
   return ms;

@@ -38,11 +38,14 @@ export interface StringLimits {
 export function checkString(value: unknown, field: string, limits: StringLimits = {}): string {
   if (typeof value !== 'string') throw invalid(`${field} must be a string`, field);
   const chars = limits.maxChars !== undefined || limits.minChars !== undefined ? charLength(value) : 0;
-  if (limits.minChars !== undefined && chars < limits.minChars) throw invalid(`${field} must have at least ${limits.minChars} character(s)`, field);
-  if (limits.maxChars !== undefined && chars > limits.maxChars) throw invalid(`${field} must have at most ${limits.maxChars} characters (has ${chars})`, field);
+  if (limits.minChars !== undefined && chars < limits.minChars)
+    throw invalid(`${field} must have at least ${limits.minChars} character(s)`, field);
+  if (limits.maxChars !== undefined && chars > limits.maxChars)
+    throw invalid(`${field} must have at most ${limits.maxChars} characters (has ${chars})`, field);
   if (limits.maxBytes !== undefined) {
     const bytes = utf8Length(value);
-    if (bytes > limits.maxBytes) throw invalid(`${field} must have at most ${limits.maxBytes} UTF-8 bytes (has ${bytes})`, field);
+    if (bytes > limits.maxBytes)
+      throw invalid(`${field} must have at most ${limits.maxBytes} UTF-8 bytes (has ${bytes})`, field);
   }
   return value;
 }
@@ -77,19 +80,36 @@ export function parseTimestamp(value: unknown, field: string): number {
   const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
   const millis = m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0;
   const offsetMinutes = m[9] ? (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11])) : 0;
-  if (month! < 1 || month! > 12 || day! < 1 || day! > daysInMonth(year!, month!) || hour! > 23 || minute! > 59 || second! > 59
-    || (m[10] !== undefined && (Number(m[10]) > 23 || Number(m[11]) > 59))) {
+  if (
+    month! < 1 ||
+    month! > 12 ||
+    day! < 1 ||
+    day! > daysInMonth(year!, month!) ||
+    hour! > 23 ||
+    minute! > 59 ||
+    second! > 59 ||
+    (m[10] !== undefined && (Number(m[10]) > 23 || Number(m[11]) > 59))
+  ) {
     throw invalid(`${field} is not a valid date-time`, field);
   }
   const ms = utcMillis(year!, month!, day!, hour!, minute!, second!, millis) - offsetMinutes * 60_000;
   // Responses render instants as RFC 3339 in UTC: an offset that moves the instant out of years
   // 0000-9999 (0000-01-01T00:00:00+01:00) would come back in an extended-year form, so it is refused.
-  if (ms < FIRST_INSTANT || ms > LAST_INSTANT) throw invalid(`${field} is out of range (years 0000 to 9999 in UTC)`, field);
+  if (ms < FIRST_INSTANT || ms > LAST_INSTANT)
+    throw invalid(`${field} is out of range (years 0000 to 9999 in UTC)`, field);
   return ms;
 }
 
 /** Date.UTC maps years 0-99 to 1900-1999; setUTCFullYear takes every year as it is. */
-function utcMillis(year: number, month: number, day: number, hour: number, minute: number, second: number, millis: number): number {
+function utcMillis(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  millis: number,
+): number {
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);
   date.setUTCHours(hour, minute, second, millis);
@@ -111,7 +131,12 @@ export function checkNotFuture(ms: number, now: number, field: string): number {
 }
 
 /** A timestamp field that may be absent (or null where the document allows null). */
-export function optionalTimestamp(input: Input, field: string, now: number, options: { nullable?: boolean; notFuture?: boolean } = {}): number | undefined {
+export function optionalTimestamp(
+  input: Input,
+  field: string,
+  now: number,
+  options: { nullable?: boolean; notFuture?: boolean } = {},
+): number | undefined {
   const value = input[field];
   if (value === undefined || (value === null && options.nullable)) return undefined;
   const ms = parseTimestamp(value, field);
@@ -120,14 +145,24 @@ export function optionalTimestamp(input: Input, field: string, now: number, opti
 
 // ---- query parameters (strings from the http layer) ----
 
-export function intParam(raw: unknown, field: string, range: { min: number; max?: number; fallback: number; truncateFractions?: boolean }): number {
+export function intParam(
+  raw: unknown,
+  field: string,
+  range: { min: number; max?: number; fallback: number; truncateFractions?: boolean },
+): number {
   if (raw === undefined) return range.fallback;
   // The fault limits.fractions-truncated reads "2.5" as 2, as a parseInt-based server would.
-  const text = range.truncateFractions && typeof raw === 'string' && /^-?\d{1,16}\.\d+$/.test(raw) ? raw.split('.')[0]! : raw;
+  const text =
+    range.truncateFractions && typeof raw === 'string' && /^-?\d{1,16}\.\d+$/.test(raw) ? raw.split('.')[0]! : raw;
   if (typeof text !== 'string' || !/^-?\d{1,16}$/.test(text)) throw invalid(`${field} must be an integer`, field);
   const n = Number(text);
   if (n < range.min || (range.max !== undefined && n > range.max)) {
-    throw invalid(range.max === undefined ? `${field} must be >= ${range.min}` : `${field} must be between ${range.min} and ${range.max}`, field);
+    throw invalid(
+      range.max === undefined
+        ? `${field} must be >= ${range.min}`
+        : `${field} must be between ${range.min} and ${range.max}`,
+      field,
+    );
   }
   return n;
 }
@@ -141,6 +176,7 @@ export function boolParam(raw: unknown, field: string): boolean {
 
 export function enumParam<T extends string>(raw: unknown, field: string, values: readonly T[], fallback: T): T {
   if (raw === undefined) return fallback;
-  if (typeof raw !== 'string' || !values.includes(raw as T)) throw invalid(`${field} must be one of ${values.join(', ')}`, field);
+  if (typeof raw !== 'string' || !values.includes(raw as T))
+    throw invalid(`${field} must be one of ${values.join(', ')}`, field);
   return raw as T;
 }

@@ -107,7 +107,12 @@ export class SearchIndex {
    * The `k` best documents for the query terms among those `accept` admits, best first; ties
    * broken by `tieBreak` (smaller first).
    */
-  search(queryTerms: readonly string[], k: number, accept: (seq: number) => boolean, tieBreak: (a: number, b: number) => number): Hit[] {
+  search(
+    queryTerms: readonly string[],
+    k: number,
+    accept: (seq: number) => boolean,
+    tieBreak: (a: number, b: number) => number,
+  ): Hit[] {
     const unique = [...new Set(queryTerms)].filter((t) => this.postings.has(t));
     if (unique.length === 0 || k <= 0) return [];
     const avg = this.totalLength / Math.max(1, this.documents);
@@ -176,7 +181,7 @@ export class SearchIndex {
  * alive through a short sliced string, and a term outlives the note version it came from.
  */
 function internalised(term: string): string {
-  return term.length < 13 ? term : (` ${term}`).slice(1);
+  return term.length < 13 ? term : ` ${term}`.slice(1);
 }
 
 /**
@@ -256,7 +261,10 @@ function lowerPair(pairs: ArrayLike<number>, length: number, seq: number): numbe
 class TopK {
   private readonly seqs: number[] = [];
   private readonly scores: number[] = [];
-  constructor(private readonly k: number, private readonly tieBreak: (a: number, b: number) => number) {}
+  constructor(
+    private readonly k: number,
+    private readonly tieBreak: (a: number, b: number) => number,
+  ) {}
 
   /** Whether (seq, score) would enter the heap: a cheap test before the caller's filter. */
   admits(seq: number, score: number): boolean {

@@ -26,7 +26,10 @@ export class SortedIndex {
 
   insert(key: number, id: string): void {
     const last = this.ids.length - 1;
-    if (this.pendingIds.length === 0 && (last < 0 || this.keys[last]! < key || (this.keys[last] === key && this.ids[last]! < id))) {
+    if (
+      this.pendingIds.length === 0 &&
+      (last < 0 || this.keys[last]! < key || (this.keys[last] === key && this.ids[last]! < id))
+    ) {
       this.keys.push(key);
       this.ids.push(id);
     } else {
@@ -68,7 +71,11 @@ export class SortedIndex {
    * given, until `visit` returns false. A callback rather than a generator: totals scan every id.
    */
   // biome-ignore lint/suspicious/noConfusingVoidType: a visitor that returns nothing means "go on"
-  forEach(descending: boolean, after: { key: number; id: string } | undefined, visit: (id: string) => boolean | void): void {
+  forEach(
+    descending: boolean,
+    after: { key: number; id: string } | undefined,
+    visit: (id: string) => boolean | void,
+  ): void {
     this.settle();
     const ids = this.ids;
     if (descending) {
@@ -102,16 +109,21 @@ export class SortedIndex {
       });
       return;
     }
-    const order = Array.from(pendingIds.keys()).sort((a, b) => pendingKeys[a]! - pendingKeys[b]!
-      || (pendingIds[a]! < pendingIds[b]! ? -1 : pendingIds[a]! > pendingIds[b]! ? 1 : 0));
+    const order = Array.from(pendingIds.keys()).sort(
+      (a, b) =>
+        pendingKeys[a]! - pendingKeys[b]! ||
+        (pendingIds[a]! < pendingIds[b]! ? -1 : pendingIds[a]! > pendingIds[b]! ? 1 : 0),
+    );
     const keys: number[] = [];
     const ids: string[] = [];
     let i = 0;
     let j = 0;
     while (i < this.ids.length || j < order.length) {
       const p = order[j]!;
-      const fromMain = j >= order.length
-        || (i < this.ids.length && (this.keys[i]! < pendingKeys[p]! || (this.keys[i] === pendingKeys[p]! && this.ids[i]! < pendingIds[p]!)));
+      const fromMain =
+        j >= order.length ||
+        (i < this.ids.length &&
+          (this.keys[i]! < pendingKeys[p]! || (this.keys[i] === pendingKeys[p]! && this.ids[i]! < pendingIds[p]!)));
       if (fromMain) {
         keys.push(this.keys[i]!);
         ids.push(this.ids[i++]!);

@@ -38,9 +38,16 @@ export class Store {
 
   /** Forgets everything (the fixture API's reset). */
   clear(): void {
-    for (const map of [this.users, this.usersByToken, this.notes, this.collections, this.grants, this.snapshots]) map.clear();
+    for (const map of [this.users, this.usersByToken, this.notes, this.collections, this.grants, this.snapshots])
+      map.clear();
     this.notesBySeq.length = 0;
-    for (const index of [this.notesByCreated, this.notesByUpdated, this.collectionsByCreated, this.collectionsByUpdated]) index.clear();
+    for (const index of [
+      this.notesByCreated,
+      this.notesByUpdated,
+      this.collectionsByCreated,
+      this.collectionsByUpdated,
+    ])
+      index.clear();
     this.search.clear();
     this.collectionTitles.clear();
   }

@@ -12,7 +12,8 @@ export function versionOnMembership(): FaultFactory {
     const note = ctx.store.notes.get(call.params.note_id ?? '');
     const before = note ? [...note.collectionIds].sort().join() : '';
     const view = next(ctx, call);
-    if (note && ctx.store.notes.get(note.id) === note && [...note.collectionIds].sort().join() !== before) note.version++;
+    if (note && ctx.store.notes.get(note.id) === note && [...note.collectionIds].sort().join() !== before)
+      note.version++;
     return view;
   };
   return () => ({

@@ -1,5 +1,5 @@
-import type { NoteRecord } from '../store/records.js';
 import type { FaultFactory } from '../faults/hooks.js';
+import type { NoteRecord } from '../store/records.js';
 
 /**
  * A store that keeps instants at a coarser step (a plain SQL `DATETIME` keeps whole seconds):

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { type Observation, statusOf } from './normalise.js';
 import type { Op } from '../../suites/model/operations.js';
 import { thenRead } from './exec-notes.js';
+import { type Observation, statusOf } from './normalise.js';
 import type { Side, Step } from './side.js';
 import type { NoteState } from './state.js';
 import { ackView, bodyOf, collectionView, listView } from './views.js';
 
-export async function createCollection(side: Side, op: Extract<Op, { kind: 'createCollection' }>): Promise<Step | undefined> {
+export async function createCollection(
+  side: Side,
+  op: Extract<Op, { kind: 'createCollection' }>,
+): Promise<Step | undefined> {
   const { state, sym } = side;
   const dup = op.id === 'duplicate' ? state.aliveColl(op.dup) : undefined;
   if (op.id === 'duplicate' && !dup) return undefined;
@@ -51,7 +54,10 @@ export async function readCollection(side: Side, index: number): Promise<Step | 
   const x = await side.api.getCollection(picked.c.uuid);
   const status = statusOf(x);
   if (status !== '200') return { line, observed: { status } };
-  return { line, observed: { status, ...collectionView(x, side.sym, picked.c, side.state.members(picked.i).anyTrashed) } };
+  return {
+    line,
+    observed: { status, ...collectionView(x, side.sym, picked.c, side.state.members(picked.i).anyTrashed) },
+  };
 }
 
 export async function listCollection(side: Side, index: number): Promise<Step | undefined> {
@@ -80,13 +86,18 @@ export async function addNote(side: Side, noteIndex: number, collIndex: number):
   const line = `AddNote(${side.noteName(note.i)} -> ${side.collName(coll.i)})`;
   const x = await side.api.addToCollection(coll.c.uuid, note.n.uuid);
   const status = statusOf(x);
-  if (status !== '200') return { line, observed: { status, ...await thenRead(side, note.n) } };
+  if (status !== '200') return { line, observed: { status, ...(await thenRead(side, note.n)) } };
   note.n.colls.add(coll.i);
   note.n.updatedKnown = coll.c.updatedKnown = false;
-  return { line, observed: { status, ...ackView(x), ...await readLearningVersion(side, note.n) } };
+  return { line, observed: { status, ...ackView(x), ...(await readLearningVersion(side, note.n)) } };
 }
 
-export async function moveNote(side: Side, noteIndex: number, fromIndex: number, toIndex: number): Promise<Step | undefined> {
+export async function moveNote(
+  side: Side,
+  noteIndex: number,
+  fromIndex: number,
+  toIndex: number,
+): Promise<Step | undefined> {
   const note = side.state.note(noteIndex, linked);
   const from = note && side.state.coll(fromIndex, (c, i) => !c.alive || !note.n.alive || note.n.colls.has(i));
   // A move onto its own source, or onto a collection that holds the note already, is not documented either.
@@ -95,11 +106,11 @@ export async function moveNote(side: Side, noteIndex: number, fromIndex: number,
   const line = `MoveNote(${side.noteName(note.i)}: ${side.collName(from.i)} -> ${side.collName(to.i)})`;
   const x = await side.api.moveNote(from.c.uuid, note.n.uuid, { target_collection_id: to.c.uuid });
   const status = statusOf(x);
-  if (status !== '200') return { line, observed: { status, ...await thenRead(side, note.n) } };
+  if (status !== '200') return { line, observed: { status, ...(await thenRead(side, note.n)) } };
   note.n.colls.add(to.i);
   note.n.colls.delete(from.i);
   note.n.updatedKnown = from.c.updatedKnown = to.c.updatedKnown = false;
-  return { line, observed: { status, ...ackView(x), ...await readLearningVersion(side, note.n) } };
+  return { line, observed: { status, ...ackView(x), ...(await readLearningVersion(side, note.n)) } };
 }
 
 export async function removeNote(side: Side, noteIndex: number, collIndex: number): Promise<Step | undefined> {
@@ -113,9 +124,9 @@ export async function removeNote(side: Side, noteIndex: number, collIndex: numbe
   if (status === '2xx') {
     note.n.colls.delete(coll.i);
     note.n.updatedKnown = coll.c.updatedKnown = false;
-    return { line, observed: { status, ...await readLearningVersion(side, note.n) } };
+    return { line, observed: { status, ...(await readLearningVersion(side, note.n)) } };
   }
-  return { line, observed: { status, ...await thenRead(side, note.n) } };
+  return { line, observed: { status, ...(await thenRead(side, note.n)) } };
 }
 
 /**

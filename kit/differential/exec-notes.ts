@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type Observation, statusOf } from './normalise.js';
 import type { Op } from '../../suites/model/operations.js';
+import { type Observation, statusOf } from './normalise.js';
 import type { Side, Step } from './side.js';
 import type { NoteState } from './state.js';
 import { ackView, bodyOf, noteView } from './views.js';
@@ -49,9 +49,18 @@ export async function createNote(side: Side, op: Of<'createNote'>): Promise<Step
   if (!dup && typeof b?.id === 'string') {
     const created = parsedOr(b.created_at, Date.now());
     state.notes.push({
-      uuid: b.id, alive: true, trashed: false, colls: new Set(into?.c.alive ? [into.i] : []),
-      version: typeof b.version === 'number' ? b.version : undefined, stale: [], original: created, createdAt: created,
-      serverCreated: op.stamps === 'none', windowed: op.stamps === 'updated' || op.stamps === 'both', updatedKnown: true, stamps,
+      uuid: b.id,
+      alive: true,
+      trashed: false,
+      colls: new Set(into?.c.alive ? [into.i] : []),
+      version: typeof b.version === 'number' ? b.version : undefined,
+      stale: [],
+      original: created,
+      createdAt: created,
+      serverCreated: op.stamps === 'none',
+      windowed: op.stamps === 'updated' || op.stamps === 'both',
+      updatedKnown: true,
+      stamps,
     });
   }
   return { line: `${line} -> ${observed.id}`, observed };
@@ -59,8 +68,11 @@ export async function createNote(side: Side, op: Of<'createNote'>): Promise<Step
 
 export async function updateNote(side: Side, op: Of<'updateNote'>): Promise<Step | undefined> {
   // A stale version needs an earlier update; a current one is sent to a note that exists (trashed ones included).
-  const picked = side.state.note(op.note, op.version === 'stale' ? (n) => n.stale.length > 0 : op.version === 'current' ? (n) => n.alive : undefined)
-    ?? side.state.note(op.note);
+  const picked =
+    side.state.note(
+      op.note,
+      op.version === 'stale' ? (n) => n.stale.length > 0 : op.version === 'current' ? (n) => n.alive : undefined,
+    ) ?? side.state.note(op.note);
   if (!picked) return undefined;
   const n = picked.n;
   const current = n.version ?? 1;
@@ -69,7 +81,11 @@ export async function updateNote(side: Side, op: Of<'updateNote'>): Promise<Step
   const version = kind === 'current' ? current : kind === 'stale' ? n.stale[n.stale.length - 1]! : current + op.ahead;
   const content = `Updated ${op.word}\n${side.marker}`;
   const body: Record<string, unknown> = { content, version };
-  const shown = [side.noteName(picked.i), `version ${kind === 'ahead' ? `current+${op.ahead}` : kind}`, side.sym.content(content)];
+  const shown = [
+    side.noteName(picked.i),
+    `version ${kind === 'ahead' ? `current+${op.ahead}` : kind}`,
+    side.sym.content(content),
+  ];
   const stamped = op.stamp && n.windowed;
   if (stamped) {
     const ms = side.state.nextStamp();
@@ -97,12 +113,21 @@ export async function setCreatedAt(side: Side, op: Of<'setCreatedAt'>): Promise<
   const n = picked.n;
   // 'between' needs an earlier backdate; before one it is a plain backdate.
   const when = op.when === 'between' && n.createdAt >= n.original ? 'earlier' : op.when;
-  const value = when === 'earlier' ? n.original - op.days * DAY
-    : when === 'between' ? Math.floor((n.createdAt + n.original) / 2)
-      // One precision step later: a store that cuts instants may cut a single millisecond away.
-      : when === 'later' ? n.original + side.precisionMs
-        : Date.now() + Math.max(op.days * DAY, side.clockToleranceMs * 2 + 60_000);
-  const what = { earlier: `${op.days} days before the original`, between: 'between the current and the original', later: 'one precision step after the original', future: 'in the future' }[when];
+  const value =
+    when === 'earlier'
+      ? n.original - op.days * DAY
+      : when === 'between'
+        ? Math.floor((n.createdAt + n.original) / 2)
+        : // One precision step later: a store that cuts instants may cut a single millisecond away.
+          when === 'later'
+          ? n.original + side.precisionMs
+          : Date.now() + Math.max(op.days * DAY, side.clockToleranceMs * 2 + 60_000);
+  const what = {
+    earlier: `${op.days} days before the original`,
+    between: 'between the current and the original',
+    later: 'one precision step after the original',
+    future: 'in the future',
+  }[when];
   const label = side.sym.stamp(value);
   const line = `SetCreatedAt(${side.noteName(picked.i)}, ${label} [${what}])`;
   const x = await side.api.setCreatedAt(n.uuid, { created_at: new Date(value).toISOString() });
@@ -132,7 +157,7 @@ async function trashOrRestore(side: Side, index: number, trash: boolean): Promis
     // Whether trash or restore moves the version is not shown: the read after it only learns it.
     picked.n.version = undefined;
   }
-  return { line, observed: { status, ...await thenRead(side, picked.n) } };
+  return { line, observed: { status, ...(await thenRead(side, picked.n)) } };
 }
 
 export const trashNote = (side: Side, index: number) => trashOrRestore(side, index, true);

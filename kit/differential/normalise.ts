@@ -53,13 +53,15 @@ export class Symbols {
   timestamp(value: unknown, labels: ReadonlySet<string>): string {
     if (value === undefined) return 'absent';
     if (value === null) return 'null';
-    if (typeof value !== 'string' || !ISO.test(value) || Number.isNaN(Date.parse(value))) return `invalid ${JSON.stringify(value)}`;
+    if (typeof value !== 'string' || !ISO.test(value) || Number.isNaN(Date.parse(value)))
+      return `invalid ${JSON.stringify(value)}`;
     const ms = Date.parse(value);
     const label = this.stamps.get(ms);
     if (label !== undefined && labels.has(label)) return label;
     // A supplied instant kept at the target's precision (cut or rounded to the step) is still that instant.
     if (this.precisionMs > 1) {
-      for (const [sent, kept] of this.stamps) if (labels.has(kept) && sameAtPrecision(ms, sent, this.precisionMs)) return kept;
+      for (const [sent, kept] of this.stamps)
+        if (labels.has(kept) && sameAtPrecision(ms, sent, this.precisionMs)) return kept;
     }
     return 'valid';
   }
@@ -93,7 +95,8 @@ export function statusOf(x: Exchange, opts: { exact409?: boolean; anySuccess?: b
 
 /** A version's relation to the last one this side saw for the note (absolute numbers differ). */
 export function versionOf(value: unknown, last: number | undefined): string {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) return `not an integer >= 1: ${JSON.stringify(value)}`;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+    return `not an integer >= 1: ${JSON.stringify(value)}`;
   if (last === undefined) return 'integer';
   return value === last ? 'same' : 'changed';
 }

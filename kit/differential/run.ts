@@ -12,7 +12,7 @@ import { KitError } from '../../suites/harness/errors.js';
 import { Ledger } from '../../suites/harness/ledger.js';
 import { timestampPrecisionMs } from '../../suites/harness/timing.js';
 import { opsArbitrary } from './ops.js';
-import { type SequenceContext, type StepDifference, runSequence } from './sequence.js';
+import { runSequence, type SequenceContext, type StepDifference } from './sequence.js';
 
 export interface DiffTarget {
   url: string;
@@ -72,18 +72,34 @@ export async function runDifferential(options: DiffOptions): Promise<DiffResult>
   mkdirSync(join(runDir, 'reference'));
   const schemas = createSchemaRegistry();
   const client = new TargetClient({
-    baseUrl: target.url, timeoutMs: options.timeoutMs, requestBudget: options.requestBudget, secrets: [target.token],
+    baseUrl: target.url,
+    timeoutMs: options.timeoutMs,
+    requestBudget: options.requestBudget,
+    secrets: [target.token],
     ...(options.requestsPerSecond ? { requestsPerSecond: options.requestsPerSecond } : {}),
   });
   const ledger = new Ledger(runDir);
   // The reference: the fake with the target's profile, spoken to over HTTP like the target.
   const refToken = `ref_${randomBytes(12).toString('hex')}`;
   const fake = await createFake({ profile: target.profile, users: [refToken] });
-  const refClient = new TargetClient({ baseUrl: fake.url!, timeoutMs: options.timeoutMs, requestBudget: Number.MAX_SAFE_INTEGER, secrets: [] });
+  const refClient = new TargetClient({
+    baseUrl: fake.url!,
+    timeoutMs: options.timeoutMs,
+    requestBudget: Number.MAX_SAFE_INTEGER,
+    secrets: [],
+  });
   const ctx: SequenceContext = {
     targetApi: new Api(client, target.profile, schemas, ledger, target.token, 'primary', false),
     targetLedger: ledger,
-    referenceApi: new Api(refClient, target.profile, schemas, new Ledger(join(runDir, 'reference')), refToken, 'primary', false),
+    referenceApi: new Api(
+      refClient,
+      target.profile,
+      schemas,
+      new Ledger(join(runDir, 'reference')),
+      refToken,
+      'primary',
+      false,
+    ),
     resetReference: () => fake.fixtures.reset(),
     clockToleranceMs: target.profile.clock_tolerance_ms ?? (target.embedded ? 2000 : 60_000),
     precisionMs: timestampPrecisionMs({ profile: target.profile, profileDeclared: target.declared }),
@@ -107,7 +123,8 @@ export async function runDifferential(options: DiffOptions): Promise<DiffResult>
   });
   const property = fc.asyncProperty(arbitrary, async (ops) => {
     if (options.signal?.aborted) stopped ??= 'interrupted';
-    if (client.sent + perSequence > options.requestBudget) stopped ??= `the request budget of ${options.requestBudget} cannot cover another sequence`;
+    if (client.sent + perSequence > options.requestBudget)
+      stopped ??= `the request budget of ${options.requestBudget} cannot cover another sequence`;
     // After the kit itself failed, once shrinking spent its budget, or when stopped: pass without sending anything.
     if (kitError !== undefined || stopped !== undefined || (last && shrinkRuns >= options.shrinkBudget)) return true;
     if (last) shrinkRuns++;
@@ -124,12 +141,25 @@ export async function runDifferential(options: DiffOptions): Promise<DiffResult>
   try {
     // A refused token would make every first step differ: say so once instead.
     const probe = await ctx.targetApi.listNotes({ limit: 1 });
-    if (probe.status !== 200) throw new KitError(`the target answers GET /v2/notes with ${probe.status} for this token; check --token and --target`);
-    const details = await fc.check(property, { numRuns: options.runs, seed, ...(options.path ? { path: options.path } : {}) });
+    if (probe.status !== 200)
+      throw new KitError(
+        `the target answers GET /v2/notes with ${probe.status} for this token; check --token and --target`,
+      );
+    const details = await fc.check(property, {
+      numRuns: options.runs,
+      seed,
+      ...(options.path ? { path: options.path } : {}),
+    });
     if (kitError !== undefined) throw kitError;
-    const difference = details.failed && last ? { ...last, seed: details.seed, path: details.counterexamplePath ?? '' } : undefined;
+    const difference =
+      details.failed && last ? { ...last, seed: details.seed, path: details.counterexamplePath ?? '' } : undefined;
     return {
-      seed, sequences, requests: client.sent, leftovers: ledger.pending().length, ...(stopped ? { stopped } : {}), ...(difference ? { difference } : {}),
+      seed,
+      sequences,
+      requests: client.sent,
+      leftovers: ledger.pending().length,
+      ...(stopped ? { stopped } : {}),
+      ...(difference ? { difference } : {}),
     };
   } finally {
     await client.close();

@@ -1,7 +1,7 @@
 import type { Api } from '../../suites/harness/api.js';
 import type { Ledger } from '../../suites/harness/ledger.js';
-import { type Observation, differingFields } from './normalise.js';
 import type { Op } from '../../suites/model/operations.js';
+import { differingFields, type Observation } from './normalise.js';
 import { Side } from './side.js';
 
 const DAY = 86_400_000;
@@ -32,7 +32,11 @@ export interface SequenceContext {
  * step by step (both sides at once), and stops at the first difference. The target's data
  * lives in a time window of its own, carries the sequence's marker and is deleted afterwards.
  */
-export async function runSequence(ctx: SequenceContext, ops: readonly Op[], marker: string): Promise<StepDifference | undefined> {
+export async function runSequence(
+  ctx: SequenceContext,
+  ops: readonly Op[],
+  marker: string,
+): Promise<StepDifference | undefined> {
   ctx.resetReference();
   // A window of time in 2001-2019 that no other data shares, the same for both sides.
   // A whole step of the target's precision, so that the instants the sequence supplies are kept as sent.
@@ -42,14 +46,14 @@ export async function runSequence(ctx: SequenceContext, ops: readonly Op[], mark
   const reference = new Side(ctx.referenceApi, windowStart, marker, ctx.clockToleranceMs, ctx.precisionMs);
   const steps: string[] = [];
   try {
-
     for (const op of ops) {
       const [t, r] = await Promise.all([target.run(op), reference.run(op)]);
       if (!t && !r) continue;
       steps.push(t?.line ?? r!.line);
       const a = t?.observed ?? { skipped: 'not determined in this state' };
       const b = r?.observed ?? { skipped: 'not determined in this state' };
-      if (JSON.stringify(a) !== JSON.stringify(b)) return { steps, target: a, reference: b, fields: differingFields(a, b) };
+      if (JSON.stringify(a) !== JSON.stringify(b))
+        return { steps, target: a, reference: b, fields: differingFields(a, b) };
     }
     return undefined;
   } finally {

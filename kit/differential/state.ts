@@ -55,7 +55,10 @@ export class SideState {
     return fit.length === 0 ? undefined : fit[index % fit.length];
   }
 
-  coll(index: number, where: (c: CollectionState, i: number) => boolean = () => true): { i: number; c: CollectionState } | undefined {
+  coll(
+    index: number,
+    where: (c: CollectionState, i: number) => boolean = () => true,
+  ): { i: number; c: CollectionState } | undefined {
     const fit = this.colls.flatMap((c, i) => (where(c, i) ? [{ i, c }] : []));
     return fit.length === 0 ? undefined : fit[index % fit.length];
   }

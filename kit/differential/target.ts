@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Fake, createFake } from '../../fake/index.js';
+import { createFake, type Fake } from '../../fake/index.js';
 import type { Profile } from '../../spec/profile.js';
 import type { DiffTarget } from './run.js';
 
@@ -12,9 +12,15 @@ export interface EmbeddedTarget extends DiffTarget {
  * An embedded fake as the target (with a fault, or another profile): how the differential
  * check proves itself. Its data persists across sequences, like a shared remote account.
  */
-export async function embeddedTarget(options: { profile?: string | Profile; faults?: readonly string[] } = {}): Promise<EmbeddedTarget> {
+export async function embeddedTarget(
+  options: { profile?: string | Profile; faults?: readonly string[] } = {},
+): Promise<EmbeddedTarget> {
   const token = `tok_${randomBytes(12).toString('hex')}`;
-  const fake = await createFake({ ...(options.profile ? { profile: options.profile } : {}), faults: options.faults ?? [], users: [token] });
+  const fake = await createFake({
+    ...(options.profile ? { profile: options.profile } : {}),
+    faults: options.faults ?? [],
+    users: [token],
+  });
   const faults = [...fake.config.faults];
   return {
     url: fake.url!,

@@ -1,5 +1,5 @@
 import type { Exchange } from '../../suites/harness/client.js';
-import { type Observation, type Symbols, arrayOf, typeOf, versionOf } from './normalise.js';
+import { arrayOf, type Observation, type Symbols, typeOf, versionOf } from './normalise.js';
 import type { CollectionState, NoteState, SideState } from './state.js';
 
 type Body = Record<string, unknown>;
@@ -23,7 +23,11 @@ export function bodyOf(x: Exchange): Body | undefined {
 /** A full note (create, read, update, set-created-at): every documented field, present or absent. */
 const NONE: ReadonlySet<string> = new Set();
 
-export function noteView(x: Exchange, sym: Symbols, note: Pick<NoteState, 'version' | 'updatedKnown' | 'stamps'>): Observation {
+export function noteView(
+  x: Exchange,
+  sym: Symbols,
+  note: Pick<NoteState, 'version' | 'updatedKnown' | 'stamps'>,
+): Observation {
   const body = bodyOf(x);
   if (!body) return { body: 'not a JSON object' };
   return {
@@ -48,7 +52,12 @@ function noteCount(value: unknown, anyTrashed: boolean): unknown {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? 'integer' : value;
 }
 
-export function collectionView(x: Exchange, sym: Symbols, coll: Pick<CollectionState, 'updatedKnown' | 'stamps'>, anyTrashed: boolean): Observation {
+export function collectionView(
+  x: Exchange,
+  sym: Symbols,
+  coll: Pick<CollectionState, 'updatedKnown' | 'stamps'>,
+  anyTrashed: boolean,
+): Observation {
   const body = bodyOf(x);
   if (!body) return { body: 'not a JSON object' };
   return {
@@ -74,20 +83,23 @@ export function listView(x: Exchange, sym: Symbols, state: SideState, coll: numb
   const byUuid = new Map(state.notes.map((n) => [n.uuid, n]));
   const { anyTrashed } = state.members(coll);
   const results = Array.isArray(body.results)
-    ? body.results.filter((item) => !byUuid.get((item as Body)?.id as string)?.trashed).map((item) => {
-      const it = (typeof item === 'object' && item !== null ? item : {}) as Body;
-      const note = byUuid.get(it.id as string);
-      return {
-        id: field(it, 'id', (v) => sym.idOf(v, 'N')),
-        title: field(it, 'title', raw),
-        snippet: field(it, 'snippet', typeOf),
-        content: field(it, 'content', typeOf),
-        created_at: sym.timestamp(it.created_at, note?.stamps ?? NONE),
-        updated_at: sym.timestamp(it.updated_at, note?.updatedKnown ? note.stamps : NONE),
-        collection_ids: field(it, 'collection_ids', (v) => sym.idList(v, 'C')),
-        audio_recording_ids: field(it, 'audio_recording_ids', arrayOf),
-      };
-    }).sort((a, b) => String(a.id).localeCompare(String(b.id)))
+    ? body.results
+        .filter((item) => !byUuid.get((item as Body)?.id as string)?.trashed)
+        .map((item) => {
+          const it = (typeof item === 'object' && item !== null ? item : {}) as Body;
+          const note = byUuid.get(it.id as string);
+          return {
+            id: field(it, 'id', (v) => sym.idOf(v, 'N')),
+            title: field(it, 'title', raw),
+            snippet: field(it, 'snippet', typeOf),
+            content: field(it, 'content', typeOf),
+            created_at: sym.timestamp(it.created_at, note?.stamps ?? NONE),
+            updated_at: sym.timestamp(it.updated_at, note?.updatedKnown ? note.stamps : NONE),
+            collection_ids: field(it, 'collection_ids', (v) => sym.idList(v, 'C')),
+            audio_recording_ids: field(it, 'audio_recording_ids', arrayOf),
+          };
+        })
+        .sort((a, b) => String(a.id).localeCompare(String(b.id)))
     : `not an array: ${JSON.stringify(body.results)}`;
   return {
     results,

@@ -1,5 +1,13 @@
 import type { Exchange } from '../../suites/harness/client.js';
-import { type ErrorBodyFindings, type Finding, type KindName, type RefusalSample, isObserved, notObserved, observed } from './findings.js';
+import {
+  type ErrorBodyFindings,
+  type Finding,
+  isObserved,
+  type KindName,
+  notObserved,
+  observed,
+  type RefusalSample,
+} from './findings.js';
 
 /** A machine-readable kind: one word (letters, digits, _ . : -), not an id. */
 const KIND_LIKE = /^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/;
@@ -14,7 +22,8 @@ export function stringLeaves(value: unknown, pointer = '', out = new Map<string,
   } else if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) stringLeaves(item, `${pointer}/${i}`, out);
   } else if (value !== null && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) stringLeaves(inner, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, out);
+    for (const [key, inner] of Object.entries(value))
+      stringLeaves(inner, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, out);
   }
   return out;
 }
@@ -28,10 +37,12 @@ const depth = (pointer: string) => pointer.split('/').length;
  * constant). Named like a kind (type, code, ...) and shallow wins among several.
  */
 function kindPointer(samples: RefusalSample[], leaves: Map<string, string>[]): string | undefined {
-  const candidates = [...leaves[0]!.keys()].filter((p) => leaves.every((l) => {
-    const v = l.get(p);
-    return v !== undefined && KIND_LIKE.test(v) && !UUID_LIKE.test(v);
-  }));
+  const candidates = [...leaves[0]!.keys()].filter((p) =>
+    leaves.every((l) => {
+      const v = l.get(p);
+      return v !== undefined && KIND_LIKE.test(v) && !UUID_LIKE.test(v);
+    }),
+  );
   const kinds = new Set(samples.map((s) => s.kind));
   const fitting = candidates.filter((p) => {
     const byKind = new Map<string, Set<string | undefined>>();
@@ -48,23 +59,33 @@ function kindPointer(samples: RefusalSample[], leaves: Map<string, string>[]): s
 
 /** Where the message lives: a string in every refusal body other than the kind, prose in some. */
 function messagePointer(leaves: Map<string, string>[], kind: string | undefined): string | undefined {
-  const candidates = [...leaves[0]!.keys()].filter((p) => p !== kind && leaves.every((l) => l.get(p) !== undefined)
-    && leaves.some((l) => /\s/.test(l.get(p)!.trim())));
+  const candidates = [...leaves[0]!.keys()].filter(
+    (p) => p !== kind && leaves.every((l) => l.get(p) !== undefined) && leaves.some((l) => /\s/.test(l.get(p)!.trim())),
+  );
   return rank(candidates, MESSAGE_NAMES)[0];
 }
 
 function rank(pointers: string[], names: Set<string>): string[] {
-  return [...pointers].sort((a, b) => Number(!names.has(lastSegment(a))) - Number(!names.has(lastSegment(b))) || depth(a) - depth(b) || a.localeCompare(b));
+  return [...pointers].sort(
+    (a, b) =>
+      Number(!names.has(lastSegment(a))) - Number(!names.has(lastSegment(b))) ||
+      depth(a) - depth(b) ||
+      a.localeCompare(b),
+  );
 }
 
-const describe = (samples: RefusalSample[]) => `${samples.length} refusal bodies (${[...new Set(samples.map((s) => s.kind))].join(', ')})`;
+const describe = (samples: RefusalSample[]) =>
+  `${samples.length} refusal bodies (${[...new Set(samples.map((s) => s.kind))].join(', ')})`;
 
 /**
  * The error body's shape, by comparing the bodies of the refusals the probe provoked. Only
  * refusals whose status was observed take part. A body shape the unauthenticated refusal does not
  * share (an auth proxy's) is tried without it, since the kit reads kinds from the others.
  */
-export function errorBodyFindings(samples: RefusalSample[], statusObserved: (s: RefusalSample) => boolean): ErrorBodyFindings {
+export function errorBodyFindings(
+  samples: RefusalSample[],
+  statusObserved: (s: RefusalSample) => boolean,
+): ErrorBodyFindings {
   const usable = samples.filter((s) => statusObserved(s) && s.x.json !== null && typeof s.x.json === 'object');
   if (usable.length < 2) {
     const why = `only ${usable.length} refusal(s) with a JSON object body to compare`;
@@ -76,7 +97,7 @@ export function errorBodyFindings(samples: RefusalSample[], statusObserved: (s: 
     const kind = kindPointer(set, leaves);
     if (!kind) continue;
     const message = messagePointer(leaves, kind);
-    const apart = set.length < usable.length ? '; the unauthenticated refusal\'s body has another shape' : '';
+    const apart = set.length < usable.length ? "; the unauthenticated refusal's body has another shape" : '';
     return {
       kindPointer: observed(kind, `a one-word string at ${kind} in ${describe(set)}, one value per kind${apart}`),
       messagePointer: message
@@ -97,7 +118,8 @@ function kindValues(samples: RefusalSample[], pointer: string): Partial<Record<K
     const seen = out[s.kind];
     if (value === undefined) out[s.kind] = notObserved(`${s.what} answered a body without ${pointer}`);
     else if (!seen) out[s.kind] = observed(value, s.what);
-    else if (isObserved(seen) && seen.value !== value) out[s.kind] = notObserved(`${seen.how} gave ${seen.value} but ${s.what} ${value}`);
+    else if (isObserved(seen) && seen.value !== value)
+      out[s.kind] = notObserved(`${seen.how} gave ${seen.value} but ${s.what} ${value}`);
   }
   return out;
 }

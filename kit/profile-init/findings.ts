@@ -9,7 +9,8 @@ export type Finding<T> = { readonly value: T; readonly how: string } | { readonl
 
 export const observed = <T>(value: T, how: string): Finding<T> => ({ value, how });
 export const notObserved = <T>(why: string): Finding<T> => ({ why });
-export const isObserved = <T>(f: Finding<T> | undefined): f is { value: T; how: string } => f !== undefined && 'value' in f;
+export const isObserved = <T>(f: Finding<T> | undefined): f is { value: T; how: string } =>
+  f !== undefined && 'value' in f;
 
 /** A refusal the probe provoked on purpose: the kind it should be, and what was sent. */
 export interface RefusalSample {

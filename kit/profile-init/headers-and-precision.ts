@@ -1,4 +1,4 @@
-import { type Finding, type RateLimitFindings, notObserved, observed } from './findings.js';
+import { type Finding, notObserved, observed, type RateLimitFindings } from './findings.js';
 import type { ProbeNote } from './refusals.js';
 import type { Answer, ProbeSession } from './session.js';
 import type { DatedNotes } from './titles-and-order.js';
@@ -13,7 +13,12 @@ const RELATED = /(^|-)(ratelimit|rate-limit|complexity)(-|$)|^retry-after$/;
  * (search, related notes, collection list and search), so their headers can be declared.
  */
 export async function sampleHeaderOperations(s: ProbeSession, note: ProbeNote): Promise<void> {
-  await s.send('searchNotes', { method: 'POST', path: '/v2/notes/search', query: { limit: 1 }, json: { query: s.word() } });
+  await s.send('searchNotes', {
+    method: 'POST',
+    path: '/v2/notes/search',
+    query: { limit: 1 },
+    json: { query: s.word() },
+  });
   await s.send('getRelatedNotes', { method: 'GET', path: `/v2/notes/${note.id}/related-notes`, query: { limit: 1 } });
   await s.send('listCollections', { method: 'GET', path: '/v2/collections', query: { limit: 1 } });
   await s.send('searchCollections', { method: 'POST', path: '/v2/collections/search', json: {} });
@@ -22,7 +27,10 @@ export async function sampleHeaderOperations(s: ProbeSession, note: ProbeNote): 
 /** `x-ratelimit-remaining` as the document spells the family: `X-RateLimit-Remaining`. */
 export function headerName(lower: string): string {
   const words: Record<string, string> = { x: 'X', ratelimit: 'RateLimit', complexity: 'Complexity' };
-  return lower.split('-').map((w) => words[w] ?? (w.charAt(0).toUpperCase() + w.slice(1))).join('-');
+  return lower
+    .split('-')
+    .map((w) => words[w] ?? w.charAt(0).toUpperCase() + w.slice(1))
+    .join('-');
 }
 
 /**
@@ -43,12 +51,15 @@ export function rateLimitFindings(answers: readonly Answer[]): RateLimitFindings
   const sampled = [...byOp.keys()];
   const carriers = sampled.filter((op) => byOp.get(op)!.size > 0);
   const notes: string[] = [];
-  if (related.size > 0) notes.push(`also seen, outside the X-RateLimit-*/X-Complexity-* families: ${[...related].map(headerName).join(', ')}`);
+  if (related.size > 0)
+    notes.push(
+      `also seen, outside the X-RateLimit-*/X-Complexity-* families: ${[...related].map(headerName).join(', ')}`,
+    );
   const limited = answers.find((a) => a.x.status === 429);
   const retryAfter = limited
     ? limited.x.headers['retry-after'] !== undefined
       ? observed(true, `the probe's 429 carried Retry-After: ${limited.x.headers['retry-after']}`)
-      : observed(false, 'the probe\'s 429 carried no Retry-After')
+      : observed(false, "the probe's 429 carried no Retry-After")
     : notObserved<boolean>('the target did not rate-limit the probe');
   if (carriers.length === 0) {
     const why = `no successful answer carried an X-RateLimit-* or X-Complexity-* header (sampled: ${sampled.join(', ')})`;
@@ -61,8 +72,14 @@ export function rateLimitFindings(answers: readonly Answer[]): RateLimitFindings
   }
   const without = sampled.filter((op) => !carriers.includes(op));
   return {
-    operations: observed(carriers, `their successful answers carried the headers${without.length ? `; ${without.join(', ')} did not` : ''}; other operations were not sampled`),
-    names: observed(common.map(headerName), common.length === 0 ? 'no header name is common to all of them' : 'each of those operations carried all of them'),
+    operations: observed(
+      carriers,
+      `their successful answers carried the headers${without.length ? `; ${without.join(', ')} did not` : ''}; other operations were not sampled`,
+    ),
+    names: observed(
+      common.map(headerName),
+      common.length === 0 ? 'no header name is common to all of them' : 'each of those operations carried all of them',
+    ),
     retryAfter,
     notes,
   };
@@ -90,11 +107,20 @@ const PRECISIONS = [1, 10, 100, 1000];
 export function timestampPrecision(sent: DatedNotes['sent']): Finding<number> {
   const pairs = sent.map((p) => ({ ...p, back: micros(p.returned) }));
   const unreadable = pairs.find((p) => p.back === undefined);
-  if (unreadable) return notObserved(`the create response's ${unreadable.field} ${JSON.stringify(unreadable.returned)} is not an ISO 8601 timestamp`);
-  const sample = pairs.map((p) => `${new Date(p.ms).toISOString().slice(19, 23)} as ${String(p.returned).slice(19)}`).join(', ');
+  if (unreadable)
+    return notObserved(
+      `the create response's ${unreadable.field} ${JSON.stringify(unreadable.returned)} is not an ISO 8601 timestamp`,
+    );
+  const sample = pairs
+    .map((p) => `${new Date(p.ms).toISOString().slice(19, 23)} as ${String(p.returned).slice(19)}`)
+    .join(', ');
   for (const step of PRECISIONS) {
     const fits = pairs.every((p) => p.back! % (step * 1000) === 0 && Math.abs(p.back! - p.ms * 1000) < step * 1000);
-    if (fits) return observed(step, `created_at and updated_at sent with milliseconds came back ${step === 1 ? 'unchanged' : `cut to ${step} ms`} (${sample})`);
+    if (fits)
+      return observed(
+        step,
+        `created_at and updated_at sent with milliseconds came back ${step === 1 ? 'unchanged' : `cut to ${step} ms`} (${sample})`,
+      );
   }
   return notObserved(`created_at and updated_at sent with milliseconds came back as other instants (${sample})`);
 }

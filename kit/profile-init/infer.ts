@@ -1,7 +1,7 @@
 import { type Profile, parseProfile } from '../../spec/profile.js';
 import { UsageError } from '../../suites/harness/errors.js';
 import { probeTarget, probeToken } from '../probe.js';
-import { sameAnswerAs, errorBodyFindings } from './error-body.js';
+import { errorBodyFindings, sameAnswerAs } from './error-body.js';
 import { type Findings, isObserved, notObserved, observed } from './findings.js';
 import { rateLimitFindings, sampleHeaderOperations, timestampPrecision } from './headers-and-precision.js';
 import { provokeRefusals, statusFindings } from './refusals.js';
@@ -36,7 +36,12 @@ export interface Inference {
 /** The probe did not finish (a failed step or an interrupt); what it created was cleaned up as far as possible. */
 export class ProbeStopped extends Error {
   override name = 'ProbeStopped';
-  constructor(message: string, readonly interrupted: boolean, readonly requests: number, readonly cleanup: CleanupResult) {
+  constructor(
+    message: string,
+    readonly interrupted: boolean,
+    readonly requests: number,
+    readonly cleanup: CleanupResult,
+  ) {
     super(message);
   }
 }
@@ -49,7 +54,8 @@ type Probed = Omit<Findings, 'target' | 'requests' | 'leftBehind' | 'rateLimit' 
 async function probe(s: ProbeSession, options: InferOptions): Promise<Probed> {
   const problem = await s.recorded('listNotes', (client) => probeTarget(client, options.token));
   if (problem) throw new UsageError(problem);
-  if (options.secondaryToken) await s.recorded('listNotes', (client) => probeToken(client, options.secondaryToken!, 'secondary'));
+  if (options.secondaryToken)
+    await s.recorded('listNotes', (client) => probeToken(client, options.secondaryToken!, 'secondary'));
   const { note: headed, title } = await probeTitle(s);
   const dated = await createDatedNotes(s);
   const listOrder = await probeListOrder(s, dated);
@@ -61,7 +67,7 @@ async function probe(s: ProbeSession, options: InferOptions): Promise<Probed> {
     timestampPrecisionMs: timestampPrecision(dated.sent),
     secondaryToken: options.secondaryToken
       ? observed(true, 'the second token given was accepted (GET /v2/notes answered 200)')
-      : notObserved('no --secondary-token was given; give a second user\'s token to run the isolation checks'),
+      : notObserved("no --secondary-token was given; give a second user's token to run the isolation checks"),
     provoked,
   };
 }
@@ -73,7 +79,10 @@ function refusalFindings(provoked: Probed['provoked']): Pick<Findings, 'statuses
   const missing = provoked.samples.find((sample) => sample.kind === 'not_found');
   const statuses = statusFindings(provoked, sameAnswerAs(missing?.x, body.kindPointer));
   const { forbidden, ...kinds } = body.kinds;
-  return { statuses, errorBody: { ...body, kinds: isObserved(statuses.forbidden) && forbidden ? { ...kinds, forbidden } : kinds } };
+  return {
+    statuses,
+    errorBody: { ...body, kinds: isObserved(statuses.forbidden) && forbidden ? { ...kinds, forbidden } : kinds },
+  };
 }
 
 /**
@@ -112,10 +121,12 @@ export async function inferProfile(options: InferOptions): Promise<Inference> {
       rateLimit: rateLimitFindings(session.answers),
     };
     const now = options.now ?? new Date();
-    const yaml = session.client.redact(renderProfile(findings, {
-      name: options.name ?? `inferred from ${new URL(options.target).host}`,
-      date: now.toISOString().slice(0, 10),
-    }));
+    const yaml = session.client.redact(
+      renderProfile(findings, {
+        name: options.name ?? `inferred from ${new URL(options.target).host}`,
+        date: now.toISOString().slice(0, 10),
+      }),
+    );
     return { findings, yaml, profile: parseProfile(yaml, 'the inferred profile'), requests: session.sent, cleanup };
   } finally {
     await session.close();

@@ -74,11 +74,16 @@ export class ProbeSession {
   async send(op: string, opts: Omit<SendOptions, 'token'>, as: Sender = 'primary'): Promise<Exchange> {
     if (this.options.signal.aborted) throw new Interrupted('interrupted');
     if (this.client.sent + this.created.size + 1 > MAX_REQUESTS) {
-      throw new KitError(`the probe would need more than ${MAX_REQUESTS} requests with the cleanup; stopped before ${opts.method} ${opts.path}`);
+      throw new KitError(
+        `the probe would need more than ${MAX_REQUESTS} requests with the cleanup; stopped before ${opts.method} ${opts.path}`,
+      );
     }
     const x = await this.sendRecorded(op, { ...opts, token: this.tokenOf(as) });
     // A 5xx is no observation of a choice: a profile inferred from a failing target would mislead.
-    if (x.status >= 500) throw new KitError(`${x.method} ${x.path.split('?')[0]} answered ${x.status}: ${x.text.replace(/\s+/g, ' ').slice(0, 120)}`);
+    if (x.status >= 500)
+      throw new KitError(
+        `${x.method} ${x.path.split('?')[0]} answered ${x.status}: ${x.text.replace(/\s+/g, ' ').slice(0, 120)}`,
+      );
     return x;
   }
 
@@ -119,7 +124,11 @@ export class ProbeSession {
     const left: string[] = [];
     for (const id of [...this.created]) {
       try {
-        const x = await this.sendRecorded('deleteNote', { method: 'DELETE', path: `/v2/notes/${id}`, token: this.options.token });
+        const x = await this.sendRecorded('deleteNote', {
+          method: 'DELETE',
+          path: `/v2/notes/${id}`,
+          token: this.options.token,
+        });
         if ((x.status >= 200 && x.status < 300) || x.status === 404 || x.status === 410) {
           this.created.delete(id);
           deleted++;

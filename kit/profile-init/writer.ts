@@ -1,4 +1,4 @@
-import { Document, type Pair, type YAMLMap, isScalar, isSeq } from 'yaml';
+import { Document, isScalar, isSeq, type Pair, type YAMLMap } from 'yaml';
 import { REFUSAL_KINDS } from '../../spec/profile.js';
 import { type Finding, type Findings, isObserved } from './findings.js';
 
@@ -10,7 +10,8 @@ interface Section {
   readonly notes?: readonly string[];
 }
 const isSection = (node: Finding<unknown> | Section): node is Section => 'entries' in node;
-const hasObserved = (node: Finding<unknown> | Section): boolean => (isSection(node) ? node.entries.some(([, n]) => hasObserved(n)) : isObserved(node));
+const hasObserved = (node: Finding<unknown> | Section): boolean =>
+  isSection(node) ? node.entries.some(([, n]) => hasObserved(n)) : isObserved(node);
 
 /** Words wrapped into lines of at most `width` characters; later lines indented by two. */
 export function wrap(text: string, width: number): string[] {
@@ -72,7 +73,7 @@ const NOT_OBSERVABLE: readonly string[] = [
   '  done_task: ?',
   '  image: ?',
   '  file: ?',
-  'capabilities.fixtures: only if the target speaks the kit\'s fixture protocol (spec/profile.schema.json).',
+  "capabilities.fixtures: only if the target speaks the kit's fixture protocol (spec/profile.schema.json).",
   'budgets: a remote target is paced at 1.5 requests/s within 1,500 requests unless declared here.',
 ];
 
@@ -91,29 +92,53 @@ function profileTree(f: Findings, meta: WriteMeta): Section {
   return {
     entries: [
       ['name', given(meta.name)],
-      ['description', given(`Inferred by notes-conformance profile init on ${meta.date}; review before relying on it.`)],
+      [
+        'description',
+        given(`Inferred by notes-conformance profile init on ${meta.date}; review before relying on it.`),
+      ],
       ['statuses', { entries: REFUSAL_KINDS.map((k) => [k, f.statuses[k]] as const) }],
-      ['error_body', {
-        // kind_pointer is required: without it the whole error_body stays a placeholder.
-        entries: isObserved(body.kindPointer)
-          ? [['kind_pointer', body.kindPointer], ['message_pointer', body.messagePointer], ['kinds', { entries: Object.entries(body.kinds) }]]
-          : [['kind_pointer', body.kindPointer]],
-      }],
+      [
+        'error_body',
+        {
+          // kind_pointer is required: without it the whole error_body stays a placeholder.
+          entries: isObserved(body.kindPointer)
+            ? [
+                ['kind_pointer', body.kindPointer],
+                ['message_pointer', body.messagePointer],
+                ['kinds', { entries: Object.entries(body.kinds) }],
+              ]
+            : [['kind_pointer', body.kindPointer]],
+        },
+      ],
       ['title', { entries: [['derivation', f.title]] }],
       ['list_order', f.listOrder],
       ['timestamp_precision_ms', f.timestampPrecisionMs],
-      ['capabilities', {
-        entries: [
-          ['secondary_token', f.secondaryToken],
-          // The kit's header check needs both operations and names.
-          ['rate_limit_headers', {
-            entries: isObserved(rl.operations) && isObserved(rl.names)
-              ? [['operations', rl.operations], ['names', rl.names], ['retry_after', rl.retryAfter]]
-              : [['operations', rl.operations], ['retry_after', rl.retryAfter]],
-            notes: rl.notes,
-          }],
-        ],
-      }],
+      [
+        'capabilities',
+        {
+          entries: [
+            ['secondary_token', f.secondaryToken],
+            // The kit's header check needs both operations and names.
+            [
+              'rate_limit_headers',
+              {
+                entries:
+                  isObserved(rl.operations) && isObserved(rl.names)
+                    ? [
+                        ['operations', rl.operations],
+                        ['names', rl.names],
+                        ['retry_after', rl.retryAfter],
+                      ]
+                    : [
+                        ['operations', rl.operations],
+                        ['retry_after', rl.retryAfter],
+                      ],
+                notes: rl.notes,
+              },
+            ],
+          ],
+        },
+      ],
     ],
   };
 }
@@ -127,10 +152,18 @@ function profileTree(f: Findings, meta: WriteMeta): Section {
 export function renderProfile(findings: Findings, meta: WriteMeta): string {
   const doc = new Document({});
   const left = findings.leftBehind;
-  const cleanup = left.length === 0 ? 'everything the probe created was deleted' : `${left.length} note(s) it created could not be deleted (${left.join(', ')})`;
-  doc.commentBefore = asComment(wrap(`Inferred by \`notes-conformance profile init\` from ${findings.target} on ${meta.date} in `
-    + `${findings.requests} requests; ${cleanup}. Each value says how it was observed; `
-    + 'commented-out keys were not observed: fill them in where you know them (schema: spec/profile.schema.json).', WIDTH));
+  const cleanup =
+    left.length === 0
+      ? 'everything the probe created was deleted'
+      : `${left.length} note(s) it created could not be deleted (${left.join(', ')})`;
+  doc.commentBefore = asComment(
+    wrap(
+      `Inferred by \`notes-conformance profile init\` from ${findings.target} on ${meta.date} in ` +
+        `${findings.requests} requests; ${cleanup}. Each value says how it was observed; ` +
+        'commented-out keys were not observed: fill them in where you know them (schema: spec/profile.schema.json).',
+      WIDTH,
+    ),
+  );
   const trailing = renderSection(doc, doc.contents as YAMLMap, profileTree(findings, meta), 0);
   doc.comment = asComment([...trailing, ...(trailing.length > 0 ? [''] : []), ...NOT_OBSERVABLE]);
   return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
@@ -148,7 +181,10 @@ function renderSection(doc: Document, map: YAMLMap, section: Section, depth: num
       continue;
     }
     const value = isSection(node) ? {} : (node as { value: unknown }).value;
-    const pair = doc.createPair(key, value) as Pair<{ commentBefore?: string | null; spaceBefore?: boolean }, { comment?: string | null }>;
+    const pair = doc.createPair(key, value) as Pair<
+      { commentBefore?: string | null; spaceBefore?: boolean },
+      { comment?: string | null }
+    >;
     const before = [...pending];
     pending = [];
     if (isSection(node)) {
@@ -172,7 +208,8 @@ function renderSection(doc: Document, map: YAMLMap, section: Section, depth: num
 
 /** A commented-out key: `key: ?  # not observed: why`, or a section's placeholders under `key:`. */
 function placeholder(key: string, node: Finding<unknown> | Section, depth: number): string[] {
-  if (isSection(node)) return [`${key}:`, ...node.entries.flatMap(([k, n]) => placeholder(k, n, depth + 1).map((l) => `  ${l}`))];
+  if (isSection(node))
+    return [`${key}:`, ...node.entries.flatMap(([k, n]) => placeholder(k, n, depth + 1).map((l) => `  ${l}`))];
   const why = 'why' in node ? node.why : '';
   return wrap(`${key}: ?  # not observed: ${why}`, WIDTH - 2 * depth);
 }

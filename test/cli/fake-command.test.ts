@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { type Server, createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,7 +38,9 @@ describe('notes-conformance fake', () => {
     await expect(fakeCommand(['--port', 'x'], io)).rejects.toThrow(UsageError);
     await expect(fakeCommand(['--bogus'], io)).rejects.toThrow(UsageError);
     await expect(fakeCommand(['--port', '0', '--fault', 'no.such.fault'], io)).rejects.toThrow(/unknown fault/);
-    await expect(fakeCommand(['--port', '0', '--profile', '/nonexistent.yaml'], io)).rejects.toThrow(/cannot read the file/);
+    await expect(fakeCommand(['--port', '0', '--profile', '/nonexistent.yaml'], io)).rejects.toThrow(
+      /cannot read the file/,
+    );
     await expect(fakeCommand(['--rate-limit', 'fast'], io)).rejects.toThrow(/REQUESTS\/SECONDS/);
   });
 
@@ -46,7 +48,9 @@ describe('notes-conformance fake', () => {
     const lines: string[] = [];
     expect(await fakeCommand(['--list-faults'], { out: (l) => lines.push(l), untilStopped: async () => {} })).toBe(0);
     expect(lines.length).toBeGreaterThan(200);
-    expect(lines.find((l) => l.startsWith('notes.update.stale-version-accepted'))).toMatch(/breaks notes\.update\.version-stale-refused/);
+    expect(lines.find((l) => l.startsWith('notes.update.stale-version-accepted'))).toMatch(
+      /breaks notes\.update\.version-stale-refused/,
+    );
   });
 });
 
@@ -67,11 +71,13 @@ describe('notes-conformance fake: banner, --log and --no-cors', () => {
     return { lines, url: /listening on (\S+)/.exec(lines[0]!)![1]!, stop: async () => (stop(), done) };
   }
 
-  it('prints the parameter names and endpoints in effect, the profile\'s where it chose', async () => {
+  it("prints the parameter names and endpoints in effect, the profile's where it chose", async () => {
     const fake = await start(['--profile', 'fake-divergent']);
     const banner = fake.lines.join('\n');
     expect(banner).toMatch(/^ {2}GET +\/v2\/notes +query: .*\bhas_open_tasks\b.*\bwith_content\b/m);
-    expect(banner).toMatch(/^ {2}POST +\/v2\/notes\/search +query: limit offset snapshot_id {2}body: .*\bin_collections\b/m);
+    expect(banner).toMatch(
+      /^ {2}POST +\/v2\/notes\/search +query: limit offset snapshot_id {2}body: .*\bin_collections\b/m,
+    );
     expect(banner).toMatch(/^ {2}POST +\/v2\/collections\/search +body: q /m);
     expect(banner).toMatch(/^ {2}PUT +\/v2\/capture +body: content /m);
     expect(banner).toMatch(/^ {2}DELETE +\/v2\/collections\/\{collection_id\}\/soft$/m);
@@ -84,10 +90,15 @@ describe('notes-conformance fake: banner, --log and --no-cors', () => {
     const fake = await start(['--log', '--no-cors', '--token', 'log-token-1']);
     const before = fake.lines.length;
     const origin = 'http://localhost:5173';
-    const res = await request(`${fake.url}/v2/notes?limit=3`, { headers: { authorization: 'Bearer log-token-1', origin } });
+    const res = await request(`${fake.url}/v2/notes?limit=3`, {
+      headers: { authorization: 'Bearer log-token-1', origin },
+    });
     await res.body.dump();
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
-    const pre = await request(`${fake.url}/v2/notes`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET' } });
+    const pre = await request(`${fake.url}/v2/notes`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'GET' },
+    });
     await pre.body.dump();
     expect(pre.statusCode).toBe(405);
     const logged = fake.lines.slice(before);
@@ -102,11 +113,13 @@ describe('notes-conformance fake: banner, --log and --no-cors', () => {
 
 describe('notes-conformance fake start-up errors (the built CLI)', () => {
   const bin = fileURLToPath(new URL('../../bin/notes-conformance.js', import.meta.url));
-  const run = (args: string[]) => spawnSync(process.execPath, [bin, 'fake', ...args], { encoding: 'utf8', timeout: 20_000 });
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, [bin, 'fake', ...args], { encoding: 'utf8', timeout: 20_000 });
   let busy: Server;
   let dir: string;
   beforeAll(async () => {
-    if (!existsSync(new URL('../../dist/cli/main.js', import.meta.url))) throw new Error('run `npm run build` first: this test spawns the built CLI');
+    if (!existsSync(new URL('../../dist/cli/main.js', import.meta.url)))
+      throw new Error('run `npm run build` first: this test spawns the built CLI');
     busy = createServer();
     await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
     dir = mkdtempSync(join(tmpdir(), 'fake-cli-'));

@@ -12,12 +12,22 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function cli(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('NOTES_') && k !== 'NO_COLOR'));
-    const child = spawn(process.execPath, [join(packageRoot, 'bin/notes-conformance.js'), ...args], { cwd: scratch, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !k.startsWith('NOTES_') && k !== 'NO_COLOR'),
+    );
+    const child = spawn(process.execPath, [join(packageRoot, 'bin/notes-conformance.js'), ...args], {
+      cwd: scratch,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -27,8 +37,20 @@ describe('a run of the CLI', () => {
   it('shows N/M progress, a plain summary without colours off a terminal, and writes every report', async () => {
     const out = (name: string) => join(scratch, 'reports', name);
     const { code, stdout, stderr } = await cli([
-      '--only', 'auth.bearer', '--fake-fault', 'auth.bearer.any-token-accepted',
-      '--json', out('r.json'), '--junit', out('j.xml'), '--markdown', out('r.md'), '--html', out('r.html'), '--html-spec', out('spec.html'),
+      '--only',
+      'auth.bearer',
+      '--fake-fault',
+      'auth.bearer.any-token-accepted',
+      '--json',
+      out('r.json'),
+      '--junit',
+      out('j.xml'),
+      '--markdown',
+      out('r.md'),
+      '--html',
+      out('r.html'),
+      '--html-spec',
+      out('spec.html'),
     ]);
     expect(code, stderr).toBe(1);
     // Not a terminal: a progress line at the end (and every 25 checks), with the total.
@@ -38,9 +60,12 @@ describe('a run of the CLI', () => {
     expect(stdout).not.toContain('\u001b[');
     expect(stdout).toMatch(/FAIL {2}auth\.bearer\.invalid-refused/);
     expect(stdout).toMatch(/^seed \d+ \(replay property runs with --seed \d+\)$/m);
-    for (const name of ['r.json', 'j.xml', 'r.md', 'r.html', 'spec.html']) expect(existsSync(out(name)), name).toBe(true);
+    for (const name of ['r.json', 'j.xml', 'r.md', 'r.html', 'spec.html'])
+      expect(existsSync(out(name)), name).toBe(true);
     const report = JSON.parse(readFileSync(out('r.json'), 'utf8')) as ConformanceReport;
-    const failing = report.rules.find((r) => r.id === 'auth.bearer.invalid-refused')!.checks.find((c) => c.verdict === 'fail')!;
+    const failing = report.rules
+      .find((r) => r.id === 'auth.bearer.invalid-refused')!
+      .checks.find((c) => c.verdict === 'fail')!;
     // The repro names the address the embedded fake listened on, not its label, and the invalid token as sent.
     expect(failing.repro).toMatch(/'http:\/\/127\.0\.0\.1:\d+\/v2\/notes'/);
     expect(failing.repro).toMatch(/'Authorization: Bearer not-a-real-token-/);
@@ -50,7 +75,13 @@ describe('a run of the CLI', () => {
   }, 120_000);
 
   it('with --quiet prints no progress, but the failing rule ids and the seed', async () => {
-    const { code, stdout, stderr } = await cli(['--quiet', '--only', 'auth.bearer', '--fake-fault', 'auth.bearer.any-token-accepted']);
+    const { code, stdout, stderr } = await cli([
+      '--quiet',
+      '--only',
+      'auth.bearer',
+      '--fake-fault',
+      'auth.bearer.any-token-accepted',
+    ]);
     expect(code, stderr).toBe(1);
     expect(stderr).not.toMatch(/checks, \d+:\d\d elapsed/);
     expect(stdout).toMatch(/^failing \(1\): auth\.bearer\.invalid-refused$/m);

@@ -4,9 +4,10 @@ import { grant } from '../../fake/service/fixtures.js';
 import { harness } from './helpers.js';
 
 describe('collection_titles through the per-user title index', () => {
-  it('links the caller\'s and contributable shared collections, case-insensitively, following renames, trash and deletes', () => {
+  it("links the caller's and contributable shared collections, case-insensitively, following renames, trash and deletes", () => {
     const h = harness();
-    const make = (title: string, token?: string) => (h.call('POST', '/v2/collections', { title }, token).json as { id: string }).id;
+    const make = (title: string, token?: string) =>
+      (h.call('POST', '/v2/collections', { title }, token).json as { id: string }).id;
     const own = make('Work');
     const foreign = make('Work', 'bob-token-0');
     const shared = make('Shared', 'bob-token-0');

@@ -1,29 +1,54 @@
 import { describe, expect, it } from 'vitest';
-import { createCollection, deleteCollection, getCollection, trashCollection, updateCollection } from '../../fake/service/collections.js';
+import {
+  createCollection,
+  deleteCollection,
+  getCollection,
+  trashCollection,
+  updateCollection,
+} from '../../fake/service/collections.js';
 import { listCollections, searchCollections } from '../../fake/service/collections-query.js';
 import { addNoteToCollection, moveNote, removeNoteFromCollection } from '../../fake/service/membership.js';
 import { getNote } from '../../fake/service/notes-lifecycle.js';
 import { createNote } from '../../fake/service/notes-write.js';
 import type { View } from '../../fake/service/views.js';
-import { T0, harness, iso, refused } from './helpers.js';
+import { harness, iso, refused, T0 } from './helpers.js';
 
 describe('collections', () => {
   it('creates with limits in characters and bytes, nulls and timestamp defaults', () => {
     const { ctx, alice } = harness();
-    const created = createCollection(ctx, alice, { title: 't'.repeat(1000), description: 'd'.repeat(10_000), id: null, created_at: null, updated_at: null });
+    const created = createCollection(ctx, alice, {
+      title: 't'.repeat(1000),
+      description: 'd'.repeat(10_000),
+      id: null,
+      created_at: null,
+      updated_at: null,
+    });
     expect(created).not.toHaveProperty('note_count');
     expect(created).toMatchObject({ created_at: iso(T0), updated_at: iso(T0) });
-    for (const body of [{}, { title: 't'.repeat(1001) }, { title: 'é'.repeat(501) }, { title: 't', description: 'd'.repeat(10_001) }, { title: 't', description: 'é'.repeat(5001) }, { title: 7 }]) {
+    for (const body of [
+      {},
+      { title: 't'.repeat(1001) },
+      { title: 'é'.repeat(501) },
+      { title: 't', description: 'd'.repeat(10_001) },
+      { title: 't', description: 'é'.repeat(5001) },
+      { title: 7 },
+    ]) {
       refused('validation', () => createCollection(ctx, alice, body));
     }
     const past = iso(T0 - 10_000);
-    expect(createCollection(ctx, alice, { title: 'a', created_at: past })).toMatchObject({ created_at: past, updated_at: past });
-    expect(createCollection(ctx, alice, { title: 'b', updated_at: past })).toMatchObject({ created_at: past, updated_at: past });
+    expect(createCollection(ctx, alice, { title: 'a', created_at: past })).toMatchObject({
+      created_at: past,
+      updated_at: past,
+    });
+    expect(createCollection(ctx, alice, { title: 'b', updated_at: past })).toMatchObject({
+      created_at: past,
+      updated_at: past,
+    });
     refused('validation', () => createCollection(ctx, alice, { title: 'c', updated_at: iso(T0 + 5) }));
     refused('validation', () => createCollection(ctx, alice, { title: 'c', created_at: '2026-01-01T10:00' }));
   });
 
-  it('answers 409 for an existing id, including a trashed one and another user\'s', () => {
+  it("answers 409 for an existing id, including a trashed one and another user's", () => {
     const { ctx, alice, bob } = harness();
     const id = '5a0c1f3e-8d2b-4c6a-9e7f-0a1b2c3d4e5f';
     createCollection(ctx, alice, { id, title: 'mine' });
@@ -49,7 +74,11 @@ describe('collections', () => {
     const { ctx, alice, clock } = harness();
     const id = createCollection(ctx, alice, { title: 'T', description: 'D' }).id as string;
     clock.advance(1000);
-    expect(updateCollection(ctx, alice, id, { title: 'T2' })).toMatchObject({ title: 'T2', description: 'D', updated_at: iso(T0 + 1000) });
+    expect(updateCollection(ctx, alice, id, { title: 'T2' })).toMatchObject({
+      title: 'T2',
+      description: 'D',
+      updated_at: iso(T0 + 1000),
+    });
     expect(updateCollection(ctx, alice, id, { description: null })).toMatchObject({ title: 'T2', description: null });
     const past = iso(T0 - 99_000);
     expect(updateCollection(ctx, alice, id, { updated_at: past }).updated_at).toBe(past);
@@ -68,7 +97,8 @@ describe('collections', () => {
 
   it('lists with null next_page at the end, and searches without paging', () => {
     const { ctx, alice, bob } = harness();
-    for (let i = 0; i < 7; i++) createCollection(ctx, alice, { title: `c${i} kitchen`, created_at: iso(T0 - i * 1000) });
+    for (let i = 0; i < 7; i++)
+      createCollection(ctx, alice, { title: `c${i} kitchen`, created_at: iso(T0 - i * 1000) });
     createCollection(ctx, bob, { title: 'bob kitchen' });
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -84,7 +114,9 @@ describe('collections', () => {
     expect(found).toMatchObject({ total: 1 });
     expect(found).not.toHaveProperty('next_page');
     expect(searchCollections(ctx, alice, {}).total).toBe(7);
-    expect(searchCollections(ctx, alice, { created_after: iso(T0 - 2000), created_before: iso(T0 - 1000) }).total).toBe(2);
+    expect(searchCollections(ctx, alice, { created_after: iso(T0 - 2000), created_before: iso(T0 - 1000) }).total).toBe(
+      2,
+    );
   });
 });
 
@@ -103,7 +135,9 @@ describe('membership', () => {
     expect(getNote(ctx, alice, n)).toMatchObject({ collection_ids: [c], content: 'note', version: 1 });
     expect(getCollection(ctx, alice, a).note_count).toBe(0);
     expect(getCollection(ctx, alice, c).note_count).toBe(1);
-    refused('not_found', () => moveNote(ctx, alice, c, n, { target_collection_id: '11111111-2222-4333-8444-555555555555' }));
+    refused('not_found', () =>
+      moveNote(ctx, alice, c, n, { target_collection_id: '11111111-2222-4333-8444-555555555555' }),
+    );
     expect(getNote(ctx, alice, n).collection_ids).toEqual([c]);
     refused('validation', () => moveNote(ctx, alice, c, n, {}));
     refused('not_found', () => addNoteToCollection(ctx, alice, c, '11111111-2222-4333-8444-555555555555'));

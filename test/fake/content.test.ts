@@ -6,20 +6,61 @@ import { FEATURE } from '../../fake/store/records.js';
 
 // The patterns the scanners replace: the reference for what counts as an image or a file link.
 const IMAGE = /!\[[^\]\n]*\]\([^)\s]+(?:\s+"[^"]*")?\)/;
-const FILE_LINK = /(?<!!)\[[^\]\n]*\]\([^)\s]+\.(?:pdf|docx?|xlsx?|pptx?|csv|zip|txt|rtf|odt|ods|odp|key|pages|numbers)(?:[?#][^)\s]*)?\)/i;
-const CLOSING_HASHES = (line: string) => line.replace(/^#{1,6}(\s+|$)/, '').replace(/\s+#+\s*$/, '').trim();
+const FILE_LINK =
+  /(?<!!)\[[^\]\n]*\]\([^)\s]+\.(?:pdf|docx?|xlsx?|pptx?|csv|zip|txt|rtf|odt|ods|odp|key|pages|numbers)(?:[?#][^)\s]*)?\)/i;
+const CLOSING_HASHES = (line: string) =>
+  line
+    .replace(/^#{1,6}(\s+|$)/, '')
+    .replace(/\s+#+\s*$/, '')
+    .trim();
 
 // Markdown-ish text built from the pieces the patterns look at, so matches and near misses are common.
-const piece = fc.constantFrom('!', '[', ']', '(', ')', '"', ' ', '\t', '\n', '\u00a0', '.', '?', '#', 'a', 'x', 'pdf', 'PDF', 'docx', 'doc', 'Pages',
-  'numbers', 'png', '![', '](', '![](', '[r](', 'a.pdf', '.txt#p', 'K', '\u212a', ' "t"', '"', 'ŝ');
+const piece = fc.constantFrom(
+  '!',
+  '[',
+  ']',
+  '(',
+  ')',
+  '"',
+  ' ',
+  '\t',
+  '\n',
+  '\u00a0',
+  '.',
+  '?',
+  '#',
+  'a',
+  'x',
+  'pdf',
+  'PDF',
+  'docx',
+  'doc',
+  'Pages',
+  'numbers',
+  'png',
+  '![',
+  '](',
+  '![](',
+  '[r](',
+  'a.pdf',
+  '.txt#p',
+  'K',
+  '\u212a',
+  ' "t"',
+  '"',
+  'ŝ',
+);
 const markdown = fc.array(piece, { maxLength: 40 }).map((parts) => parts.join(''));
 
 describe('image and file-link detection', () => {
   it('agrees with the reference patterns on markdown-ish text', () => {
-    fc.assert(fc.property(markdown, (text) => {
-      expect(hasMarkdownImage(text), JSON.stringify(text)).toBe(IMAGE.test(text));
-      expect(hasMarkdownFileLink(text), JSON.stringify(text)).toBe(FILE_LINK.test(text));
-    }), { numRuns: 20_000, seed: 13 });
+    fc.assert(
+      fc.property(markdown, (text) => {
+        expect(hasMarkdownImage(text), JSON.stringify(text)).toBe(IMAGE.test(text));
+        expect(hasMarkdownFileLink(text), JSON.stringify(text)).toBe(FILE_LINK.test(text));
+      }),
+      { numRuns: 20_000, seed: 13 },
+    );
   });
 
   it('agrees on ordinary markdown', () => {
@@ -53,17 +94,25 @@ describe('image and file-link detection', () => {
       const ms = performance.now() - started;
       // The backtracking patterns took seconds here; linear scans take a few milliseconds.
       expect(ms, `${unit} took ${ms.toFixed(0)} ms`).toBeLessThan(250);
-      expect(bits & (FEATURE.image | FEATURE.file), unit).toBe((IMAGE.test(text.slice(0, 2000)) ? FEATURE.image : 0) | (FILE_LINK.test(text.slice(0, 2000)) ? FEATURE.file : 0));
+      expect(bits & (FEATURE.image | FEATURE.file), unit).toBe(
+        (IMAGE.test(text.slice(0, 2000)) ? FEATURE.image : 0) |
+          (FILE_LINK.test(text.slice(0, 2000)) ? FEATURE.file : 0),
+      );
     }
   });
 });
 
 describe('heading-marker titles', () => {
   it('strip closing hashes as the reference pattern does', () => {
-    const line = fc.array(fc.constantFrom('#', '##', ' ', '\t', 'a', 'b c', '\u3000'), { maxLength: 20 }).map((p) => p.join(''));
-    fc.assert(fc.property(line, (text) => {
-      expect(deriveTitle(text, 'strip_heading_markers'), JSON.stringify(text)).toBe(CLOSING_HASHES(text.trim()));
-    }), { numRuns: 5_000, seed: 13 });
+    const line = fc
+      .array(fc.constantFrom('#', '##', ' ', '\t', 'a', 'b c', '\u3000'), { maxLength: 20 })
+      .map((p) => p.join(''));
+    fc.assert(
+      fc.property(line, (text) => {
+        expect(deriveTitle(text, 'strip_heading_markers'), JSON.stringify(text)).toBe(CLOSING_HASHES(text.trim()));
+      }),
+      { numRuns: 5_000, seed: 13 },
+    );
   });
 
   it('strip a long title line in linear time', () => {

@@ -27,7 +27,8 @@ export class Session {
 
   call(method: string, url: string, body?: unknown, token = 'alice-token', raw = false): Json {
     const r = this.core.handle({
-      method, url,
+      method,
+      url,
       headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: raw ? String(body) : JSON.stringify(body) }),
     });

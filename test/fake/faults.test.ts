@@ -1,11 +1,11 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FAULTS, FAULT_HOOKS, FAULT_NAMES, type FaultName } from '../../fake/faults/catalogue.js';
+import { FAULT_HOOKS, FAULT_NAMES, FAULTS, type FaultName } from '../../fake/faults/catalogue.js';
 import { packageRoot } from '../../spec/paths.js';
 import { rulesById } from '../../spec/rules.js';
-import { Session } from './fault-session.js';
 import { SCENARIOS } from './fault-scenarios.js';
+import { Session } from './fault-session.js';
 
 function sources(dir: string): string {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -24,7 +24,11 @@ describe('fault catalogue', () => {
 
   it('gives every fault a behaviour: a hook in the registry, a seam, or a response change', () => {
     const fake = join(packageRoot, 'fake');
-    const seamsAndResponses = [sources(join(fake, 'service')), sources(join(fake, 'http')), readFileSync(join(fake, 'faults', 'response-faults.ts'), 'utf8')].join('\n');
+    const seamsAndResponses = [
+      sources(join(fake, 'service')),
+      sources(join(fake, 'http')),
+      readFileSync(join(fake, 'faults', 'response-faults.ts'), 'utf8'),
+    ].join('\n');
     const elsewhere = (f: string) => seamsAndResponses.includes(`'${f}'`);
     expect(FAULT_NAMES.filter((f) => !FAULT_HOOKS.has(f) && !elsewhere(f))).toEqual([]);
   });
@@ -60,6 +64,9 @@ describe('each fault changes the behaviour of the rules it names', () => {
     const scenarios = SCENARIOS.filter((s) => s.rules.some((r) => named.has(r)));
     expect(scenarios.length, `no scenario exercises ${[...named].join(', ')}`).toBeGreaterThan(0);
     const changed = scenarios.filter((s) => observe(s, [fault]) !== clean.get(s));
-    expect(changed.map((s) => s.name), `no scenario of ${[...named].join(', ')} observes a difference`).not.toEqual([]);
+    expect(
+      changed.map((s) => s.name),
+      `no scenario of ${[...named].join(', ')} observes a difference`,
+    ).not.toEqual([]);
   });
 });

@@ -33,10 +33,15 @@ export function harness(options: FakeOptions = {}): Harness {
   const alice = user('alice-token');
   const bob = user('bob-token-0');
   return {
-    ctx, core, clock, alice, bob,
+    ctx,
+    core,
+    clock,
+    alice,
+    bob,
     call(method, url, body, token = 'alice-token') {
       return core.handle({
-        method, url,
+        method,
+        url,
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
       });

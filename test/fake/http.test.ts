@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { FakeResponse } from '../../fake/http/types.js';
 import { Router } from '../../fake/http/router.js';
+import type { FakeResponse } from '../../fake/http/types.js';
 import { loadBuiltinProfile } from '../../spec/profile.js';
 import { createSchemaRegistry } from '../../spec/schemas.js';
 import { type Harness, harness } from './helpers.js';
@@ -31,9 +31,12 @@ describe('http layer', () => {
     const note = call('POST', '/v2/notes', { content: 'x' });
     const coll = call('POST', '/v2/collections', { title: 'c' });
     const ids = new Set<string>();
-    for (const r of [note, coll,
+    for (const r of [
+      note,
+      coll,
       call('PUT', `/v2/collections/${(coll.json as { id: string }).id}/notes/${(note.json as { id: string }).id}`),
-      call('DELETE', `/v2/notes/${(note.json as { id: string }).id}`)]) {
+      call('DELETE', `/v2/notes/${(note.json as { id: string }).id}`),
+    ]) {
       expect(r.status).toBe(200);
       expect(typeof (r.json as { request_id: string }).request_id).toBe('string');
       ids.add((r.json as { request_id: string }).request_id);
@@ -45,7 +48,9 @@ describe('http layer', () => {
     const { call } = harness();
     expect(call('GET', '/v2/notes?cursorz=1').status).toBe(400);
     expect(call('GET', '/v2/notes?limit=1&limit=2').status).toBe(400);
-    expect(call('POST', '/v2/notes', { content: 'x', colection_ids: [] }).json).toMatchObject({ error: { message: 'unknown field colection_ids' } });
+    expect(call('POST', '/v2/notes', { content: 'x', colection_ids: [] }).json).toMatchObject({
+      error: { message: 'unknown field colection_ids' },
+    });
   });
 
   it('refuses malformed, non-UTF-8, polluting and non-JSON bodies without changing anything', () => {
@@ -61,7 +66,12 @@ describe('http layer', () => {
       { body: '"just a string"' },
     ];
     for (const { body, type } of bad) {
-      const r = core.handle({ method: 'POST', url: '/v2/notes', headers: { ...auth, 'content-type': type ?? 'application/json' }, body });
+      const r = core.handle({
+        method: 'POST',
+        url: '/v2/notes',
+        headers: { ...auth, 'content-type': type ?? 'application/json' },
+        body,
+      });
       expect(r.status).toBeGreaterThanOrEqual(400);
       expect(r.status).toBeLessThan(500);
     }
@@ -82,9 +92,14 @@ describe('http layer', () => {
     expect(note.server_version).toBeDefined();
     expect(call('GET', '/v2/notes?page=x').status).toBe(422);
     call('POST', '/v2/notes', { content: 'two' });
-    const first = call('GET', '/v2/notes?limit=1').json as { next_page: string; results: Array<{ id: string; etag: string }> };
+    const first = call('GET', '/v2/notes?limit=1').json as {
+      next_page: string;
+      results: Array<{ id: string; etag: string }>;
+    };
     expect(first.results[0]!.etag).toBeDefined();
-    const second = call('GET', `/v2/notes?limit=1&cursor=${encodeURIComponent(first.next_page)}`).json as { results: Array<{ id: string }> };
+    const second = call('GET', `/v2/notes?limit=1&cursor=${encodeURIComponent(first.next_page)}`).json as {
+      results: Array<{ id: string }>;
+    };
     expect(second.results[0]!.id).not.toBe(first.results[0]!.id);
     expect(call('POST', `/v2/notes/${note.id}/trash`).status).toBe(200);
     expect(call('PUT', `/v2/trash/${note.id}/restore`).status).toBe(200);
@@ -98,21 +113,38 @@ describe('quota and rate limits', () => {
   it('refuses a create over quota with the documented body; set-created-at does not count', () => {
     const { core, call } = harness();
     const admin = { authorization: `Bearer ${core.config.adminToken}`, 'content-type': 'application/json' };
-    const user = core.handle({ method: 'POST', url: '/_fixtures/users', headers: admin, body: JSON.stringify({ quota: { limit: 2 } }) }).json as { token: string };
+    const user = core.handle({
+      method: 'POST',
+      url: '/_fixtures/users',
+      headers: admin,
+      body: JSON.stringify({ quota: { limit: 2 } }),
+    }).json as { token: string };
     const first = call('POST', '/v2/notes', { content: 'a' }, user.token).json as { id: string };
-    for (let i = 0; i < 3; i++) expect(call('PATCH', `/v2/notes/${first.id}/created-at`, { created_at: '2020-01-01T00:00:00Z' }, user.token).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect(
+        call('PATCH', `/v2/notes/${first.id}/created-at`, { created_at: '2020-01-01T00:00:00Z' }, user.token).status,
+      ).toBe(200);
     expect(call('POST', '/v2/notes', { content: 'b' }, user.token).status).toBe(200);
     const over = call('POST', '/v2/notes', { content: 'c' }, user.token);
     expect(over.status).toBe(402);
     expect(over.json).toMatchObject({
-      error: { type: 'quota_exceeded', details: { current_plan: 'free', used: 2, limit: 2, free_used: 2, free_limit: 2 }, upgrade_info: { upgrade_url: expect.any(String) } },
+      error: {
+        type: 'quota_exceeded',
+        details: { current_plan: 'free', used: 2, limit: 2, free_used: 2, free_limit: 2 },
+        upgrade_info: { upgrade_url: expect.any(String) },
+      },
     });
   });
 
   it('answers 429 with Retry-After when the bucket is empty and recovers as it leaks', () => {
     const h = harness();
     const admin = { authorization: `Bearer ${h.core.config.adminToken}`, 'content-type': 'application/json' };
-    const user = h.core.handle({ method: 'POST', url: '/_fixtures/users', headers: admin, body: JSON.stringify({ rate_limit: { requests: 3, requests_per_second: 1 } }) }).json as { token: string };
+    const user = h.core.handle({
+      method: 'POST',
+      url: '/_fixtures/users',
+      headers: admin,
+      body: JSON.stringify({ rate_limit: { requests: 3, requests_per_second: 1 } }),
+    }).json as { token: string };
     const statuses = Array.from({ length: 4 }, () => h.call('GET', '/v2/notes', undefined, user.token));
     expect(statuses.map((r) => r.status)).toEqual([200, 200, 200, 429]);
     expect(statuses[3]!.headers['retry-after']).toBe('1');
@@ -124,23 +156,36 @@ describe('quota and rate limits', () => {
 
   it('guards the fixture API with the admin token', () => {
     const { core, call } = harness();
-    expect(core.handle({ method: 'POST', url: '/_fixtures/users', headers: { authorization: 'Bearer alice-token' } }).status).toBe(401);
+    expect(
+      core.handle({ method: 'POST', url: '/_fixtures/users', headers: { authorization: 'Bearer alice-token' } }).status,
+    ).toBe(401);
     expect(call('GET', '/_fixtures/stats').status).toBe(401);
   });
 });
 
 describe('routing results', () => {
   const router = new Router([
-    { method: 'GET', path: '/v2/notes/{note_id}' }, { method: 'PATCH', path: '/v2/notes/{note_id}' },
+    { method: 'GET', path: '/v2/notes/{note_id}' },
+    { method: 'PATCH', path: '/v2/notes/{note_id}' },
     { method: 'POST', path: '/v2/notes/search' },
   ]);
 
   it('returns matched, not found, allowed methods and malformed parameters instead of throwing', () => {
     expect(router.match('GET', '/v2/notes/abc')).toMatchObject({ kind: 'matched', params: { note_id: 'abc' } });
-    expect(router.match('HEAD', '/v2/notes/a%20b')).toMatchObject({ kind: 'matched', route: { method: 'GET' }, params: { note_id: 'a b' } });
-    expect(router.match('POST', '/v2/notes/search')).toMatchObject({ kind: 'matched', route: { path: '/v2/notes/search' } });
+    expect(router.match('HEAD', '/v2/notes/a%20b')).toMatchObject({
+      kind: 'matched',
+      route: { method: 'GET' },
+      params: { note_id: 'a b' },
+    });
+    expect(router.match('POST', '/v2/notes/search')).toMatchObject({
+      kind: 'matched',
+      route: { path: '/v2/notes/search' },
+    });
     expect(router.match('GET', '/v2/nothing')).toEqual({ kind: 'not_found' });
-    expect(router.match('DELETE', '/v2/notes/abc')).toEqual({ kind: 'method_not_allowed', allowed: ['GET', 'PATCH', 'HEAD'] });
+    expect(router.match('DELETE', '/v2/notes/abc')).toEqual({
+      kind: 'method_not_allowed',
+      allowed: ['GET', 'PATCH', 'HEAD'],
+    });
     expect(router.match('GET', '/v2/notes/%E0%A4%A')).toEqual({ kind: 'malformed_parameter', parameter: 'note_id' });
     expect(router.allowedMethods('/v2/notes/search').sort()).toEqual(['GET', 'HEAD', 'PATCH', 'POST']);
     expect(router.allowedMethods('/v2/else')).toEqual([]);
@@ -171,7 +216,9 @@ describe('HEAD, 405 and CORS', () => {
     const wrong = h.call('PUT', '/v2/notes');
     expect(wrong.status).toBe(405);
     expect(wrong.headers.allow!.split(', ').sort()).toEqual(['GET', 'HEAD', 'OPTIONS', 'POST']);
-    expect(wrong.json).toMatchObject({ error: { type: 'method_not_allowed', message: expect.stringContaining('POST') } });
+    expect(wrong.json).toMatchObject({
+      error: { type: 'method_not_allowed', message: expect.stringContaining('POST') },
+    });
     const move = send(h, 'HEAD', `/v2/collections/${randomUUID()}/notes/${randomUUID()}/move`);
     expect(move.status).toBe(405);
     expect(move.headers.allow).toBe('POST, OPTIONS');
@@ -183,22 +230,34 @@ describe('HEAD, 405 and CORS', () => {
   it('answers a preflight without a token, for known paths only', () => {
     const h = harness();
     const pre = send(h, 'OPTIONS', '/v2/notes/00000000-0000-4000-8000-000000000001', {
-      origin, 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization, content-type, x-trace',
+      origin,
+      'access-control-request-method': 'PATCH',
+      'access-control-request-headers': 'authorization, content-type, x-trace',
     });
     expect(pre.status).toBe(204);
     expect(pre.text).toBe('');
     expect(pre.headers['access-control-allow-origin']).toBe(origin);
-    expect(pre.headers['access-control-allow-methods']!.split(', ').sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH']);
+    expect(pre.headers['access-control-allow-methods']!.split(', ').sort()).toEqual([
+      'DELETE',
+      'GET',
+      'HEAD',
+      'OPTIONS',
+      'PATCH',
+    ]);
     expect(pre.headers['access-control-allow-headers']).toBe('Authorization, Content-Type, x-trace');
     expect(pre.headers.vary).toContain('Origin');
     expect(send(h, 'OPTIONS', '/v2/nothing', { origin }).status).toBe(404);
-    expect(send(h, 'OPTIONS', '/_fixtures/users', { origin }).headers['access-control-allow-methods']).toBe('POST, OPTIONS');
+    expect(send(h, 'OPTIONS', '/_fixtures/users', { origin }).headers['access-control-allow-methods']).toBe(
+      'POST, OPTIONS',
+    );
   });
 
   it('echoes the Origin and exposes the rate-limit names in effect on successes and refusals', () => {
     const h = harness();
-    for (const r of [h.core.handle({ method: 'GET', url: '/v2/notes', headers: { authorization: 'Bearer alice-token', origin } }),
-      send(h, 'GET', '/v2/notes', { origin })]) {
+    for (const r of [
+      h.core.handle({ method: 'GET', url: '/v2/notes', headers: { authorization: 'Bearer alice-token', origin } }),
+      send(h, 'GET', '/v2/notes', { origin }),
+    ]) {
       expect(r.headers['access-control-allow-origin']).toBe(origin);
       expect(r.headers.vary).toBe('Origin');
       const exposed = r.headers['access-control-expose-headers']!.split(', ');
@@ -208,9 +267,14 @@ describe('HEAD, 405 and CORS', () => {
     const plain = h.call('GET', '/v2/notes');
     expect(plain.headers['access-control-allow-origin']).toBeUndefined();
     expect(plain.headers.vary).toBe('Origin');
-    const divergent = harness({ profile: 'fake-divergent' }).core.handle({ method: 'GET', url: '/v2/notes', headers: { origin } });
+    const divergent = harness({ profile: 'fake-divergent' }).core.handle({
+      method: 'GET',
+      url: '/v2/notes',
+      headers: { origin },
+    });
     expect(divergent.headers['access-control-expose-headers']).toBe(
-      'X-RateLimit-Limit, X-RateLimit-Remaining, X-Complexity-Cost, X-Complexity-Remaining, Retry-After');
+      'X-RateLimit-Limit, X-RateLimit-Remaining, X-Complexity-Cost, X-Complexity-Remaining, Retry-After',
+    );
   });
 
   it('turns CORS off with cors: false (OPTIONS is then an unsupported method)', () => {
@@ -219,7 +283,11 @@ describe('HEAD, 405 and CORS', () => {
     expect(pre.status).toBe(405);
     expect(pre.headers.allow).not.toContain('OPTIONS');
     expect(pre.headers['access-control-allow-origin']).toBeUndefined();
-    const get = h.core.handle({ method: 'GET', url: '/v2/notes', headers: { authorization: 'Bearer alice-token', origin } });
+    const get = h.core.handle({
+      method: 'GET',
+      url: '/v2/notes',
+      headers: { authorization: 'Bearer alice-token', origin },
+    });
     expect(get.headers.vary).toBeUndefined();
   });
 });
@@ -230,10 +298,14 @@ describe('unknown names', () => {
   it('refuses names inherited from JavaScript objects like any other unknown name', () => {
     const h = harness();
     for (const name of INHERITED) {
-      expect(h.call('GET', `/v2/notes?${name}=1`).json, name).toMatchObject({ error: { message: `unknown query parameter ${name}` } });
+      expect(h.call('GET', `/v2/notes?${name}=1`).json, name).toMatchObject({
+        error: { message: `unknown query parameter ${name}` },
+      });
       // constructor is refused earlier, by the JSON parser's prototype-pollution guard.
       const field = name === 'constructor' ? 'the key "constructor" is not allowed' : `unknown field ${name}`;
-      expect(h.call('POST', '/v2/notes', { content: 'x', [name]: 1 }).json, name).toMatchObject({ error: { message: field } });
+      expect(h.call('POST', '/v2/notes', { content: 'x', [name]: 1 }).json, name).toMatchObject({
+        error: { message: field },
+      });
       expect(h.call('POST', '/v2/notes/search', { query: 'x', [name]: true }).status, name).toBe(400);
     }
     expect(h.ctx.store.notes.size).toBe(0);
@@ -260,17 +332,25 @@ describe('validation messages name the parameter as the client sent it', () => {
   it('with the default profile names', () => {
     const h = harness();
     expect(message(h.call('GET', '/v2/notes?collection_id=nope'))).toBe('collection_id must be a UUID');
-    expect(message(h.call('GET', '/v2/notes?contains_open_tasks=yes'))).toBe('contains_open_tasks must be true or false');
+    expect(message(h.call('GET', '/v2/notes?contains_open_tasks=yes'))).toBe(
+      'contains_open_tasks must be true or false',
+    );
     expect(message(h.call('GET', '/v2/notes?filter_by_created_after=2020-01-01'))).toMatch(/^filter_by_created_after /);
-    expect(message(h.call('POST', '/v2/notes/search', { query: 'x', collection_ids: ['nope'] }))).toBe('collection_ids[0] must be a UUID');
-    expect(message(h.call('POST', '/v2/notes', { content: 'x', collection_ids: ['not-a-uuid'] }))).toBe('collection_ids[0] must be a UUID');
+    expect(message(h.call('POST', '/v2/notes/search', { query: 'x', collection_ids: ['nope'] }))).toBe(
+      'collection_ids[0] must be a UUID',
+    );
+    expect(message(h.call('POST', '/v2/notes', { content: 'x', collection_ids: ['not-a-uuid'] }))).toBe(
+      'collection_ids[0] must be a UUID',
+    );
   });
 
   it('with the divergent profile names', () => {
     const h = harness({ profile: 'fake-divergent' });
     expect(message(h.call('GET', '/v2/notes?has_open_tasks=yes'))).toBe('has_open_tasks must be true or false');
     expect(message(h.call('GET', '/v2/notes?with_content=1'))).toBe('with_content must be true or false');
-    expect(message(h.call('POST', '/v2/notes/search', { query: 'x', in_collections: ['nope'] }))).toBe('in_collections[0] must be a UUID');
+    expect(message(h.call('POST', '/v2/notes/search', { query: 'x', in_collections: ['nope'] }))).toBe(
+      'in_collections[0] must be a UUID',
+    );
     expect(message(h.call('POST', '/v2/notes/search', { query: 'x', has_images: 'yes' }))).toMatch(/^has_images /);
     expect(message(h.call('POST', '/v2/collections/search', { q: 5 }))).toBe('q must be a string');
     expect(message(h.call('GET', '/v2/collections?created_from=yesterday'))).toMatch(/^created_from /);

@@ -1,4 +1,4 @@
-import { type Scenario, T0, iso } from './fault-session.js';
+import { iso, type Scenario, T0 } from './fault-session.js';
 
 const YEAR_AGO = iso(T0 - 365 * 86_400_000);
 const DAY = 86_400_000;

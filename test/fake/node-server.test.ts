@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Fake, type RequestLogEntry, createFake, formatLogLine } from '../../fake/index.js';
+import { createFake, type Fake, formatLogLine, type RequestLogEntry } from '../../fake/index.js';
 
 describe('the fake over node:http', () => {
   let fake: Fake;
@@ -12,7 +12,11 @@ describe('the fake over node:http', () => {
   afterAll(() => fake.close());
 
   const call = (method: 'GET' | 'POST', path: string, body?: string, headers: Record<string, string> = {}) =>
-    request(`${fake.url}${path}`, { method, body, headers: { authorization: 'Bearer server-token', 'content-type': 'application/json', ...headers } });
+    request(`${fake.url}${path}`, {
+      method,
+      body,
+      headers: { authorization: 'Bearer server-token', 'content-type': 'application/json', ...headers },
+    });
 
   it('serves the API on 127.0.0.1 with JSON bodies and a content length', async () => {
     expect(fake.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -32,7 +36,11 @@ describe('the fake over node:http', () => {
     async function* chunks() {
       for (let i = 0; i < 100; i++) yield Buffer.alloc(4096, 0x61);
     }
-    const chunked = await request(`${fake.url}/v2/notes`, { method: 'POST', body: Readable.from(chunks()), headers: { authorization: 'Bearer server-token' } });
+    const chunked = await request(`${fake.url}/v2/notes`, {
+      method: 'POST',
+      body: Readable.from(chunks()),
+      headers: { authorization: 'Bearer server-token' },
+    });
     expect(chunked.statusCode).toBe(413);
     await chunked.body.dump();
     expect((await call('GET', '/v2/notes')).statusCode).toBe(200);
@@ -42,7 +50,9 @@ describe('the fake over node:http', () => {
     const port = Number(new URL(fake.url!).port);
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = connect(port, '127.0.0.1', () => {
-        socket.write('POST /v2/notes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer server-token\r\nContent-Type: application/json\r\nContent-Length: 1073741824\r\n\r\n{"content":');
+        socket.write(
+          'POST /v2/notes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer server-token\r\nContent-Type: application/json\r\nContent-Length: 1073741824\r\n\r\n{"content":',
+        );
       });
       let data = '';
       socket.on('data', (d) => {
@@ -62,29 +72,36 @@ describe('slow and idle connections', () => {
   let fake: Fake;
   const entries: RequestLogEntry[] = [];
   beforeAll(async () => {
-    fake = await createFake({ users: ['slow-token'], timeouts: { headersMs: 600, bodyMs: 400, idleMs: 300 }, log: (e) => entries.push(e) });
+    fake = await createFake({
+      users: ['slow-token'],
+      timeouts: { headersMs: 600, bodyMs: 400, idleMs: 300 },
+      log: (e) => entries.push(e),
+    });
   });
   afterAll(() => fake.close());
   const port = () => Number(new URL(fake.url!).port);
 
   /** Everything the server sends until it closes the connection (or `limitMs` passes: then 'still open'). */
-  const talk = (limitMs: number, script: (write: (text: string) => void) => void) => new Promise<string>((resolve, reject) => {
-    let data = '';
-    const socket = connect(port(), '127.0.0.1', () => script((text) => socket.write(text)));
-    const timer = setTimeout(() => {
-      socket.destroy();
-      resolve(`${data}still open`);
-    }, limitMs);
-    socket.on('data', (d) => (data += d.toString()));
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(data);
+  const talk = (limitMs: number, script: (write: (text: string) => void) => void) =>
+    new Promise<string>((resolve, reject) => {
+      let data = '';
+      const socket = connect(port(), '127.0.0.1', () => script((text) => socket.write(text)));
+      const timer = setTimeout(() => {
+        socket.destroy();
+        resolve(`${data}still open`);
+      }, limitMs);
+      socket.on('data', (d) => (data += d.toString()));
+      socket.on('close', () => {
+        clearTimeout(timer);
+        resolve(data);
+      });
+      socket.on('error', reject);
     });
-    socket.on('error', reject);
-  });
 
   it('refuses deadlines that are not positive whole milliseconds', async () => {
-    await expect(createFake({ listen: false, timeouts: { bodyMs: 0 } })).rejects.toThrow(/timeouts\.bodyMs must be a positive integer/);
+    await expect(createFake({ listen: false, timeouts: { bodyMs: 0 } })).rejects.toThrow(
+      /timeouts\.bodyMs must be a positive integer/,
+    );
     await expect(createFake({ listen: false, timeouts: { idleMs: 1.5 } })).rejects.toThrow(/timeouts\.idleMs/);
   });
 
@@ -92,7 +109,9 @@ describe('slow and idle connections', () => {
     const started = Date.now();
     let timer: NodeJS.Timeout | undefined;
     const answer = await talk(3_000, (write) => {
-      write('POST /v2/notes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer slow-token\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n');
+      write(
+        'POST /v2/notes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer slow-token\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n',
+      );
       timer = setInterval(() => write('x'), 100);
     });
     clearInterval(timer);
@@ -105,7 +124,9 @@ describe('slow and idle connections', () => {
 
   it('closes a connection that never finishes its headers, and an idle keep-alive one', async () => {
     expect(await talk(4_000, (write) => write('GET /v2/notes HTTP/1.1\r\nHost: x\r\n'))).not.toMatch(/still open$/);
-    const idle = await talk(3_000, (write) => write('GET /v2/notes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer slow-token\r\n\r\n'));
+    const idle = await talk(3_000, (write) =>
+      write('GET /v2/notes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer slow-token\r\n\r\n'),
+    );
     expect(idle).toMatch(/^HTTP\/1\.1 200/);
     expect(idle).not.toMatch(/still open$/);
   });
@@ -117,7 +138,12 @@ describe('slow and idle connections', () => {
     const refused = await request(`${fake.url}/v2/notes`, { headers: { authorization: 'Bearer wrong-token' } });
     await refused.body.dump();
     expect(entries).toHaveLength(2);
-    expect(entries[0]).toMatchObject({ method: 'GET', url: '/v2/notes?limit=2', status: 200, user: expect.stringMatching(/^user-/) });
+    expect(entries[0]).toMatchObject({
+      method: 'GET',
+      url: '/v2/notes?limit=2',
+      status: 200,
+      user: expect.stringMatching(/^user-/),
+    });
     expect(entries[1]).toMatchObject({ status: 401 });
     expect(entries[1]!.user).toBeUndefined();
     const lines = entries.map(formatLogLine);
@@ -143,14 +169,17 @@ describe('HEAD and CORS over node:http', () => {
     expect(await head.body.text()).toBe('');
     const origin = 'http://localhost:3000';
     const pre = await request(`${fake.url}/v2/notes/search`, {
-      method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
     });
     await pre.body.dump();
     expect(pre.statusCode).toBe(204);
     expect(pre.headers['access-control-allow-origin']).toBe(origin);
     expect(String(pre.headers['access-control-allow-methods'])).toContain('POST');
     const big = await request(`${fake.url}/v2/notes`, {
-      method: 'POST', headers: { ...headers, origin, 'content-type': 'application/json' }, body: 'x'.repeat(5 * 1024 * 1024),
+      method: 'POST',
+      headers: { ...headers, origin, 'content-type': 'application/json' },
+      body: 'x'.repeat(5 * 1024 * 1024),
     });
     await big.body.dump();
     expect(big.statusCode).toBe(413);

@@ -3,7 +3,7 @@ import { createCollection, getCollection } from '../../fake/service/collections.
 import { addNoteToCollection } from '../../fake/service/membership.js';
 import { deleteNote, getNote, restoreNote, trashNote } from '../../fake/service/notes-lifecycle.js';
 import { createNote, setNoteCreatedAt, updateNote } from '../../fake/service/notes-write.js';
-import { T0, harness, iso, refused } from './helpers.js';
+import { harness, iso, refused, T0 } from './helpers.js';
 
 describe('trash, restore and delete', () => {
   it('trash sets trashed_at, keeps the note readable, and restore makes it editable again', () => {
@@ -46,10 +46,23 @@ describe('trash, restore and delete', () => {
   it('returns attachments and audio recordings on read only', () => {
     const { ctx, alice, core } = harness();
     const id = createNote(ctx, alice, { content: 'a' }).id as string;
-    const fx = core.handle({ method: 'POST', url: `/_fixtures/notes/${id}/attachments`, headers: { authorization: `Bearer ${core.config.adminToken}` }, body: JSON.stringify({ attachment_kind: 'pdf', page_count: 3, summary: 'S' }) });
+    const fx = core.handle({
+      method: 'POST',
+      url: `/_fixtures/notes/${id}/attachments`,
+      headers: { authorization: `Bearer ${core.config.adminToken}` },
+      body: JSON.stringify({ attachment_kind: 'pdf', page_count: 3, summary: 'S' }),
+    });
     expect(fx.status).toBe(200);
     const read = getNote(ctx, alice, id);
-    expect(read.attachment_metadata).toEqual([expect.objectContaining({ attachment_kind: 'pdf', page_count: 3, summary: 'S', image_type: null, ocr_text: null })]);
+    expect(read.attachment_metadata).toEqual([
+      expect.objectContaining({
+        attachment_kind: 'pdf',
+        page_count: 3,
+        summary: 'S',
+        image_type: null,
+        ocr_text: null,
+      }),
+    ]);
     expect(updateNote(ctx, alice, id, { content: 'b', version: 1 })).not.toHaveProperty('attachment_metadata');
   });
 });

@@ -4,17 +4,19 @@ import { trashNote } from '../../fake/service/notes-lifecycle.js';
 import { listNotes } from '../../fake/service/notes-list.js';
 import { createNote } from '../../fake/service/notes-write.js';
 import type { View } from '../../fake/service/views.js';
-import { T0, harness, iso, refused } from './helpers.js';
+import { harness, iso, refused, T0 } from './helpers.js';
 
 function seed(n: number) {
   const h = harness();
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    ids.push(createNote(h.ctx, h.alice, {
-      content: `note ${i}\nbody`,
-      created_at: iso(T0 - (n - i) * 60_000),
-      updated_at: iso(T0 - ((i * 7) % n) * 1000),
-    }).id as string);
+    ids.push(
+      createNote(h.ctx, h.alice, {
+        content: `note ${i}\nbody`,
+        created_at: iso(T0 - (n - i) * 60_000),
+        updated_at: iso(T0 - ((i * 7) % n) * 1000),
+      }).id as string,
+    );
   }
   return { ...h, ids };
 }
@@ -51,7 +53,9 @@ describe('list notes', () => {
     for (const limit of ['0', '101', '1.5', 'ten', '-1']) refused('validation', () => listNotes(ctx, alice, { limit }));
     refused('validation', () => listNotes(ctx, alice, { order_by: 'title' }));
     const first = listNotes(ctx, alice, { limit: '1' });
-    refused('cursor_mismatch', () => listNotes(ctx, alice, { limit: '1', order_by: 'created_at', cursor: first.next_page as string }));
+    refused('cursor_mismatch', () =>
+      listNotes(ctx, alice, { limit: '1', order_by: 'created_at', cursor: first.next_page as string }),
+    );
     refused('validation', () => listNotes(ctx, alice, { cursor: 'garbage' }));
   });
 
@@ -60,7 +64,11 @@ describe('list notes', () => {
     const { ctx, alice } = h;
     const coll = createCollection(ctx, alice, { title: 'c' }).id as string;
     const at = (ms: number) => iso(T0 - ms);
-    const open = createNote(ctx, alice, { content: 'open\n- [ ] task', created_at: at(3000), collection_ids: [coll] }).id;
+    const open = createNote(ctx, alice, {
+      content: 'open\n- [ ] task',
+      created_at: at(3000),
+      collection_ids: [coll],
+    }).id;
     const done = createNote(ctx, alice, { content: 'done\n- [x] task', created_at: at(2000) }).id;
     const image = createNote(ctx, alice, { content: 'img\n![a](https://x/y.png)', created_at: at(1000) }).id;
     const file = createNote(ctx, alice, { content: 'file\n[r](https://x/r.pdf)', created_at: at(500) }).id;
@@ -78,7 +86,7 @@ describe('list notes', () => {
     refused('validation', () => listNotes(ctx, alice, { images: 'yes' }));
   });
 
-  it('includes content only when asked and never lists another user\'s notes', () => {
+  it("includes content only when asked and never lists another user's notes", () => {
     const { ctx, alice, bob } = seed(2);
     createNote(ctx, bob, { content: 'bob' });
     const plain = listNotes(ctx, alice, {}).results as View[];

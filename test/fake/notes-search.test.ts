@@ -10,7 +10,10 @@ describe('search notes', () => {
   it('ranks title matches first and freezes the window in a snapshot', () => {
     const { ctx, alice } = harness();
     const strong = createNote(ctx, alice, { content: 'zebra\nzebra stripes' }).id;
-    for (let i = 0; i < 30; i++) createNote(ctx, alice, { content: `animal ${i}\nlong text about many things and a zebra once ${'filler '.repeat(i)}` });
+    for (let i = 0; i < 30; i++)
+      createNote(ctx, alice, {
+        content: `animal ${i}\nlong text about many things and a zebra once ${'filler '.repeat(i)}`,
+      });
     const first = searchNotes(ctx, alice, { limit: '10' }, { query: 'zebra' });
     expect(first).toMatchObject({ total: 31, limit: 10, offset: 0, has_next_page: true });
     expect((first.results as View[])[0]!.id).toBe(strong);
@@ -19,7 +22,14 @@ describe('search notes', () => {
     updateNote(ctx, alice, strong as string, { content: 'horse', version: 1 });
     const pages = [first];
     for (let offset = 10; offset < 31; offset += 10) {
-      pages.push(searchNotes(ctx, alice, { limit: '10', offset: String(offset), snapshot_id: first.snapshot_id as string }, { query: 'zebra' }));
+      pages.push(
+        searchNotes(
+          ctx,
+          alice,
+          { limit: '10', offset: String(offset), snapshot_id: first.snapshot_id as string },
+          { query: 'zebra' },
+        ),
+      );
     }
     const ids = pages.flatMap((p) => (p.results as View[]).map((r) => r.id));
     expect(new Set(ids).size).toBe(31);
@@ -31,7 +41,12 @@ describe('search notes', () => {
     for (let i = 0; i < 105; i++) createNote(ctx, alice, { content: `kiwi ${i}` });
     const page = searchNotes(ctx, alice, { limit: '50', offset: '0' }, { query: 'kiwi' });
     expect(page.total).toBe(100);
-    const last = searchNotes(ctx, alice, { limit: '50', offset: '50', snapshot_id: page.snapshot_id as string }, { query: 'kiwi' });
+    const last = searchNotes(
+      ctx,
+      alice,
+      { limit: '50', offset: '50', snapshot_id: page.snapshot_id as string },
+      { query: 'kiwi' },
+    );
     expect(last).toMatchObject({ has_next_page: false });
     expect(last.results).toHaveLength(50);
   });
@@ -46,7 +61,9 @@ describe('search notes', () => {
     refused('validation', () => searchNotes(ctx, alice, { offset: '1' }, { query: 'a' }));
     refused('unknown_snapshot', () => searchNotes(ctx, alice, { offset: '1', snapshot_id: 'nope' }, { query: 'a' }));
     const mine = searchNotes(ctx, alice, {}, { query: 'a' });
-    refused('unknown_snapshot', () => searchNotes(ctx, bob, { offset: '1', snapshot_id: mine.snapshot_id as string }, { query: 'a' }));
+    refused('unknown_snapshot', () =>
+      searchNotes(ctx, bob, { offset: '1', snapshot_id: mine.snapshot_id as string }, { query: 'a' }),
+    );
     expect(searchNotes(ctx, alice, {}, { query: '!!!' })).toMatchObject({ total: 0, limit: 20, offset: 0 });
   });
 
@@ -57,7 +74,8 @@ describe('search notes', () => {
     const a = createNote(ctx, alice, { content: 'lemon a', collection_ids: [c1] }).id;
     const b = createNote(ctx, alice, { content: 'lemon b\n- [ ] x', collection_ids: [c2] }).id;
     createNote(ctx, alice, { content: 'lemon c' });
-    const ids = (body: object) => (searchNotes(ctx, alice, {}, { query: 'lemon', ...body }).results as View[]).map((r) => r.id).sort();
+    const ids = (body: object) =>
+      (searchNotes(ctx, alice, {}, { query: 'lemon', ...body }).results as View[]).map((r) => r.id).sort();
     expect(ids({ collections: [c1, c2] })).toEqual([a, b].sort());
     expect(ids({ open_tasks: true })).toEqual([b]);
     refused('validation', () => searchNotes(ctx, alice, {}, { query: 'lemon', collections: ['x'] }));
@@ -65,7 +83,7 @@ describe('search notes', () => {
 });
 
 describe('related notes', () => {
-  it('scores by shared terms of the current content, excluding the note itself and others\' notes', () => {
+  it("scores by shared terms of the current content, excluding the note itself and others' notes", () => {
     const { ctx, alice, bob } = harness();
     const base = createNote(ctx, alice, { content: 'sourdough bread recipe\nflour water salt starter' }).id as string;
     const close = createNote(ctx, alice, { content: 'bread baking\nflour and starter' }).id;

@@ -2,13 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { createCollection } from '../../fake/service/collections.js';
 import { getNote, trashNote } from '../../fake/service/notes-lifecycle.js';
 import { createNote, setNoteCreatedAt, updateNote } from '../../fake/service/notes-write.js';
-import { T0, harness, iso, refused } from './helpers.js';
+import { harness, iso, refused, T0 } from './helpers.js';
 
 describe('create note', () => {
   it('derives the title from the first line and starts at version 1 without trashed_at', () => {
     const { ctx, alice } = harness();
     const note = createNote(ctx, alice, { content: '  Groceries  \n- milk' });
-    expect(note).toMatchObject({ title: 'Groceries', content: '  Groceries  \n- milk', version: 1, collection_ids: [] });
+    expect(note).toMatchObject({
+      title: 'Groceries',
+      content: '  Groceries  \n- milk',
+      version: 1,
+      collection_ids: [],
+    });
     expect(note).not.toHaveProperty('trashed_at');
     expect(note).not.toHaveProperty('audio_recording_ids');
   });
@@ -32,7 +37,15 @@ describe('create note', () => {
 
   it('refuses a missing content and wrong types, and creates nothing', () => {
     const { ctx, alice } = harness();
-    for (const body of [{}, { content: 5 }, { content: 'x', collection_ids: 'a' }, { content: 'x', collection_titles: [1] }, { content: 'x', created_at: 12 }, [], null]) {
+    for (const body of [
+      {},
+      { content: 5 },
+      { content: 'x', collection_ids: 'a' },
+      { content: 'x', collection_titles: [1] },
+      { content: 'x', created_at: 12 },
+      [],
+      null,
+    ]) {
       refused('validation', () => createNote(ctx, alice, body));
     }
     expect(ctx.store.notes.size).toBe(0);
@@ -42,8 +55,14 @@ describe('create note', () => {
     const { ctx, alice } = harness();
     const past = iso(T0 - 86_400_000);
     expect(createNote(ctx, alice, { content: 'a' })).toMatchObject({ created_at: iso(T0), updated_at: iso(T0) });
-    expect(createNote(ctx, alice, { content: 'b', updated_at: past })).toMatchObject({ created_at: past, updated_at: past });
-    expect(createNote(ctx, alice, { content: 'c', created_at: past })).toMatchObject({ created_at: past, updated_at: iso(T0) });
+    expect(createNote(ctx, alice, { content: 'b', updated_at: past })).toMatchObject({
+      created_at: past,
+      updated_at: past,
+    });
+    expect(createNote(ctx, alice, { content: 'c', created_at: past })).toMatchObject({
+      created_at: past,
+      updated_at: iso(T0),
+    });
   });
 
   it('requires offsets, refuses the future, and compares instants', () => {
@@ -58,7 +77,7 @@ describe('create note', () => {
     expect(createNote(ctx, alice, { content: 'a', created_at: iso(T0) }).created_at).toBe(iso(T0));
   });
 
-  it('uses a supplied id and answers 409 for any existing one, trashed or another user\'s, changing nothing', () => {
+  it("uses a supplied id and answers 409 for any existing one, trashed or another user's, changing nothing", () => {
     const { ctx, alice, bob } = harness();
     const id = '0b6f7a52-3c1e-4f0e-9d7a-1b2c3d4e5f60';
     expect(createNote(ctx, alice, { id, content: 'first' }).id).toBe(id);
@@ -84,8 +103,9 @@ describe('create note', () => {
     expect(ctx.store.collections.get(bobs)!.noteIds.size).toBe(0);
     // Unknown ids are ignored; a malformed one is refused (as search refuses it) and creates nothing.
     const notes = ctx.store.notes.size;
-    expect(refused('validation', () => createNote(ctx, alice, { content: 'x', collection_ids: [home, 'not-a-uuid'] })))
-      .toBe('collection_ids[1] must be a UUID');
+    expect(
+      refused('validation', () => createNote(ctx, alice, { content: 'x', collection_ids: [home, 'not-a-uuid'] })),
+    ).toBe('collection_ids[1] must be a UUID');
     expect(ctx.store.notes.size).toBe(notes);
   });
 
@@ -103,7 +123,13 @@ describe('update note', () => {
     const { id } = createNote(ctx, alice, { content: 'one\nold body' }) as { id: string };
     clock.advance(1000);
     const updated = updateNote(ctx, alice, id, { content: 'two', version: 1 });
-    expect(updated).toMatchObject({ title: 'two', content: 'two', version: 2, trashed_at: null, updated_at: iso(T0 + 1000) });
+    expect(updated).toMatchObject({
+      title: 'two',
+      content: 'two',
+      version: 2,
+      trashed_at: null,
+      updated_at: iso(T0 + 1000),
+    });
     refused('version_mismatch', () => updateNote(ctx, alice, id, { content: 'stale', version: 1 }));
     refused('version_mismatch', () => updateNote(ctx, alice, id, { content: 'ahead', version: 3 }));
     refused('validation', () => updateNote(ctx, alice, id, { content: 'zero', version: 0 }));
@@ -116,7 +142,9 @@ describe('update note', () => {
     const { id } = createNote(ctx, alice, { content: 'a' }) as { id: string };
     const past = iso(T0 - 5000);
     expect(updateNote(ctx, alice, id, { content: 'b', version: 1, updated_at: past }).updated_at).toBe(past);
-    refused('validation', () => updateNote(ctx, alice, id, { content: 'c', version: 2, updated_at: '2026-01-01T00:00:00' }));
+    refused('validation', () =>
+      updateNote(ctx, alice, id, { content: 'c', version: 2, updated_at: '2026-01-01T00:00:00' }),
+    );
     refused('validation', () => updateNote(ctx, alice, id, { content: 'x'.repeat(200_001), version: 2 }));
     expect(updateNote(ctx, alice, id, { content: 'é'.repeat(150_000), version: 2 }).version).toBe(3);
   });
@@ -135,7 +163,12 @@ describe('set created-at', () => {
     const { id } = createNote(ctx, alice, { content: 'Title\nbody' }) as { id: string };
     clock.advance(60_000);
     const earlier = iso(T0 - 86_400_000);
-    expect(setNoteCreatedAt(ctx, alice, id, { created_at: earlier })).toMatchObject({ created_at: earlier, content: 'Title\nbody', version: 1, trashed_at: null });
+    expect(setNoteCreatedAt(ctx, alice, id, { created_at: earlier })).toMatchObject({
+      created_at: earlier,
+      content: 'Title\nbody',
+      version: 1,
+      trashed_at: null,
+    });
     // Later than the current created_at but not than the original creation: still allowed.
     expect(setNoteCreatedAt(ctx, alice, id, { created_at: iso(T0) }).created_at).toBe(iso(T0));
     refused('validation', () => setNoteCreatedAt(ctx, alice, id, { created_at: iso(T0 + 1) }));

@@ -5,15 +5,22 @@ import { addNoteToCollection, moveNote } from '../../fake/service/membership.js'
 import { deleteNote, getNote, trashNote } from '../../fake/service/notes-lifecycle.js';
 import { relatedNotes } from '../../fake/service/notes-related.js';
 import { createNote, setNoteCreatedAt, updateNote } from '../../fake/service/notes-write.js';
-import { T0, harness, iso, refused } from './helpers.js';
+import { harness, iso, refused, T0 } from './helpers.js';
 
-describe('permissions (the fake\'s sharing model through grants)', () => {
+describe("permissions (the fake's sharing model through grants)", () => {
   it('hides unshared notes and collections entirely', () => {
     const { ctx, alice, bob } = harness();
     const n = createNote(ctx, alice, { content: 'secret' }).id as string;
     const c = createCollection(ctx, alice, { title: 'private' }).id as string;
-    for (const fn of [() => getNote(ctx, bob, n), () => updateNote(ctx, bob, n, { content: 'x', version: 1 }), () => deleteNote(ctx, bob, n),
-      () => trashNote(ctx, bob, n), () => relatedNotes(ctx, bob, n, {}), () => getCollection(ctx, bob, c), () => deleteCollection(ctx, bob, c)]) {
+    for (const fn of [
+      () => getNote(ctx, bob, n),
+      () => updateNote(ctx, bob, n, { content: 'x', version: 1 }),
+      () => deleteNote(ctx, bob, n),
+      () => trashNote(ctx, bob, n),
+      () => relatedNotes(ctx, bob, n, {}),
+      () => getCollection(ctx, bob, c),
+      () => deleteCollection(ctx, bob, c),
+    ]) {
       refused('not_found', fn);
     }
   });

@@ -3,8 +3,8 @@ import type { FaultName } from '../../fake/faults/catalogue.js';
 import { NOTES_LIST_FAULTS } from '../../fake/faults/notes-list.js';
 import { NOTES_RELATED_FAULTS } from '../../fake/faults/notes-related.js';
 import { NOTES_SEARCH_FAULTS } from '../../fake/faults/notes-search.js';
-import { Session } from './fault-session.js';
 import { SCENARIOS } from './fault-scenarios.js';
+import { Session } from './fault-session.js';
 
 /**
  * The list, search and related-notes faults run the reference as if notes looked different
@@ -14,10 +14,22 @@ import { SCENARIOS } from './fault-scenarios.js';
  */
 function storedNotes(session: Session): string[] {
   const { store } = session.core.ctx;
-  return [...store.notes.values()].map((n) => JSON.stringify([
-    n.ownerId, n.content, n.title, n.features, n.createdAt, n.updatedAt, n.version, n.trashedAt, n.collectionIds.size,
-    [...store.search.vector(n.seq)].sort(([a], [b]) => (a < b ? -1 : 1)),
-  ])).sort();
+  return [...store.notes.values()]
+    .map((n) =>
+      JSON.stringify([
+        n.ownerId,
+        n.content,
+        n.title,
+        n.features,
+        n.createdAt,
+        n.updatedAt,
+        n.version,
+        n.trashedAt,
+        n.collectionIds.size,
+        [...store.search.vector(n.seq)].sort(([a], [b]) => (a < b ? -1 : 1)),
+      ]),
+    )
+    .sort();
 }
 
 function run(faults: FaultName[]): string[][] {

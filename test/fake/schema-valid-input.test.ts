@@ -1,8 +1,8 @@
-import { type JsonSchema, type Random, generateSync } from 'json-schema-faker';
+import { generateSync, type JsonSchema, type Random } from 'json-schema-faker';
 import { describe, expect, it } from 'vitest';
 import { loadOpenApi } from '../../spec/openapi.js';
 import { createSchemaRegistry } from '../../spec/schemas.js';
-import { T0, harness } from './helpers.js';
+import { harness, T0 } from './helpers.js';
 
 /**
  * The other side of "bad input gets a 4xx": bodies that json-schema-faker generates from the
@@ -29,14 +29,25 @@ const pastDateTime = (random: Random): string => {
 function capped(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(capped);
   if (node === null || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === 'maxLength' && typeof v === 'number' ? Math.min(v, 200) : capped(v)]));
+  return Object.fromEntries(
+    Object.entries(node).map(([k, v]) => [
+      k,
+      k === 'maxLength' && typeof v === 'number' ? Math.min(v, 200) : capped(v),
+    ]),
+  );
 }
 
 function bodies(component: string, count: number): unknown[] {
   const schema = capped({ ...(doc.components.schemas as Record<string, object>)[component], components }) as JsonSchema;
-  return Array.from({ length: count }, (_, seed) => generateSync(schema, {
-    seed: seed + 1, maxLength: 60, maxItems: 3, optionalsProbability: 0.6, formats: { 'date-time': pastDateTime },
-  }));
+  return Array.from({ length: count }, (_, seed) =>
+    generateSync(schema, {
+      seed: seed + 1,
+      maxLength: 60,
+      maxItems: 3,
+      optionalsProbability: 0.6,
+      formats: { 'date-time': pastDateTime },
+    }),
+  );
 }
 
 describe('bodies valid by the request schemas are accepted', () => {
@@ -66,7 +77,10 @@ describe('bodies valid by the request schemas are accepted', () => {
   it('POST /v2/notes/search and POST /v2/collections/search', () => {
     const h = harness();
     h.call('POST', '/v2/notes', { content: 'a note to find\n- [ ] open task' });
-    for (const [request, path, response] of [['NoteSearchRequest', '/v2/notes/search', 'NoteSearchResponse'], ['CollectionSearchRequest', '/v2/collections/search', 'CollectionSearchResponse']] as const) {
+    for (const [request, path, response] of [
+      ['NoteSearchRequest', '/v2/notes/search', 'NoteSearchResponse'],
+      ['CollectionSearchRequest', '/v2/collections/search', 'CollectionSearchResponse'],
+    ] as const) {
       for (const body of bodies(request, RUNS)) {
         const r = h.call('POST', path, body);
         expect(r.status, `POST ${path} ${JSON.stringify(body)} -> ${r.text}`).toBe(200);

@@ -6,39 +6,54 @@ import { SortedIndex } from '../../fake/store/sorted-index.js';
 describe('sorted index (deferred out-of-order inserts)', () => {
   it('answers as a sorted list would, under random inserts, removes and moves', () => {
     const op = fc.oneof(
-      fc.record({ kind: fc.constant('insert' as const), key: fc.integer({ min: 0, max: 50 }), id: fc.integer({ min: 0, max: 400 }) }),
-      fc.record({ kind: fc.constantFrom('remove' as const, 'move' as const, 'read' as const), pick: fc.nat(), key: fc.integer({ min: 0, max: 50 }) }),
+      fc.record({
+        kind: fc.constant('insert' as const),
+        key: fc.integer({ min: 0, max: 50 }),
+        id: fc.integer({ min: 0, max: 400 }),
+      }),
+      fc.record({
+        kind: fc.constantFrom('remove' as const, 'move' as const, 'read' as const),
+        pick: fc.nat(),
+        key: fc.integer({ min: 0, max: 50 }),
+      }),
     );
-    fc.assert(fc.property(fc.array(op, { maxLength: 300 }), (ops) => {
-      const index = new SortedIndex();
-      let model: Array<[number, string]> = [];
-      const sort = () => model.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-      for (const o of ops) {
-        if (o.kind === 'insert') {
-          const id = `id${o.id}`;
-          if (model.some(([, m]) => m === id)) continue;
-          index.insert(o.key, id);
-          model.push([o.key, id]);
-        } else if (model.length > 0 && o.kind !== 'read') {
-          const [key, id] = model[o.pick % model.length]!;
-          if (o.kind === 'remove') {
-            index.remove(key, id);
-            model = model.filter(([, m]) => m !== id);
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 300 }), (ops) => {
+        const index = new SortedIndex();
+        let model: Array<[number, string]> = [];
+        const sort = () => model.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+        for (const o of ops) {
+          if (o.kind === 'insert') {
+            const id = `id${o.id}`;
+            if (model.some(([, m]) => m === id)) continue;
+            index.insert(o.key, id);
+            model.push([o.key, id]);
+          } else if (model.length > 0 && o.kind !== 'read') {
+            const [key, id] = model[o.pick % model.length]!;
+            if (o.kind === 'remove') {
+              index.remove(key, id);
+              model = model.filter(([, m]) => m !== id);
+            } else {
+              index.move(key, o.key, id);
+              model.find(([, m]) => m === id)![0] = o.key;
+            }
           } else {
-            index.move(key, o.key, id);
-            model.find(([, m]) => m === id)![0] = o.key;
+            const seen: string[] = [];
+            index.forEach(false, undefined, (id) => void seen.push(id));
+            expect(seen).toEqual(sort().map(([, id]) => id));
           }
-        } else {
-          const seen: string[] = [];
-          index.forEach(false, undefined, (id) => void seen.push(id));
-          expect(seen).toEqual(sort().map(([, id]) => id));
+          expect(index.size).toBe(model.length);
         }
-        expect(index.size).toBe(model.length);
-      }
-      const down: string[] = [];
-      index.forEach(true, undefined, (id) => void down.push(id));
-      expect(down).toEqual(sort().map(([, id]) => id).reverse());
-    }), { numRuns: 300, seed: 13 });
+        const down: string[] = [];
+        index.forEach(true, undefined, (id) => void down.push(id));
+        expect(down).toEqual(
+          sort()
+            .map(([, id]) => id)
+            .reverse(),
+        );
+      }),
+      { numRuns: 300, seed: 13 },
+    );
   });
 });
 
@@ -47,26 +62,40 @@ describe('search index (flat postings, packed when long, re-tokenized on removal
     const vocabulary = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'];
     const text = fc.array(fc.constantFrom(...vocabulary), { maxLength: 6 }).map((w) => w.join(' '));
     const op = fc.record({ doc: fc.integer({ min: 0, max: 80 }), text: fc.option(text, { nil: undefined }) });
-    fc.assert(fc.property(fc.array(op, { maxLength: 400 }), (ops) => {
-      const docs = new Map<number, string>();
-      const index = new SearchIndex((seq) => (docs.has(seq) ? { title: '', body: docs.get(seq)! } : undefined));
-      for (const { doc, text: body } of ops) {
-        if (docs.has(doc)) {
-          index.remove(doc);
-          docs.delete(doc);
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 400 }), (ops) => {
+        const docs = new Map<number, string>();
+        const index = new SearchIndex((seq) => (docs.has(seq) ? { title: '', body: docs.get(seq)! } : undefined));
+        for (const { doc, text: body } of ops) {
+          if (docs.has(doc)) {
+            index.remove(doc);
+            docs.delete(doc);
+          }
+          if (body !== undefined) {
+            docs.set(doc, body);
+            index.add(doc);
+          }
         }
-        if (body !== undefined) {
-          docs.set(doc, body);
-          index.add(doc);
+        expect(index.documentCount).toBe(docs.size);
+        for (const term of vocabulary) {
+          const hits = index
+            .search(
+              [term],
+              1_000,
+              () => true,
+              (a, b) => a - b,
+            )
+            .map((h) => h.seq)
+            .sort((a, b) => a - b);
+          const expected = [...docs]
+            .filter(([, body]) => tokenize(body).includes(term))
+            .map(([seq]) => seq)
+            .sort((a, b) => a - b);
+          expect(hits, term).toEqual(expected);
         }
-      }
-      expect(index.documentCount).toBe(docs.size);
-      for (const term of vocabulary) {
-        const hits = index.search([term], 1_000, () => true, (a, b) => a - b).map((h) => h.seq).sort((a, b) => a - b);
-        const expected = [...docs].filter(([, body]) => tokenize(body).includes(term)).map(([seq]) => seq).sort((a, b) => a - b);
-        expect(hits, term).toEqual(expected);
-      }
-    }), { numRuns: 200, seed: 13 });
+      }),
+      { numRuns: 200, seed: 13 },
+    );
   });
 
   it('keeps scores of documents whose lists were packed, and forgets removed ones', () => {
@@ -76,14 +105,39 @@ describe('search index (flat postings, packed when long, re-tokenized on removal
       docs.set(seq, seq % 7 === 0 ? 'common rare' : 'common');
       index.add(seq);
     }
-    const rare = index.search(['rare'], 1_000, () => true, (a, b) => a - b);
-    expect(rare.map((h) => h.seq)).toEqual(Array.from({ length: 72 }, (_, i) => i * 7).sort((a, b) => a - b).filter((s) => s < 500));
+    const rare = index.search(
+      ['rare'],
+      1_000,
+      () => true,
+      (a, b) => a - b,
+    );
+    expect(rare.map((h) => h.seq)).toEqual(
+      Array.from({ length: 72 }, (_, i) => i * 7)
+        .sort((a, b) => a - b)
+        .filter((s) => s < 500),
+    );
     for (let seq = 0; seq < 500; seq += 2) {
       index.remove(seq);
       docs.delete(seq);
     }
-    expect(index.search(['common'], 1_000, () => true, (a, b) => a - b)).toHaveLength(250);
-    expect(index.search(['rare'], 1_000, () => true, (a, b) => a - b).every((h) => h.seq % 2 === 1)).toBe(true);
+    expect(
+      index.search(
+        ['common'],
+        1_000,
+        () => true,
+        (a, b) => a - b,
+      ),
+    ).toHaveLength(250);
+    expect(
+      index
+        .search(
+          ['rare'],
+          1_000,
+          () => true,
+          (a, b) => a - b,
+        )
+        .every((h) => h.seq % 2 === 1),
+    ).toBe(true);
     expect(index.vector(1).get('common')).toBeGreaterThan(0);
     expect(index.vector(0).size).toBe(0);
   });

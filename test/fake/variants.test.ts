@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FakeResponse } from '../../fake/http/types.js';
-import { type Profile, loadBuiltinProfile } from '../../spec/profile.js';
-import { T0, harness, iso } from './helpers.js';
+import { loadBuiltinProfile, type Profile } from '../../spec/profile.js';
+import { harness, iso, T0 } from './helpers.js';
 
 /** The reference profile with some of the `fake` variant switches and their declared values. */
 function profile(extra: Partial<Profile>, fake: NonNullable<Profile['fake']>): Profile {
@@ -54,7 +54,8 @@ describe('variant: instants stored at timestamp_precision_ms', () => {
 
 describe('variant: a search index that lags writes by search_index_lag_ms', () => {
   const h = () => harness({ profile: profile({ search_index_lag_ms: 1_500 }, { search_index_lag: true }) });
-  const search = (call: ReturnType<typeof h>['call'], query: string) => ids(call('POST', '/v2/notes/search', { query }));
+  const search = (call: ReturnType<typeof h>['call'], query: string) =>
+    ids(call('POST', '/v2/notes/search', { query }));
 
   it('shows a created note in search and related notes only once the lag has passed', () => {
     const { call, clock } = h();

@@ -20,7 +20,9 @@ describe('the client breaker', () => {
     })();
     expect(refused).toBeInstanceOf(TargetUnavailable);
     expect(refused?.name).toBe('KitError');
-    expect(refused?.message).toMatch(/POST \/v2\/notes not sent: .*3 requests in a row got no answer; the last: .*timeout/);
+    expect(refused?.message).toMatch(
+      /POST \/v2\/notes not sent: .*3 requests in a row got no answer; the last: .*timeout/,
+    );
   });
 
   it('is reset by any answer in between', () => {

@@ -1,5 +1,5 @@
-import { type IncomingMessage, type ServerResponse, createServer as createHttpServer } from 'node:http';
-import { type Server, type Socket, createServer as createNetServer } from 'node:net';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type Server, type Socket } from 'node:net';
 
 /** A deliberately broken target on 127.0.0.1; close() also drops the sockets it holds open. */
 export interface BrokenServer {
@@ -24,11 +24,14 @@ async function listen(server: Server, sockets: Set<Socket>, count: () => number)
   const { port } = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}`,
-    get hits() { return count(); },
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
+    get hits() {
+      return count();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -64,46 +67,60 @@ export const silent = () => tcp(() => {});
 export const hangsUp = () => tcp((socket) => socket.destroy());
 
 /** A web page where the API should be: 200 text/html to everything. */
-export const html = () => http((_req, res) => {
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-  res.end('<!doctype html><html><body><h1>Welcome</h1></body></html>');
-});
+export const html = () =>
+  http((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><html><body><h1>Welcome</h1></body></html>');
+  });
 
 /** 500 to everything, with a JSON error body (so "is it JSON" alone cannot tell it apart). */
 export const failing = () => http((_req, res) => json(res, 500, { error: 'internal_error' }));
 
 /** 302 for reads and 307 for writes, to the same path on `to` (another origin). */
-export const redirecting = (to: string) => http((req, res) => {
-  res.writeHead(req.method === 'GET' ? 302 : 307, { location: `${to}${req.url ?? '/'}` });
-  res.end();
-});
+export const redirecting = (to: string) =>
+  http((req, res) => {
+    res.writeHead(req.method === 'GET' ? 302 : 307, { location: `${to}${req.url ?? '/'}` });
+    res.end();
+  });
 
 /** 429 forever, asking for a short wait each time (so the kit honours it, and must still stop). */
-export const rateLimiting = () => http((_req, res) => json(res, 429, { error: 'rate_limited' }, {
-  'retry-after': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1',
-}));
+export const rateLimiting = () =>
+  http((_req, res) =>
+    json(
+      res,
+      429,
+      { error: 'rate_limited' },
+      {
+        'retry-after': '1',
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': '1',
+      },
+    ),
+  );
 
 /** Sends the headers of a JSON 200 at once, then the body one byte every `everyMs` (far slower than any timeout). */
-export const trickling = (everyMs = 250) => http((_req, res) => {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  const body = JSON.stringify({ notes: [], total: 0, request_id: 'slow', padding: 'x'.repeat(400) });
-  let at = 0;
-  const timer = setInterval(() => {
-    if (res.destroyed || at >= body.length) {
-      clearInterval(timer);
-      if (!res.destroyed) res.end();
-      return;
-    }
-    res.write(body[at++]);
-  }, everyMs);
-  res.on('close', () => clearInterval(timer));
-});
+export const trickling = (everyMs = 250) =>
+  http((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const body = JSON.stringify({ notes: [], total: 0, request_id: 'slow', padding: 'x'.repeat(400) });
+    let at = 0;
+    const timer = setInterval(() => {
+      if (res.destroyed || at >= body.length) {
+        clearInterval(timer);
+        if (!res.destroyed) res.end();
+        return;
+      }
+      res.write(body[at++]);
+    }, everyMs);
+    res.on('close', () => clearInterval(timer));
+  });
 
 /** Answers the first request (the kit's start-up probe) like the API, then never answers again: a target dying mid-run. */
-export const diesAfterFirst = () => http((_req, res, hit) => {
-  if (hit === 1) json(res, 200, { notes: [], total: 0, request_id: 'r1' });
-  // Later requests are left hanging; close() drops their sockets.
-});
+export const diesAfterFirst = () =>
+  http((_req, res, hit) => {
+    if (hit === 1) json(res, 200, { notes: [], total: 0, request_id: 'r1' });
+    // Later requests are left hanging; close() drops their sockets.
+  });
 
 /** Another origin that records everything it receives (the kit must never reach it with credentials). */
 export async function witness(): Promise<Witness> {
@@ -112,7 +129,12 @@ export async function witness(): Promise<Witness> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers }, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: { ...req.headers },
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       json(res, 200, { notes: [], total: 0, request_id: 'other-origin' });
     });
   });
@@ -121,66 +143,91 @@ export async function witness(): Promise<Witness> {
 }
 
 /** 429 forever asking for 59 s each time: under the kit's 60 s cap once, never again after it. */
-export const rateLimitingLong = () => http((_req, res) => json(res, 429, { error: 'rate_limited' }, { 'retry-after': '59' }));
+export const rateLimitingLong = () =>
+  http((_req, res) => json(res, 429, { error: 'rate_limited' }, { 'retry-after': '59' }));
 
 /**
  * The other form of a rate limit that never lifts: the first answer (the start-up probe) is a
  * list that empties the bucket, with a reset an hour away; every later answer is 429 saying the
  * same, without Retry-After.
  */
-export const emptyBucketForever = () => http((_req, res, hit) => {
-  const headers = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3600' };
-  if (hit === 1) json(res, 200, { notes: [], total: 0, request_id: 'r1' }, headers);
-  else json(res, 429, { error: { type: 'rate_limited', message: 'try again in an hour' } }, headers);
-});
+export const emptyBucketForever = () =>
+  http((_req, res, hit) => {
+    const headers = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3600' };
+    if (hit === 1) json(res, 200, { notes: [], total: 0, request_id: 'r1' }, headers);
+    else json(res, 429, { error: { type: 'rate_limited', message: 'try again in an hour' } }, headers);
+  });
 
 /**
  * A list of a million notes, streamed (about 60 MB; the server never holds it whole): after the
  * start-up probe, every request gets it.
  */
-export const millionItems = (count = 1_000_000) => http((_req, res, hit) => {
-  if (hit === 1) return json(res, 200, { notes: [], total: 0, request_id: 'r1' });
-  res.writeHead(200, { 'content-type': 'application/json' });
-  const item = '{"id":"00000000-0000-4000-8000-000000000000","title":"t","created_at":"2024-01-01T00:00:00Z"}';
-  let sent = 0;
-  res.write('{"request_id":"big","total":1000000,"notes":[');
-  const pump = () => {
-    while (sent < count && !res.destroyed) {
-      const n = Math.min(10_000, count - sent);
-      const chunk = (sent === 0 ? '' : ',') + new Array(n).fill(item).join(',');
-      sent += n;
-      if (!res.write(chunk)) return void res.once('drain', pump);
-    }
-    if (!res.destroyed) res.end(']}');
-  };
-  res.on('error', () => {});
-  pump();
-});
+export const millionItems = (count = 1_000_000) =>
+  http((_req, res, hit) => {
+    if (hit === 1) return json(res, 200, { notes: [], total: 0, request_id: 'r1' });
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const item = '{"id":"00000000-0000-4000-8000-000000000000","title":"t","created_at":"2024-01-01T00:00:00Z"}';
+    let sent = 0;
+    res.write('{"request_id":"big","total":1000000,"notes":[');
+    const pump = () => {
+      while (sent < count && !res.destroyed) {
+        const n = Math.min(10_000, count - sent);
+        const chunk = (sent === 0 ? '' : ',') + new Array(n).fill(item).join(',');
+        sent += n;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      if (!res.destroyed) res.end(']}');
+    };
+    res.on('error', () => {});
+    pump();
+  });
 
 /**
  * Reflects the request's Authorization header everywhere the API has text: list items' content
  * and titles, created notes and collections, error messages, request ids and a response header.
  * It answers like the API closely enough for the kit to judge (and fail) it.
  */
-export const reflecting = () => http((req, res) => {
-  const auth = String(req.headers.authorization ?? 'none');
-  const token = auth.replace(/^Bearer\s+/i, '');
-  const headers = { 'x-echo-authorization': auth, 'x-request-id': token };
-  const note = { id: '6f1c2a0e-0000-4000-8000-000000000001', title: `title ${token}`, content: `content ${auth}`, version: 1,
-    created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z', collection_ids: [token] };
-  if (req.method === 'GET' && req.url?.startsWith('/v2/notes')) return json(res, 200, { notes: [note], total: 1, request_id: token, next_cursor: token }, headers);
-  if (req.method === 'POST' && req.url?.startsWith('/v2/notes')) return json(res, 200, { ...note, request_id: token }, headers);
-  if (req.url?.startsWith('/v2/collections')) return json(res, 200, { id: token, title: token, request_id: token, collections: [{ id: token, title: auth }] }, headers);
-  json(res, 400, { error: { type: 'invalid_request', message: `bad request for ${auth}`, request_id: token } }, headers);
-});
+export const reflecting = () =>
+  http((req, res) => {
+    const auth = String(req.headers.authorization ?? 'none');
+    const token = auth.replace(/^Bearer\s+/i, '');
+    const headers = { 'x-echo-authorization': auth, 'x-request-id': token };
+    const note = {
+      id: '6f1c2a0e-0000-4000-8000-000000000001',
+      title: `title ${token}`,
+      content: `content ${auth}`,
+      version: 1,
+      created_at: '2024-01-01T00:00:00.000Z',
+      updated_at: '2024-01-01T00:00:00.000Z',
+      collection_ids: [token],
+    };
+    if (req.method === 'GET' && req.url?.startsWith('/v2/notes'))
+      return json(res, 200, { notes: [note], total: 1, request_id: token, next_cursor: token }, headers);
+    if (req.method === 'POST' && req.url?.startsWith('/v2/notes'))
+      return json(res, 200, { ...note, request_id: token }, headers);
+    if (req.url?.startsWith('/v2/collections'))
+      return json(
+        res,
+        200,
+        { id: token, title: token, request_id: token, collections: [{ id: token, title: auth }] },
+        headers,
+      );
+    json(
+      res,
+      400,
+      { error: { type: 'invalid_request', message: `bad request for ${auth}`, request_id: token } },
+      headers,
+    );
+  });
 
 /** Answers the start-up probe like the API, then trickles every later answer one byte every `everyMs`. */
-export const tricklesAfterFirst = (everyMs = 500) => http((_req, res, hit) => {
-  if (hit === 1) return json(res, 200, { notes: [], total: 0, request_id: 'r1' });
-  res.writeHead(200, { 'content-type': 'application/json' });
-  const timer = setInterval(() => {
-    if (res.destroyed) return clearInterval(timer);
-    res.write(' ');
-  }, everyMs);
-  res.on('close', () => clearInterval(timer));
-});
+export const tricklesAfterFirst = (everyMs = 500) =>
+  http((_req, res, hit) => {
+    if (hit === 1) return json(res, 200, { notes: [], total: 0, request_id: 'r1' });
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const timer = setInterval(() => {
+      if (res.destroyed) return clearInterval(timer);
+      res.write(' ');
+    }, everyMs);
+    res.on('close', () => clearInterval(timer));
+  });

@@ -1,15 +1,15 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SWEEP_BOUND_AFTER_INTERRUPT_MS } from '../../kit/start.js';
 import { runKit } from '../../kit/run.js';
-import { packageRoot } from '../../spec/paths.js';
+import { SWEEP_BOUND_AFTER_INTERRUPT_MS } from '../../kit/start.js';
 import type { ConformanceReport, Verdict } from '../../reporters/report.js';
+import { packageRoot } from '../../spec/paths.js';
 import { UsageError } from '../../suites/harness/errors.js';
-import * as broken from './broken-servers.js';
 import type { BrokenServer } from './broken-servers.js';
+import * as broken from './broken-servers.js';
 
 const TOKEN = 'secret-token-XYZ';
 // Loose on purpose: a healthy run of these takes seconds; the bound only catches a kit that
@@ -48,7 +48,9 @@ async function runAgainst(url: string, extra: string[] = []): Promise<Outcome> {
     const { report } = await runKit(
       ['--target', url, '--token', TOKEN, '--request-timeout', '1500', '--requests-per-second', '1000', ...extra],
       {},
-      (text) => { printed += text; },
+      (text) => {
+        printed += text;
+      },
     );
     const counts: Partial<Record<Verdict, number>> = {};
     for (const [v, n] of Object.entries(report.summary)) if (n > 0) counts[v as Verdict] = n;
@@ -63,7 +65,11 @@ async function runAgainst(url: string, extra: string[] = []): Promise<Outcome> {
 
 /** What every broken target must get: a bounded run, no pass, no fail, a reason, no token anywhere. */
 function expectCouldNotJudge(o: Outcome, reason: RegExp): void {
-  console.log(`${Math.round(o.ms)} ms`, o.usage ? `UsageError: ${o.usage.message}` : JSON.stringify(o.counts), o.report?.rules.find((r) => r.verdict === 'error')?.reason ?? '');
+  console.log(
+    `${Math.round(o.ms)} ms`,
+    o.usage ? `UsageError: ${o.usage.message}` : JSON.stringify(o.counts),
+    o.report?.rules.find((r) => r.verdict === 'error')?.reason ?? '',
+  );
   expect(o.ms).toBeLessThan(BOUND_MS);
   expect(o.printed).not.toContain(TOKEN);
   if (o.usage) {
@@ -76,7 +82,11 @@ function expectCouldNotJudge(o: Outcome, reason: RegExp): void {
   // The kit did not crash: no unhandled error in its run (vitest itself fails this file on one here).
   expect(report.run_errors).toEqual([]);
   expect(report.exit_code).toBe(1);
-  expect(report.rules.filter((r) => r.verdict === 'pass' || r.verdict === 'fail').map((r) => `${r.id}: ${r.verdict} ${r.reason}`)).toEqual([]);
+  expect(
+    report.rules
+      .filter((r) => r.verdict === 'pass' || r.verdict === 'fail')
+      .map((r) => `${r.id}: ${r.verdict} ${r.reason}`),
+  ).toEqual([]);
   const errors = report.rules.filter((r) => r.verdict === 'error');
   expect(errors.length).toBeGreaterThan(0);
   for (const rule of errors) expect(rule.reason, rule.id).toMatch(reason);
@@ -108,7 +118,9 @@ describe('the kit against broken targets', { timeout: BOUND_MS * 2 }, () => {
     const s = await start(broken.redirecting(other.url));
     expectCouldNotJudge(await runAgainst(s.url), /redirect|30[27]/);
     expect(s.hits, 'the kit did talk to the redirecting target').toBeGreaterThan(0);
-    const leaked = other.received.filter((r) => r.headers.authorization !== undefined || JSON.stringify(r).includes(TOKEN));
+    const leaked = other.received.filter(
+      (r) => r.headers.authorization !== undefined || JSON.stringify(r).includes(TOKEN),
+    );
     expect(leaked).toEqual([]);
   });
 
@@ -162,7 +174,10 @@ describe('the kit against broken targets', { timeout: BOUND_MS * 2 }, () => {
     const s = await start(broken.reflecting());
     const dir = mkdtempSync(join(tmpdir(), 'reflect-'));
     try {
-      const outputs = ['json', 'junit', 'markdown', 'html'].flatMap((kind) => [`--${kind}`, join(dir, `report.${kind}`)]);
+      const outputs = ['json', 'junit', 'markdown', 'html'].flatMap((kind) => [
+        `--${kind}`,
+        join(dir, `report.${kind}`),
+      ]);
       const o = await runAgainst(s.url, ['--secondary-token', secondary, ...outputs]);
       console.log(`${Math.round(o.ms)} ms`, JSON.stringify(o.counts));
       const report = o.report!;
@@ -171,10 +186,14 @@ describe('the kit against broken targets', { timeout: BOUND_MS * 2 }, () => {
       expect(s.hits).toBeGreaterThan(20);
       const files = readdirSync(dir);
       expect(files.sort()).toEqual(['report.html', 'report.json', 'report.junit', 'report.markdown']);
-      const texts: Record<string, string> = { printed: o.printed, ...Object.fromEntries(files.map((f) => [f, readFileSync(join(dir, f), 'utf8')])) };
+      const texts: Record<string, string> = {
+        printed: o.printed,
+        ...Object.fromEntries(files.map((f) => [f, readFileSync(join(dir, f), 'utf8')])),
+      };
       expect(texts['report.json']).toContain('***');
       for (const [where, text] of Object.entries(texts)) {
-        for (const token of [TOKEN, secondary, encodeURIComponent(TOKEN)]) expect(text.includes(token), `${token} in ${where}`).toBe(false);
+        for (const token of [TOKEN, secondary, encodeURIComponent(TOKEN)])
+          expect(text.includes(token), `${token} in ${where}`).toBe(false);
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -199,10 +218,18 @@ describe('the kit against broken targets', { timeout: BOUND_MS * 2 }, () => {
 /** Runs the built CLI against `s`, SIGTERMs it once `s` has seen `hits` requests, and asserts the exit. */
 async function sigtermCli(s: BrokenServer, hits: number): Promise<void> {
   const args = ['--target', s.url, '--token', TOKEN, '--request-timeout', '60000', '--requests-per-second', '1000'];
-  const run = spawn(process.execPath, [join(packageRoot, 'bin/notes-conformance.js'), ...args], { cwd: packageRoot, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const run = spawn(process.execPath, [join(packageRoot, 'bin/notes-conformance.js'), ...args], {
+    cwd: packageRoot,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
-  run.stdout!.on('data', (chunk) => { output += String(chunk); });
-  run.stderr!.on('data', (chunk) => { output += String(chunk); });
+  run.stdout!.on('data', (chunk) => {
+    output += String(chunk);
+  });
+  run.stderr!.on('data', (chunk) => {
+    output += String(chunk);
+  });
   const exited = new Promise<number | null>((resolve) => run.once('exit', (code) => resolve(code)));
   try {
     const deadline = Date.now() + 60_000;

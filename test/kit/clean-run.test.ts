@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runKit } from '../../kit/run.js';
 import { createFake } from '../../fake/index.js';
+import { runKit } from '../../kit/run.js';
 import type { ConformanceReport } from '../../reporters/report.js';
 import { packageRoot } from '../../spec/paths.js';
 import { loadBuiltinProfile, profileField } from '../../spec/profile.js';
@@ -13,19 +13,28 @@ import { loadBuiltinProfile, profileField } from '../../spec/profile.js';
  */
 
 const quietly = () => {};
-const notPassing = (report: ConformanceReport) => report.rules.filter((r) => r.verdict !== 'pass').map((r) => `${r.id}: ${r.verdict} (${r.reason})`);
+const notPassing = (report: ConformanceReport) =>
+  report.rules.filter((r) => r.verdict !== 'pass').map((r) => `${r.id}: ${r.verdict} (${r.reason})`);
 
 describe('the kit against the reference fake', () => {
   it('passes every rule of the clean fake with its own profile, leaving nothing behind', async () => {
     const { exitCode, report } = await runKit(['--quiet'], {}, quietly);
     expect(notPassing(report)).toEqual([]);
     expect(report.rules.length).toBeGreaterThan(200);
-    expect({ exitCode, leftovers: report.leftovers, runErrors: report.run_errors }).toEqual({ exitCode: 0, leftovers: 0, runErrors: [] });
+    expect({ exitCode, leftovers: report.leftovers, runErrors: report.run_errors }).toEqual({
+      exitCode: 0,
+      leftovers: 0,
+      runErrors: [],
+    });
   }, 600_000);
 
   it('passes every rule of the divergent fake when given the divergent profile', async () => {
     const profile = join(packageRoot, 'spec/profiles/fake-divergent.yaml');
-    const { exitCode, report } = await runKit(['--quiet', '--fake-profile', 'fake-divergent', '--profile', profile], {}, quietly);
+    const { exitCode, report } = await runKit(
+      ['--quiet', '--fake-profile', 'fake-divergent', '--profile', profile],
+      {},
+      quietly,
+    );
     expect(report.profile).toBe('reference-fake-divergent');
     expect(notPassing(report)).toEqual([]);
     expect(exitCode).toBe(0);
@@ -35,12 +44,27 @@ describe('the kit against the reference fake', () => {
     const tokens = ['divergent-primary-token', 'divergent-secondary-token'];
     const fake = await createFake({ profile: 'fake-divergent', users: tokens, adminToken: 'divergent-admin-token' });
     try {
-      const { exitCode, report } = await runKit([
-        '--quiet', '--target', fake.url!, '--token', tokens[0]!, '--secondary-token', tokens[1]!,
-        '--requests-per-second', '1000', '--request-budget', '100000',
-      ], {}, quietly);
+      const { exitCode, report } = await runKit(
+        [
+          '--quiet',
+          '--target',
+          fake.url!,
+          '--token',
+          tokens[0]!,
+          '--secondary-token',
+          tokens[1]!,
+          '--requests-per-second',
+          '1000',
+          '--request-budget',
+          '100000',
+        ],
+        {},
+        quietly,
+      );
       expect(report.profile_declared).toBe(false);
-      const documentedProblems = report.rules.filter((r) => r.level === 'documented' && (r.verdict === 'fail' || r.verdict === 'error'));
+      const documentedProblems = report.rules.filter(
+        (r) => r.level === 'documented' && (r.verdict === 'fail' || r.verdict === 'error'),
+      );
       expect(documentedProblems.map((r) => `${r.id}: ${r.verdict} (${r.reason})`)).toEqual([]);
       // Every profile rule that failed is one where the default profile says something else.
       const fallback = loadBuiltinProfile('fake');
@@ -48,14 +72,19 @@ describe('the kit against the reference fake', () => {
       const failedProfileRules = report.rules.filter((r) => r.level === 'profile' && r.verdict === 'fail');
       for (const rule of failedProfileRules) {
         const field = rule.profile_field!;
-        expect(profileField(fallback, field), `${rule.id} failed though ${field} is the same in both profiles`).not.toEqual(profileField(divergent, field));
+        expect(
+          profileField(fallback, field),
+          `${rule.id} failed though ${field} is the same in both profiles`,
+        ).not.toEqual(profileField(divergent, field));
       }
       // The divergence is large enough that some of it must show.
       expect(failedProfileRules.length).toBeGreaterThan(3);
       // Rules the kit cannot judge without a declaration are skipped with a reason, never passed.
       const skipped = report.rules.filter((r) => r.verdict === 'skipped');
       expect(skipped.every((r) => r.reason.length > 0)).toBe(true);
-      expect(skipped.map((r) => r.id)).toEqual(expect.arrayContaining(['notes.restore.returns-to-active', 'notes.list.collection-filter']));
+      expect(skipped.map((r) => r.id)).toEqual(
+        expect.arrayContaining(['notes.restore.returns-to-active', 'notes.list.collection-filter']),
+      );
       expect(exitCode).toBe(0);
     } finally {
       await fake.close();

@@ -19,8 +19,19 @@ describe('evidence redaction', () => {
 
   it('redacts given and learned secrets from text, headers and path, and drops the parsed body', async () => {
     const learned: string[] = [];
-    const client = new TargetClient({ baseUrl: url, timeoutMs: 2000, requestBudget: 10, secrets: ['given-token-abcdef'], onSecretLearned: (s) => learned.push(s) });
-    const x = await client.send({ method: 'POST', path: '/_fixtures/users?t=given-token-abcdef', json: {}, token: 'given-token-abcdef' });
+    const client = new TargetClient({
+      baseUrl: url,
+      timeoutMs: 2000,
+      requestBudget: 10,
+      secrets: ['given-token-abcdef'],
+      onSecretLearned: (s) => learned.push(s),
+    });
+    const x = await client.send({
+      method: 'POST',
+      path: '/_fixtures/users?t=given-token-abcdef',
+      json: {},
+      token: 'given-token-abcdef',
+    });
     expect((x.json as { token: string }).token, 'the check itself sees the real value').toBe('learned-token-123456');
     client.addSecret('learned-token-123456');
     // The run command hears of it too, for the final redaction of every report (kit/run.ts).

@@ -3,15 +3,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readKitConfig } from '../../kit/config.js';
-import { UsageError } from '../../suites/harness/errors.js';
 import { builtinProfilePath } from '../../spec/profile.js';
+import { UsageError } from '../../suites/harness/errors.js';
 
 describe('kit configuration', () => {
   it('reads flags and environment, flags winning, into a frozen object', () => {
     const config = readKitConfig(['--target', 'http://flag.example/', '--only', 'notes.create', '--seed', '12'], {
-      NOTES_TARGET_URL: 'http://env.example', NOTES_TOKEN: 'env-token', NOTES_SECONDARY_TOKEN: 'second', NOTES_ONLY: 'auth',
+      NOTES_TARGET_URL: 'http://env.example',
+      NOTES_TOKEN: 'env-token',
+      NOTES_SECONDARY_TOKEN: 'second',
+      NOTES_ONLY: 'auth',
     });
-    expect(config).toMatchObject({ target: 'http://flag.example', token: 'env-token', secondaryToken: 'second', seed: 12, only: ['notes.create', 'auth'] });
+    expect(config).toMatchObject({
+      target: 'http://flag.example',
+      token: 'env-token',
+      secondaryToken: 'second',
+      seed: 12,
+      only: ['notes.create', 'auth'],
+    });
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.only)).toBe(true);
   });
@@ -42,11 +51,18 @@ describe('kit configuration', () => {
   });
 
   it('reads --max-duration as a duration (plain numbers are seconds), from the flag or NOTES_MAX_DURATION', () => {
-    const cases: Array<[string, number]> = [['90s', 90_000], ['20m', 1_200_000], ['1h', 3_600_000], ['45', 45_000], ['1.5m', 90_000]];
+    const cases: Array<[string, number]> = [
+      ['90s', 90_000],
+      ['20m', 1_200_000],
+      ['1h', 3_600_000],
+      ['45', 45_000],
+      ['1.5m', 90_000],
+    ];
     for (const [raw, ms] of cases) expect(readKitConfig(['--max-duration', raw], {}).maxDurationMs, raw).toBe(ms);
     expect(readKitConfig([], { NOTES_MAX_DURATION: '2m' }).maxDurationMs).toBe(120_000);
     expect(readKitConfig([], {}).maxDurationMs).toBeUndefined();
-    for (const raw of ['0', '-5', 'soon', '10x', '500ms']) expect(() => readKitConfig([`--max-duration=${raw}`], {}), raw).toThrow(/--max-duration must be a duration/);
+    for (const raw of ['0', '-5', 'soon', '10x', '500ms'])
+      expect(() => readKitConfig([`--max-duration=${raw}`], {}), raw).toThrow(/--max-duration must be a duration/);
   });
 
   it('refuses report paths the run could not write, before anything is sent, in one line', () => {
@@ -60,7 +76,10 @@ describe('kit configuration', () => {
         [['--json', dir], /^--json .*: is a directory/],
         [['--junit', `${dir}/a-file/j.xml`], /^--junit .*a-file\/j\.xml: .*a-file is not a directory/],
         [['--html', `${dir}/a-file/deeper/r.html`], /^--html .*: .*a-file is not a directory/],
-        [['--markdown', `${dir}/r.md`, '--html-spec', `${dir}/r.md`], /^--html-spec .*: --markdown writes the same file/],
+        [
+          ['--markdown', `${dir}/r.md`, '--html-spec', `${dir}/r.md`],
+          /^--html-spec .*: --markdown writes the same file/,
+        ],
       ];
       // root may write anywhere: the permission case only means something for other users.
       if (process.getuid?.() !== 0) bad.push([['--html-spec', `${dir}/locked/spec.html`], /no write permission/]);
@@ -76,8 +95,9 @@ describe('kit configuration', () => {
         expect((error as Error).message).not.toContain('\n');
       }
       // A directory that does not exist yet is created when the reports are written.
-      expect(readKitConfig(['--json', `${dir}/new/deeper/r.json`, '--html-spec', `${dir}/spec.html`], {}).outputs)
-        .toEqual({ json: `${dir}/new/deeper/r.json`, 'html-spec': `${dir}/spec.html` });
+      expect(
+        readKitConfig(['--json', `${dir}/new/deeper/r.json`, '--html-spec', `${dir}/spec.html`], {}).outputs,
+      ).toEqual({ json: `${dir}/new/deeper/r.json`, 'html-spec': `${dir}/spec.html` });
     } finally {
       chmodSync(join(dir, 'locked'), 0o700);
       rmSync(dir, { recursive: true, force: true });

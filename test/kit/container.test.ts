@@ -25,15 +25,37 @@ if (problem) console.warn(`container tests skipped: ${problem}; .ci/run starts a
 
 describe.skipIf(problem !== undefined)('the kit against a Docker image', () => {
   it('starts the image, judges it, and leaves no container behind', async () => {
-    execFileSync(process.execPath, [join(packageRoot, 'scripts/build-fake-image.js'), TAG], { cwd: packageRoot, stdio: 'pipe', timeout: 120_000 });
-    const { exitCode, report } = await runKit([
-      '--quiet', '--image', TAG, '--profile', join(packageRoot, 'spec/profiles/fake.yaml'),
-      // The image's entry starts the fake with these fixed test tokens.
-      '--token', 'image-token-primary', '--secondary-token', 'image-token-secondary', '--fixtures-token', 'image-admin-token',
-      '--only', 'notes.create', '--only', 'membership',
-    ], {}, () => {});
+    execFileSync(process.execPath, [join(packageRoot, 'scripts/build-fake-image.js'), TAG], {
+      cwd: packageRoot,
+      stdio: 'pipe',
+      timeout: 120_000,
+    });
+    const { exitCode, report } = await runKit(
+      [
+        '--quiet',
+        '--image',
+        TAG,
+        '--profile',
+        join(packageRoot, 'spec/profiles/fake.yaml'),
+        // The image's entry starts the fake with these fixed test tokens.
+        '--token',
+        'image-token-primary',
+        '--secondary-token',
+        'image-token-secondary',
+        '--fixtures-token',
+        'image-admin-token',
+        '--only',
+        'notes.create',
+        '--only',
+        'membership',
+      ],
+      {},
+      () => {},
+    );
     expect(report.target).toBe(`image ${TAG}`);
-    expect(report.rules.filter((r) => r.verdict !== 'pass').map((r) => `${r.id}: ${r.verdict} (${r.reason})`)).toEqual([]);
+    expect(report.rules.filter((r) => r.verdict !== 'pass').map((r) => `${r.id}: ${r.verdict} (${r.reason})`)).toEqual(
+      [],
+    );
     expect(report.rules.length).toBeGreaterThan(20);
     expect({ exitCode, leftovers: report.leftovers }).toEqual({ exitCode: 0, leftovers: 0 });
     const left = execFileSync('docker', ['ps', '-aq', '--filter', `ancestor=${TAG}`], { encoding: 'utf8' }).trim();
@@ -41,7 +63,8 @@ describe.skipIf(problem !== undefined)('the kit against a Docker image', () => {
   }, 300_000);
 
   it('reports an image that cannot start as a start-up problem, not a verdict', async () => {
-    await expect(runKit(['--quiet', '--image', 'notes-conformance-no-such-image:none', '--token', 'whatever-token'], {}, () => {}))
-      .rejects.toThrow(/cannot start image notes-conformance-no-such-image:none/);
+    await expect(
+      runKit(['--quiet', '--image', 'notes-conformance-no-such-image:none', '--token', 'whatever-token'], {}, () => {}),
+    ).rejects.toThrow(/cannot start image notes-conformance-no-such-image:none/);
   }, 120_000);
 });

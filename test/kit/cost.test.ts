@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Fake, createFake } from '../../fake/index.js';
+import { createFake, type Fake } from '../../fake/index.js';
 import { runKit } from '../../kit/run.js';
 import type { ConformanceReport } from '../../reporters/report.js';
 
@@ -21,9 +21,22 @@ afterAll(async () => {
 
 async function run(...extra: string[]): Promise<{ exitCode: number; report: ConformanceReport; notesInFake: number }> {
   const before = notesCounted();
-  const { exitCode, report } = await runKit([
-    '--quiet', '--target', fake.url!, '--token', tokens[0]!, '--secondary-token', tokens[1]!, '--requests-per-second', '1000', ...extra,
-  ], {}, () => {});
+  const { exitCode, report } = await runKit(
+    [
+      '--quiet',
+      '--target',
+      fake.url!,
+      '--token',
+      tokens[0]!,
+      '--secondary-token',
+      tokens[1]!,
+      '--requests-per-second',
+      '1000',
+      ...extra,
+    ],
+    {},
+    () => {},
+  );
   return { exitCode, report, notesInFake: notesCounted() - before };
 }
 
@@ -32,7 +45,8 @@ function notesCounted(): number {
   return [...fake.store.users.values()].reduce((sum, u) => sum + (u.quota?.used ?? 0), 0);
 }
 
-const judged = (report: ConformanceReport, id: string) => ['pass', 'fail', 'warn'].includes(report.rules.find((r) => r.id === id)?.verdict ?? '');
+const judged = (report: ConformanceReport, id: string) =>
+  ['pass', 'fail', 'warn'].includes(report.rules.find((r) => r.id === id)?.verdict ?? '');
 
 describe('the cost of a run against a remote-like target (two tokens, no profile)', () => {
   it('smoke tier: at most 100 requests, and at least one judged rule for each of its areas', async () => {
@@ -51,7 +65,11 @@ describe('the cost of a run against a remote-like target (two tokens, no profile
       auth: ['auth.bearer.invalid-refused'],
       isolation: ['auth.scope.notes-isolated'],
     };
-    for (const [area, ids] of Object.entries(areas)) expect(ids.some((id) => judged(report, id)), `smoke judges ${area}`).toBe(true);
+    for (const [area, ids] of Object.entries(areas))
+      expect(
+        ids.some((id) => judged(report, id)),
+        `smoke judges ${area}`,
+      ).toBe(true);
     // Everything else is skipped with the tier named, never passed unseen.
     const notJudged = report.rules.filter((r) => r.verdict === 'skipped' && /not in the smoke tier/.test(r.reason));
     expect(notJudged.length).toBeGreaterThan(150);

@@ -18,7 +18,16 @@ async function target(options: Parameters<typeof embeddedTarget>[0] = {}): Promi
 }
 
 function options(t: EmbeddedTarget, extra: Partial<DiffOptions> = {}): DiffOptions {
-  return { target: t, runs: 20, maxOps: 25, seed: 3, shrinkBudget: 30, requestBudget: Number.MAX_SAFE_INTEGER, timeoutMs: 10_000, ...extra };
+  return {
+    target: t,
+    runs: 20,
+    maxOps: 25,
+    seed: 3,
+    shrinkBudget: 30,
+    requestBudget: Number.MAX_SAFE_INTEGER,
+    timeoutMs: 10_000,
+    ...extra,
+  };
 }
 
 describe('differential check (notes-conformance diff)', () => {
@@ -42,9 +51,20 @@ describe('differential check (notes-conformance diff)', () => {
     // The divergent fake by URL, judged with the assumed profile: names, endpoints and title
     // derivation are not guessed, so operations that need them are left out.
     const t = await target({ profile: 'fake-divergent' });
-    const remote = { url: t.url, token: t.token, profile: assumedProfile(), declared: false, label: t.url, embedded: false };
+    const remote = {
+      url: t.url,
+      token: t.token,
+      profile: assumedProfile(),
+      declared: false,
+      label: t.url,
+      embedded: false,
+    };
     for (const seed of [3, 5]) {
-      const result = await runDifferential({ ...options(t, { seed, runs: 10 }), target: remote, requestsPerSecond: 10_000 });
+      const result = await runDifferential({
+        ...options(t, { seed, runs: 10 }),
+        target: remote,
+        requestsPerSecond: 10_000,
+      });
       expect(result.difference, formatResult(result, remote).join('\n')).toBeUndefined();
       expect(result.leftovers).toBe(0);
     }
@@ -77,7 +97,9 @@ describe('differential check (notes-conformance diff)', () => {
 
   it('the command exits 1 and prints the steps and both observations; 2 on usage errors', async () => {
     const lines: string[] = [];
-    const code = await diffCommand(['--fake-fault', 'notes.create.id-upsert', '--seed', '7', '--runs', '20'], {}, (l) => lines.push(l));
+    const code = await diffCommand(['--fake-fault', 'notes.create.id-upsert', '--seed', '7', '--runs', '20'], {}, (l) =>
+      lines.push(l),
+    );
     const text = lines.join('\n');
     expect(code, text).toBe(1);
     expect(text).toMatch(/DIFFERENCE at step \d+/);
@@ -87,14 +109,26 @@ describe('differential check (notes-conformance diff)', () => {
     expect(text).toMatch(/differs: status: target "200", reference "409"/);
     expect(await diffCommand(['--runs', '3', '--seed', '1'], {}, () => {})).toBe(0);
     const refused: string[] = [];
-    expect(await diffCommand(['--target', 'http://127.0.0.1:9', '--token', 't', '--runs', '1'], {}, (l) => refused.push(l))).toBe(2);
+    expect(
+      await diffCommand(['--target', 'http://127.0.0.1:9', '--token', 't', '--runs', '1'], {}, (l) => refused.push(l)),
+    ).toBe(2);
     expect(refused.join('\n')).toMatch(/could not judge: .*connection refused/);
     const t = await target();
     const wrongToken: string[] = [];
-    expect(await diffCommand(['--target', t.url, '--token', 'not-a-known-token', '--profile', 'fake'], {}, (l) => wrongToken.push(l))).toBe(2);
+    expect(
+      await diffCommand(['--target', t.url, '--token', 'not-a-known-token', '--profile', 'fake'], {}, (l) =>
+        wrongToken.push(l),
+      ),
+    ).toBe(2);
     expect(wrongToken.join('\n')).toMatch(/answers GET \/v2\/notes with 401 for this token/);
     await expect(diffCommand(['--runs', 'x'], {}, () => {})).rejects.toThrow(UsageError);
-    await expect(diffCommand(['--target', 'http://127.0.0.1:9', '--fake-fault', 'notes.create.id-upsert', '--token', 't'], {}, () => {})).rejects.toThrow(/embedded target only/);
+    await expect(
+      diffCommand(
+        ['--target', 'http://127.0.0.1:9', '--fake-fault', 'notes.create.id-upsert', '--token', 't'],
+        {},
+        () => {},
+      ),
+    ).rejects.toThrow(/embedded target only/);
     await expect(diffCommand(['--target', 'http://127.0.0.1:9'], {}, () => {})).rejects.toThrow(/needs a token/);
     await expect(diffCommand(['--fake-fault', 'no.such.fault'], {}, () => {})).rejects.toThrow(/unknown fault/);
   });

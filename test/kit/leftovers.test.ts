@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runKit } from '../../kit/run.js';
-import { type Fake, createFake } from '../../fake/index.js';
+import { createFake, type Fake } from '../../fake/index.js';
 import type { Store } from '../../fake/store/store.js';
+import { runKit } from '../../kit/run.js';
 import type { ConformanceReport } from '../../reporters/report.js';
 import { packageRoot } from '../../spec/paths.js';
 
@@ -30,7 +30,8 @@ function stateOf(store: Store): string[] {
     for (const c of n.collectionIds) out.push(`link ${n.id} ${c}`);
   }
   for (const c of store.collections.values()) out.push(`collection ${c.id}`);
-  for (const [resource, levels] of store.grants) for (const [user, level] of levels) out.push(`grant ${resource} ${user} ${level}`);
+  for (const [resource, levels] of store.grants)
+    for (const [user, level] of levels) out.push(`grant ${resource} ${user} ${level}`);
   return out.sort();
 }
 
@@ -44,18 +45,37 @@ afterEach(async () => {
 });
 
 /** A standalone fake holding someone's data from before the run: a note in a collection. */
-async function startFake(faults: string[] = [], profile = 'fake'): Promise<{ fake: Fake; before: string[]; args: string[] }> {
+async function startFake(
+  faults: string[] = [],
+  profile = 'fake',
+): Promise<{ fake: Fake; before: string[]; args: string[] }> {
   fake = await createFake({ users: [PRIMARY, SECONDARY], adminToken: ADMIN, faults, profile });
   const call = (method: string, url: string, body: unknown) => {
-    const res = fake!.handle({ method, url, headers: { authorization: `Bearer ${PRIMARY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = fake!.handle({
+      method,
+      url,
+      headers: { authorization: `Bearer ${PRIMARY}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(res.status, url).toBe(200);
     return res.json as { id: string };
   };
-  const collection = call('POST', '/v2/collections', { title: 'kept: not the run\'s' });
-  call('POST', '/v2/notes', { content: 'kept: not the run\'s', collection_ids: [collection.id] });
+  const collection = call('POST', '/v2/collections', { title: "kept: not the run's" });
+  call('POST', '/v2/notes', { content: "kept: not the run's", collection_ids: [collection.id] });
   const args = [
-    '--target', fake.url!, '--token', PRIMARY, '--secondary-token', SECONDARY, '--fixtures-token', ADMIN,
-    '--profile', join(packageRoot, `spec/profiles/${profile}.yaml`), '--requests-per-second', '1000', ...ONLY,
+    '--target',
+    fake.url!,
+    '--token',
+    PRIMARY,
+    '--secondary-token',
+    SECONDARY,
+    '--fixtures-token',
+    ADMIN,
+    '--profile',
+    join(packageRoot, `spec/profiles/${profile}.yaml`),
+    '--requests-per-second',
+    '1000',
+    ...ONLY,
   ];
   return { fake, before: stateOf(fake.store), args };
 }
@@ -64,7 +84,11 @@ async function startFake(faults: string[] = [], profile = 'fake'): Promise<{ fak
  * Runs `work` while sampling the store, and counts what appeared meanwhile by kind: proof that
  * the run did create data (an empty store after a run that made nothing proves nothing).
  */
-async function watched<T>(label: string, store: Store, work: () => Promise<T>): Promise<{ result: T; made: Record<string, number> }> {
+async function watched<T>(
+  label: string,
+  store: Store,
+  work: () => Promise<T>,
+): Promise<{ result: T; made: Record<string, number> }> {
   const seen = new Set(stateOf(store));
   const made: Record<string, number> = {};
   const sample = () => {
@@ -88,8 +112,16 @@ async function watched<T>(label: string, store: Store, work: () => Promise<T>): 
 describe('a run leaves nothing behind', { timeout: 180_000 }, () => {
   it('after a normal run', async () => {
     const { fake, before, args } = await startFake();
-    const { result: { report }, made } = await watched('normal run', fake.store, () => runKit([...args, '--quiet'], {}, () => {}));
-    expect(made).toMatchObject({ note: expect.any(Number), collection: expect.any(Number), link: expect.any(Number), user: expect.any(Number) });
+    const {
+      result: { report },
+      made,
+    } = await watched('normal run', fake.store, () => runKit([...args, '--quiet'], {}, () => {}));
+    expect(made).toMatchObject({
+      note: expect.any(Number),
+      collection: expect.any(Number),
+      link: expect.any(Number),
+      user: expect.any(Number),
+    });
     // Errors are not asserted: a loaded machine may time a request out, which is not this test's subject.
     expect(report.summary.fail, JSON.stringify(report.summary)).toBe(0);
     expect(report.summary.pass).toBeGreaterThan(100);
@@ -99,7 +131,9 @@ describe('a run leaves nothing behind', { timeout: 180_000 }, () => {
 
   it('on a server that answers 404 to other users (a 404 to a stranger\'s delete is not "gone")', async () => {
     const { fake, before, args } = await startFake([], 'fake-divergent');
-    const { result: { report } } = await watched('divergent run', fake.store, () => runKit([...args, '--only', 'auth', '--quiet'], {}, () => {}));
+    const {
+      result: { report },
+    } = await watched('divergent run', fake.store, () => runKit([...args, '--only', 'auth', '--quiet'], {}, () => {}));
     expect(report.summary.fail, JSON.stringify(report.summary)).toBe(0);
     expect(report.leftovers).toBe(0);
     expect(stateOf(fake.store)).toEqual(before);
@@ -107,10 +141,15 @@ describe('a run leaves nothing behind', { timeout: 180_000 }, () => {
 
   it('after a run in which checks fail', async () => {
     const { fake, before, args } = await startFake(['notes.update.content-appended', 'membership.add.replaces-links']);
-    const { result: { report }, made } = await watched('failing run', fake.store, () => runKit([...args, '--quiet'], {}, () => {}));
+    const {
+      result: { report },
+      made,
+    } = await watched('failing run', fake.store, () => runKit([...args, '--quiet'], {}, () => {}));
     expect(made.note).toBeGreaterThan(0);
     const failed = report.rules.filter((r) => r.verdict === 'fail').map((r) => r.id);
-    expect(failed).toEqual(expect.arrayContaining(['notes.update.content-replaced', 'membership.note.several-collections']));
+    expect(failed).toEqual(
+      expect.arrayContaining(['notes.update.content-replaced', 'membership.note.several-collections']),
+    );
     expect(report.exit_code).toBe(1);
     expect(report.leftovers).toBe(0);
     expect(stateOf(fake.store)).toEqual(before);
@@ -134,13 +173,23 @@ describe('a run leaves nothing behind', { timeout: 180_000 }, () => {
 async function interruptedRun(signal: 'SIGINT' | 'SIGTERM'): Promise<{ code: number | null; output: string }> {
   const { fake, before, args } = await startFake();
   const reports = mkdtempSync(join(tmpdir(), 'nc-interrupted-'));
-  const run = spawn(process.execPath, [join(packageRoot, 'bin/notes-conformance.js'), ...args, '--json', join(reports, 'r.json')], {
-    cwd: packageRoot, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const run = spawn(
+    process.execPath,
+    [join(packageRoot, 'bin/notes-conformance.js'), ...args, '--json', join(reports, 'r.json')],
+    {
+      cwd: packageRoot,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child = run;
   let output = '';
-  run.stdout!.on('data', (chunk) => { output += String(chunk); });
-  run.stderr!.on('data', (chunk) => { output += String(chunk); });
+  run.stdout!.on('data', (chunk) => {
+    output += String(chunk);
+  });
+  run.stderr!.on('data', (chunk) => {
+    output += String(chunk);
+  });
   const exited = new Promise<number | null>((resolve) => run.once('exit', (code) => resolve(code)));
   const { result: code, made } = await watched(`run stopped by ${signal}`, fake.store, async () => {
     await until(() => fake.store.notes.size >= 50, 60_000, 'the run to create notes');
@@ -176,7 +225,9 @@ async function until(condition: () => boolean, ms: number, what: string): Promis
 
 async function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`gave up waiting for ${what} after ${ms} ms`)), ms); });
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`gave up waiting for ${what} after ${ms} ms`)), ms);
+  });
   try {
     return await Promise.race([promise, timeout]);
   } finally {

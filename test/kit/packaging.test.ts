@@ -11,7 +11,10 @@ import { packageRoot } from '../../spec/paths.js';
  * its version.
  */
 const pkg = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as {
-  name: string; version: string; exports: Record<string, string | Record<string, string>>; files: string[];
+  name: string;
+  version: string;
+  exports: Record<string, string | Record<string, string>>;
+  files: string[];
 };
 
 function node(args: string[]): string {
@@ -28,7 +31,11 @@ describe('package', () => {
     expect(targets.length).toBeGreaterThanOrEqual(5);
     expect(targets.filter((t) => !existsSync(join(packageRoot, t)))).toEqual([]);
     // And the build's folders are published (npm always publishes package.json).
-    for (const t of targets.filter((t) => t !== './package.json')) expect(pkg.files.some((f) => t.replace(/^\.\//, '').startsWith(`${f}/`)), t).toBe(true);
+    for (const t of targets.filter((t) => t !== './package.json'))
+      expect(
+        pkg.files.some((f) => t.replace(/^\.\//, '').startsWith(`${f}/`)),
+        t,
+      ).toBe(true);
   });
 
   it('imports notes-conformance/spec and notes-conformance/fake by name, and they work', () => {

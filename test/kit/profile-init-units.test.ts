@@ -1,35 +1,85 @@
 import { describe, expect, it } from 'vitest';
 import { errorBodyFindings, sameAnswerAs } from '../../kit/profile-init/error-body.js';
-import { type Findings, type RefusalSample, isObserved, notObserved, observed } from '../../kit/profile-init/findings.js';
-import { headerName, micros, rateLimitFindings, timestampPrecision } from '../../kit/profile-init/headers-and-precision.js';
+import {
+  type Findings,
+  isObserved,
+  notObserved,
+  observed,
+  type RefusalSample,
+} from '../../kit/profile-init/findings.js';
+import {
+  headerName,
+  micros,
+  rateLimitFindings,
+  timestampPrecision,
+} from '../../kit/profile-init/headers-and-precision.js';
 import { statusFindings } from '../../kit/profile-init/refusals.js';
 import { renderProfile } from '../../kit/profile-init/writer.js';
-import { REFUSAL_KINDS, type RefusalKind, parseProfile } from '../../spec/profile.js';
+import { parseProfile, REFUSAL_KINDS, type RefusalKind } from '../../spec/profile.js';
 import type { Exchange } from '../../suites/harness/client.js';
 
 /** The inference steps on answers no reference fake gives: other precisions, body shapes and headers. */
 
 const answer = (status: number, json: unknown, headers: Record<string, string> = {}): Exchange => ({
-  method: 'GET', path: '/v2/notes', requestHeaders: {}, status, headers, text: JSON.stringify(json), json, durationMs: 0,
+  method: 'GET',
+  path: '/v2/notes',
+  requestHeaders: {},
+  status,
+  headers,
+  text: JSON.stringify(json),
+  json,
+  durationMs: 0,
 });
-const refusal = (kind: RefusalKind, status: number, json: unknown, what = `${kind} request`): RefusalSample => ({ kind, what, x: answer(status, json) });
+const refusal = (kind: RefusalKind, status: number, json: unknown, what = `${kind} request`): RefusalSample => ({
+  kind,
+  what,
+  x: answer(status, json),
+});
 
 describe('timestamp precision', () => {
-  const sent = (returned: string[]) => [123, 1_456, 2_789, 3_321].map((offset, i) => ({ field: 'created_at', ms: Date.UTC(2010, 4, 6, 7, 8, 9) + offset, returned: returned[i] }));
+  const sent = (returned: string[]) =>
+    [123, 1_456, 2_789, 3_321].map((offset, i) => ({
+      field: 'created_at',
+      ms: Date.UTC(2010, 4, 6, 7, 8, 9) + offset,
+      returned: returned[i],
+    }));
 
   it('reads milliseconds kept, cut to 10 ms and cut to whole seconds', () => {
-    expect(timestampPrecision(sent(['2010-05-06T07:08:09.123Z', '2010-05-06T07:08:10.456Z', '2010-05-06T07:08:11.789Z', '2010-05-06T07:08:12.321Z'])))
-      .toMatchObject({ value: 1 });
-    expect(timestampPrecision(sent(['2010-05-06T07:08:09.12Z', '2010-05-06T07:08:10.46Z', '2010-05-06T07:08:11.78Z', '2010-05-06T07:08:12.32Z'])))
-      .toMatchObject({ value: 10 });
-    expect(timestampPrecision(sent(['2010-05-06T09:08:09+02:00', '2010-05-06T07:08:10Z', '2010-05-06T07:08:11Z', '2010-05-06T07:08:12Z'])))
-      .toMatchObject({ value: 1000 });
+    expect(
+      timestampPrecision(
+        sent([
+          '2010-05-06T07:08:09.123Z',
+          '2010-05-06T07:08:10.456Z',
+          '2010-05-06T07:08:11.789Z',
+          '2010-05-06T07:08:12.321Z',
+        ]),
+      ),
+    ).toMatchObject({ value: 1 });
+    expect(
+      timestampPrecision(
+        sent([
+          '2010-05-06T07:08:09.12Z',
+          '2010-05-06T07:08:10.46Z',
+          '2010-05-06T07:08:11.78Z',
+          '2010-05-06T07:08:12.32Z',
+        ]),
+      ),
+    ).toMatchObject({ value: 10 });
+    expect(
+      timestampPrecision(
+        sent(['2010-05-06T09:08:09+02:00', '2010-05-06T07:08:10Z', '2010-05-06T07:08:11Z', '2010-05-06T07:08:12Z']),
+      ),
+    ).toMatchObject({ value: 1000 });
   });
 
   it('leaves a server that ignores the sent instant unobserved', () => {
-    const finding = timestampPrecision(sent(['2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z']));
+    const finding = timestampPrecision(
+      sent(['2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z']),
+    );
     expect(finding).toMatchObject({ why: expect.stringContaining('came back as other instants') });
-    expect(timestampPrecision(sent(['yesterday', '', '', '']))).toMatchObject({ why: expect.stringContaining('not an ISO 8601 timestamp') });
+    expect(timestampPrecision(sent(['yesterday', '', '', '']))).toMatchObject({
+      why: expect.stringContaining('not an ISO 8601 timestamp'),
+    });
   });
 
   it('parses offsets with and without a colon and fractions of any length', () => {
@@ -53,42 +103,63 @@ describe('error body', () => {
   let counter = 0;
 
   it('finds the kind and the message in a JSON:API-like errors array, not the request id', () => {
-    const samples = everyKind((code) => ({ errors: [{ id: `req-${counter++}`, code, detail: `The request failed: ${code}` }], status: 'error' }));
+    const samples = everyKind((code) => ({
+      errors: [{ id: `req-${counter++}`, code, detail: `The request failed: ${code}` }],
+      status: 'error',
+    }));
     const found = errorBodyFindings(samples, () => true);
     expect(found.kindPointer).toMatchObject({ value: '/errors/0/code' });
     expect(found.messagePointer).toMatchObject({ value: '/errors/0/detail' });
-    expect(found.kinds).toMatchObject({ validation: { value: 'invalid' }, not_found: { value: 'missing' }, trashed: { value: 'trashed' } });
+    expect(found.kinds).toMatchObject({
+      validation: { value: 'invalid' },
+      not_found: { value: 'missing' },
+      trashed: { value: 'trashed' },
+    });
   });
 
-  it('reads the kinds without an unauthenticated body of another shape (an auth proxy\'s)', () => {
-    const samples = [...everyKind((type) => ({ error: { type, message: 'it went wrong' } })), refusal('unauthenticated', 401, { message: 'Unauthorized' })];
+  it("reads the kinds without an unauthenticated body of another shape (an auth proxy's)", () => {
+    const samples = [
+      ...everyKind((type) => ({ error: { type, message: 'it went wrong' } })),
+      refusal('unauthenticated', 401, { message: 'Unauthorized' }),
+    ];
     const found = errorBodyFindings(samples, () => true);
     expect(found.kindPointer).toMatchObject({ value: '/error/type', how: expect.stringContaining('another shape') });
     expect(found.kinds.unauthenticated).toMatchObject({ why: expect.stringContaining('without /error/type') });
   });
 
   it('declares no kind pointer when every body says the same word', () => {
-    const found = errorBodyFindings(everyKind(() => ({ error: 'error', message: 'no' })), () => true);
+    const found = errorBodyFindings(
+      everyKind(() => ({ error: 'error', message: 'no' })),
+      () => true,
+    );
     expect(isObserved(found.kindPointer)).toBe(false);
     expect(isObserved(found.messagePointer)).toBe(false);
   });
 
-  it('keeps a stranger\'s refusal that looks like a missing note out of statuses.forbidden', () => {
+  it("keeps a stranger's refusal that looks like a missing note out of statuses.forbidden", () => {
     const missing = refusal('not_found', 404, { code: 'missing' });
     const provoked = { samples: [missing, refusal('forbidden', 404, { code: 'missing' })], why: {} };
     const statuses = statusFindings(provoked, sameAnswerAs(missing.x, observed('/code', '')));
     expect(statuses.forbidden).toMatchObject({ why: expect.stringContaining('like a missing note') });
     const distinct = { samples: [missing, refusal('forbidden', 403, { code: 'forbidden' })], why: {} };
-    expect(statusFindings(distinct, sameAnswerAs(missing.x, observed('/code', ''))).forbidden).toMatchObject({ value: 403 });
+    expect(statusFindings(distinct, sameAnswerAs(missing.x, observed('/code', ''))).forbidden).toMatchObject({
+      value: 403,
+    });
   });
 
   it('observes a status only when every refusal of the kind agrees and is a 4xx', () => {
     const provoked = {
-      samples: [refusal('not_found', 404, {}, 'a missing note'), refusal('not_found', 410, {}, 'a missing collection'), refusal('validation', 200, {})],
+      samples: [
+        refusal('not_found', 404, {}, 'a missing note'),
+        refusal('not_found', 410, {}, 'a missing collection'),
+        refusal('validation', 200, {}),
+      ],
       why: { quota_exceeded: 'needs a quota' },
     };
     const statuses = statusFindings(provoked, () => false);
-    expect(statuses.not_found).toMatchObject({ why: expect.stringContaining('a missing note answered 404 but a missing collection 410') });
+    expect(statuses.not_found).toMatchObject({
+      why: expect.stringContaining('a missing note answered 404 but a missing collection 410'),
+    });
     expect(statuses.validation).toMatchObject({ why: expect.stringContaining('200, which is not a refusal') });
     expect(statuses.quota_exceeded).toEqual({ why: 'needs a quota' });
   });
@@ -97,14 +168,26 @@ describe('error body', () => {
 describe('rate-limit headers', () => {
   it('declares the names every carrying operation has, and notes the rest', () => {
     const found = rateLimitFindings([
-      { op: 'listNotes', x: answer(200, {}, { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-complexity-cost': '3' }) },
-      { op: 'searchNotes', x: answer(200, {}, { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '8', ratelimit: 'limit=10' }) },
+      {
+        op: 'listNotes',
+        x: answer(200, {}, { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-complexity-cost': '3' }),
+      },
+      {
+        op: 'searchNotes',
+        x: answer(200, {}, { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '8', ratelimit: 'limit=10' }),
+      },
       { op: 'getNote', x: answer(200, {}, {}) },
       { op: 'createNote', x: answer(404, {}, { 'x-ratelimit-limit': '10' }) },
     ]);
-    expect(found.operations).toMatchObject({ value: ['listNotes', 'searchNotes'], how: expect.stringContaining('; getNote did not;') });
+    expect(found.operations).toMatchObject({
+      value: ['listNotes', 'searchNotes'],
+      how: expect.stringContaining('; getNote did not;'),
+    });
     expect(found.names).toMatchObject({ value: ['X-RateLimit-Limit', 'X-RateLimit-Remaining'] });
-    expect(found.notes).toEqual(['also seen, outside the X-RateLimit-*/X-Complexity-* families: RateLimit', 'listNotes also carried X-Complexity-Cost']);
+    expect(found.notes).toEqual([
+      'also seen, outside the X-RateLimit-*/X-Complexity-* families: RateLimit',
+      'listNotes also carried X-Complexity-Cost',
+    ]);
     expect(isObserved(found.retryAfter)).toBe(false);
   });
 
@@ -133,26 +216,48 @@ describe('the written profile', () => {
   });
   const meta = { name: 'staging', date: '2026-11-23' };
 
-  it('loads with the kit\'s loader when nothing could be observed, every key a placeholder', () => {
+  it("loads with the kit's loader when nothing could be observed, every key a placeholder", () => {
     const text = renderProfile(findings(), meta);
     expect(parseProfile(text, 'inferred.yaml')).toEqual({ name: 'staging', description: expect.any(String) });
-    for (const line of ['# statuses:', '#   validation: ? # not observed: not seen', '# error_body:', '#   kind_pointer: ?', '# list_order: ?', '# timestamp_precision_ms: ?']) {
+    for (const line of [
+      '# statuses:',
+      '#   validation: ? # not observed: not seen',
+      '# error_body:',
+      '#   kind_pointer: ?',
+      '# list_order: ?',
+      '# timestamp_precision_ms: ?',
+    ]) {
       expect(text).toContain(line);
     }
   });
 
   it('writes observed values with how they were observed and placeholders in their place', () => {
-    const text = renderProfile(findings({
-      statuses: { ...findings().statuses, validation: observed(422, 'POST /v2/notes without content: 422') },
-      errorBody: { kindPointer: observed('/code', 'one word per kind'), messagePointer: nothing, kinds: { validation: observed('invalid', 'the create') } },
-      timestampPrecisionMs: observed(1000, 'cut to seconds'),
-      leftBehind: ['0b7e5c1a-0000-4000-8000-000000000001'],
-    }), meta);
+    const text = renderProfile(
+      findings({
+        statuses: { ...findings().statuses, validation: observed(422, 'POST /v2/notes without content: 422') },
+        errorBody: {
+          kindPointer: observed('/code', 'one word per kind'),
+          messagePointer: nothing,
+          kinds: { validation: observed('invalid', 'the create') },
+        },
+        timestampPrecisionMs: observed(1000, 'cut to seconds'),
+        leftBehind: ['0b7e5c1a-0000-4000-8000-000000000001'],
+      }),
+      meta,
+    );
     expect(parseProfile(text, 'inferred.yaml')).toMatchObject({
-      statuses: { validation: 422 }, error_body: { kind_pointer: '/code', kinds: { validation: 'invalid' } }, timestamp_precision_ms: 1000,
+      statuses: { validation: 422 },
+      error_body: { kind_pointer: '/code', kinds: { validation: 'invalid' } },
+      timestamp_precision_ms: 1000,
     });
-    expect(text).toContain('  validation: 422 # POST /v2/notes without content: 422\n  # not_found: ? # not observed: not seen');
-    expect(text).toContain('  kind_pointer: /code # one word per kind\n  # message_pointer: ? # not observed: not seen\n  kinds:');
-    expect(text.replace(/\n#\s+/g, ' ')).toContain('1 note(s) it created could not be deleted (0b7e5c1a-0000-4000-8000-000000000001)');
+    expect(text).toContain(
+      '  validation: 422 # POST /v2/notes without content: 422\n  # not_found: ? # not observed: not seen',
+    );
+    expect(text).toContain(
+      '  kind_pointer: /code # one word per kind\n  # message_pointer: ? # not observed: not seen\n  kinds:',
+    );
+    expect(text.replace(/\n#\s+/g, ' ')).toContain(
+      '1 note(s) it created could not be deleted (0b7e5c1a-0000-4000-8000-000000000001)',
+    );
   });
 });

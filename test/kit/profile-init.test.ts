@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { type IncomingMessage, createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,12 +8,12 @@ import { request } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../cli/main.js';
 import { profileCommand } from '../../cli/profile-command.js';
-import { runKit } from '../../kit/run.js';
-import { type Fake, createFake } from '../../fake/index.js';
+import { createFake, type Fake } from '../../fake/index.js';
 import type { Store } from '../../fake/store/store.js';
-import { ProbeStopped, inferProfile } from '../../kit/profile-init/infer.js';
+import { inferProfile, ProbeStopped } from '../../kit/profile-init/infer.js';
+import { runKit } from '../../kit/run.js';
 import { packageRoot } from '../../spec/paths.js';
-import { type BuiltinProfileName, type Profile, loadBuiltinProfile, loadProfile } from '../../spec/profile.js';
+import { type BuiltinProfileName, loadBuiltinProfile, loadProfile, type Profile } from '../../spec/profile.js';
 import { UsageError } from '../../suites/harness/errors.js';
 
 /**
@@ -26,10 +26,28 @@ import { UsageError } from '../../suites/harness/errors.js';
 const PRIMARY = 'tok_pinit_primary_0001';
 const SECONDARY = 'tok_pinit_secondary_0002';
 /** Kinds a probe on its own data provokes; the others need a quota, a cursor name or a share. */
-const PROVOKED = ['validation', 'not_found', 'unauthenticated', 'version_mismatch', 'trashed', 'unknown_snapshot'] as const;
+const PROVOKED = [
+  'validation',
+  'not_found',
+  'unauthenticated',
+  'version_mismatch',
+  'trashed',
+  'unknown_snapshot',
+] as const;
 const NOT_PROVOKED = ['forbidden', 'quota_exceeded', 'cursor_mismatch', 'rate_limited'] as const;
 /** Operations the probe gets successful answers from (the kit's header check samples most of them). */
-const SAMPLED = ['createNote', 'getNote', 'updateNote', 'trashNote', 'deleteNote', 'listNotes', 'searchNotes', 'getRelatedNotes', 'listCollections', 'searchCollections'];
+const SAMPLED = [
+  'createNote',
+  'getNote',
+  'updateNote',
+  'trashNote',
+  'deleteNote',
+  'listNotes',
+  'searchNotes',
+  'getRelatedNotes',
+  'listCollections',
+  'searchCollections',
+];
 
 /** Everything a client can leave on the fake, as comparable strings (as test/kit/leftovers.test.ts). */
 function stateOf(store: Store): string[] {
@@ -40,7 +58,8 @@ function stateOf(store: Store): string[] {
     for (const c of n.collectionIds) out.push(`link ${n.id} ${c}`);
   }
   for (const c of store.collections.values()) out.push(`collection ${c.id}`);
-  for (const [resource, levels] of store.grants) for (const [user, level] of levels) out.push(`grant ${resource} ${user} ${level}`);
+  for (const [resource, levels] of store.grants)
+    for (const [user, level] of levels) out.push(`grant ${resource} ${user} ${level}`);
   return out.sort();
 }
 
@@ -58,11 +77,21 @@ async function countingProxy(upstream: string, intercept?: Intercept) {
       res.writeHead(own.status, { 'content-type': 'application/json' }).end(own.body);
       return;
     }
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
+    ) as Record<string, string>;
     const body = Buffer.concat(chunks);
-    const answer = await request(`${upstream}${req.url}`, { method: req.method as 'GET', headers, ...(body.length > 0 ? { body } : {}) });
+    const answer = await request(`${upstream}${req.url}`, {
+      method: req.method as 'GET',
+      headers,
+      ...(body.length > 0 ? { body } : {}),
+    });
     const text = Buffer.from(await answer.body.arrayBuffer());
-    const back = Object.fromEntries(Object.entries(answer.headers).filter(([k]) => !['connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(k)));
+    const back = Object.fromEntries(
+      Object.entries(answer.headers).filter(
+        ([k]) => !['connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(k),
+      ),
+    );
     res.writeHead(answer.statusCode, back as Record<string, string>).end(text);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -70,10 +99,11 @@ async function countingProxy(upstream: string, intercept?: Intercept) {
   return {
     url: `http://127.0.0.1:${port}`,
     seen,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -87,12 +117,17 @@ async function startTarget(profile: BuiltinProfileName, intercept?: Intercept) {
   const fake: Fake = await createFake({ profile, users: [PRIMARY, SECONDARY] });
   cleanups.push(() => fake.close());
   const call = (method: string, url: string, body: unknown) => {
-    const res = fake.handle({ method, url, headers: { authorization: `Bearer ${PRIMARY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = fake.handle({
+      method,
+      url,
+      headers: { authorization: `Bearer ${PRIMARY}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(res.status, url).toBe(200);
     return res.json as { id: string };
   };
-  const collection = call('POST', '/v2/collections', { title: 'kept: not the probe\'s' });
-  call('POST', '/v2/notes', { content: 'kept: not the probe\'s', collection_ids: [collection.id] });
+  const collection = call('POST', '/v2/collections', { title: "kept: not the probe's" });
+  call('POST', '/v2/notes', { content: "kept: not the probe's", collection_ids: [collection.id] });
   const proxy = await countingProxy(fake.url!, intercept);
   cleanups.push(() => proxy.close());
   const dir = mkdtempSync(join(tmpdir(), 'profile-init-'));
@@ -107,14 +142,27 @@ async function runInit(args: string[]): Promise<{ code: number; out: string[]; e
   return { code, out, err };
 }
 
-const initArgs = (url: string, out: string) => ['--target', url, '--token', PRIMARY, '--secondary-token', SECONDARY, '--out', out, '--requests-per-second', '1000'];
+const initArgs = (url: string, out: string) => [
+  '--target',
+  url,
+  '--token',
+  PRIMARY,
+  '--secondary-token',
+  SECONDARY,
+  '--out',
+  out,
+  '--requests-per-second',
+  '1000',
+];
 
 function expectInferredMatches(inferred: Profile, started: Profile): void {
   for (const kind of PROVOKED) expect(inferred.statuses?.[kind], `statuses.${kind}`).toBe(started.statuses?.[kind]);
-  for (const kind of NOT_PROVOKED) expect(inferred.statuses?.[kind], `statuses.${kind} cannot be observed here`).toBeUndefined();
+  for (const kind of NOT_PROVOKED)
+    expect(inferred.statuses?.[kind], `statuses.${kind} cannot be observed here`).toBeUndefined();
   expect(inferred.error_body?.kind_pointer).toBe(started.error_body?.kind_pointer);
   expect(inferred.error_body?.message_pointer).toBe(started.error_body?.message_pointer);
-  for (const kind of PROVOKED) expect(inferred.error_body?.kinds?.[kind], `error_body.kinds.${kind}`).toBe(started.error_body?.kinds?.[kind]);
+  for (const kind of PROVOKED)
+    expect(inferred.error_body?.kinds?.[kind], `error_body.kinds.${kind}`).toBe(started.error_body?.kinds?.[kind]);
   expect(inferred.title?.derivation).toBe(started.title?.derivation);
   expect(inferred.list_order).toBe(started.list_order);
   expect(inferred.timestamp_precision_ms).toBe(started.timestamp_precision_ms ?? 1);
@@ -125,54 +173,90 @@ function expectInferredMatches(inferred: Profile, started: Profile): void {
   expect(inferred.capabilities?.secondary_token).toBe(true);
   // What cannot be observed is not guessed.
   expect({ names: inferred.names, endpoints: inferred.endpoints, content_markers: inferred.content_markers }).toEqual({
-    names: undefined, endpoints: undefined, content_markers: undefined,
+    names: undefined,
+    endpoints: undefined,
+    content_markers: undefined,
   });
 }
 
 describe('notes-conformance profile init', () => {
-  it.each(['fake', 'fake-divergent'] as const)('infers what the %s fake was started with, in at most 80 requests, leaving nothing behind', async (name) => {
-    const { fake, proxy, before, out } = await startTarget(name);
-    const { code, out: printed, err } = await runInit(initArgs(proxy.url, out));
-    expect({ code, err }).toEqual({ code: 0, err: [] });
-    // The probe did create notes (an untouched store would prove nothing), and deleted them all.
-    expect(proxy.seen.filter((r) => r === 'POST /v2/notes').length).toBeGreaterThanOrEqual(3);
-    expect(proxy.seen.filter((r) => r.startsWith('DELETE /v2/notes/')).length).toBeGreaterThanOrEqual(3);
-    expect(stateOf(fake.store)).toEqual(before);
-    expect(proxy.seen.length).toBeLessThanOrEqual(80);
-    expect(printed.join('\n')).toContain(`in ${proxy.seen.length} requests`);
-    // The project's own loader reads the file without complaint.
-    const inferred = loadProfile(out);
-    expectInferredMatches(inferred, loadBuiltinProfile(name));
-    const text = readFileSync(out, 'utf8');
-    // Observed values say how they were observed; what was not observed is a commented placeholder with the reason.
-    expect(text).toMatch(/^ {2}validation: \d{3} # POST \/v2\/notes without content: \d{3}$/m);
-    expect(text).toMatch(/^ {2}# forbidden: \? # not observed: /m);
-    expect(text).toMatch(/^ {2}# cursor_mismatch: \? # not observed: .*cursor/m);
-    for (const placeholder of ['# names:', '#     cursor: ?', '#   restore_note: { method: ?, path: ? }', '# content_markers:']) expect(text).toContain(placeholder);
-    expect(text).not.toContain(PRIMARY);
-    expect(text).not.toContain(SECONDARY);
-  });
+  it.each(['fake', 'fake-divergent'] as const)(
+    'infers what the %s fake was started with, in at most 80 requests, leaving nothing behind',
+    async (name) => {
+      const { fake, proxy, before, out } = await startTarget(name);
+      const { code, out: printed, err } = await runInit(initArgs(proxy.url, out));
+      expect({ code, err }).toEqual({ code: 0, err: [] });
+      // The probe did create notes (an untouched store would prove nothing), and deleted them all.
+      expect(proxy.seen.filter((r) => r === 'POST /v2/notes').length).toBeGreaterThanOrEqual(3);
+      expect(proxy.seen.filter((r) => r.startsWith('DELETE /v2/notes/')).length).toBeGreaterThanOrEqual(3);
+      expect(stateOf(fake.store)).toEqual(before);
+      expect(proxy.seen.length).toBeLessThanOrEqual(80);
+      expect(printed.join('\n')).toContain(`in ${proxy.seen.length} requests`);
+      // The project's own loader reads the file without complaint.
+      const inferred = loadProfile(out);
+      expectInferredMatches(inferred, loadBuiltinProfile(name));
+      const text = readFileSync(out, 'utf8');
+      // Observed values say how they were observed; what was not observed is a commented placeholder with the reason.
+      expect(text).toMatch(/^ {2}validation: \d{3} # POST \/v2\/notes without content: \d{3}$/m);
+      expect(text).toMatch(/^ {2}# forbidden: \? # not observed: /m);
+      expect(text).toMatch(/^ {2}# cursor_mismatch: \? # not observed: .*cursor/m);
+      for (const placeholder of [
+        '# names:',
+        '#     cursor: ?',
+        '#   restore_note: { method: ?, path: ? }',
+        '# content_markers:',
+      ])
+        expect(text).toContain(placeholder);
+      expect(text).not.toContain(PRIMARY);
+      expect(text).not.toContain(SECONDARY);
+    },
+  );
 
   it('gives a profile with which a kit run against the divergent fake has no fail and no error', async () => {
     const { proxy, out } = await startTarget('fake-divergent');
     expect((await runInit(initArgs(proxy.url, out))).code).toBe(0);
-    const { report } = await runKit([
-      '--quiet', '--target', proxy.url, '--token', PRIMARY, '--secondary-token', SECONDARY, '--profile', out,
-      '--requests-per-second', '1000', '--request-budget', '100000',
-    ], {}, () => {});
+    const { report } = await runKit(
+      [
+        '--quiet',
+        '--target',
+        proxy.url,
+        '--token',
+        PRIMARY,
+        '--secondary-token',
+        SECONDARY,
+        '--profile',
+        out,
+        '--requests-per-second',
+        '1000',
+        '--request-budget',
+        '100000',
+      ],
+      {},
+      () => {},
+    );
     expect(report.profile_declared).toBe(true);
-    const problems = report.rules.filter((r) => r.verdict === 'fail' || r.verdict === 'error').map((r) => `${r.id}: ${r.verdict} (${r.reason})`);
+    const problems = report.rules
+      .filter((r) => r.verdict === 'fail' || r.verdict === 'error')
+      .map((r) => `${r.id}: ${r.verdict} (${r.reason})`);
     expect(problems).toEqual([]);
     // The inferred values are judged, not skipped.
     const judged = (id: string) => report.rules.find((r) => r.id === id)?.verdict;
-    for (const id of ['errors.status.validation', 'errors.body.shape', 'notes.title.heading-markers', 'notes.list.order-direction', 'headers.rate-limit.declared']) {
+    for (const id of [
+      'errors.status.validation',
+      'errors.body.shape',
+      'notes.title.heading-markers',
+      'notes.list.order-direction',
+      'headers.rate-limit.declared',
+    ]) {
       expect(judged(id), id).toBe('pass');
     }
     expect(report.leftovers).toBe(0);
   }, 600_000);
 
   it('exits 2 with one line when the target answers 500 to everything', async () => {
-    const server = createServer((_req, res) => res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error\nstack trace here'));
+    const server = createServer((_req, res) =>
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error\nstack trace here'),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const dir = mkdtempSync(join(tmpdir(), 'profile-init-'));
@@ -182,7 +266,16 @@ describe('notes-conformance profile init', () => {
     let code: number;
     let written: string;
     try {
-      code = await main(['profile', 'init', '--target', `http://127.0.0.1:${(server.address() as AddressInfo).port}`, '--token', PRIMARY, '--out', out]);
+      code = await main([
+        'profile',
+        'init',
+        '--target',
+        `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        '--token',
+        PRIMARY,
+        '--out',
+        out,
+      ]);
       written = stderr.mock.calls.map(([chunk]) => String(chunk)).join('');
     } finally {
       stderr.mockRestore();
@@ -194,11 +287,15 @@ describe('notes-conformance profile init', () => {
 
   it('deletes what it created when the target starts failing midway, and writes nothing', async () => {
     // From the 12th request on (after the probe's notes exist) every request but a DELETE gets a 500.
-    const { fake, proxy, before, out } = await startTarget('fake', (n, req) => (n >= 12 && req.method !== 'DELETE' ? { status: 500, body: '{"error":"boom"}' } : undefined));
+    const { fake, proxy, before, out } = await startTarget('fake', (n, req) =>
+      n >= 12 && req.method !== 'DELETE' ? { status: 500, body: '{"error":"boom"}' } : undefined,
+    );
     const { code, err } = await runInit(initArgs(proxy.url, out));
     expect(code).toBe(2);
     expect(err).toHaveLength(1);
-    expect(err[0]).toMatch(/^notes-conformance: profile init could not finish: .*deleted the [1-9]\d* note\(s\) it had created .*nothing written$/);
+    expect(err[0]).toMatch(
+      /^notes-conformance: profile init could not finish: .*deleted the [1-9]\d* note\(s\) it had created .*nothing written$/,
+    );
     expect(proxy.seen.filter((r) => r.startsWith('DELETE /v2/notes/')).length).toBeGreaterThan(0);
     expect(stateOf(fake.store)).toEqual(before);
     expect(existsSync(out)).toBe(false);
@@ -210,8 +307,16 @@ describe('notes-conformance profile init', () => {
       if (n === 10) stop.abort(); // as Ctrl-C does through the command's signal handler
       return undefined;
     });
-    const error = await inferProfile({ target: proxy.url, token: PRIMARY, secondaryToken: SECONDARY, requestsPerSecond: 1000, signal: stop.signal })
-      .then(() => undefined, (e: unknown) => e);
+    const error = await inferProfile({
+      target: proxy.url,
+      token: PRIMARY,
+      secondaryToken: SECONDARY,
+      requestsPerSecond: 1000,
+      signal: stop.signal,
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ProbeStopped);
     expect((error as ProbeStopped).interrupted).toBe(true);
     expect((error as ProbeStopped).cleanup.deleted).toBeGreaterThan(0);
@@ -228,13 +333,22 @@ describe('notes-conformance profile init', () => {
       if (n === 8) child?.kill('SIGINT');
       return undefined;
     });
-    child = spawn(process.execPath, [join(packageRoot, 'bin/notes-conformance.js'), 'profile', 'init', ...initArgs(proxy.url, out)], {
-      cwd: packageRoot, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    child = spawn(
+      process.execPath,
+      [join(packageRoot, 'bin/notes-conformance.js'), 'profile', 'init', ...initArgs(proxy.url, out)],
+      {
+        cwd: packageRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     cleanups.push(() => void (child?.exitCode === null && child.kill('SIGKILL')));
     let output = '';
-    child.stdout!.on('data', (chunk) => { output += String(chunk); });
-    child.stderr!.on('data', (chunk) => { output += String(chunk); });
+    child.stdout!.on('data', (chunk) => {
+      output += String(chunk);
+    });
+    child.stderr!.on('data', (chunk) => {
+      output += String(chunk);
+    });
     const code = await new Promise<number | null>((resolve) => child!.once('exit', (c) => resolve(c)));
     expect(code, output).toBe(130);
     expect(output).toMatch(/interrupted; deleting what the probe created/);
@@ -245,7 +359,11 @@ describe('notes-conformance profile init', () => {
 
   it('refuses bad flags with one line before sending anything', async () => {
     const { proxy, out } = await startTarget('fake');
-    const refusal = (args: string[]) => profileCommand(args, {}, { out: () => {}, err: () => {} }).then(() => undefined, (e: unknown) => e as Error);
+    const refusal = (args: string[]) =>
+      profileCommand(args, {}, { out: () => {}, err: () => {} }).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
     for (const [args, message] of [
       [['init', '--bogus'], /Unknown option '--bogus'/],
       [['init', '--token', PRIMARY, '--out', out], /--target/],

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFake, type Fake } from '../../fake/index.js';
 import { runKit } from '../../kit/run.js';
-import { type Fake, createFake } from '../../fake/index.js';
 
 /**
  * A token the target refuses, or a base URL without the API, is a start-up problem (exit 2 with
@@ -15,12 +15,15 @@ describe('the start-up probe', () => {
   const run = (...args: string[]) => runKit(['--quiet', '--requests-per-second', '1000', ...args], {}, () => {});
 
   it('stops when the target refuses the main token', async () => {
-    await expect(run('--target', fake.url!, '--token', 'probe-token-wrong')).rejects.toThrow(/refuses the token: GET \/v2\/notes.* answered 401/);
+    await expect(run('--target', fake.url!, '--token', 'probe-token-wrong')).rejects.toThrow(
+      /refuses the token: GET \/v2\/notes.* answered 401/,
+    );
   });
 
   it('stops when the target refuses the second token', async () => {
-    await expect(run('--target', fake.url!, '--token', 'probe-token-good-1', '--secondary-token', 'probe-token-wrong'))
-      .rejects.toThrow(/refuses the secondary token/);
+    await expect(
+      run('--target', fake.url!, '--token', 'probe-token-good-1', '--secondary-token', 'probe-token-wrong'),
+    ).rejects.toThrow(/refuses the secondary token/);
   });
 
   it('stops when the base URL does not lead to the API', async () => {

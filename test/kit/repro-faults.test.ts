@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Fake, createFake } from '../../fake/index.js';
+import { createFake, type Fake } from '../../fake/index.js';
 import { runKit } from '../../kit/run.js';
 import type { ConformanceReport } from '../../reporters/report.js';
 import { packageRoot } from '../../spec/paths.js';
@@ -24,10 +24,19 @@ import { packageRoot } from '../../spec/paths.js';
  */
 const run = promisify(execFile);
 const FAULTS = [
-  'auth.bearer.any-token-accepted', 'notes.create.content-limit-off-by-one', 'notes.list.default-limit-20',
-  'errors.bad-input.crashes-on-malformed-json', 'errors.missing.note-delete-succeeds',
+  'auth.bearer.any-token-accepted',
+  'notes.create.content-limit-off-by-one',
+  'notes.list.default-limit-20',
+  'errors.bad-input.crashes-on-malformed-json',
+  'errors.missing.note-delete-succeeds',
 ];
-const RULES = ['auth.bearer.invalid-refused', 'notes.create.content-max-chars', 'notes.list.limit-default-50', 'errors.bad-input.no-5xx', 'errors.missing.note-refused'];
+const RULES = [
+  'auth.bearer.invalid-refused',
+  'notes.create.content-max-chars',
+  'notes.list.limit-default-50',
+  'errors.bad-input.no-5xx',
+  'errors.missing.note-refused',
+];
 const TOKENS = { NOTES_TOKEN: 'repro-primary-token-0001', NOTES_SECONDARY_TOKEN: 'repro-secondary-token-0002' };
 
 describe('repro commands of failing checks', () => {
@@ -39,15 +48,40 @@ describe('repro commands of failing checks', () => {
   });
 
   it('each gets the status of the exchange that failed, from the faulted fake', async () => {
-    fake = await createFake({ faults: FAULTS, users: [TOKENS.NOTES_TOKEN, TOKENS.NOTES_SECONDARY_TOKEN], adminToken: 'repro-admin-token-0003' });
+    fake = await createFake({
+      faults: FAULTS,
+      users: [TOKENS.NOTES_TOKEN, TOKENS.NOTES_SECONDARY_TOKEN],
+      adminToken: 'repro-admin-token-0003',
+    });
     const json = join(scratch, 'report.json');
-    await runKit([
-      '--quiet', '--target', fake.url!, '--token', TOKENS.NOTES_TOKEN, '--secondary-token', TOKENS.NOTES_SECONDARY_TOKEN,
-      '--profile', join(packageRoot, 'spec/profiles/fake.yaml'), '--fixtures-token', 'repro-admin-token-0003',
-      '--requests-per-second', '1000', '--request-budget', '100000', '--json', json, ...RULES.flatMap((r) => ['--only', r]),
-    ], {}, () => {});
+    await runKit(
+      [
+        '--quiet',
+        '--target',
+        fake.url!,
+        '--token',
+        TOKENS.NOTES_TOKEN,
+        '--secondary-token',
+        TOKENS.NOTES_SECONDARY_TOKEN,
+        '--profile',
+        join(packageRoot, 'spec/profiles/fake.yaml'),
+        '--fixtures-token',
+        'repro-admin-token-0003',
+        '--requests-per-second',
+        '1000',
+        '--request-budget',
+        '100000',
+        '--json',
+        json,
+        ...RULES.flatMap((r) => ['--only', r]),
+      ],
+      {},
+      () => {},
+    );
     const report = JSON.parse(readFileSync(json, 'utf8')) as ConformanceReport;
-    const failing = report.rules.flatMap((rule) => rule.checks.filter((c) => c.verdict === 'fail').map((check) => ({ rule: rule.id, check })));
+    const failing = report.rules.flatMap((rule) =>
+      rule.checks.filter((c) => c.verdict === 'fail').map((check) => ({ rule: rule.id, check })),
+    );
     // Every fault shows, each through at least one failing check.
     expect([...new Set(failing.map((f) => f.rule))].sort()).toEqual([...RULES].sort());
     for (const { rule, check } of failing) {
@@ -61,9 +95,14 @@ describe('repro commands of failing checks', () => {
       for (const token of Object.values(TOKENS)) expect(check.repro).not.toContain(token);
       const file = join(scratch, 'repro.sh');
       writeFileSync(file, `${check.repro}\n`);
-      const { stdout } = await run('bash', [file], { env: { PATH: process.env.PATH, ...TOKENS }, maxBuffer: 64 * 1024 * 1024 });
+      const { stdout } = await run('bash', [file], {
+        env: { PATH: process.env.PATH, ...TOKENS },
+        maxBuffer: 64 * 1024 * 1024,
+      });
       const status = Number(/^HTTP\/\S+ (\d{3})/.exec(stdout)?.[1]);
-      expect(status, `${what}: the repro answered\n${stdout.slice(0, 400)}\nto\n${check.repro!.slice(0, 600)}`).toBe(judged!.status);
+      expect(status, `${what}: the repro answered\n${stdout.slice(0, 400)}\nto\n${check.repro!.slice(0, 600)}`).toBe(
+        judged!.status,
+      );
     }
   }, 300_000);
 
@@ -78,36 +117,73 @@ describe('repro commands of failing checks', () => {
     const front = await listen(original, log);
     try {
       const json = join(scratch, 'stateful.json');
-      await runKit([
-        '--quiet', '--target', front.url, '--token', TOKENS.NOTES_TOKEN, '--secondary-token', TOKENS.NOTES_SECONDARY_TOKEN,
-        '--profile', join(packageRoot, 'spec/profiles/fake.yaml'), '--fixtures-token', admin,
-        '--requests-per-second', '1000', '--request-budget', '100000', '--json', json, ...rules.flatMap((r) => ['--only', r]),
-      ], {}, () => {});
+      await runKit(
+        [
+          '--quiet',
+          '--target',
+          front.url,
+          '--token',
+          TOKENS.NOTES_TOKEN,
+          '--secondary-token',
+          TOKENS.NOTES_SECONDARY_TOKEN,
+          '--profile',
+          join(packageRoot, 'spec/profiles/fake.yaml'),
+          '--fixtures-token',
+          admin,
+          '--requests-per-second',
+          '1000',
+          '--request-budget',
+          '100000',
+          '--json',
+          json,
+          ...rules.flatMap((r) => ['--only', r]),
+        ],
+        {},
+        () => {},
+      );
       const report = JSON.parse(readFileSync(json, 'utf8')) as ConformanceReport;
-      const failing = report.rules.flatMap((rule) => rule.checks.filter((c) => c.verdict === 'fail').map((check) => ({ rule: rule.id, check })));
+      const failing = report.rules.flatMap((rule) =>
+        rule.checks.filter((c) => c.verdict === 'fail').map((check) => ({ rule: rule.id, check })),
+      );
       expect([...new Set(failing.map((f) => f.rule))].sort()).toEqual([...rules].sort());
       // Users the fixture API made, in order: NOTES_FIXTURE_TOKEN_1, _2, ...
-      const fixtureTokens = log.filter((r) => r.method === 'POST' && r.url === '/_fixtures/users' && r.status === 200)
+      const fixtureTokens = log
+        .filter((r) => r.method === 'POST' && r.url === '/_fixtures/users' && r.status === 200)
         .map((r, i) => [`NOTES_FIXTURE_TOKEN_${i + 1}`, (JSON.parse(r.response) as { token: string }).token]);
       for (const { rule, check } of failing) {
         const what = `${rule} / ${check.name}`;
         const judged = check.evidence?.find((x) => x.judged);
         expect(judged, `${what} marks the exchange it judged`).toBeDefined();
-        const at = log.findLastIndex((r) => r.method === judged!.method && r.url === judged!.path && r.status === judged!.status);
+        const at = log.findLastIndex(
+          (r) => r.method === judged!.method && r.url === judged!.path && r.status === judged!.status,
+        );
         expect(at, `${what}: the judged exchange is in the target's log`).toBeGreaterThanOrEqual(0);
         const rebuilt = await createFake(options);
         try {
           for (const [i, r] of log.slice(0, at).entries()) {
-            const answer = rebuilt.handle({ method: r.method, url: r.url, headers: r.headers, ...(r.body.length > 0 ? { body: r.body } : {}) });
+            const answer = rebuilt.handle({
+              method: r.method,
+              url: r.url,
+              headers: r.headers,
+              ...(r.body.length > 0 ? { body: r.body } : {}),
+            });
             // The rebuilt fake must have answered the run's requests alike, or its state is not the run's.
             expect(answer.status, `${what}: request ${i} (${r.method} ${r.url}) again`).toBe(r.status);
           }
           const file = join(scratch, 'repro.sh');
           writeFileSync(file, `${check.repro!.split(front.url).join(rebuilt.url!)}\n`);
-          const env = { PATH: process.env.PATH, ...TOKENS, NOTES_FIXTURES_TOKEN: admin, ...Object.fromEntries(fixtureTokens) };
+          const env = {
+            PATH: process.env.PATH,
+            ...TOKENS,
+            NOTES_FIXTURES_TOKEN: admin,
+            ...Object.fromEntries(fixtureTokens),
+          };
           const { stdout } = await run('bash', [file], { env, maxBuffer: 64 * 1024 * 1024 });
           const status = Number(/^HTTP\/\S+ (\d{3})/.exec(stdout)?.[1]);
-          expect(status, `${what}: the repro answered\n${stdout.slice(0, 400)}\nto\n${check.repro!.slice(0, 600)}`).toBe(judged!.status);
+          expect(
+            status,
+            `${what}: the repro answered\n${stdout.slice(0, 400)}\nto\n${check.repro!.slice(0, 600)}`,
+          ).toBe(judged!.status);
         } finally {
           await rebuilt.close();
         }
@@ -119,7 +195,14 @@ describe('repro commands of failing checks', () => {
   }, 300_000);
 });
 
-interface Recorded { method: string; url: string; headers: Record<string, string>; body: Buffer; status: number; response: string }
+interface Recorded {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer;
+  status: number;
+  response: string;
+}
 
 /** Serves an in-process fake over HTTP, keeping each request and its status in `log`. */
 async function listen(fake: Fake, log: Recorded[]): Promise<{ server: Server; url: string }> {
@@ -127,10 +210,24 @@ async function listen(fake: Fake, log: Recorded[]): Promise<{ server: Server; ur
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+      );
       const body = Buffer.concat(chunks);
-      const answer = fake.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers, ...(body.length > 0 ? { body } : {}) });
-      log.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers, body, status: answer.status, response: answer.text });
+      const answer = fake.handle({
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers,
+        ...(body.length > 0 ? { body } : {}),
+      });
+      log.push({
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers,
+        body,
+        status: answer.status,
+        response: answer.text,
+      });
       res.writeHead(answer.status, answer.headers);
       res.end(answer.text);
     });

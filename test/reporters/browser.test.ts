@@ -20,7 +20,13 @@ const OUT = resolve('reports/browser');
 const WIDTH = 1280;
 
 function findChromium(): string | undefined {
-  const candidates = [process.env.CHROMIUM_BIN, 'chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'].filter((c): c is string => !!c);
+  const candidates = [
+    process.env.CHROMIUM_BIN,
+    'chromium',
+    'chromium-browser',
+    'google-chrome',
+    'google-chrome-stable',
+  ].filter((c): c is string => !!c);
   for (const name of candidates) {
     const found = spawnSync('sh', ['-c', `command -v "$1"`, 'sh', name], { encoding: 'utf8' }).stdout.trim();
     if (found) return found;
@@ -29,17 +35,29 @@ function findChromium(): string | undefined {
 }
 
 const chromium = findChromium();
-const NO_BROWSER = 'no chromium binary found (apt-get install chromium, or set CHROMIUM_BIN): the browser checks of the HTML report did not run';
+const NO_BROWSER =
+  'no chromium binary found (apt-get install chromium, or set CHROMIUM_BIN): the browser checks of the HTML report did not run';
 if (!chromium) console.warn(`browser.test.ts: SKIPPED: ${NO_BROWSER}`);
 
 const profileDir = mkdtempSync(join(tmpdir(), 'nc-chromium-'));
 afterAll(() => rmSync(profileDir, { recursive: true, force: true }));
 
 function browse(url: string, ...extra: string[]): string {
-  return execFileSync(chromium!, [
-    '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-extensions', `--user-data-dir=${profileDir}`,
-    `--window-size=${WIDTH},900`, ...extra, url,
-  ], { encoding: 'utf8', timeout: 45_000, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 * 1024 * 1024 });
+  return execFileSync(
+    chromium!,
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-extensions',
+      `--user-data-dir=${profileDir}`,
+      `--window-size=${WIDTH},900`,
+      ...extra,
+      url,
+    ],
+    { encoding: 'utf8', timeout: 45_000, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 * 1024 * 1024 },
+  );
 }
 
 /** The attributes the page's script wrote on <html>. */
@@ -68,9 +86,14 @@ describe('the HTML report in headless chromium', () => {
       const root = rootAttributes(dom);
       // Every fold open (#open=all) shows the whole 200,001-character body: it must wrap, not widen the page.
       expect(Number(root['data-client-width'])).toBeLessThanOrEqual(WIDTH);
-      expect(Number(root['data-scroll-width']), `scrollWidth with ${view || 'the default view'}`).toBeLessThanOrEqual(Number(root['data-client-width']));
+      expect(Number(root['data-scroll-width']), `scrollWidth with ${view || 'the default view'}`).toBeLessThanOrEqual(
+        Number(root['data-client-width']),
+      );
       expect(root['data-shown-rules']).toBe(String(report.rules.length));
-      const failing = report.rules.filter((r) => r.level === 'documented' && r.verdict === 'fail').map((r) => r.id).sort();
+      const failing = report.rules
+        .filter((r) => r.level === 'documented' && r.verdict === 'fail')
+        .map((r) => r.id)
+        .sort();
       expect(root['data-first-rule']).toBe(failing[0]);
       const order = [...dom.matchAll(/data-standing="(\w+)" data-text/g)].map((m) => m[1]);
       expect(order.slice(0, 3)).toEqual(['failing', 'failing', 'failing']);
@@ -80,14 +103,23 @@ describe('the HTML report in headless chromium', () => {
 
   it('filters by verdict, area and text from the URL hash', (ctx) => {
     if (!chromium) return ctx.skip(NO_BROWSER);
-    const expected = report.rules.filter((r) => r.verdict === 'pass' && r.area === 'notes'
-      && [r.id, r.statement, r.reason, ...r.checks.flatMap((c) => [c.name, c.message])].join(' ').toLowerCase().includes('title'));
+    const expected = report.rules.filter(
+      (r) =>
+        r.verdict === 'pass' &&
+        r.area === 'notes' &&
+        [r.id, r.statement, r.reason, ...r.checks.flatMap((c) => [c.name, c.message])]
+          .join(' ')
+          .toLowerCase()
+          .includes('title'),
+    );
     expect(expected.length).toBeGreaterThan(1);
     const dom = browse(`${url}#verdict=pass&area=notes&q=title`, '--dump-dom');
     const root = rootAttributes(dom);
     expect(root['data-shown-rules']).toBe(String(expected.length));
     expect(root['data-first-rule']).toBe(expected[0]!.id);
-    const visible = [...dom.matchAll(/<details class="rule" id="rule-([^"]+)"(?![^>]*\bhidden\b)[^>]*>/g)].map((m) => m[1]);
+    const visible = [...dom.matchAll(/<details class="rule" id="rule-([^"]+)"(?![^>]*\bhidden\b)[^>]*>/g)].map(
+      (m) => m[1],
+    );
     expect(visible).toEqual(expected.map((r) => r.id));
     expect(dom).toMatch(new RegExp(`<span id="shown"[^>]*>\\d+ of ${report.rules.length} rules shown</span>`));
   });

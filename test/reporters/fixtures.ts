@@ -1,17 +1,38 @@
-import { type CheckOutcome, type ConformanceReport, type EvidenceExchange, buildReport } from '../../reporters/report.js';
-import { type Rule, loadRules } from '../../spec/rules.js';
+import {
+  buildReport,
+  type CheckOutcome,
+  type ConformanceReport,
+  type EvidenceExchange,
+} from '../../reporters/report.js';
+import { loadRules, type Rule } from '../../spec/rules.js';
 
 export const rule = (id: string, level: Rule['level'] = 'documented', profile?: string): Rule => ({
-  id, level, section: '4. Endpoints', quote: ['q'], statement: `${id} holds.`, needs: [], operations: ['createNote'], ...(profile ? { profile } : {}),
+  id,
+  level,
+  section: '4. Endpoints',
+  quote: ['q'],
+  statement: `${id} holds.`,
+  needs: [],
+  operations: ['createNote'],
+  ...(profile ? { profile } : {}),
 });
 
 export const outcome = (o: Partial<CheckOutcome> & Pick<CheckOutcome, 'rules' | 'state'>): CheckOutcome => ({
-  name: 'a check', file: 'suites/x.check.ts', errors: [], ...o,
+  name: 'a check',
+  file: 'suites/x.check.ts',
+  errors: [],
+  ...o,
 });
 
 export const exchange = (text: string, extra: Partial<EvidenceExchange> = {}): EvidenceExchange => ({
-  method: 'POST', path: '/v2/notes', requestHeaders: { authorization: 'Bearer ***', 'content-type': 'application/json' },
-  requestBody: '{"content":"hello"}', status: 200, headers: { 'content-type': 'application/json' }, text, ...extra,
+  method: 'POST',
+  path: '/v2/notes',
+  requestHeaders: { authorization: 'Bearer ***', 'content-type': 'application/json' },
+  requestBody: '{"content":"hello"}',
+  status: 200,
+  headers: { 'content-type': 'application/json' },
+  text,
+  ...extra,
 });
 
 /**
@@ -22,34 +43,82 @@ export const exchange = (text: string, extra: Partial<EvidenceExchange> = {}): E
 export function catalogueReport(options: { bigBody?: number; profileDeclared?: boolean } = {}): ConformanceReport {
   const rules = loadRules();
   const documented = rules.filter((r) => r.level === 'documented');
-  const failing = [documented.find((r) => r.id.startsWith('notes.'))!, documented.find((r) => r.id.startsWith('collections.'))!];
+  const failing = [
+    documented.find((r) => r.id.startsWith('notes.'))!,
+    documented.find((r) => r.id.startsWith('collections.'))!,
+  ];
   const erroring = documented.find((r) => r.id.startsWith('auth.'))!;
   const profile = rules.find((r) => r.level === 'profile')!;
   const advisory = rules.find((r) => r.level === 'advisory')!;
-  const skipped = [...documented.filter((r) => r.id.startsWith('errors.')).slice(0, 2), documented.find((r) => r.id.startsWith('quota.'))!];
+  const skipped = [
+    ...documented.filter((r) => r.id.startsWith('errors.')).slice(0, 2),
+    documented.find((r) => r.id.startsWith('quota.'))!,
+  ];
   const special = new Set([...failing, erroring, profile, advisory, ...skipped].map((r) => r.id));
   const outcomes: CheckOutcome[] = [
     outcome({
-      name: 'create answers with the stored note', rules: [failing[0]!.id], state: 'failed', durationMs: 1234.4, seed: 42,
+      name: 'create answers with the stored note',
+      rules: [failing[0]!.id],
+      state: 'failed',
+      durationMs: 1234.4,
+      seed: 42,
       errors: [{ name: 'AssertionError', message: "expected 'hello ' to be 'hello' // Object.is equality" }],
       evidence: [exchange('x'.repeat(options.bigBody ?? 2000), { status: 201 })],
     }),
     outcome({
-      name: 'collection title is kept', rules: [failing[1]!.id], state: 'failed', durationMs: 20,
+      name: 'collection title is kept',
+      rules: [failing[1]!.id],
+      state: 'failed',
+      durationMs: 20,
       errors: [{ name: 'NonConformance', message: 'title came back as "A" <script>alert(1)</script>' }],
       evidence: [exchange('{"title":"A"}', { path: '/v2/collections' })],
     }),
-    outcome({ name: 'bearer refused', rules: [erroring.id], state: 'failed', errors: [{ name: 'KitError', message: 'connection refused' }] }),
-    outcome({ name: 'list order', rules: [profile.id], state: 'failed', errors: [{ name: 'AssertionError', message: 'oldest first' }] }),
-    outcome({ name: 'advisory', rules: [advisory.id], state: 'failed', errors: [{ name: 'AssertionError', message: 'slow' }] }),
-    ...skipped.map((r, i) => outcome({ name: `skip ${r.id}`, rules: [r.id], state: 'skipped', note: i < 2 ? `the profile declares no rate-limit headers${' (really)'.repeat(150)}` : 'no quota on this target' })),
-    ...rules.filter((r) => !special.has(r.id)).map((r) => outcome({ name: `check ${r.id}`, rules: [r.id], state: 'passed', durationMs: 5 })),
+    outcome({
+      name: 'bearer refused',
+      rules: [erroring.id],
+      state: 'failed',
+      errors: [{ name: 'KitError', message: 'connection refused' }],
+    }),
+    outcome({
+      name: 'list order',
+      rules: [profile.id],
+      state: 'failed',
+      errors: [{ name: 'AssertionError', message: 'oldest first' }],
+    }),
+    outcome({
+      name: 'advisory',
+      rules: [advisory.id],
+      state: 'failed',
+      errors: [{ name: 'AssertionError', message: 'slow' }],
+    }),
+    ...skipped.map((r, i) =>
+      outcome({
+        name: `skip ${r.id}`,
+        rules: [r.id],
+        state: 'skipped',
+        note:
+          i < 2 ? `the profile declares no rate-limit headers${' (really)'.repeat(150)}` : 'no quota on this target',
+      }),
+    ),
+    ...rules
+      .filter((r) => !special.has(r.id))
+      .map((r) => outcome({ name: `check ${r.id}`, rules: [r.id], state: 'passed', durationMs: 5 })),
   ];
   const report = buildReport({
-    version: '1.0.0', target: 'http://127.0.0.1:4010', profileName: 'default', profileDeclared: options.profileDeclared ?? false,
-    seed: 7, only: [], rules, outcomes, requests: 900, leftovers: 0, runErrors: [],
+    version: '1.0.0',
+    target: 'http://127.0.0.1:4010',
+    profileName: 'default',
+    profileDeclared: options.profileDeclared ?? false,
+    seed: 7,
+    only: [],
+    rules,
+    outcomes,
+    requests: 900,
+    leftovers: 0,
+    runErrors: [],
   });
   const first = report.rules.find((r) => r.id === failing[0]!.id)!;
-  first.checks[0]!.repro = `curl -sS -X POST 'http://127.0.0.1:4010/v2/notes' -H "Authorization: Bearer $NOTES_TOKEN" --data-binary @- <<'JSON'\n{"content":"hello "}\nJSON`;
+  first.checks[0]!.repro =
+    `curl -sS -X POST 'http://127.0.0.1:4010/v2/notes' -H "Authorization: Bearer $NOTES_TOKEN" --data-binary @- <<'JSON'\n{"content":"hello "}\nJSON`;
   return report;
 }

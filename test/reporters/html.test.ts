@@ -16,11 +16,20 @@ describe('renderHtml', () => {
   it('leads with the headline and a summary bar, then failing rules open, passes last and closed', () => {
     const total = report.rules.length;
     expect(html).toContain(`<p class="headline failing">FAIL: ${total} rules against http://127.0.0.1:4010`);
-    expect(html).toContain(`<div class="bar" role="img" aria-label="${total - 8} pass, 3 fail, 1 error, 3 skipped, 1 warn">`);
-    const blocks = [...html.matchAll(/<details class="rule" id="rule-([^"]+)"( open)? data-verdict="(\w+)" data-area="[^"]*" data-standing="(\w+)"/g)]
-      .map((m) => ({ id: m[1], open: m[2] !== undefined, verdict: m[3], standing: m[4] }));
+    expect(html).toContain(
+      `<div class="bar" role="img" aria-label="${total - 8} pass, 3 fail, 1 error, 3 skipped, 1 warn">`,
+    );
+    const blocks = [
+      ...html.matchAll(
+        /<details class="rule" id="rule-([^"]+)"( open)? data-verdict="(\w+)" data-area="[^"]*" data-standing="(\w+)"/g,
+      ),
+    ].map((m) => ({ id: m[1], open: m[2] !== undefined, verdict: m[3], standing: m[4] }));
     expect(blocks).toHaveLength(total);
-    expect(blocks.slice(0, 3).map((b) => [b.verdict, b.standing, b.open])).toEqual([['fail', 'failing', true], ['fail', 'failing', true], ['error', 'failing', true]]);
+    expect(blocks.slice(0, 3).map((b) => [b.verdict, b.standing, b.open])).toEqual([
+      ['fail', 'failing', true],
+      ['fail', 'failing', true],
+      ['error', 'failing', true],
+    ]);
     expect(blocks.slice(3).every((b) => !b.open)).toBe(true);
     expect(blocks[3]!.standing).toBe('assumed');
     expect(blocks.at(-1)!.standing).toBe('pass');
@@ -31,7 +40,9 @@ describe('renderHtml', () => {
     expect(html).not.toContain('<script>alert(1)');
     expect(html).toContain('<summary>all 200,0');
     expect(html).toMatch(/<pre class="response full">201\ncontent-type: application\/json\n\nx{200001}<\/pre>/);
-    expect(html).toMatch(/<div class="repro"><b>Reproduce<\/b><div class="copyable"><button type="button" class="copy"/);
+    expect(html).toMatch(
+      /<div class="repro"><b>Reproduce<\/b><div class="copyable"><button type="button" class="copy"/,
+    );
     expect(html.match(/class="copy"/g)!.length).toBeGreaterThanOrEqual(5);
   });
 

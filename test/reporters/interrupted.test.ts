@@ -1,20 +1,45 @@
 import { describe, expect, it } from 'vitest';
-import { NOT_RUN, interruptionOf, markInterrupted } from '../../reporters/interrupted.js';
+import { interruptionOf, markInterrupted, NOT_RUN } from '../../reporters/interrupted.js';
 import { renderJunit } from '../../reporters/render-junit.js';
 import { renderMarkdown } from '../../reporters/render-markdown.js';
 import { renderTerminal } from '../../reporters/render-terminal.js';
 import { buildReport } from '../../reporters/report.js';
 import { outcome, rule } from './fixtures.js';
 
-const RULES = [rule('notes.create.a'), rule('notes.create.b'), rule('notes.update.c'), rule('notes.update.d'), rule('auth.bearer.e')];
+const RULES = [
+  rule('notes.create.a'),
+  rule('notes.create.b'),
+  rule('notes.update.c'),
+  rule('notes.update.d'),
+  rule('auth.bearer.e'),
+];
 const ABORT = 'The test run was aborted by the user.';
 
 const report = buildReport({
-  version: '1', target: 'http://t', profileName: 'p', profileDeclared: true, seed: 3, only: [], rules: RULES, requests: 10, leftovers: 0, runErrors: [],
+  version: '1',
+  target: 'http://t',
+  profileName: 'p',
+  profileDeclared: true,
+  seed: 3,
+  only: [],
+  rules: RULES,
+  requests: 10,
+  leftovers: 0,
+  runErrors: [],
   outcomes: [
-    outcome({ rules: ['notes.create.a'], state: 'failed', errors: [{ name: 'AssertionError', message: 'expected 409' }], durationMs: 12.6 }),
+    outcome({
+      rules: ['notes.create.a'],
+      state: 'failed',
+      errors: [{ name: 'AssertionError', message: 'expected 409' }],
+      durationMs: 12.6,
+    }),
     // The check that was running when the signal came, and one vitest cancelled before it started.
-    outcome({ name: 'running', rules: ['notes.create.b'], state: 'failed', errors: [{ name: 'TestRunAbortError', message: ABORT }] }),
+    outcome({
+      name: 'running',
+      rules: ['notes.create.b'],
+      state: 'failed',
+      errors: [{ name: 'TestRunAbortError', message: ABORT }],
+    }),
     outcome({ name: 'pending', rules: ['notes.update.c'], state: 'skipped', note: ABORT }),
     outcome({ name: 'done', rules: ['notes.update.d'], state: 'passed' }),
     // auth.bearer.e: its file never started, so no outcome at all.
@@ -41,7 +66,9 @@ describe('markInterrupted', () => {
     expect(interruptionOf('SIGINT')).toEqual({ signal: 'SIGINT', exit_code: 130 });
     expect(interrupted.interrupted).toEqual({ signal: 'SIGTERM', exit_code: 143 });
     expect(interrupted.exit_code).toBe(143);
-    expect(interrupted.exit_reason).toBe('interrupted by SIGTERM: 3 of 5 rules not run; 1 rule(s) failed or errored before that');
+    expect(interrupted.exit_reason).toBe(
+      'interrupted by SIGTERM: 3 of 5 rules not run; 1 rule(s) failed or errored before that',
+    );
   });
 
   it('says "interrupted" and the exit code in the terminal, Markdown and JUnit', () => {
@@ -51,13 +78,15 @@ describe('markInterrupted', () => {
     expect(text).not.toMatch(/ERROR/);
     expect(renderMarkdown(interrupted)).toMatch(/^## notes-conformance: INTERRUPTED \(SIGTERM\)[^]*\*\*Exit 143\*\*/);
     const xml = renderJunit(interrupted);
-    expect(xml).toContain('<error message="interrupted by SIGTERM; exit 143: interrupted by SIGTERM: 3 of 5 rules not run');
+    expect(xml).toContain(
+      '<error message="interrupted by SIGTERM; exit 143: interrupted by SIGTERM: 3 of 5 rules not run',
+    );
     expect(xml.match(/<skipped message="not run"\/>/g)).toHaveLength(3);
   });
 });
 
 describe('report values added for the renderers', () => {
-  it('carries check durations (rounded ms) and the rules\' quotes', () => {
+  it("carries check durations (rounded ms) and the rules' quotes", () => {
     const a = report.rules.find((r) => r.id === 'notes.create.a')!;
     expect(a.checks[0]!.duration_ms).toBe(13);
     expect(a.quote).toEqual(['q']);

@@ -1,5 +1,5 @@
-import { convert } from 'xmlbuilder2';
 import { describe, expect, it } from 'vitest';
+import { convert } from 'xmlbuilder2';
 import { blockingRules } from '../../reporters/group.js';
 import { renderJunit } from '../../reporters/render-junit.js';
 import { catalogueReport } from './fixtures.js';
@@ -20,7 +20,9 @@ function decoded(value: XmlValue | undefined): string | undefined {
 
 function elements(value: XmlValue | undefined): XmlObject[] {
   if (value === undefined) return [];
-  return (Array.isArray(value) ? value : [value]).filter((v): v is XmlObject => typeof v === 'object' && !Array.isArray(v));
+  return (Array.isArray(value) ? value : [value]).filter(
+    (v): v is XmlObject => typeof v === 'object' && !Array.isArray(v),
+  );
 }
 
 /** Test case name -> the element inside it (failure, error, skipped) or 'pass'. */
@@ -30,7 +32,11 @@ function outcomes(xml: string): Map<string, { kind: string; message?: string; ti
     for (const testCase of elements(suite.testcase)) {
       const kind = ['failure', 'error', 'skipped'].find((k) => k in testCase) ?? 'pass';
       const message = kind === 'pass' ? undefined : decoded((testCase[kind] as XmlObject)['@message']);
-      cases.set(decoded(testCase['@name'])!, { kind, time: decoded(testCase['@time'])!, ...(message !== undefined ? { message } : {}) });
+      cases.set(decoded(testCase['@name'])!, {
+        kind,
+        time: decoded(testCase['@time'])!,
+        ...(message !== undefined ? { message } : {}),
+      });
     }
   }
   return cases;
@@ -46,8 +52,15 @@ describe('renderJunit', () => {
     for (const profileDeclared of [false, true]) {
       const report = catalogueReport({ profileDeclared });
       const xml = renderJunit(report);
-      const red = [...outcomes(xml)].filter(([, o]) => o.kind === 'failure' || o.kind === 'error').map(([name]) => name.replace(/ \(.*\)$/, '')).sort();
-      expect(red).toEqual(blockingRules(report).map((r) => r.id).sort());
+      const red = [...outcomes(xml)]
+        .filter(([, o]) => o.kind === 'failure' || o.kind === 'error')
+        .map(([name]) => name.replace(/ \(.*\)$/, ''))
+        .sort();
+      expect(red).toEqual(
+        blockingRules(report)
+          .map((r) => r.id)
+          .sort(),
+      );
       expect(red.length > 0).toBe(report.exit_code !== 0);
       expect(red).toHaveLength(profileDeclared ? 4 : 3);
     }
@@ -71,7 +84,9 @@ describe('renderJunit', () => {
     for (const [, o] of all) expect(o.time).toMatch(/^\d+\.\d{3}$/);
     const slow = report.rules.find((r) => r.checks.some((c) => c.duration_ms === 1234))!;
     expect(all.get(`${slow.id} (${slow.level})`)!.time).toBe('1.234');
-    expect([...all.values()].filter((o) => o.kind === 'skipped').map((o) => o.message)).toContain('no quota on this target');
+    expect([...all.values()].filter((o) => o.kind === 'skipped').map((o) => o.message)).toContain(
+      'no quota on this target',
+    );
     const root = parse(xml).testsuites as XmlObject;
     expect(decoded(root['@name'])).toBe('notes-conformance http://127.0.0.1:4010');
     expect(countsOf(root)).toEqual({ tests: String(report.rules.length), failures: '2', errors: '1', skipped: '4' });
@@ -82,8 +97,18 @@ describe('renderJunit', () => {
     const report = { ...catalogueReport(), run_errors: ['suites/x.check.ts: SyntaxError: bad <token> "\u0001"'] };
     const xml = renderJunit(report);
     const run = elements((parse(xml).testsuites as XmlObject).testsuite).find((s) => decoded(s['@name']) === 'run')!;
-    expect({ ...countsOf(run), time: decoded(run['@time']) }).toEqual({ tests: '1', failures: '0', errors: '1', skipped: '0', time: '0.000' });
-    expect(outcomes(xml).get('run error 1')).toEqual({ kind: 'error', time: '0.000', message: 'suites/x.check.ts: SyntaxError: bad <token> "\ufffd"' });
+    expect({ ...countsOf(run), time: decoded(run['@time']) }).toEqual({
+      tests: '1',
+      failures: '0',
+      errors: '1',
+      skipped: '0',
+      time: '0.000',
+    });
+    expect(outcomes(xml).get('run error 1')).toEqual({
+      kind: 'error',
+      time: '0.000',
+      message: 'suites/x.check.ts: SyntaxError: bad <token> "\ufffd"',
+    });
     // Escaped where XML needs it, never a raw control character.
     expect(xml).toContain('bad &lt;token&gt;');
     expect(xml).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MARKDOWN_MAX_CHARS, renderMarkdown } from '../../reporters/render-markdown.js';
-import { type CheckOutcome, type ConformanceReport, buildReport } from '../../reporters/report.js';
+import { buildReport, type CheckOutcome, type ConformanceReport } from '../../reporters/report.js';
 import { catalogueReport, exchange, outcome, rule } from './fixtures.js';
 
 const AREAS = ['notes', 'collections', 'membership', 'auth', 'limits'];
@@ -8,13 +8,38 @@ const huge = (label: string, n: number) => `${label} ${'x'.repeat(n)} | <b>*not 
 
 /** 300 rules; every `failEvery`-th fails with huge messages, statements and repro bodies. */
 function syntheticReport(failEvery: number): ConformanceReport {
-  const rules = Array.from({ length: 300 }, (_, i) => ({ ...rule(`${AREAS[i % AREAS.length]}.op${String(i).padStart(3, '0')}.prop`), statement: `${huge('statement', 3000)}.` }));
-  const outcomes: CheckOutcome[] = rules.map((r, i) => (i % failEvery === 0
-    ? outcome({ name: `check ${r.id}`, rules: [r.id], state: 'failed', errors: [{ name: 'AssertionError', message: huge('message', 50_000) }], evidence: [exchange('y'.repeat(200_001))] })
-    : outcome({ name: `check ${r.id}`, rules: [r.id], state: 'passed' })));
-  const report = buildReport({ version: '1', target: 'http://t', profileName: 'p', profileDeclared: true, seed: 1, only: [], rules, outcomes, requests: 1, leftovers: 0, runErrors: [] });
+  const rules = Array.from({ length: 300 }, (_, i) => ({
+    ...rule(`${AREAS[i % AREAS.length]}.op${String(i).padStart(3, '0')}.prop`),
+    statement: `${huge('statement', 3000)}.`,
+  }));
+  const outcomes: CheckOutcome[] = rules.map((r, i) =>
+    i % failEvery === 0
+      ? outcome({
+          name: `check ${r.id}`,
+          rules: [r.id],
+          state: 'failed',
+          errors: [{ name: 'AssertionError', message: huge('message', 50_000) }],
+          evidence: [exchange('y'.repeat(200_001))],
+        })
+      : outcome({ name: `check ${r.id}`, rules: [r.id], state: 'passed' }),
+  );
+  const report = buildReport({
+    version: '1',
+    target: 'http://t',
+    profileName: 'p',
+    profileDeclared: true,
+    seed: 1,
+    only: [],
+    rules,
+    outcomes,
+    requests: 1,
+    leftovers: 0,
+    runErrors: [],
+  });
   for (const r of report.rules) {
-    for (const c of r.checks) if (c.verdict === 'fail') c.repro = `curl -sS --data-binary @- 'http://t/v2/notes' <<'JSON'\n${huge('body', 200_001)}\nJSON`;
+    for (const c of r.checks)
+      if (c.verdict === 'fail')
+        c.repro = `curl -sS --data-binary @- 'http://t/v2/notes' <<'JSON'\n${huge('body', 200_001)}\nJSON`;
     // A report read back from JSON may carry reasons of any length: the renderer must not trust buildReport's clipping.
     if (r.verdict === 'fail') r.reason = huge('reason', 100_000);
   }
@@ -32,7 +57,9 @@ describe('renderMarkdown', () => {
     const md = renderMarkdown(syntheticReport(1), { fullReport: 'reports/conformance.html' });
     expect(md.length).toBeLessThanOrEqual(MARKDOWN_MAX_CHARS);
     expect(md).toMatch(/^## notes-conformance: FAIL: 300 rules against http:\/\/t/);
-    expect(md).toMatch(/\*\*Truncated\*\* to stay under 60,000 characters: \d+ failing rule\(s\)[^\n]* not shown\. See the full report: reports\/conformance\.html\.\n$/);
+    expect(md).toMatch(
+      /\*\*Truncated\*\* to stay under 60,000 characters: \d+ failing rule\(s\)[^\n]* not shown\. See the full report: reports\/conformance\.html\.\n$/,
+    );
     assertWellFormed(md);
     expect(md).toContain('Reproduce:');
     expect(md).not.toContain('<b>');

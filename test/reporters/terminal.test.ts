@@ -23,7 +23,9 @@ describe('renderTerminal', () => {
     const lines = renderTerminal(report).split('\n');
     const start = lines.findIndex((l) => l.startsWith('  skipped 3 rule(s):'));
     expect(lines.slice(start + 1, start + 3)).toEqual([
-      expect.stringMatching(/^ {4} {2}2 x the profile declares no rate-limit headers \(really\)[^]*characters in all\)$/),
+      expect.stringMatching(
+        /^ {4} {2}2 x the profile declares no rate-limit headers \(really\)[^]*characters in all\)$/,
+      ),
       '      1 x no quota on this target',
     ]);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(420);
@@ -40,7 +42,9 @@ describe('renderTerminal', () => {
 
   it('--quiet still prints the failing rule ids and the seed', () => {
     const quiet = renderTerminal(report, { quiet: true });
-    const failing = report.rules.filter((r) => r.level === 'documented' && (r.verdict === 'fail' || r.verdict === 'error')).map((r) => r.id);
+    const failing = report.rules
+      .filter((r) => r.level === 'documented' && (r.verdict === 'fail' || r.verdict === 'error'))
+      .map((r) => r.id);
     expect(failing).toHaveLength(3);
     for (const id of failing) expect(quiet).toContain(id);
     expect(quiet).toMatch(/^seed 7 /m);

@@ -28,7 +28,9 @@ describe('rule coverage', () => {
 
   it('every rule id a check declares is in the catalogue', () => {
     const known = new Set(rules.map((r) => r.id));
-    const unknown = collected.checks.flatMap((c) => c.rules.filter((id) => !known.has(id)).map((id) => `${c.name}: ${id}`));
+    const unknown = collected.checks.flatMap((c) =>
+      c.rules.filter((id) => !known.has(id)).map((id) => `${c.name}: ${id}`),
+    );
     expect(unknown).toEqual([]);
   });
 

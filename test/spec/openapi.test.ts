@@ -6,32 +6,62 @@ import { createSchemaRegistry } from '../../spec/schemas.js';
 import { responseExamples } from './response-examples.js';
 
 const SHAPED = [
-  'createNote', 'getNote', 'updateNote', 'setNoteCreatedAt', 'deleteNote', 'listNotes', 'searchNotes', 'getRelatedNotes',
-  'createCollection', 'getCollection', 'updateCollection', 'deleteCollection', 'listCollections', 'searchCollections',
-  'addNoteToCollection', 'moveNote',
+  'createNote',
+  'getNote',
+  'updateNote',
+  'setNoteCreatedAt',
+  'deleteNote',
+  'listNotes',
+  'searchNotes',
+  'getRelatedNotes',
+  'createCollection',
+  'getCollection',
+  'updateCollection',
+  'deleteCollection',
+  'listCollections',
+  'searchCollections',
+  'addNoteToCollection',
+  'moveNote',
 ];
-const NOT_SHOWN = ['trashNote', 'restoreNote', 'removeNoteFromCollection', 'getAttachmentDownloadUrl', 'askAttachmentQuestion'];
+const NOT_SHOWN = [
+  'trashNote',
+  'restoreNote',
+  'removeNoteFromCollection',
+  'getAttachmentDownloadUrl',
+  'askAttachmentQuestion',
+];
 /** Not in the document: the reference fake serves them at profile-chosen endpoints. */
 const FAKE_EXTENSIONS = [
-  'captureNote', 'trashCollection', 'fixtureCreateUser', 'fixtureDeleteUser', 'fixtureSetQuota', 'fixtureSetRateLimit', 'fixtureGrant',
-  'fixtureAddAttachment', 'fixtureAddAudioRecording', 'fixtureReset', 'fixtureStats', 'fixtureFaults',
+  'captureNote',
+  'trashCollection',
+  'fixtureCreateUser',
+  'fixtureDeleteUser',
+  'fixtureSetQuota',
+  'fixtureSetRateLimit',
+  'fixtureGrant',
+  'fixtureAddAttachment',
+  'fixtureAddAudioRecording',
+  'fixtureReset',
+  'fixtureStats',
+  'fixtureFaults',
 ];
 
 describe('openapi.yaml', () => {
   const registry = createSchemaRegistry();
   const operations = listOperations();
 
-  it('describes the 16 shaped operations, the 5 the document names without shapes and the fake\'s extensions', () => {
+  it("describes the 16 shaped operations, the 5 the document names without shapes and the fake's extensions", () => {
     const ids = operations.map((o) => o.operationId).sort();
     expect(ids).toEqual([...SHAPED, ...NOT_SHOWN, ...FAKE_EXTENSIONS].sort());
     for (const op of operations) {
-      if (NOT_SHOWN.includes(op.operationId) || FAKE_EXTENSIONS.includes(op.operationId)) expect(op.notShown, op.operationId).toBeDefined();
+      if (NOT_SHOWN.includes(op.operationId) || FAKE_EXTENSIONS.includes(op.operationId))
+        expect(op.notShown, op.operationId).toBeDefined();
       else expect(op.notShown, op.operationId).toBeUndefined();
       expect(op.fakeExtension === true, op.operationId).toBe(FAKE_EXTENSIONS.includes(op.operationId));
     }
   });
 
-  it('describes every endpoint the reference fake serves, fixture API included, at its default profile\'s paths', () => {
+  it("describes every endpoint the reference fake serves, fixture API included, at its default profile's paths", () => {
     const core = new FakeCore(resolveConfig());
     const key = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, '{}')}`;
     const described = new Set(operations.map((o) => key(o.method, o.path)));
@@ -68,7 +98,9 @@ describe('openapi.yaml', () => {
     const body = { ...(responseExamples.NoteReadResponse!.valid as object), extra: 1 };
     expect(registry.validate('NoteReadResponse', body)).toEqual([]);
     expect(registry.validate('NoteReadResponse', body, { strict: true }).join()).toMatch(/extra|unevaluated/);
-    const nested = structuredClone(responseExamples.RelatedNotesResponse!.valid) as { results: Array<{ collections: Array<Record<string, unknown>> }> };
+    const nested = structuredClone(responseExamples.RelatedNotesResponse!.valid) as {
+      results: Array<{ collections: Array<Record<string, unknown>> }>;
+    };
     nested.results[0]!.collections[0]!.colour = 'red';
     expect(registry.validate('RelatedNotesResponse', nested)).toEqual([]);
     expect(registry.validate('RelatedNotesResponse', nested, { strict: true })).not.toEqual([]);
@@ -84,9 +116,25 @@ describe('openapi.yaml', () => {
     expect(registry.validate('NoteUpdateRequest', { content: 'x', version: 0 })).not.toEqual([]);
     expect(registry.validate('NoteSearchRequest', { query: '   ' })).not.toEqual([]);
     expect(registry.validate('NoteSearchRequest', { query: ' a ' })).toEqual([]);
-    expect(registry.validate('CollectionCreateRequest', { title: 't', id: null, created_at: null, updated_at: null, description: null })).toEqual([]);
-    expect(registry.validate('CollectionCreateRequest', { title: 't', description: 'd'.repeat(10_001) })).not.toEqual([]);
-    expect(registry.validate('AttachmentQuestionRequest', { attachment_id: '0b6f7a52-3c1e-4f0e-9d7a-1b2c3d4e5f60', attachment_kind: 'pdf', question: '' })).not.toEqual([]);
+    expect(
+      registry.validate('CollectionCreateRequest', {
+        title: 't',
+        id: null,
+        created_at: null,
+        updated_at: null,
+        description: null,
+      }),
+    ).toEqual([]);
+    expect(registry.validate('CollectionCreateRequest', { title: 't', description: 'd'.repeat(10_001) })).not.toEqual(
+      [],
+    );
+    expect(
+      registry.validate('AttachmentQuestionRequest', {
+        attachment_id: '0b6f7a52-3c1e-4f0e-9d7a-1b2c3d4e5f60',
+        attachment_kind: 'pdf',
+        question: '',
+      }),
+    ).not.toEqual([]);
     expect(registry.validate('MoveRequest', {})).not.toEqual([]);
   });
 });

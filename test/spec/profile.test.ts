@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProfileError, loadBuiltinProfile, loadProfile, parseProfile } from '../../spec/profile.js';
+import { loadBuiltinProfile, loadProfile, ProfileError, parseProfile } from '../../spec/profile.js';
 
 const problemsOf = (text: string): readonly string[] => {
   try {
@@ -32,14 +32,22 @@ describe('target profiles', () => {
   });
 
   it('says what was expected of a bad value', () => {
-    expect(problemsOf('name: x\nstatuses:\n  validation: 200\n')).toEqual(['/statuses/validation: must be >= 400 (got 200)']);
-    expect(problemsOf('name: x\nlist_order: newest\n')).toEqual(['/list_order: must be one of ["newest_first","oldest_first"] (got "newest")']);
-    expect(problemsOf('name: x\nbudgets:\n  request_budget: many\n')).toEqual(['/budgets/request_budget: must be integer (got "many")']);
+    expect(problemsOf('name: x\nstatuses:\n  validation: 200\n')).toEqual([
+      '/statuses/validation: must be >= 400 (got 200)',
+    ]);
+    expect(problemsOf('name: x\nlist_order: newest\n')).toEqual([
+      '/list_order: must be one of ["newest_first","oldest_first"] (got "newest")',
+    ]);
+    expect(problemsOf('name: x\nbudgets:\n  request_budget: many\n')).toEqual([
+      '/budgets/request_budget: must be integer (got "many")',
+    ]);
   });
 
   it('names missing required fields', () => {
     expect(problemsOf('statuses: {}\n')).toEqual(['/name: required field is missing']);
-    expect(problemsOf('name: x\nendpoints:\n  restore_note: { method: POST }\n')).toEqual(['/endpoints/restore_note/path: required field is missing']);
+    expect(problemsOf('name: x\nendpoints:\n  restore_note: { method: POST }\n')).toEqual([
+      '/endpoints/restore_note/path: required field is missing',
+    ]);
   });
 
   it('reports YAML syntax errors with a line and an empty file clearly', () => {
@@ -50,7 +58,11 @@ describe('target profiles', () => {
   });
 
   it('names the file in the error message', () => {
-    expect(() => loadProfile('/nonexistent/target.yaml')).toThrow(/\/nonexistent\/target\.yaml: invalid target profile\n {2}cannot read the file: ENOENT/);
-    expect(() => parseProfile('name: x\nextra: 1\n', 'staging.yaml')).toThrow('staging.yaml: invalid target profile\n  /extra: unknown field');
+    expect(() => loadProfile('/nonexistent/target.yaml')).toThrow(
+      /\/nonexistent\/target\.yaml: invalid target profile\n {2}cannot read the file: ENOENT/,
+    );
+    expect(() => parseProfile('name: x\nextra: 1\n', 'staging.yaml')).toThrow(
+      'staging.yaml: invalid target profile\n  /extra: unknown field',
+    );
   });
 });

@@ -6,21 +6,44 @@ const id2 = '5a0c1f3e-8d2b-4c6a-9e7f-0a1b2c3d4e5f';
 const t = '2025-04-11T04:47:14.457Z';
 
 const noteCore = {
-  id, title: 'Groceries', content: 'Groceries\n- milk', created_at: t, updated_at: t,
-  version: 1, collection_ids: [id2], request_id: 'req-1',
+  id,
+  title: 'Groceries',
+  content: 'Groceries\n- milk',
+  created_at: t,
+  updated_at: t,
+  version: 1,
+  collection_ids: [id2],
+  request_id: 'req-1',
 };
 const attachment = {
-  attachment_id: id2, attachment_kind: 'pdf', image_type: null, ocr_text: 'text',
-  page_count: 3, suggested_search: null, summary: 'A report', visual_description: null,
+  attachment_id: id2,
+  attachment_kind: 'pdf',
+  image_type: null,
+  ocr_text: 'text',
+  page_count: 3,
+  suggested_search: null,
+  summary: 'A report',
+  visual_description: null,
 };
 const listItem = {
-  id, title: 'Groceries', snippet: 'milk', created_at: t, updated_at: t,
-  collection_ids: [], audio_recording_ids: [],
+  id,
+  title: 'Groceries',
+  snippet: 'milk',
+  created_at: t,
+  updated_at: t,
+  collection_ids: [],
+  audio_recording_ids: [],
 };
 const collection = { id: id2, title: 'Home', description: null, created_at: t, updated_at: t };
 const relatedItem = {
-  id, title: 'Groceries', snippet: 'milk', preview: 'Groceries - milk', score: 0.82,
-  created_at: t, updated_at: t, collection_ids: [id2],
+  id,
+  title: 'Groceries',
+  snippet: 'milk',
+  preview: 'Groceries - milk',
+  score: 0.82,
+  created_at: t,
+  updated_at: t,
+  collection_ids: [id2],
   collections: [{ ...collection, is_shared: false, note_count: 4 }],
 };
 
@@ -53,9 +76,28 @@ export const responseExamples: Record<string, ExampleSet> = {
       { why: 'trashed_at missing', data: { ...noteCore, audio_recording_ids: [], attachment_metadata: [] } },
       { why: 'attachment_metadata missing', data: { ...noteCore, trashed_at: null, audio_recording_ids: [] } },
       { why: 'audio_recording_ids missing', data: { ...noteCore, trashed_at: null, attachment_metadata: [] } },
-      { why: 'attachment page_count a string', data: { ...noteCore, trashed_at: null, audio_recording_ids: [], attachment_metadata: [{ ...attachment, page_count: '3' }] } },
-      { why: 'attachment summary missing', data: { ...noteCore, trashed_at: null, audio_recording_ids: [], attachment_metadata: [without(attachment, 'summary')] } },
-      { why: 'trashed_at not a date-time', data: { ...noteCore, trashed_at: 'yesterday', audio_recording_ids: [], attachment_metadata: [] } },
+      {
+        why: 'attachment page_count a string',
+        data: {
+          ...noteCore,
+          trashed_at: null,
+          audio_recording_ids: [],
+          attachment_metadata: [{ ...attachment, page_count: '3' }],
+        },
+      },
+      {
+        why: 'attachment summary missing',
+        data: {
+          ...noteCore,
+          trashed_at: null,
+          audio_recording_ids: [],
+          attachment_metadata: [without(attachment, 'summary')],
+        },
+      },
+      {
+        why: 'trashed_at not a date-time',
+        data: { ...noteCore, trashed_at: 'yesterday', audio_recording_ids: [], attachment_metadata: [] },
+      },
     ],
   },
   NoteUpdateResponse: {
@@ -73,23 +115,65 @@ export const responseExamples: Record<string, ExampleSet> = {
     ],
   },
   NoteListResponse: {
-    valid: { results: [listItem, { ...listItem, id: id2, content: 'Groceries\n- milk' }], total: 7, next_page: 'abc', request_id: 'r' },
+    valid: {
+      results: [listItem, { ...listItem, id: id2, content: 'Groceries\n- milk' }],
+      total: 7,
+      next_page: 'abc',
+      request_id: 'r',
+    },
     invalid: [
       { why: 'next_page null (must be omitted)', data: { results: [], total: 0, next_page: null, request_id: 'r' } },
       { why: 'item snippet missing', data: { results: [without(listItem, 'snippet')], total: 1, request_id: 'r' } },
-      { why: 'item audio_recording_ids missing', data: { results: [without(listItem, 'audio_recording_ids')], total: 1, request_id: 'r' } },
+      {
+        why: 'item audio_recording_ids missing',
+        data: { results: [without(listItem, 'audio_recording_ids')], total: 1, request_id: 'r' },
+      },
       { why: 'total missing', data: { results: [], request_id: 'r' } },
-      { why: 'more than 100 results', data: { results: Array.from({ length: 101 }, () => listItem), total: 101, request_id: 'r' } },
+      {
+        why: 'more than 100 results',
+        data: { results: Array.from({ length: 101 }, () => listItem), total: 101, request_id: 'r' },
+      },
     ],
   },
   NoteSearchResponse: {
-    valid: { results: [listItem], total: 100, limit: 20, offset: 0, has_next_page: true, snapshot_id: 's1', request_id: 'r' },
+    valid: {
+      results: [listItem],
+      total: 100,
+      limit: 20,
+      offset: 0,
+      has_next_page: true,
+      snapshot_id: 's1',
+      request_id: 'r',
+    },
     invalid: [
-      { why: 'total above the 100 window', data: { results: [], total: 101, limit: 20, offset: 0, has_next_page: false, snapshot_id: 's', request_id: 'r' } },
-      { why: 'has_next_page a string', data: { results: [], total: 0, limit: 20, offset: 0, has_next_page: 'no', snapshot_id: 's', request_id: 'r' } },
-      { why: 'snapshot_id missing', data: { results: [], total: 0, limit: 20, offset: 0, has_next_page: false, request_id: 'r' } },
-      { why: 'limit above 50', data: { results: [], total: 0, limit: 51, offset: 0, has_next_page: false, snapshot_id: 's', request_id: 'r' } },
-      { why: 'negative offset', data: { results: [], total: 0, limit: 20, offset: -1, has_next_page: false, snapshot_id: 's', request_id: 'r' } },
+      {
+        why: 'total above the 100 window',
+        data: {
+          results: [],
+          total: 101,
+          limit: 20,
+          offset: 0,
+          has_next_page: false,
+          snapshot_id: 's',
+          request_id: 'r',
+        },
+      },
+      {
+        why: 'has_next_page a string',
+        data: { results: [], total: 0, limit: 20, offset: 0, has_next_page: 'no', snapshot_id: 's', request_id: 'r' },
+      },
+      {
+        why: 'snapshot_id missing',
+        data: { results: [], total: 0, limit: 20, offset: 0, has_next_page: false, request_id: 'r' },
+      },
+      {
+        why: 'limit above 50',
+        data: { results: [], total: 0, limit: 51, offset: 0, has_next_page: false, snapshot_id: 's', request_id: 'r' },
+      },
+      {
+        why: 'negative offset',
+        data: { results: [], total: 0, limit: 20, offset: -1, has_next_page: false, snapshot_id: 's', request_id: 'r' },
+      },
     ],
   },
   RelatedNotesResponse: {
@@ -97,8 +181,18 @@ export const responseExamples: Record<string, ExampleSet> = {
     invalid: [
       { why: 'score a string', data: { results: [{ ...relatedItem, score: 'high' }], total: 1, request_id: 'r' } },
       { why: 'preview missing', data: { results: [without(relatedItem, 'preview')], total: 1, request_id: 'r' } },
-      { why: 'collection summary is_shared missing', data: { results: [{ ...relatedItem, collections: [{ ...collection, note_count: 1 }] }], total: 1, request_id: 'r' } },
-      { why: 'more than 20 results', data: { results: Array.from({ length: 21 }, () => relatedItem), total: 21, request_id: 'r' } },
+      {
+        why: 'collection summary is_shared missing',
+        data: {
+          results: [{ ...relatedItem, collections: [{ ...collection, note_count: 1 }] }],
+          total: 1,
+          request_id: 'r',
+        },
+      },
+      {
+        why: 'more than 20 results',
+        data: { results: Array.from({ length: 21 }, () => relatedItem), total: 21, request_id: 'r' },
+      },
     ],
   },
   CollectionWriteResponse: {
@@ -140,23 +234,83 @@ export const responseExamples: Record<string, ExampleSet> = {
   AttachmentQuestionResponse: {
     valid: { answer: 'Yes', attachment_id: id, attachment_kind: 'pdf', page_references: [1, 3], request_id: 'r' },
     invalid: [
-      { why: 'page_references of strings', data: { answer: 'Yes', attachment_id: id, attachment_kind: 'pdf', page_references: ['1'], request_id: 'r' } },
-      { why: 'answer missing', data: { attachment_id: id, attachment_kind: 'pdf', page_references: [], request_id: 'r' } },
+      {
+        why: 'page_references of strings',
+        data: { answer: 'Yes', attachment_id: id, attachment_kind: 'pdf', page_references: ['1'], request_id: 'r' },
+      },
+      {
+        why: 'answer missing',
+        data: { attachment_id: id, attachment_kind: 'pdf', page_references: [], request_id: 'r' },
+      },
     ],
   },
   QuotaExceededError: {
     valid: {
       error: {
-        type: 'quota_exceeded', message: 'Note limit reached',
-        details: { current_plan: 'free', free_used: 50, free_limit: 50, used: 50, limit: 50, reset_time: '2026-12-01T00:00:00Z' },
+        type: 'quota_exceeded',
+        message: 'Note limit reached',
+        details: {
+          current_plan: 'free',
+          free_used: 50,
+          free_limit: 50,
+          used: 50,
+          limit: 50,
+          reset_time: '2026-12-01T00:00:00Z',
+        },
         upgrade_info: { message: 'Upgrade for more notes', upgrade_url: 'https://example.com/upgrade' },
       },
     },
     invalid: [
-      { why: 'type not quota_exceeded', data: { error: { type: 'limit', message: 'm', details: { current_plan: 'free', free_used: 1, free_limit: 1, used: 1, limit: 1, reset_time: 'x' }, upgrade_info: { message: 'm', upgrade_url: 'u' } } } },
-      { why: 'a detail value an object', data: { error: { type: 'quota_exceeded', message: 'm', details: { current_plan: { name: 'free' }, free_used: 1, free_limit: 1, used: 1, limit: 1, reset_time: 'x' }, upgrade_info: { message: 'm', upgrade_url: 'u' } } } },
-      { why: 'upgrade_info missing', data: { error: { type: 'quota_exceeded', message: 'm', details: { current_plan: 'free', free_used: 1, free_limit: 1, used: 1, limit: 1, reset_time: 'x' } } } },
-      { why: 'a detail value fractional', data: { error: { type: 'quota_exceeded', message: 'm', details: { current_plan: 'free', free_used: 1.5, free_limit: 1, used: 1, limit: 1, reset_time: 'x' }, upgrade_info: { message: 'm', upgrade_url: 'u' } } } },
+      {
+        why: 'type not quota_exceeded',
+        data: {
+          error: {
+            type: 'limit',
+            message: 'm',
+            details: { current_plan: 'free', free_used: 1, free_limit: 1, used: 1, limit: 1, reset_time: 'x' },
+            upgrade_info: { message: 'm', upgrade_url: 'u' },
+          },
+        },
+      },
+      {
+        why: 'a detail value an object',
+        data: {
+          error: {
+            type: 'quota_exceeded',
+            message: 'm',
+            details: {
+              current_plan: { name: 'free' },
+              free_used: 1,
+              free_limit: 1,
+              used: 1,
+              limit: 1,
+              reset_time: 'x',
+            },
+            upgrade_info: { message: 'm', upgrade_url: 'u' },
+          },
+        },
+      },
+      {
+        why: 'upgrade_info missing',
+        data: {
+          error: {
+            type: 'quota_exceeded',
+            message: 'm',
+            details: { current_plan: 'free', free_used: 1, free_limit: 1, used: 1, limit: 1, reset_time: 'x' },
+          },
+        },
+      },
+      {
+        why: 'a detail value fractional',
+        data: {
+          error: {
+            type: 'quota_exceeded',
+            message: 'm',
+            details: { current_plan: 'free', free_used: 1.5, free_limit: 1, used: 1, limit: 1, reset_time: 'x' },
+            upgrade_info: { message: 'm', upgrade_url: 'u' },
+          },
+        },
+      },
     ],
   },
 };

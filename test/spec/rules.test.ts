@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { listOperations } from '../../spec/openapi.js';
 import { packageRoot, specFile } from '../../spec/paths.js';
 import { isProfileSchemaField, loadBuiltinProfile, profileField } from '../../spec/profile.js';
-import { RULE_ID_PATTERN, loadRules } from '../../spec/rules.js';
+import { loadRules, RULE_ID_PATTERN } from '../../spec/rules.js';
 
 const normalise = (text: string) => text.replace(/\s+/g, ' ').trim();
 const documentText = readFileSync(specFile('api', 'notes-collections-v2.md'), 'utf8');
@@ -22,17 +22,25 @@ describe('rules.yaml', () => {
   });
 
   it('quotes the API document verbatim in every rule', () => {
-    const missing = rules.flatMap((r) => r.quote.filter((q) => !documentFlat.includes(normalise(q))).map((q) => `${r.id}: ${q}`));
+    const missing = rules.flatMap((r) =>
+      r.quote.filter((q) => !documentFlat.includes(normalise(q))).map((q) => `${r.id}: ${q}`),
+    );
     expect(missing).toEqual([]);
   });
 
   it('names only operations of openapi.yaml', () => {
-    const unknown = rules.flatMap((r) => r.operations.filter((op) => !operationIds.has(op)).map((op) => `${r.id}: ${op}`));
+    const unknown = rules.flatMap((r) =>
+      r.operations.filter((op) => !operationIds.has(op)).map((op) => `${r.id}: ${op}`),
+    );
     expect(unknown).toEqual([]);
   });
 
   it('ties every profile rule, and every need, to a field of the profile schema', () => {
-    const bad = rules.flatMap((r) => [r.profile, ...r.needs].filter((f): f is string => f !== undefined && !isProfileSchemaField(f)).map((f) => `${r.id}: ${f}`));
+    const bad = rules.flatMap((r) =>
+      [r.profile, ...r.needs]
+        .filter((f): f is string => f !== undefined && !isProfileSchemaField(f))
+        .map((f) => `${r.id}: ${f}`),
+    );
     expect(bad).toEqual([]);
     for (const rule of rules) expect(rule.level === 'profile').toBe(rule.profile !== undefined);
   });
@@ -45,8 +53,11 @@ describe('rules.yaml', () => {
   it('covers every operation the document shows, and every endpoint heading of part 4', () => {
     const covered = new Set(rules.flatMap((r) => r.operations));
     // The fake's extensions (x-fake-extension, such as capture) are not in the document: no rule needs to judge them.
-    for (const op of listOperations().filter((o) => !o.fakeExtension)) expect(covered.has(op.operationId), op.operationId).toBe(true);
-    const headings = [...documentText.matchAll(/^\*\*(GET|POST|PUT|PATCH|DELETE) (\S+)\*\*/gm)].map((m) => `${m[1]} ${m[2]}`);
+    for (const op of listOperations().filter((o) => !o.fakeExtension))
+      expect(covered.has(op.operationId), op.operationId).toBe(true);
+    const headings = [...documentText.matchAll(/^\*\*(GET|POST|PUT|PATCH|DELETE) (\S+)\*\*/gm)].map(
+      (m) => `${m[1]} ${m[2]}`,
+    );
     expect(headings.length).toBe(16);
     const sections = rules.map((r) => r.section).join('\n');
     for (const heading of headings) expect(sections.includes(heading), heading).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PROBLEMS, createSchemaRegistry } from '../../spec/schemas.js';
+import { createSchemaRegistry, MAX_PROBLEMS } from '../../spec/schemas.js';
 import { responseExamples } from './response-examples.js';
 
 /**
@@ -13,15 +13,22 @@ describe('validating a very long list', () => {
 
   it('a million valid items: no problem, in seconds', () => {
     const started = performance.now();
-    expect(registry.validate('NoteListResponse', { ...valid, results: Array.from({ length: 1_000_000 }, () => item) })).toEqual(['/results: must NOT have more than 100 items (got [{"id":"0b6f7a52-3c1e-4f0e-9d7a-1b2c3d4e5f60","title":"Gr...)']);
+    expect(
+      registry.validate('NoteListResponse', { ...valid, results: Array.from({ length: 1_000_000 }, () => item) }),
+    ).toEqual([
+      '/results: must NOT have more than 100 items (got [{"id":"0b6f7a52-3c1e-4f0e-9d7a-1b2c3d4e5f60","title":"Gr...)',
+    ]);
     expect(performance.now() - started).toBeLessThan(20_000);
   });
 
-  it('a million broken items: the first problems, capped, at the items\' real positions', () => {
+  it("a million broken items: the first problems, capped, at the items' real positions", () => {
     const results = Array.from({ length: 1_000_000 }, () => item);
     results[5000] = { ...(item as object), id: 42 };
     const started = performance.now();
-    const problems = registry.validate('NoteListResponse', { ...valid, results: results.map((r, i) => (i >= 999_000 ? 7 : r)) });
+    const problems = registry.validate('NoteListResponse', {
+      ...valid,
+      results: results.map((r, i) => (i >= 999_000 ? 7 : r)),
+    });
     expect(performance.now() - started).toBeLessThan(20_000);
     expect(problems.length).toBeLessThanOrEqual(MAX_PROBLEMS);
     expect(problems).toContain('/results/5000/id: must be string (got 42)');
@@ -33,13 +40,23 @@ describe('validating a very long list', () => {
     results[4321] = { ...(item as object), surprise: true };
     const problems = registry.validate('NoteListResponse', { ...valid, results }, { strict: true });
     expect(problems.filter((p) => p.startsWith('/results/4321: must NOT have unevaluated properties'))).toHaveLength(1);
-    expect(registry.validate('NoteListResponse', { ...valid, results: results.slice(0, 100).concat([item]) }, { strict: true })).toEqual([
+    expect(
+      registry.validate(
+        'NoteListResponse',
+        { ...valid, results: results.slice(0, 100).concat([item]) },
+        { strict: true },
+      ),
+    ).toEqual([
       '/results: must NOT have more than 100 items (got [{"id":"0b6f7a52-3c1e-4f0e-9d7a-1b2c3d4e5f60","title":"Gr...)',
     ]);
   });
 
   it('maxItems is still judged on a long list', () => {
-    expect(registry.validate('NoteListResponse', { ...valid, results: Array.from({ length: 101 }, () => item) }).join()).toMatch(/more than 100 items/);
-    expect(registry.validate('NoteListResponse', { ...valid, results: Array.from({ length: 5000 }, () => item) }).join()).toMatch(/more than 100 items/);
+    expect(
+      registry.validate('NoteListResponse', { ...valid, results: Array.from({ length: 101 }, () => item) }).join(),
+    ).toMatch(/more than 100 items/);
+    expect(
+      registry.validate('NoteListResponse', { ...valid, results: Array.from({ length: 5000 }, () => item) }).join(),
+    ).toMatch(/more than 100 items/);
   });
 });

@@ -1,4 +1,4 @@
-import { type ServerResponse, createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TargetUnavailable } from '../../../suites/harness/breaker.js';
@@ -35,15 +35,21 @@ async function rawServer(handler: (res: ServerResponse) => void): Promise<{ url:
     handler(res);
   });
   await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise<void>((resolve) => {
-    s.closeAllConnections();
-    s.close(() => resolve());
-  }));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        s.closeAllConnections();
+        s.close(() => resolve());
+      }),
+  );
   return { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, hits: () => hits };
 }
 
 async function failure(promise: Promise<unknown>): Promise<Error> {
-  const outcome = await promise.then(() => undefined, (e: unknown) => e);
+  const outcome = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(outcome, 'the request must fail').toBeInstanceOf(Error);
   return outcome as Error;
 }
@@ -102,7 +108,9 @@ describe('waits for rate limits are bounded', () => {
   });
 
   it('starts a new stretch after an answer that is not a refusal', async () => {
-    server = await recordingServer((_, i) => (i === 2 ? { status: 200, body: {} } : { status: 429, headers: { 'retry-after': '1' } }));
+    server = await recordingServer((_, i) =>
+      i === 2 ? { status: 200, body: {} } : { status: 429, headers: { 'retry-after': '1' } },
+    );
     const c = client(server.url, { maxRetryAfterMs: 1500 });
     await failure(get(c)); // 429, wait, 429: refused
     expect((await get(c)).status).toBe(200); // the third answer
@@ -112,7 +120,7 @@ describe('waits for rate limits are bounded', () => {
 
   it('does not wait past the run deadline, and sends nothing after it', async () => {
     server = await recordingServer(() => ({ status: 429, headers: { 'retry-after': '2' } }));
-    const c = client(server.url, { deadlineAt: Date.now() + 1000, deadlineWhat: 'the run\'s --max-duration of 1 s' });
+    const c = client(server.url, { deadlineAt: Date.now() + 1000, deadlineWhat: "the run's --max-duration of 1 s" });
     const started = performance.now();
     const error = await failure(get(c));
     expect(error.message).toMatch(/rate limit.*would run past the run's --max-duration of 1 s/);
@@ -123,26 +131,36 @@ describe('waits for rate limits are bounded', () => {
   });
 
   it('an empty bucket that resets beyond the cap: the next request is refused unsent, naming the rate limit', async () => {
-    server = await recordingServer(() => ({ status: 200, body: {}, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3600' } }));
+    server = await recordingServer(() => ({
+      status: 200,
+      body: {},
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3600' },
+    }));
     const c = client(server.url);
     await get(c);
     const started = performance.now();
     const error = await failure(get(c));
     expect(error).toBeInstanceOf(TargetUnavailable);
-    expect(error.message).toMatch(/not sent: the target's rate limit: X-RateLimit-Remaining was 0, resetting in 3600 s; that is beyond the 60 s/);
+    expect(error.message).toMatch(
+      /not sent: the target's rate limit: X-RateLimit-Remaining was 0, resetting in 3600 s; that is beyond the 60 s/,
+    );
     expect(performance.now() - started).toBeLessThan(200);
     expect(server.seen).toHaveLength(1);
   });
 
   it('a 429 with an empty bucket and no Retry-After is waited for by its reset, when that is short', async () => {
-    server = await recordingServer((_, i) => (i === 0 ? { status: 429, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1' } } : { status: 200, body: {} }));
+    server = await recordingServer((_, i) =>
+      i === 0
+        ? { status: 429, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1' } }
+        : { status: 200, body: {} },
+    );
     expect((await get(client(server.url))).status).toBe(200);
     expect(server.seen).toHaveLength(2);
   });
 });
 
 describe('a stopped run', () => {
-  it('aborts a request in flight on a body that never ends, as the kit\'s error, and sends nothing more', async () => {
+  it("aborts a request in flight on a body that never ends, as the kit's error, and sends nothing more", async () => {
     const s = await rawServer((res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(' ')), 100);
@@ -178,7 +196,7 @@ describe('a stopped run', () => {
       const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(' ')), 100);
     });
     const c = client(s.url, { timeoutMs: 3000 });
-    c.setDeadline(Date.now() + 500, 'the sweep\'s bound');
+    c.setDeadline(Date.now() + 500, "the sweep's bound");
     const started = performance.now();
     await expect(get(c)).rejects.toThrow(/timeout/);
     expect(performance.now() - started).toBeLessThan(1500);

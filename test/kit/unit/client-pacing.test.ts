@@ -40,7 +40,7 @@ describe('client pacing', () => {
     sorted.forEach((seen, i) => expect(seen.at - start).toBeGreaterThanOrEqual(i * 40 - 5));
   });
 
-  it('sends at once without a rate (the control: these gaps are far below a paced client\'s)', async () => {
+  it("sends at once without a rate (the control: these gaps are far below a paced client's)", async () => {
     server = await recordingServer();
     const c = client();
     for (let i = 0; i < 6; i++) await get(c);
@@ -61,7 +61,9 @@ describe('request budget', () => {
   });
 
   it('counts the retries of a 429 against the budget', async () => {
-    server = await recordingServer((_, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '0' } } : { status: 200, body: {} }));
+    server = await recordingServer((_, i) =>
+      i === 0 ? { status: 429, headers: { 'retry-after': '0' } } : { status: 200, body: {} },
+    );
     const c = client({ requestBudget: 2 });
     expect((await get(c)).status).toBe(200);
     expect(c.sent).toBe(2);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TargetUnavailable } from '../../../suites/harness/breaker.js';
 import { TargetClient } from '../../../suites/harness/client.js';
-import { type RecordingServer, gaps, recordingServer } from './recording-server.js';
+import { gaps, type RecordingServer, recordingServer } from './recording-server.js';
 
 /** How the client treats a target that rate-limits it: 429 + Retry-After, and X-RateLimit-Remaining. */
 let server: RecordingServer;
@@ -22,7 +22,9 @@ const get = (c: TargetClient, extra: { acceptRateLimited?: boolean; ignoreRemain
 
 describe('429 and Retry-After', () => {
   it('waits the Retry-After seconds, then asks again and returns the answer', async () => {
-    server = await recordingServer((_, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200, body: { ok: true } }));
+    server = await recordingServer((_, i) =>
+      i === 0 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200, body: { ok: true } },
+    );
     const c = client();
     const x = await get(c);
     expect(x.status).toBe(200);
@@ -63,7 +65,11 @@ describe('429 and Retry-After', () => {
 });
 
 describe('X-RateLimit-Remaining', () => {
-  const empty = (reset: string) => () => ({ status: 200, body: {}, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset } });
+  const empty = (reset: string) => () => ({
+    status: 200,
+    body: {},
+    headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
+  });
 
   it('waits for X-RateLimit-Reset (seconds from now) before the next request when the bucket is empty', async () => {
     server = await recordingServer(empty('0.4'));
@@ -74,7 +80,9 @@ describe('X-RateLimit-Remaining', () => {
   });
 
   it('reads a reset in epoch seconds as an instant', async () => {
-    server = await recordingServer((_, i) => (i === 0 ? empty(String((Date.now() + 500) / 1000))() : { status: 200, body: {} }));
+    server = await recordingServer((_, i) =>
+      i === 0 ? empty(String((Date.now() + 500) / 1000))() : { status: 200, body: {} },
+    );
     const c = client();
     await get(c);
     await get(c);
@@ -83,9 +91,11 @@ describe('X-RateLimit-Remaining', () => {
   });
 
   it('does not wait while requests remain, nor for a check that empties the bucket on purpose', async () => {
-    server = await recordingServer((_, i) => (i === 0
-      ? { status: 200, body: {}, headers: { 'x-ratelimit-remaining': '5', 'x-ratelimit-reset': '5' } }
-      : { status: 200, body: {}, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '5' } }));
+    server = await recordingServer((_, i) =>
+      i === 0
+        ? { status: 200, body: {}, headers: { 'x-ratelimit-remaining': '5', 'x-ratelimit-reset': '5' } }
+        : { status: 200, body: {}, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '5' } },
+    );
     const c = client();
     await get(c);
     await get(c);

@@ -3,10 +3,18 @@ import type { Exchange } from '../../../suites/harness/client.js';
 import { selectEvidence } from '../../../suites/harness/evidence.js';
 
 const exchange = (n: number, text = `body ${n}`): Exchange => ({
-  method: 'GET', path: `/v2/notes/${n}`, requestHeaders: {}, status: 200, headers: {}, text, json: undefined, durationMs: 1, repro: `curl ${n}`,
+  method: 'GET',
+  path: `/v2/notes/${n}`,
+  requestHeaders: {},
+  status: 200,
+  headers: {},
+  text,
+  json: undefined,
+  durationMs: 1,
+  repro: `curl ${n}`,
 });
 
-describe('a failed check\'s evidence', () => {
+describe("a failed check's evidence", () => {
   it('keeps the judged exchange first, even when many came after it', () => {
     const all = Array.from({ length: 30 }, (_, i) => exchange(i));
     const kept = selectEvidence(all, new Set([3]));
@@ -22,7 +30,10 @@ describe('a failed check\'s evidence', () => {
     const big = 'x'.repeat(40_000);
     const all = [exchange(0, big), exchange(1, big), exchange(2, big), exchange(3)];
     const kept = selectEvidence(all, new Set([0, 1]), { exchanges: 8, chars: 64_000 });
-    expect(kept.map((x) => [x.path, x.judged ?? false])).toEqual([['/v2/notes/0', true], ['/v2/notes/1', true]]);
+    expect(kept.map((x) => [x.path, x.judged ?? false])).toEqual([
+      ['/v2/notes/0', true],
+      ['/v2/notes/1', true],
+    ]);
     const roomy = selectEvidence(all, new Set([0]), { exchanges: 8, chars: 100_000 });
     expect(roomy.map((x) => x.path)).toEqual(['/v2/notes/0', '/v2/notes/2', '/v2/notes/3']);
   });

@@ -1,4 +1,4 @@
-import { mkdtempSync, appendFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -45,7 +45,7 @@ describe('cleanup ledger', () => {
     expect(ids(pendingInJournal(dir))).toEqual(['collection:b2']);
   });
 
-  it('deletes a fixture user\'s notes and collections with the user', () => {
+  it("deletes a fixture user's notes and collections with the user", () => {
     const ledger = new Ledger(dir);
     ledger.created('user', 'u1', 'primary');
     ledger.created('note', 'n1', 'user:u1');
@@ -65,7 +65,7 @@ describe('cleanup ledger', () => {
     expect(entry).toMatchObject({ kind: 'note', id: 'n1', trashed: true });
   });
 
-  it('takes a 404 to its owner\'s delete as gone, but not for a trashed note or another user\'s', async () => {
+  it("takes a 404 to its owner's delete as gone, but not for a trashed note or another user's", async () => {
     const server = await recordingServer(() => ({ status: 404, body: { error: 'not found' } }));
     const client = new TargetClient({ baseUrl: server.url, timeoutMs: 5000, requestBudget: 100, secrets: [] });
     const noSchemas: SchemaRegistry = { names: [], validate: () => [], responseSchemaOf: () => undefined };

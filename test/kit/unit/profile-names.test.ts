@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assumedProfile } from '../../../kit/assumed-profile.js';
-import { type Profile, loadBuiltinProfile } from '../../../spec/profile.js';
+import { loadBuiltinProfile, type Profile } from '../../../spec/profile.js';
 import type { SchemaRegistry } from '../../../spec/schemas.js';
 import { Api } from '../../../suites/harness/api.js';
 import { TargetClient } from '../../../suites/harness/client.js';
@@ -39,21 +39,43 @@ const last = () => server.seen[server.seen.length - 1]!;
 
 describe('wire names from the profile', () => {
   it('sends the note list parameters under the names of each profile', async () => {
-    const query = { cursor: 'c1', collection: 'k1', include_content: true, open_tasks: true, created_after: '2020-01-01T00:00:00Z' };
+    const query = {
+      cursor: 'c1',
+      collection: 'k1',
+      include_content: true,
+      open_tasks: true,
+      created_after: '2020-01-01T00:00:00Z',
+    };
     await apiWith(loadBuiltinProfile('fake')).listNotes(query);
     expect(Object.fromEntries(last().url.searchParams)).toEqual({
-      page: 'c1', collection_id: 'k1', include_note_content: 'true', contains_open_tasks: 'true', filter_by_created_after: '2020-01-01T00:00:00Z',
+      page: 'c1',
+      collection_id: 'k1',
+      include_note_content: 'true',
+      contains_open_tasks: 'true',
+      filter_by_created_after: '2020-01-01T00:00:00Z',
     });
     await apiWith(loadBuiltinProfile('fake-divergent')).listNotes(query);
     expect(Object.fromEntries(last().url.searchParams)).toEqual({
-      cursor: 'c1', collection: 'k1', with_content: 'true', has_open_tasks: 'true', filter_by_created_after: '2020-01-01T00:00:00Z',
+      cursor: 'c1',
+      collection: 'k1',
+      with_content: 'true',
+      has_open_tasks: 'true',
+      filter_by_created_after: '2020-01-01T00:00:00Z',
     });
   });
 
   it('names search body fields and collection list bounds by the profile', async () => {
     const divergent = apiWith(loadBuiltinProfile('fake-divergent'));
-    await divergent.searchNotes({ limit: 5 }, { query: 'word', collections: ['k1'], response_shape: { x: 1 }, images: true });
-    expect(JSON.parse(last().body)).toEqual({ query: 'word', in_collections: ['k1'], options: { x: 1 }, has_images: true });
+    await divergent.searchNotes(
+      { limit: 5 },
+      { query: 'word', collections: ['k1'], response_shape: { x: 1 }, images: true },
+    );
+    expect(JSON.parse(last().body)).toEqual({
+      query: 'word',
+      in_collections: ['k1'],
+      options: { x: 1 },
+      has_images: true,
+    });
     expect(last().url.searchParams.get('limit')).toBe('5');
     await divergent.listCollections({ cursor: 'a', created_before: '2021-01-01T00:00:00Z' });
     expect(Object.fromEntries(last().url.searchParams)).toEqual({ after: 'a', created_to: '2021-01-01T00:00:00Z' });
@@ -76,8 +98,12 @@ describe('wire names from the profile', () => {
     expect(error).toBeInstanceOf(KitError);
     expect((error as Error).message).toBe('the profile declares no endpoints.restore_note');
     const bare = apiWith({ name: 'bare' });
-    expect(String(await refusal(() => bare.listNotes({ cursor: 'c' })))).toMatch(/declares no names\.notes_list\.cursor/);
-    expect(String(await refusal(() => bare.searchCollections({ query: 'q' })))).toMatch(/declares no names\.collections_search\.query/);
+    expect(String(await refusal(() => bare.listNotes({ cursor: 'c' })))).toMatch(
+      /declares no names\.notes_list\.cursor/,
+    );
+    expect(String(await refusal(() => bare.searchCollections({ query: 'q' })))).toMatch(
+      /declares no names\.collections_search\.query/,
+    );
     expect(server.seen).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One request as the server saw it, with when it arrived (ms, performance.now()). */
@@ -27,13 +27,21 @@ export interface RecordingServer {
  * with `answer(request, index)` (200 {} by default), so tests assert what the client really sent
  * and when, without the fake.
  */
-export async function recordingServer(answer: (seen: Seen, index: number) => Answer = () => ({ status: 200, body: {} })): Promise<RecordingServer> {
+export async function recordingServer(
+  answer: (seen: Seen, index: number) => Answer = () => ({ status: 200, body: {} }),
+): Promise<RecordingServer> {
   const seen: Seen[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const request: Seen = { method: req.method ?? '', url: new URL(req.url ?? '/', 'http://local'), headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: performance.now() };
+      const request: Seen = {
+        method: req.method ?? '',
+        url: new URL(req.url ?? '/', 'http://local'),
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: performance.now(),
+      };
       seen.push(request);
       const a = answer(request, seen.length - 1);
       const text = a.body === undefined ? '' : JSON.stringify(a.body);
@@ -46,10 +54,11 @@ export async function recordingServer(answer: (seen: Seen, index: number) => Ans
   return {
     url: `http://127.0.0.1:${port}`,
     seen,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

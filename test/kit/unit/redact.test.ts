@@ -6,7 +6,12 @@ describe('redaction', () => {
   const token = 'tok en/+"\\é-123456';
 
   it('removes a token as it is, percent-encoded, form-encoded and JSON-escaped', () => {
-    for (const form of [token, encodeURIComponent(token), new URLSearchParams({ s: token }).toString().slice(2), JSON.stringify(token).slice(1, -1)]) {
+    for (const form of [
+      token,
+      encodeURIComponent(token),
+      new URLSearchParams({ s: token }).toString().slice(2),
+      JSON.stringify(token).slice(1, -1),
+    ]) {
       expect(redactText(`before ${form} after`, [token])).toBe('before *** after');
     }
   });
@@ -16,9 +21,27 @@ describe('redaction', () => {
   });
 
   it('walks every string of a report, keys and nested arrays included, and leaves other values', () => {
-    const report = { exit_code: 1, rules: [{ id: 'notes.create', reason: `expected "${token}" to be "x"`, evidence: [{ headers: { [`x-${token}`]: `Bearer ${token}` } }] }], ok: true, none: null };
+    const report = {
+      exit_code: 1,
+      rules: [
+        {
+          id: 'notes.create',
+          reason: `expected "${token}" to be "x"`,
+          evidence: [{ headers: { [`x-${token}`]: `Bearer ${token}` } }],
+        },
+      ],
+      ok: true,
+      none: null,
+    };
     const out = redactDeep(report, ['learned-secret-1', token]);
     expect(JSON.stringify(out)).not.toContain(token);
-    expect(out).toEqual({ exit_code: 1, rules: [{ id: 'notes.create', reason: 'expected "***" to be "x"', evidence: [{ headers: { 'x-***': 'Bearer ***' } }] }], ok: true, none: null });
+    expect(out).toEqual({
+      exit_code: 1,
+      rules: [
+        { id: 'notes.create', reason: 'expected "***" to be "x"', evidence: [{ headers: { 'x-***': 'Bearer ***' } }] },
+      ],
+      ok: true,
+      none: null,
+    });
   });
 });

@@ -1,18 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { expectSameInstant } from '../../../suites/harness/expect.js';
-import { KitError } from '../../../suites/harness/errors.js';
-import { DataFactory } from '../../../suites/harness/data.js';
-import { eventually, poll, sameAtPrecision, searchIndexLagMs, timestampPrecisionMs } from '../../../suites/harness/timing.js';
-import type { Api } from '../../../suites/harness/api.js';
-import { type Profile, loadBuiltinProfile } from '../../../spec/profile.js';
 import { assumedProfile } from '../../../kit/assumed-profile.js';
+import { loadBuiltinProfile, type Profile } from '../../../spec/profile.js';
+import type { Api } from '../../../suites/harness/api.js';
+import { DataFactory } from '../../../suites/harness/data.js';
+import { KitError } from '../../../suites/harness/errors.js';
+import { expectSameInstant } from '../../../suites/harness/expect.js';
+import {
+  eventually,
+  poll,
+  sameAtPrecision,
+  searchIndexLagMs,
+  timestampPrecisionMs,
+} from '../../../suites/harness/timing.js';
 
 const profile = (extra: Partial<Profile> = {}): Profile => ({ name: 'p', ...extra });
 const T = Date.parse('2024-05-06T07:08:09.456Z');
 
 describe('timestamp precision', () => {
   it('is the declared value; 1 for a declared profile without it; whole seconds when no profile was given', () => {
-    expect(timestampPrecisionMs({ profile: profile({ timestamp_precision_ms: 1000 }), profileDeclared: true })).toBe(1000);
+    expect(timestampPrecisionMs({ profile: profile({ timestamp_precision_ms: 1000 }), profileDeclared: true })).toBe(
+      1000,
+    );
     expect(timestampPrecisionMs({ profile: profile(), profileDeclared: true })).toBe(1);
     expect(timestampPrecisionMs({ profile: profile(), profileDeclared: false })).toBe(1000);
   });
@@ -55,11 +63,19 @@ describe('polling for a lagging search index', () => {
 
   it('reads until ready, and gives up after the lag with the last reading', async () => {
     let reads = 0;
-    const soon = await poll({ profile: profile({ search_index_lag_ms: 2000 }) }, async () => ++reads, (n) => n >= 3);
+    const soon = await poll(
+      { profile: profile({ search_index_lag_ms: 2000 }) },
+      async () => ++reads,
+      (n) => n >= 3,
+    );
     expect(soon).toEqual({ value: 3, ready: true });
     const started = Date.now();
     reads = 0;
-    const never = await poll({ profile: profile({ search_index_lag_ms: 300 }) }, async () => ++reads, () => false);
+    const never = await poll(
+      { profile: profile({ search_index_lag_ms: 300 }) },
+      async () => ++reads,
+      () => false,
+    );
     expect(never.ready).toBe(false);
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
     expect(Date.now() - started).toBeLessThan(2000);
@@ -67,11 +83,29 @@ describe('polling for a lagging search index', () => {
     expect(reads).toBeLessThanOrEqual(15);
   });
 
-  it('eventually: a reading that never becomes ready is the kit\'s error (KitError) naming the lag, never a fail', async () => {
-    const failing = eventually({ profile: profile({ search_index_lag_ms: 0 }) }, 'the new note in search', async () => 0, () => false);
+  it("eventually: a reading that never becomes ready is the kit's error (KitError) naming the lag, never a fail", async () => {
+    const failing = eventually(
+      { profile: profile({ search_index_lag_ms: 0 }) },
+      'the new note in search',
+      async () => 0,
+      () => false,
+    );
     await expect(failing).rejects.toBeInstanceOf(KitError);
-    await expect(eventually({ profile: profile({ search_index_lag_ms: 0 }) }, 'the new note in search', async () => 0, () => false))
-      .rejects.toThrow(/the new note in search did not show within the search index lag \(0 ms\)/);
-    await expect(eventually({ profile: profile() }, 'x', async () => 7, (v) => v === 7)).resolves.toBe(7);
+    await expect(
+      eventually(
+        { profile: profile({ search_index_lag_ms: 0 }) },
+        'the new note in search',
+        async () => 0,
+        () => false,
+      ),
+    ).rejects.toThrow(/the new note in search did not show within the search index lag \(0 ms\)/);
+    await expect(
+      eventually(
+        { profile: profile() },
+        'x',
+        async () => 7,
+        (v) => v === 7,
+      ),
+    ).resolves.toBe(7);
   });
 });

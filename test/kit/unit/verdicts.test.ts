@@ -2,14 +2,24 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkVerdict } from '../../../reporters/report.js';
 import { pinnedFailure } from '../../../suites/harness/check.js';
-import { KitError, NonConformance, RuleViolation, classify, pinTo } from '../../../suites/harness/errors.js';
+import { classify, KitError, NonConformance, pinTo, RuleViolation } from '../../../suites/harness/errors.js';
 
 /** The one vocabulary of verdicts: what each way of ending a check means, in the check and in the report. */
 describe('classify', () => {
-  it('reads the target\'s failures and the kit\'s inability to judge from the error name', () => {
+  it("reads the target's failures and the kit's inability to judge from the error name", () => {
     const named = (name: string, message = 'x') => Object.assign(new Error(message), { name });
-    expect(['AssertionError', 'NonConformance', 'RuleViolation'].map((n) => classify(named(n)))).toEqual(['fail', 'fail', 'fail']);
-    expect(['KitError', 'TimeoutError', 'AbortError', 'TypeError', 'Error'].map((n) => classify(named(n)))).toEqual(['error', 'error', 'error', 'error', 'error']);
+    expect(['AssertionError', 'NonConformance', 'RuleViolation'].map((n) => classify(named(n)))).toEqual([
+      'fail',
+      'fail',
+      'fail',
+    ]);
+    expect(['KitError', 'TimeoutError', 'AbortError', 'TypeError', 'Error'].map((n) => classify(named(n)))).toEqual([
+      'error',
+      'error',
+      'error',
+      'error',
+      'error',
+    ]);
     // A matcher handed a value of the wrong type: the value came from the target.
     expect(classify(new TypeError('.toMatch() expects to receive a string, but got undefined'))).toBe('fail');
     // As the report sees errors (name and message only, after crossing from the worker).
@@ -18,38 +28,69 @@ describe('classify', () => {
   });
 
   it('gives the report the same verdicts as the check wrapper', () => {
-    const outcome = (name: string) => ({ name: 'c', file: 'f', rules: ['a.b.c'], state: 'failed' as const, errors: [{ name, message: 'why' }] });
+    const outcome = (name: string) => ({
+      name: 'c',
+      file: 'f',
+      rules: ['a.b.c'],
+      state: 'failed' as const,
+      errors: [{ name, message: 'why' }],
+    });
     expect(checkVerdict(outcome('RuleViolation'), false, 'a.b.c').verdict).toBe('fail');
     expect(checkVerdict(outcome('NonConformance'), true, 'a.b.c').verdict).toBe('warn');
     expect(checkVerdict(outcome('KitError'), false, 'a.b.c')).toEqual({ verdict: 'error', message: 'why' });
-    expect(checkVerdict(outcome('TypeError'), false, 'a.b.c')).toEqual({ verdict: 'error', message: 'TypeError in the check: why' });
+    expect(checkVerdict(outcome('TypeError'), false, 'a.b.c')).toEqual({
+      verdict: 'error',
+      message: 'TypeError in the check: why',
+    });
   });
 });
 
 describe('pinning a failure to a rule', () => {
   it('RuleViolation names each broken rule and keeps the replay per rule', () => {
-    const v = new RuleViolation(new Map([['a.b.c', 'one'], ['a.b.d', 'two']])).withReplay('seed 7');
-    expect([...v.broken]).toEqual([['a.b.c', 'one (seed 7)'], ['a.b.d', 'two (seed 7)']]);
+    const v = new RuleViolation(
+      new Map([
+        ['a.b.c', 'one'],
+        ['a.b.d', 'two'],
+      ]),
+    ).withReplay('seed 7');
+    expect([...v.broken]).toEqual([
+      ['a.b.c', 'one (seed 7)'],
+      ['a.b.d', 'two (seed 7)'],
+    ]);
     expect(v.message).toBe('a.b.c: one (seed 7); a.b.d: two (seed 7)');
     expect(classify(v)).toBe('fail');
   });
 
-  it('pinTo turns a failed expect into a violation of the given rule, and lets the kit\'s errors through', async () => {
+  it("pinTo turns a failed expect into a violation of the given rule, and lets the kit's errors through", async () => {
     const pinned = await pinTo('a.b.c', () => expect(1, 'one is two').toBe(2)).catch((e: unknown) => e);
     expect(pinned).toBeInstanceOf(RuleViolation);
     expect([...(pinned as RuleViolation).broken.keys()]).toEqual(['a.b.c']);
     expect((pinned as RuleViolation).broken.get('a.b.c')).toMatch(/one is two/);
     const kit = new KitError('no answer');
-    await expect(pinTo('a.b.c', () => { throw kit; })).rejects.toBe(kit);
+    await expect(
+      pinTo('a.b.c', () => {
+        throw kit;
+      }),
+    ).rejects.toBe(kit);
     // A violation already pinned elsewhere keeps its rule.
     const other = new RuleViolation('a.b.d', 'other');
-    await expect(pinTo('a.b.c', () => { throw other; })).rejects.toBe(other);
+    await expect(
+      pinTo('a.b.c', () => {
+        throw other;
+      }),
+    ).rejects.toBe(other);
   });
 
   it('a failed fast-check run keeps what its predicate meant, with the seed', async () => {
-    const failing = async (thrown: () => Error) => fc.assert(fc.asyncProperty(fc.nat(), async (n) => {
-      if (n > 5) throw thrown();
-    }), { seed: 42 }).catch((e: unknown) => pinnedFailure(e, (e as Error).message.split('\n').slice(0, 3).join(' ')));
+    const failing = async (thrown: () => Error) =>
+      fc
+        .assert(
+          fc.asyncProperty(fc.nat(), async (n) => {
+            if (n > 5) throw thrown();
+          }),
+          { seed: 42 },
+        )
+        .catch((e: unknown) => pinnedFailure(e, (e as Error).message.split('\n').slice(0, 3).join(' ')));
     const violation = await failing(() => new RuleViolation('a.b.c', 'broken'));
     expect(violation).toBeInstanceOf(RuleViolation);
     expect((violation as RuleViolation).broken.get('a.b.c')).toMatch(/^broken \(Property failed .*seed: 42/);
