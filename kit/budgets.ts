@@ -4,7 +4,7 @@ import type { Budgets } from '../suites/harness/context.js';
 
 /**
  * Budgets when the target is remote and its profile says nothing. A full run with them sends
- * about 830 requests with two tokens and no profile and about 1,080 with a profile that offers a
+ * about 770 requests with two tokens and no profile and about 1,080 with a profile that offers a
  * fixture API; the smoke tier about 80 (measured against the fake, test/kit/cost.test.ts). The
  * request budget leaves room above that, so a conforming target never runs out of it.
  * No random property runs: the boundary examples of every property always run (a property without

@@ -38,6 +38,7 @@ export class OutcomeCollector implements Reporter {
       ...(meta.seed !== undefined ? { seed: meta.seed } : {}),
       ...(meta.ruleFailures ? { ruleFailures: meta.ruleFailures } : {}),
       ...(meta.ruleSkips ? { ruleSkips: meta.ruleSkips } : {}),
+      ...(meta.requests !== undefined ? { requests: meta.requests } : {}),
       // diagnostic() is undefined for a test that did not run; its duration is in milliseconds.
       ...(test.diagnostic()?.duration !== undefined ? { durationMs: test.diagnostic()!.duration } : {}),
     };

@@ -42,6 +42,8 @@ export interface CheckOutcome {
   ruleSkips?: Readonly<Record<string, string>>;
   /** How long the check ran (vitest's TestCase.diagnostic().duration), in milliseconds. */
   durationMs?: number;
+  /** Requests the check itself sent (its file's shared setup and cleanup are not counted here). */
+  requests?: number;
 }
 
 export interface CheckResult {
@@ -55,6 +57,8 @@ export interface CheckResult {
   repro?: string;
   /** How long the check ran, in milliseconds (JUnit `time`; left out of the JSON to keep it byte-stable). */
   duration_ms?: number;
+  /** Requests the check itself sent (the cost of a run, per check; file-level setup is not included). */
+  requests?: number;
 }
 
 export interface RuleResult {
@@ -162,6 +166,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
       const repro = outcome.ruleRepros?.[id] ?? outcome.repro;
       if (verdict !== 'pass' && verdict !== 'skipped' && repro) result.repro = repro;
       if (outcome.durationMs !== undefined) result.duration_ms = Math.round(outcome.durationMs);
+      if (outcome.requests !== undefined) result.requests = outcome.requests;
       byRule.get(id)?.push(result) ?? byRule.set(id, [result]);
     }
   }

@@ -86,7 +86,8 @@ check('limit 1..100 and order_by created_at or updated_at are accepted, others r
   await t.verify('collections.list.response-fields', () => {
     for (const x of [one, hundred]) expect(envelopeProblems(x), `the list response: ${show(x)}`).toEqual([]);
   });
-  for (const limit of [0, 101]) {
+  // The document types limit as an integer: a fraction inside the range is refused too.
+  for (const limit of [0, 101, '1.5']) {
     const x = await t.api.listCollections({ limit });
     await t.verify('collections.list.limit-range', () => expectRefused(x, `a collection list with limit ${limit}`));
   }

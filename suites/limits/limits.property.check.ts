@@ -46,9 +46,40 @@ function valueAround(t: CheckContext, limit: StringLimit, delta: number, isConte
   return isContent ? prefix + 'a'.repeat(limit.max - prefix.length + delta) : text(t, limit.max + delta);
 }
 
+/**
+ * The checks that judge a rule at exactly these boundary examples (the limit accepted, one more
+ * refused) and also that a refusal creates or changes nothing. Without random runs (the remote
+ * defaults: property_runs 0) a property here would only send the same requests again, so it
+ * leaves the rule to them; with random runs (the fake, a profile that budgets them) it runs.
+ */
+const SAME_EXAMPLES_JUDGED_BY: Record<string, string> = {
+  'notes.create.content-max-chars': 'limits/note-sizes: note content on create',
+  'notes.create.content-max-bytes': 'limits/note-sizes: note content on create',
+  'notes.create.collection-titles-max-chars': 'limits/note-sizes: collection_titles entries',
+  'notes.create.collection-titles-max-bytes': 'limits/note-sizes: collection_titles entries',
+  'collections.create.title-max-chars': 'collections/create: title and description at the limits',
+  'collections.create.title-max-bytes': 'collections/create: title and description at the limits',
+  'collections.create.description-max-chars': 'collections/create: title and description at the limits',
+  'collections.create.description-max-bytes': 'collections/create: title and description at the limits',
+  'collections.update.title-max-chars': 'collections/read-update-delete: a PATCH over the limits',
+  'collections.update.title-max-bytes': 'collections/read-update-delete: a PATCH over the limits',
+  'collections.update.description-max-chars': 'collections/read-update-delete: a PATCH over the limits',
+  'collections.update.description-max-bytes': 'collections/read-update-delete: a PATCH over the limits',
+  'notes.list.limit-range': 'lists/notes-list: one page of a time window (limits 0, 1, 100, 101, 1.5)',
+  'collections.list.limit-range': 'collections/list: limit 1..100 (limits 0, 1, 100, 101, 1.5)',
+};
+
+/** Skips a property that, with no random runs budgeted, would repeat another check's requests (named in the reason). */
+function skipWhenOnlyRepeating(t: CheckContext, rule: string): void {
+  const judgedBy = SAME_EXAMPLES_JUDGED_BY[rule];
+  if (judgedBy === undefined || t.budgets.property_runs > 0) return;
+  t.skip(`no random runs are budgeted for this target, and the same boundary examples are judged by ${judgedBy}`);
+}
+
 for (const limit of STRING_LIMITS) {
   const unit = limit.twoByte ? 'UTF-8 bytes (two-byte characters)' : 'characters';
   check(`${limit.what}: lengths around ${limit.max} ${unit} (property)`, { rules: [limit.rule] }, async (t) => {
+    skipWhenOnlyRepeating(t, limit.rule);
     const target: { note?: { id: string; version: number }; collection?: string } = {};
     if (limit.rule.startsWith('collections.update')) target.collection = (await t.data.collection()).id;
     // ASCII: max-3 .. max+3 characters. Two-byte: around max bytes with 'é', in whole characters.
@@ -87,6 +118,7 @@ const NUMERIC_LIMITS: NumericLimit[] = [
 for (const limit of NUMERIC_LIMITS) {
   const range = limit.max === undefined ? `>= ${limit.min}` : `${limit.min}..${limit.max}`;
   check(`${limit.what}: values around ${range} (property)`, { rules: [limit.rule] }, async (t) => {
+    skipWhenOnlyRepeating(t, limit.rule);
     const note = limit.rule.startsWith('notes.related') ? (await t.data.note()).id : '';
     const edges = [limit.min - 1, limit.min, ...(limit.max === undefined ? [limit.min + 1] : [limit.max, limit.max + 1])];
     const values = fc.oneof(fc.constantFrom(...edges), fc.integer({ min: limit.min - 20, max: (limit.max ?? 100) + 20 }));

@@ -4,6 +4,7 @@ import type { Api } from '../harness/api.js';
 import type { Exchange } from '../harness/index.js';
 import { KitError, checks, expectRefused, setupOk, show } from '../harness/index.js';
 import { noteState } from '../harness/patterns.js';
+import { expectRefusalsChangeNothing } from '../harness/refusals.js';
 import { idsOf } from '../search/search-helpers.js';
 
 const { check } = checks();
@@ -93,24 +94,16 @@ check('a move without a UUID target, to a missing target, of a missing note or f
   const source = await t.data.collection(`Source ${t.data.word()}`);
   const target = await t.data.collection(`Target ${t.data.word()}`);
   const note = await t.data.note(undefined, { collection_ids: [source.id] });
-  let before = await noteState(t.api, note.id);
+  const before = await noteState(t.api, note.id);
   const attempts: Array<[string, () => Promise<Exchange>, string]> = [
     ['membership.move.target-required', () => t.api.moveNote(source.id, note.id, {}), 'a move without target_collection_id'],
     ['membership.move.target-required', () => t.api.moveNote(source.id, note.id, { target_collection_id: 'not-a-uuid' }), 'a move whose target is not a UUID'],
     ['membership.move.failed-add-keeps-source', () => t.api.moveNote(source.id, note.id, { target_collection_id: randomUUID() }), 'a move to a target that does not exist'],
     ['membership.move.missing-refused', () => t.api.moveNote(randomUUID(), note.id, { target_collection_id: target.id }), 'a move from a source that does not exist'],
   ];
-  // A read after each attempt: "refused, yet the note left the source" is the failure to catch.
-  for (const [rule, send, what] of attempts) {
-    const x = await send();
-    const after = await noteState(t.api, note.id);
-    await t.verify(rule, () => {
-      expectRefused(x, what);
-      expect(after, `${what} must leave the note where it was`).toEqual(before);
-    });
-    // Each attempt is judged against the state just before it, so one broken move is not charged to the next rules.
-    before = after;
-  }
+  // "Refused, yet the note left the source" is the failure to catch: one read after them all shows it, and only
+  // then are they replayed with a read after each, to charge the move that made it.
+  await expectRefusalsChangeNothing(t, attempts.map(([rule, send, what]) => ({ rules: rule, what, send })), () => noteState(t.api, note.id), before);
   const ghost = await t.api.moveNote(source.id, randomUUID(), { target_collection_id: target.id });
   const counts = { source: await noteCount(t.api, source.id), target: await noteCount(t.api, target.id) };
   await t.verify('membership.move.missing-refused', () => {

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { checks, expectRefused, expectSameInstant, expectServerTime, setupOk, show } from '../harness/index.js';
 import { noteState, pastIso } from '../harness/patterns.js';
+import { expectRefusalsChangeNothing } from '../harness/refusals.js';
 
 const { check } = checks();
 
@@ -43,13 +44,10 @@ check('an update with a stale, ahead, missing or non-positive version is refused
     ['notes.update.version-min-1', { version: 0 }, 'an update with version 0'],
     ['notes.update.version-min-1', { version: -1 }, 'an update with version -1'],
   ];
-  for (const [rule, extra, what] of attempts) {
-    const x = await t.api.updateNote(note.id, { content: t.data.content('Must not be stored'), ...extra });
-    await t.verify(rule, async () => {
-      expectRefused(x, what);
-      expect(await noteState(t.api, note.id), `${what} must change nothing`).toEqual(before);
-    });
-  }
+  // Each attempt sends content of its own, so a change shows in the one read after them all.
+  await expectRefusalsChangeNothing(t, attempts.map(([rule, extra, what], i) => ({
+    rules: rule, what, send: () => t.api.updateNote(note.id, { content: t.data.content(`Must not be stored ${i}`), ...extra }),
+  })), () => noteState(t.api, note.id), before);
 });
 
 check('updated_at on update: a supplied instant is kept, without one it is server time, and an offset is required', {
@@ -90,11 +88,7 @@ check('an update whose content is not a string or whose version is not an intege
     ['the version as a numeric string', { content, version: String(note.version) }],
     ['a fractional version', { content, version: note.version + 0.5 }],
   ];
-  for (const [what, body] of cases) {
-    const x = await t.api.updateNote(note.id, body);
-    await t.verify('notes.update.field-types', async () => {
-      expectRefused(x, `an update with ${what}`);
-      expect(await noteState(t.api, note.id), `an update with ${what} must change nothing`).toEqual(before);
-    });
-  }
+  await expectRefusalsChangeNothing(t, cases.map(([what, body]) => ({
+    rules: 'notes.update.field-types', what: `an update with ${what}`, send: () => t.api.updateNote(note.id, body),
+  })), () => noteState(t.api, note.id), before);
 });

@@ -96,5 +96,8 @@ describe('the cost of a run against a remote-like target (two tokens, no profile
   }, 300_000);
 });
 
-/** The full tier's request count: measured 830 (README "Cost"). Issue 12 asks for at most 600: not reached yet. */
-const FULL_TIER_REQUESTS = 870;
+/**
+ * The full tier's request count: measured 767 (README "Cost"; was 825), with a margin for the few
+ * requests that vary between runs. Issue 12 asks for at most 600: not reached yet.
+ */
+const FULL_TIER_REQUESTS = 790;
