@@ -18,10 +18,15 @@ export const REMOTE_CREATE_CAPS: Record<Tier, { notes: number; collections: numb
   smoke: { notes: 20, collections: 10 },
 };
 
-/** The run's caps on creates: --max-notes wins; a remote target gets its tier's; the embedded fake none. */
+/**
+ * The run's caps on creates: --max-notes wins; a remote target with the remote default budgets
+ * gets its tier's (the numbers above were measured with those budgets); a profile that sets its
+ * own budgets (more property runs, say) or the embedded fake gets none.
+ */
 export function createCapsFor(config: KitConfig): { notes: number; collections: number } | undefined {
   const remote = config.target !== undefined || config.image !== undefined;
-  const base = remote ? REMOTE_CREATE_CAPS[config.tier] : undefined;
+  const ownBudgets = config.profile?.budgets !== undefined;
+  const base = remote && !ownBudgets ? REMOTE_CREATE_CAPS[config.tier] : undefined;
   if (config.maxNotes === undefined) return base;
   return { notes: config.maxNotes, collections: base?.collections ?? Number.MAX_SAFE_INTEGER };
 }
@@ -30,8 +35,12 @@ export function createCapsFor(config: KitConfig): { notes: number; collections: 
 export function planLine(config: KitConfig): string {
   const caps = createCapsFor(config);
   const tier = config.tier === 'smoke' ? 'smoke tier (one cheap check per area)' : 'full tier';
-  if (!caps)
-    return `notes-conformance: ${tier}; the embedded fake has no quota, so creates are not capped (--max-notes N caps them)\n`;
+  if (!caps) {
+    const why = config.target === undefined && config.image === undefined
+      ? 'the embedded fake has no quota'
+      : 'the profile sets its own budgets';
+    return `notes-conformance: ${tier}; ${why}, so creates are not capped (--max-notes N caps them)\n`;
+  }
   const collections =
     caps.collections === Number.MAX_SAFE_INTEGER ? 'collections uncapped' : `at most ${caps.collections} collections`;
   return (

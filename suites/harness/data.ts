@@ -14,6 +14,8 @@ export interface CollectionRef {
   json: Record<string, unknown>;
 }
 
+/** Offsets a check may use inside one window (in steps of the target's precision). */
+export const WINDOW_SLOT_UNITS = 60_000;
 const DAY = 86_400_000;
 
 /**
@@ -42,17 +44,24 @@ export class DataFactory {
     return `${title}\n${body ? `${body}\n` : ''}${this.marker}`;
   }
 
+  /** Where this run's windows start: a random instant of 2001-2019 (another run picks another). */
+  private readonly windowBase = Date.UTC(2001, 0, 1) + Math.floor(Math.random() * 18 * 365 * DAY);
+  private windows = 0;
+
   /**
-   * A window of time in the years 2001-2019 that no other data shares: instants inside it are
-   * start + offsets in milliseconds. Backdated timestamps are always allowed.
+   * A window of time in the years 2001-2021 that no other data of the run shares: instants inside
+   * it are start + offsets. Backdated timestamps are always allowed. The run's windows follow each
+   * other in slots of 60,000 offset units, so checks keep their offsets below that.
    *
    * Against a target that keeps instants at a coarser precision (timestamp_precision_ms > 1), an offset
    * counts in steps of that precision and the start is a whole step: every instant of the window is
-   * stored as sent, and instants at different offsets stay apart and in order.
+   * stored as sent, and instants at different offsets stay apart and in order. The slots grow with
+   * the step, so wider windows never overlap (random days per window did, at whole seconds).
    */
   window(): TimeWindow {
-    const start = Date.UTC(2001, 0, 1) + Math.floor(Math.random() * 18 * 365) * DAY + (this.counter++ % 1000) * 60_000 + Math.floor(Math.random() * 60_000);
-    return new TimeWindow(Math.floor(start / this.instantStepMs) * this.instantStepMs, this.instantStepMs);
+    const step = this.instantStepMs;
+    const start = this.windowBase + (this.windows++ % 1000) * WINDOW_SLOT_UNITS * step;
+    return new TimeWindow(Math.ceil(start / step) * step, step);
   }
 
   async note(content?: string, extra: Record<string, unknown> = {}, api: Api = this.api): Promise<NoteRef> {

@@ -134,7 +134,8 @@ describe('a run leaves nothing behind', { timeout: 180_000 }, () => {
     const {
       result: { report },
     } = await watched('divergent run', fake.store, () => runKit([...args, '--only', 'auth', '--quiet'], {}, () => {}));
-    expect(report.summary.fail, JSON.stringify(report.summary)).toBe(0);
+    const failed = report.rules.filter((r) => r.verdict === 'fail').map((r) => `${r.id}: ${r.reason}`);
+    expect(failed, JSON.stringify(report.summary)).toEqual([]);
     expect(report.leftovers).toBe(0);
     expect(stateOf(fake.store)).toEqual(before);
   });
@@ -195,7 +196,12 @@ async function interruptedRun(signal: 'SIGINT' | 'SIGTERM'): Promise<{ code: num
     await until(() => fake.store.notes.size >= 50, 60_000, 'the run to create notes');
     process.kill(-run.pid!, signal);
     await delay(300);
-    process.kill(-run.pid!, signal);
+    // The second signal finds no process when the run already swept and exited: that is fine.
+    try {
+      process.kill(-run.pid!, signal);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
     return bounded(exited, 60_000, 'the stopped run to exit');
   });
   expect(made.note).toBeGreaterThan(40);
