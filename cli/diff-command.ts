@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { assumedProfile } from '../kit/assumed-profile.js';
 import { profileProblem } from '../kit/config.js';
 import { diffBudgets } from '../kit/differential/budgets.js';
@@ -13,6 +12,7 @@ import {
   ProfileError,
 } from '../spec/profile.js';
 import { KitError, UsageError } from '../suites/harness/errors.js';
+import { parseFlags } from './flags.js';
 
 export const DIFF_USAGE = `Usage: notes-conformance diff [options]
 
@@ -43,32 +43,21 @@ export async function diffCommand(
   out: (line: string) => void,
   err: (line: string) => void = out,
 ): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        target: { type: 'string' },
-        token: { type: 'string' },
-        profile: { type: 'string' },
-        'fake-fault': { type: 'string', multiple: true },
-        runs: { type: 'string' },
-        'max-ops': { type: 'string' },
-        seed: { type: 'string' },
-        path: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(
-      `${(error as Error).message
-        .split('\n')
-        .map((l) => l.trim())
-        .filter(Boolean)
-        .join(' ')} (see notes-conformance diff --help)`,
-    );
-  }
+  const values = parseFlags(
+    argv,
+    {
+      target: { type: 'string' },
+      token: { type: 'string' },
+      profile: { type: 'string' },
+      'fake-fault': { type: 'string', multiple: true },
+      runs: { type: 'string' },
+      'max-ops': { type: 'string' },
+      seed: { type: 'string' },
+      path: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    'diff',
+  );
   if (values.help) {
     out(DIFF_USAGE);
     return 0;

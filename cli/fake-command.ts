@@ -1,5 +1,4 @@
 import { isIP } from 'node:net';
-import { parseArgs } from 'node:util';
 import { FAULT_NAMES, FAULTS } from '../fake/faults/catalogue.js';
 import {
   type CreateFakeOptions,
@@ -13,6 +12,7 @@ import { DomainError } from '../fake/service/errors.js';
 import { checkWritableFile } from '../kit/report-paths.js';
 import { ProfileError } from '../spec/profile.js';
 import { UsageError } from '../suites/harness/errors.js';
+import { parseFlags } from './flags.js';
 
 export const FAKE_USAGE = `Usage: notes-conformance fake [options]
 
@@ -47,33 +47,28 @@ export interface FakeCommandIo {
 }
 
 export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        profile: { type: 'string' },
-        token: { type: 'string', multiple: true },
-        'admin-token': { type: 'string' },
-        quota: { type: 'string' },
-        'rate-limit': { type: 'string' },
-        seed: { type: 'string' },
-        fault: { type: 'string', multiple: true },
-        'list-faults': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        log: { type: 'boolean' },
-        'no-cors': { type: 'boolean' },
-        data: { type: 'string' },
-        generate: { type: 'string' },
-        state: { type: 'string' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(`${oneLine((error as Error).message)} (see notes-conformance fake --help)`);
-  }
+  const values = parseFlags(
+    argv,
+    {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      profile: { type: 'string' },
+      token: { type: 'string', multiple: true },
+      'admin-token': { type: 'string' },
+      quota: { type: 'string' },
+      'rate-limit': { type: 'string' },
+      seed: { type: 'string' },
+      fault: { type: 'string', multiple: true },
+      'list-faults': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+      log: { type: 'boolean' },
+      'no-cors': { type: 'boolean' },
+      data: { type: 'string' },
+      generate: { type: 'string' },
+      state: { type: 'string' },
+    },
+    'fake',
+  );
   if (values.help) {
     io.out(FAKE_USAGE);
     return 0;
@@ -100,7 +95,7 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
     ...(values.log ? { log: (entry) => io.out(formatLogLine(entry)) } : {}),
     ...dataOptions(values),
   };
-  let fake;
+  let fake: Fake;
   let tokens: string[];
   try {
     fake = await createFake({ ...options, users: values.token ?? [] });
@@ -216,7 +211,7 @@ function dataOptions(values: {
     ...(values.data !== undefined ? { data: values.data } : {}),
     ...(values.generate !== undefined ? { generate: integer(values.generate, '--generate', 0, 10_000_000) } : {}),
     // Saved on exit: a path it cannot be saved to must not lose a session's data at the end.
-    ...(values.state !== undefined ? (checkWritableFile('--state', values.state), { state: values.state }) : {}),
+    ...(values.state !== undefined ? stateOption(values.state) : {}),
   };
 }
 
@@ -232,4 +227,10 @@ function describeData(
     : state
       ? `${loaded}; saved there on exit`
       : loaded;
+}
+
+/** --state FILE, checked now: a path it cannot be saved to must not lose a session's data on exit. */
+function stateOption(path: string): { state: string } {
+  checkWritableFile('--state', path);
+  return { state: path };
 }

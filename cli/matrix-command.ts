@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { FAULT_NAMES, type FaultName } from '../fake/faults/catalogue.js';
 import { runFaultMatrix } from '../kit/matrix.js';
 import { checkReportPaths } from '../kit/report-paths.js';
 import { UsageError } from '../suites/harness/errors.js';
+import { parseFlags } from './flags.js';
 
 /**
  * notes-conformance matrix [--fault PREFIX]... [--shard I/N] [--no-baseline] [--json FILE]:
@@ -23,28 +23,17 @@ which check catches it: each fault must fail the rules it breaks.
 Exit status: 0 every fault killed, 1 a fault survived, 2 usage error.`;
 
 export async function matrixCommand(argv: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        fault: { type: 'string', multiple: true },
-        json: { type: 'string' },
-        shard: { type: 'string' },
-        'no-baseline': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(
-      `${(error as Error).message
-        .split('\n')
-        .map((l) => l.trim())
-        .filter(Boolean)
-        .join(' ')} (see notes-conformance matrix --help)`,
-    );
-  }
+  const values = parseFlags(
+    argv,
+    {
+      fault: { type: 'string', multiple: true },
+      json: { type: 'string' },
+      shard: { type: 'string' },
+      'no-baseline': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    'matrix',
+  );
   if (values.help) {
     process.stdout.write(`${MATRIX_USAGE}\n`);
     return 0;
@@ -67,7 +56,8 @@ export async function matrixCommand(argv: string[]): Promise<number> {
     baseline: values['no-baseline'] ? 'assume-pass' : 'run',
     onRow: (row, done, total) =>
       process.stdout.write(
-        `${String(done).padStart(3)}/${total} ${row.killed ? 'killed ' : 'SURVIVED'} ${row.fault} -> ${row.rules.map((r) => `${r.id}:${r.verdict}`).join(', ')}${row.killed ? '' : ` (${row.rules[0]?.reason})`}\n`,
+        `${String(done).padStart(3)}/${total} ${row.killed ? 'killed ' : 'SURVIVED'} ${row.fault} -> ` +
+          `${row.rules.map((r) => `${r.id}:${r.verdict}`).join(', ')}${row.killed ? '' : ` (${row.rules[0]?.reason})`}\n`,
       ),
   });
   const killed = rows.filter((r) => r.killed).length;

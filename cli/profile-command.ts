@@ -210,5 +210,9 @@ function summary({ findings: f }: Inference): string {
     ['rate_limit_headers', f.rateLimit.names],
   ];
   const missing = others.filter(([, v]) => !isObserved(v as never)).map(([k]) => k);
-  return `statuses ${statuses.join(', ') || 'none'}; ${missing.length === 0 ? 'error body, title, list order, precision and headers observed' : `not observed: ${missing.join(', ')}`}; review the commented placeholders`;
+  const observed =
+    missing.length === 0
+      ? 'error body, title, list order, precision and headers observed'
+      : `not observed: ${missing.join(', ')}`;
+  return `statuses ${statuses.join(', ') || 'none'}; ${observed}; review the commented placeholders`;
 }

@@ -1,4 +1,4 @@
-import { type Profile, loadBuiltinProfile } from '../spec/profile.js';
+import { loadBuiltinProfile, type Profile } from '../spec/profile.js';
 import { DEFAULT_MAX_RATE_LIMIT_WAIT_MS, DEFAULT_MAX_RESPONSE_BYTES } from '../suites/harness/client.js';
 import type { Budgets } from '../suites/harness/context.js';
 
@@ -31,7 +31,9 @@ export const REMOTE_MAX_DURATION_MS = 30 * 60_000;
 
 /** The run's budgets: the profile's, over the remote defaults (or the fake's own, unpaced, when embedded). */
 export function resolveBudgets(profile: Profile, embedded: boolean): Budgets {
-  const base = embedded ? { ...REMOTE_BUDGETS, ...loadBuiltinProfile('fake').budgets, requests_per_second: undefined } : REMOTE_BUDGETS;
+  const base = embedded
+    ? { ...REMOTE_BUDGETS, ...loadBuiltinProfile('fake').budgets, requests_per_second: undefined }
+    : REMOTE_BUDGETS;
   const declared = profile.budgets ?? {};
   return { ...base, ...declared } as Budgets;
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Fake } from '../fake/index.js';
 import type { Profile } from '../spec/profile.js';
 import { UsageError } from '../suites/harness/errors.js';
 import { assumedProfile } from './assumed-profile.js';
@@ -46,7 +47,7 @@ async function startEmbeddedFake(config: KitConfig): Promise<StartedTarget> {
   const primary = `tok_${randomBytes(12).toString('hex')}`;
   const secondary = `tok_${randomBytes(12).toString('hex')}`;
   const adminToken = `adm_${randomBytes(12).toString('hex')}`;
-  let fake;
+  let fake: Fake;
   try {
     fake = await createFake({
       profile: fakeProfile,

@@ -36,9 +36,10 @@ export function planLine(config: KitConfig): string {
   const caps = createCapsFor(config);
   const tier = config.tier === 'smoke' ? 'smoke tier (one cheap check per area)' : 'full tier';
   if (!caps) {
-    const why = config.target === undefined && config.image === undefined
-      ? 'the embedded fake has no quota'
-      : 'the profile sets its own budgets';
+    const why =
+      config.target === undefined && config.image === undefined
+        ? 'the embedded fake has no quota'
+        : 'the profile sets its own budgets';
     return `notes-conformance: ${tier}; ${why}, so creates are not capped (--max-notes N caps them)\n`;
   }
   const collections =

@@ -11,7 +11,10 @@ export class OutcomeCollector implements Reporter {
   readonly runErrors: string[] = [];
   private root = process.cwd();
 
-  constructor(private readonly project = 'conformance', private readonly onCheck?: (outcome: CheckOutcome) => void) {}
+  constructor(
+    private readonly project = 'conformance',
+    private readonly onCheck?: (outcome: CheckOutcome) => void,
+  ) {}
 
   onInit(vitest: { config: { root: string } }): void {
     this.root = vitest.config.root;
@@ -48,7 +51,8 @@ export class OutcomeCollector implements Reporter {
 
   onTestModuleEnd(module: TestModule): void {
     if (module.project.name !== this.project) return;
-    for (const error of module.errors()) this.runErrors.push(`${relative(this.root, module.moduleId)}: ${firstLine(error)}`);
+    for (const error of module.errors())
+      this.runErrors.push(`${relative(this.root, module.moduleId)}: ${firstLine(error)}`);
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {

@@ -71,7 +71,7 @@ ${groups}
 `;
 }
 
-function ruleBlock(report: ConformanceReport, rule: RuleResult, standing: Standing): string {
+function ruleBlock(_report: ConformanceReport, rule: RuleResult, standing: Standing): string {
   const reason = standing === 'assumed' ? assumedProfileNote(rule) : rule.reason;
   const searchable = [rule.id, rule.statement, reason, ...rule.checks.flatMap((c) => [c.name, c.message])]
     .join(' ')

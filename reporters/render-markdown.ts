@@ -174,13 +174,18 @@ class Budget {
   }
 
   section(title: string, entries: readonly string[], unit: string): void {
-    if (!this.add(`${title}\n\n`)) return this.omit(unit, entries.length);
+    if (!this.add(`${title}\n\n`)) {
+      this.omit(unit, entries.length);
+      return;
+    }
     this.entries(entries, unit);
   }
 
   folded(summary: string, entries: readonly string[], unit: string): void {
-    if (!this.add(`<details><summary>${summary.replace(/</g, '&lt;')}</summary>\n\n`))
-      return this.omit(unit, entries.length);
+    if (!this.add(`<details><summary>${summary.replace(/</g, '&lt;')}</summary>\n\n`)) {
+      this.omit(unit, entries.length);
+      return;
+    }
     this.entries(entries, unit);
     // Closes even when the entries were cut (RESERVE keeps room for it).
     this.parts.push('</details>\n\n');
@@ -188,7 +193,12 @@ class Budget {
   }
 
   private entries(entries: readonly string[], unit: string): void {
-    for (let i = 0; i < entries.length; i++) if (!this.add(entries[i]!)) return this.omit(unit, entries.length - i);
+    for (let i = 0; i < entries.length; i++) {
+      if (!this.add(entries[i]!)) {
+        this.omit(unit, entries.length - i);
+        return;
+      }
+    }
     this.add('\n');
   }
 

@@ -36,7 +36,7 @@ export function renderSpecHtml(report: ConformanceReport, documentText: string):
             ids.map((id) => rules.get(id)!),
           );
     },
-    part: (title, index) =>
+    part: (_title, index) =>
       `${index > 0 ? '</section>' : ''}<section class="part" id="part-${index + 1}">` +
       `<div class="tally">${tally(report, placements, parts[index])}</div>`,
   });

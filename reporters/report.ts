@@ -1,8 +1,9 @@
 import type { Rule, RuleLevel } from '../spec/rules.js';
 import { ruleArea, selectedByOnly } from '../spec/rules.js';
-import { type QuotaInfo, RuleFailures, classify, isKitError, isQuotaSpent, quotaWords } from '../spec/verdicts.js';
+import { classify, isKitError, isQuotaSpent, type QuotaInfo, quotaWords, RuleFailures } from '../spec/verdicts.js';
 
 export { quotaWords } from '../spec/verdicts.js';
+
 import { plainReason, showInvisible } from './text.js';
 
 export type Verdict = 'pass' | 'fail' | 'error' | 'skipped' | 'warn';
@@ -132,14 +133,20 @@ export interface ReportInput {
 }
 
 /** The verdict of one check for one rule: per-rule results first, then what the error means (`classify`). */
-export function checkVerdict(outcome: CheckOutcome, advisory: boolean, ruleId?: string): { verdict: Verdict; message: string } {
+export function checkVerdict(
+  outcome: CheckOutcome,
+  advisory: boolean,
+  ruleId?: string,
+): { verdict: Verdict; message: string } {
   if (outcome.state === 'passed') return { verdict: 'pass', message: '' };
   // A rule found broken by verify() failed, even if the check later stopped for another reason.
   const failure = ruleId === undefined ? undefined : outcome.ruleFailures?.[ruleId];
-  if (outcome.state === 'failed' && failure !== undefined) return { verdict: advisory ? 'warn' : 'fail', message: oneLine(failure) };
+  if (outcome.state === 'failed' && failure !== undefined)
+    return { verdict: advisory ? 'warn' : 'fail', message: oneLine(failure) };
   const skip = ruleId === undefined ? undefined : outcome.ruleSkips?.[ruleId];
   if (skip !== undefined) return { verdict: 'skipped', message: oneLine(skip) };
-  if (outcome.state === 'failed' && outcome.errors[0]?.name === RuleFailures.name) return { verdict: 'pass', message: '' };
+  if (outcome.state === 'failed' && outcome.errors[0]?.name === RuleFailures.name)
+    return { verdict: 'pass', message: '' };
   if (outcome.state === 'skipped') return { verdict: 'skipped', message: outcome.note ?? 'skipped' };
   const first = outcome.errors[0] ?? { name: 'Error', message: 'failed without an error' };
   const message = oneLine(first.message);
@@ -162,7 +169,8 @@ export function buildReport(input: ReportInput): ConformanceReport {
       const { verdict, message } = checkVerdict(outcome, levels.get(id) === 'advisory', id);
       const result: CheckResult = { name: outcome.name, verdict, message, file: outcome.file };
       if (outcome.seed !== undefined && verdict !== 'pass' && verdict !== 'skipped') result.seed = outcome.seed;
-      if (verdict !== 'pass' && verdict !== 'skipped' && outcome.evidence?.length) result.evidence = [...outcome.evidence];
+      if (verdict !== 'pass' && verdict !== 'skipped' && outcome.evidence?.length)
+        result.evidence = [...outcome.evidence];
       const repro = outcome.ruleRepros?.[id] ?? outcome.repro;
       if (verdict !== 'pass' && verdict !== 'skipped' && repro) result.repro = repro;
       if (outcome.durationMs !== undefined) result.duration_ms = Math.round(outcome.durationMs);
@@ -170,30 +178,40 @@ export function buildReport(input: ReportInput): ConformanceReport {
       byRule.get(id)?.push(result) ?? byRule.set(id, [result]);
     }
   }
-  const rules: RuleResult[] = input.rules.filter((r) => selected(r.id)).map((rule) => {
-    const checks = (byRule.get(rule.id) ?? []).sort((a, b) => byCodePoint(a.name, b.name) || byCodePoint(a.file, b.file));
-    const { verdict, reason } = ruleVerdict(checks);
-    return {
-      id: rule.id,
-      area: ruleArea(rule.id),
-      level: rule.level,
-      section: rule.section,
-      statement: rule.statement,
-      quote: [...rule.quote],
-      ...(rule.profile ? { profile_field: rule.profile } : {}),
-      verdict,
-      reason,
-      checks,
-    };
-  }).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const rules: RuleResult[] = input.rules
+    .filter((r) => selected(r.id))
+    .map((rule) => {
+      const checks = (byRule.get(rule.id) ?? []).sort(
+        (a, b) => byCodePoint(a.name, b.name) || byCodePoint(a.file, b.file),
+      );
+      const { verdict, reason } = ruleVerdict(checks);
+      return {
+        id: rule.id,
+        area: ruleArea(rule.id),
+        level: rule.level,
+        section: rule.section,
+        statement: rule.statement,
+        quote: [...rule.quote],
+        ...(rule.profile ? { profile_field: rule.profile } : {}),
+        verdict,
+        reason,
+        checks,
+      };
+    })
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
   const summary = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
   for (const r of rules) summary[r.verdict]++;
   const blocking = rules.filter((r) => isBlocking(r, input.profileDeclared));
   // A spent quota explains an error only where the rule's worst check ended on it.
-  const quotaRules = new Set(input.outcomes.filter((o) => o.state === 'failed' && isQuotaSpent(o.errors[0])).flatMap((o) => o.rules));
-  const quotaOnly = input.quota !== undefined && input.runErrors.length === 0 && blocking.length > 0
-    && blocking.every((r) => r.verdict === 'error' && quotaRules.has(r.id));
+  const quotaRules = new Set(
+    input.outcomes.filter((o) => o.state === 'failed' && isQuotaSpent(o.errors[0])).flatMap((o) => o.rules),
+  );
+  const quotaOnly =
+    input.quota !== undefined &&
+    input.runErrors.length === 0 &&
+    blocking.length > 0 &&
+    blocking.every((r) => r.verdict === 'error' && quotaRules.has(r.id));
   const exit_code: ExitCode = quotaOnly ? QUOTA_EXIT_CODE : blocking.length > 0 || input.runErrors.length > 0 ? 1 : 0;
   const exit_reason = quotaOnly
     ? `${quotaWords(input.quota!)}: ${blocking.length} rule(s) that needed new notes could not be judged; no rule failed`
@@ -223,7 +241,10 @@ export function buildReport(input: ReportInput): ConformanceReport {
 
 /** Whether a rule's verdict makes the exit status non-zero (JUnit shows exactly these as failures/errors). */
 export function isBlocking(rule: Pick<RuleResult, 'verdict' | 'level'>, profileDeclared: boolean): boolean {
-  return (rule.verdict === 'fail' || rule.verdict === 'error') && (rule.level === 'documented' || (rule.level === 'profile' && profileDeclared));
+  return (
+    (rule.verdict === 'fail' || rule.verdict === 'error') &&
+    (rule.level === 'documented' || (rule.level === 'profile' && profileDeclared))
+  );
 }
 
 export function ruleVerdict(checks: readonly CheckResult[]): { verdict: Verdict; reason: string } {
@@ -231,7 +252,13 @@ export function ruleVerdict(checks: readonly CheckResult[]): { verdict: Verdict;
   const worst = checks.reduce((a, b) => (RANK[b.verdict] > RANK[a.verdict] ? b : a));
   if (worst.verdict === 'pass') {
     const skipped = checks.filter((c) => c.verdict === 'skipped').length;
-    return { verdict: 'pass', reason: skipped > 0 ? `${skipped} of ${checks.length} checks skipped: ${checks.find((c) => c.verdict === 'skipped')!.message}` : '' };
+    return {
+      verdict: 'pass',
+      reason:
+        skipped > 0
+          ? `${skipped} of ${checks.length} checks skipped: ${checks.find((c) => c.verdict === 'skipped')!.message}`
+          : '',
+    };
   }
   return { verdict: worst.verdict, reason: worst.message };
 }
@@ -239,7 +266,13 @@ export function ruleVerdict(checks: readonly CheckResult[]): { verdict: Verdict;
 function oneLine(message: string): string {
   // Escape CR, tabs and blanks closing a quoted literal first: trimming the lines would erase them.
   // Plain words before the cut, so matcher noise at the end cannot survive as "// Objec...".
-  const line = plainReason(showInvisible(message).split('\n').map((l) => l.trim()).filter(Boolean).join(' '));
+  const line = plainReason(
+    showInvisible(message)
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .join(' '),
+  );
   return line.length > 400 ? `${line.slice(0, 397)}...` : line;
 }
 

@@ -43,6 +43,7 @@ const INVISIBLE: Record<string, string> = {
  */
 export function showInvisible(text: string): string {
   const escaped = text.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: invisible characters are what this shows
     /[\r\t\u00a0\u200b-\u200d\u2060\ufeff]|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g,
     (c) => INVISIBLE[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );

@@ -191,7 +191,10 @@ export class FakeCore {
 
   private wireNames(route: Route): WireNames {
     let names = this.namesByRoute.get(route);
-    if (!names) this.namesByRoute.set(route, (names = new WireNames(route, this.config.unknownFields)));
+    if (!names) {
+      names = new WireNames(route, this.config.unknownFields);
+      this.namesByRoute.set(route, names);
+    }
     return names;
   }
 

@@ -70,10 +70,10 @@ export class SortedIndex {
    * Visits ids in ascending or descending order, strictly after the (key, id) pair when one is
    * given, until `visit` returns false. A callback rather than a generator: totals scan every id.
    */
-  // biome-ignore lint/suspicious/noConfusingVoidType: a visitor that returns nothing means "go on"
   forEach(
     descending: boolean,
     after: { key: number; id: string } | undefined,
+    // biome-ignore lint/suspicious/noConfusingVoidType: a visitor that returns nothing means "go on"
     visit: (id: string) => boolean | void,
   ): void {
     this.settle();

@@ -34,14 +34,20 @@ export class Symbols {
   /** A timestamp the sequence sends: T1, T2... by instant, so offsets do not matter. */
   stamp(ms: number): string {
     let label = this.stamps.get(ms);
-    if (!label) this.stamps.set(ms, (label = `T${this.stamps.size + 1}`));
+    if (!label) {
+      label = `T${this.stamps.size + 1}`;
+      this.stamps.set(ms, label);
+    }
     return label;
   }
 
   /** A content the sequence sends: K1, K2... */
   content(text: string): string {
     let label = this.contents.get(text);
-    if (!label) this.contents.set(text, (label = `K${this.contents.size + 1}`));
+    if (!label) {
+      label = `K${this.contents.size + 1}`;
+      this.contents.set(text, label);
+    }
     return label;
   }
 

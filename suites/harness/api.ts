@@ -4,32 +4,64 @@ import type { SchemaRegistry } from '../../spec/schemas.js';
 import type { Exchange, SendOptions, TargetClient } from './client.js';
 import { KitError, QuotaSpent, quotaWords } from './errors.js';
 import type { Ledger, Owner } from './ledger.js';
-import type { CreateGuard, CreatedKind } from './quota.js';
+import type { CreatedKind, CreateGuard } from './quota.js';
 import { tracked } from './signals.js';
 
 type Query = Record<string, string | number | boolean | undefined>;
 type Body = Record<string, unknown>;
 
 export interface ListNotesQuery {
-  limit?: number | string; order_by?: string; cursor?: string; collection?: string; include_content?: boolean | string;
-  created_after?: string; created_before?: string; updated_after?: string; updated_before?: string;
-  open_tasks?: boolean; tasks?: boolean; images?: boolean; files?: boolean;
+  limit?: number | string;
+  order_by?: string;
+  cursor?: string;
+  collection?: string;
+  include_content?: boolean | string;
+  created_after?: string;
+  created_before?: string;
+  updated_after?: string;
+  updated_before?: string;
+  open_tasks?: boolean;
+  tasks?: boolean;
+  images?: boolean;
+  files?: boolean;
 }
 export interface SearchNotesBody {
-  query?: unknown; collections?: unknown; response_shape?: unknown;
-  created_after?: string; created_before?: string; updated_after?: string; updated_before?: string;
-  open_tasks?: boolean; tasks?: boolean; images?: boolean; files?: boolean;
+  query?: unknown;
+  collections?: unknown;
+  response_shape?: unknown;
+  created_after?: string;
+  created_before?: string;
+  updated_after?: string;
+  updated_before?: string;
+  open_tasks?: boolean;
+  tasks?: boolean;
+  images?: boolean;
+  files?: boolean;
 }
 export interface ListCollectionsQuery {
-  limit?: number | string; order_by?: string; cursor?: string;
-  created_after?: string; created_before?: string; updated_after?: string; updated_before?: string;
+  limit?: number | string;
+  order_by?: string;
+  cursor?: string;
+  created_after?: string;
+  created_before?: string;
+  updated_after?: string;
+  updated_before?: string;
 }
 export interface SearchCollectionsBody {
-  query?: unknown; created_after?: string; created_before?: string; updated_after?: string; updated_before?: string;
+  query?: unknown;
+  created_after?: string;
+  created_before?: string;
+  updated_after?: string;
+  updated_before?: string;
 }
 
 const BOUNDS = ['created_after', 'created_before', 'updated_after', 'updated_before'] as const;
-const CONTAINS = { open_tasks: 'contains_open_tasks', tasks: 'contains_tasks', images: 'contains_images', files: 'contains_files' } as const;
+const CONTAINS = {
+  open_tasks: 'contains_open_tasks',
+  tasks: 'contains_tasks',
+  images: 'contains_images',
+  files: 'contains_files',
+} as const;
 
 /**
  * The API of the document, spoken with the target's names (its profile) for one user. Creates
@@ -53,7 +85,17 @@ export class Api {
 
   /** The same API as another user. */
   as(token: string, owner: Owner, options: { quotaUnderTest?: boolean } = {}): Api {
-    return new Api(this.client, this.profile, this.schemas, this.ledger, token, owner, this.strict, this.guard, options.quotaUnderTest === true);
+    return new Api(
+      this.client,
+      this.profile,
+      this.schemas,
+      this.ledger,
+      token,
+      owner,
+      this.strict,
+      this.guard,
+      options.quotaUnderTest === true,
+    );
   }
 
   // ---- notes ----
@@ -92,7 +134,8 @@ export class Api {
     for (const b of BOUNDS) query[`filter_by_${b}`] = q[b];
     if (q.cursor !== undefined) query[this.name(names.cursor, 'names.notes_list.cursor')] = q.cursor;
     if (q.collection !== undefined) query[this.name(names.collection, 'names.notes_list.collection')] = q.collection;
-    if (q.include_content !== undefined) query[this.name(names.include_content, 'names.notes_list.include_content')] = q.include_content;
+    if (q.include_content !== undefined)
+      query[this.name(names.include_content, 'names.notes_list.include_content')] = q.include_content;
     for (const [k, wire] of Object.entries(CONTAINS)) {
       const value = q[k as keyof typeof CONTAINS];
       if (value !== undefined) query[this.name(names[wire], `names.notes_list.${wire}`)] = value;
@@ -104,8 +147,10 @@ export class Api {
     const body: Body = {};
     if (b.query !== undefined) body.query = b.query;
     for (const k of BOUNDS) if (b[k] !== undefined) body[`filter_by_${k}`] = b[k];
-    if (b.collections !== undefined) body[this.name(names.collections, 'names.notes_search.collections')] = b.collections;
-    if (b.response_shape !== undefined) body[this.name(names.response_shape, 'names.notes_search.response_shape')] = b.response_shape;
+    if (b.collections !== undefined)
+      body[this.name(names.collections, 'names.notes_search.collections')] = b.collections;
+    if (b.response_shape !== undefined)
+      body[this.name(names.response_shape, 'names.notes_search.response_shape')] = b.response_shape;
     for (const [k, wire] of Object.entries(CONTAINS)) {
       const value = b[k as keyof typeof CONTAINS];
       if (value !== undefined) body[this.name(names[wire], `names.notes_search.${wire}`)] = value;
@@ -169,10 +214,17 @@ export class Api {
     return this.send('addNoteToCollection', { method: 'PUT', path: `/v2/collections/${collectionId}/notes/${noteId}` });
   }
   moveNote(sourceId: string, noteId: string, body: unknown) {
-    return this.send('moveNote', { method: 'POST', path: `/v2/collections/${sourceId}/notes/${noteId}/move`, json: body });
+    return this.send('moveNote', {
+      method: 'POST',
+      path: `/v2/collections/${sourceId}/notes/${noteId}/move`,
+      json: body,
+    });
   }
   removeFromCollection(collectionId: string, noteId: string) {
-    return this.sendEndpoint('removeNoteFromCollection', 'remove_note_from_collection', { collection_id: collectionId, note_id: noteId });
+    return this.sendEndpoint('removeNoteFromCollection', 'remove_note_from_collection', {
+      collection_id: collectionId,
+      note_id: noteId,
+    });
   }
   askQuestion(attachmentId: string, body: unknown) {
     return this.sendEndpoint('askAttachmentQuestion', 'attachment_question', { attachment_id: attachmentId }, body);
@@ -180,12 +232,15 @@ export class Api {
 
   /** Any request as this user (or with other credentials): for auth and bad-input checks. */
   async raw(opts: Omit<SendOptions, 'token'> & { token?: string | null }) {
-    const x = await tracked(() => this.client.send({ ...opts, token: opts.token === undefined ? this.token : opts.token }));
+    const x = await tracked(() =>
+      this.client.send({ ...opts, token: opts.token === undefined ? this.token : opts.token }),
+    );
     // A target that wrongly accepts a malformed create as this user still gets the result deleted.
     const asMe = opts.token === undefined && opts.authorization === undefined && opts.method === 'POST';
     if (asMe && opts.path === '/v2/notes') this.noteCreated(x, 'note');
     if (asMe && opts.path === '/v2/collections') this.noteCreated(x, 'collection');
-    if (asMe && (opts.path === '/v2/notes' || opts.path === '/v2/collections')) await this.afterCreate(x, opts.path === '/v2/notes' ? 'note' : 'collection');
+    if (asMe && (opts.path === '/v2/notes' || opts.path === '/v2/collections'))
+      await this.afterCreate(x, opts.path === '/v2/notes' ? 'note' : 'collection');
     return x;
   }
 
@@ -207,7 +262,11 @@ export class Api {
     if (!quota) return;
     if (!this.guard.naturalRefusal) {
       const refusedId = randomUUID();
-      const refusal = await this.send('createNote', { method: 'POST', path: '/v2/notes', json: { id: refusedId, content: 'notes-conformance quota probe' } });
+      const refusal = await this.send('createNote', {
+        method: 'POST',
+        path: '/v2/notes',
+        json: { id: refusedId, content: 'notes-conformance quota probe' },
+      });
       this.noteCreated(refusal, 'note');
       const readAfter = await this.getNote(refusedId);
       if (refusal.status >= 400) this.guard.recordNatural({ refusal, refusedId, readAfter });
@@ -220,19 +279,28 @@ export class Api {
     if (exchange.status >= 200 && exchange.status < 300) {
       const schema = this.schemas.responseSchemaOf(operationId);
       if (schema) {
-        const problems = exchange.json === undefined ? ['the body is not JSON'] : this.schemas.validate(schema, exchange.json, { strict: this.strict });
+        const problems =
+          exchange.json === undefined
+            ? ['the body is not JSON']
+            : this.schemas.validate(schema, exchange.json, { strict: this.strict });
         if (problems.length > 0) exchange.schemaProblems = problems;
       }
     }
     return exchange as Exchange<Op>;
   }
 
-  private sendEndpoint<Op extends string>(operationId: Op, field: keyof NonNullable<Profile['endpoints']>, params: Record<string, string>, json?: unknown): Promise<Exchange<Op>> {
+  private sendEndpoint<Op extends string>(
+    operationId: Op,
+    field: keyof NonNullable<Profile['endpoints']>,
+    params: Record<string, string>,
+    json?: unknown,
+  ): Promise<Exchange<Op>> {
     const decl: EndpointDecl | undefined = this.profile.endpoints?.[field];
     if (!decl) throw new KitError(`the profile declares no endpoints.${field}`);
     const path = decl.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = params[name];
-      if (value === undefined) throw new KitError(`endpoints.${field} uses {${name}}, which this operation does not supply`);
+      if (value === undefined)
+        throw new KitError(`endpoints.${field} uses {${name}}, which this operation does not supply`);
       return encodeURIComponent(value);
     });
     return this.send(operationId, { method: decl.method, path, ...(json === undefined ? {} : { json }) });
@@ -245,6 +313,7 @@ export class Api {
 
   private noteCreated(exchange: Exchange, kind: 'note' | 'collection'): void {
     const id = (exchange.json as { id?: unknown } | undefined)?.id;
-    if (exchange.status >= 200 && exchange.status < 300 && typeof id === 'string') this.ledger.created(kind, id, this.owner);
+    if (exchange.status >= 200 && exchange.status < 300 && typeof id === 'string')
+      this.ledger.created(kind, id, this.owner);
   }
 }

@@ -11,4 +11,6 @@ export type JsonObject = { readonly [key: string]: unknown };
 type SuccessJson<O> = O extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : JsonObject;
 
 /** The 200 body of an operation of openapi.yaml, by operationId. */
-export type OkBody<Op extends string> = Op extends keyof operations ? SuccessJson<operations[Op]> & JsonObject : JsonObject;
+export type OkBody<Op extends string> = Op extends keyof operations
+  ? SuccessJson<operations[Op]> & JsonObject
+  : JsonObject;

@@ -7,7 +7,10 @@ export type Unavailability = 'no-answer' | 'rate-limited';
  * or only 429s beyond what the kit waits for. Still a KitError: the check could not judge.
  */
 export class TargetUnavailable extends KitError {
-  constructor(message: string, readonly why: Unavailability) {
+  constructor(
+    message: string,
+    readonly why: Unavailability,
+  ) {
     super(message);
   }
 }
@@ -35,8 +38,12 @@ export class Breaker {
       this.openedAt = Date.now(); // the trial; others wait for the next cooldown
       return;
     }
-    const streak = this.last.why === 'no-answer' ? 'got no answer' : 'were refused with 429 beyond the waits the kit allows';
-    throw new TargetUnavailable(`${what} not sent: the target stopped answering (${this.failures} requests in a row ${streak}; the last: ${this.last.message})`, this.last.why);
+    const streak =
+      this.last.why === 'no-answer' ? 'got no answer' : 'were refused with 429 beyond the waits the kit allows';
+    throw new TargetUnavailable(
+      `${what} not sent: the target stopped answering (${this.failures} requests in a row ${streak}; the last: ${this.last.message})`,
+      this.last.why,
+    );
   }
 
   /** Any usable answer, whatever its status: the target is there. */

@@ -2,16 +2,26 @@ import fc from 'fast-check';
 import { test } from 'vitest';
 import type { Profile } from '../../spec/profile.js';
 import { profileField } from '../../spec/profile.js';
-import { type Polled, eventually, poll, timestampPrecisionMs } from './timing.js';
 import { loadRules, selectedByOnly } from '../../spec/rules.js';
 import type { Api } from './api.js';
 import type { Exchange } from './client.js';
 import type { Budgets, KitContext } from './context.js';
 import type { DataFactory } from './data.js';
+import {
+  asVerdict,
+  classify,
+  isCreateCapReached,
+  isKitError,
+  isQuotaSpent,
+  KitError,
+  NonConformance,
+  RuleFailures,
+  RuleViolation,
+} from './errors.js';
 import { type EvidenceItem, selectEvidence } from './evidence.js';
 import type { FixturesClient, FixtureUser } from './fixtures-client.js';
-import { KitError, NonConformance, RuleFailures, RuleViolation, asVerdict, classify, isCreateCapReached, isKitError, isQuotaSpent } from './errors.js';
 import type { Kit } from './kit.js';
+import { eventually, type Polled, poll, timestampPrecisionMs } from './timing.js';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -98,18 +108,28 @@ export interface CheckContext {
    * A predicate that throws a RuleViolation fails only the rules it names (with the replay);
    * a KitError means the property judged nothing (error); any other failure fails the check.
    */
-  property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs?: number, examples?: readonly T[]): Promise<void>;
+  property<T>(
+    arbitrary: fc.Arbitrary<T>,
+    predicate: (value: T) => Promise<void>,
+    runs?: number,
+    examples?: readonly T[],
+  ): Promise<void>;
 }
 
 const knownRules = new Map(loadRules().map((r) => [r.id, r]));
 
 /** The checks' needs from the catalogue: a rule's `needs` fields must be present in the profile. */
 function ruleNeeds(rules: readonly string[], doesWithout: readonly string[] = []): Need[] {
-  return rules.flatMap((id) => knownRules.get(id)!.needs.filter((field) => !doesWithout.includes(field)).map((field): Need => {
-    if (field === 'capabilities.secondary_token') return 'secondary';
-    if (field === 'capabilities.fixtures') return 'fixtures';
-    return `profile:${field}`;
-  }));
+  return rules.flatMap((id) =>
+    knownRules
+      .get(id)!
+      .needs.filter((field) => !doesWithout.includes(field))
+      .map((field): Need => {
+        if (field === 'capabilities.secondary_token') return 'secondary';
+        if (field === 'capabilities.fixtures') return 'fixtures';
+        return `profile:${field}`;
+      }),
+  );
 }
 
 const ASSUMED_ONLY = /^(names|endpoints|content_markers)(\.|$)/;
@@ -117,13 +137,17 @@ const ASSUMED_ONLY = /^(names|endpoints|content_markers)(\.|$)/;
 export function unmetNeed(kit: Kit, need: Need): string | undefined {
   const { ctx } = kit;
   if (typeof need === 'object') {
-    if (need.notes > ctx.budgets.max_seed_notes) return `needs ${need.notes} notes; the profile's budgets.max_seed_notes allows ${ctx.budgets.max_seed_notes}`;
+    if (need.notes > ctx.budgets.max_seed_notes)
+      return `needs ${need.notes} notes; the profile's budgets.max_seed_notes allows ${ctx.budgets.max_seed_notes}`;
     // The run's cap on creates (--max-notes): what is left of it now, as earlier checks used some.
-    if (need.notes > kit.guard.notesLeft) return `needs ${need.notes} notes; --max-notes allows ${kit.guard.notesLeft} more (of ${ctx.createCaps?.notes})`;
+    if (need.notes > kit.guard.notesLeft)
+      return `needs ${need.notes} notes; --max-notes allows ${kit.guard.notesLeft} more (of ${ctx.createCaps?.notes})`;
     return undefined;
   }
-  if (need === 'secondary') return kit.secondary ? undefined : 'needs a second user\'s token (--secondary-token or a fixture API)';
-  if (need === 'fixtures') return kit.fixtures ? undefined : 'needs the fixture API (profile capabilities.fixtures and its admin token)';
+  if (need === 'secondary')
+    return kit.secondary ? undefined : "needs a second user's token (--secondary-token or a fixture API)";
+  if (need === 'fixtures')
+    return kit.fixtures ? undefined : 'needs the fixture API (profile capabilities.fixtures and its admin token)';
   if (need.startsWith('fixtures:')) {
     if (!kit.fixtures) return 'needs the fixture API (profile capabilities.fixtures and its admin token)';
     const offer = need.slice('fixtures:'.length);
@@ -133,7 +157,8 @@ export function unmetNeed(kit: Kit, need: Need): string | undefined {
   // With no profile the kit assumes the fake's choices, which only profile rules may be judged
   // by: a documented rule judged through a guessed parameter name or content marker could fail
   // a server that merely chose differently, so such a check waits for a declaration.
-  if (!ctx.profileDeclared && ASSUMED_ONLY.test(field)) return `no profile was given: declare ${field} to check this (the document does not show it)`;
+  if (!ctx.profileDeclared && ASSUMED_ONLY.test(field))
+    return `no profile was given: declare ${field} to check this (the document does not show it)`;
   if (field === 'capabilities.secondary_token') return unmetNeed(kit, 'secondary');
   if (field === 'capabilities.fixtures') return unmetNeed(kit, 'fixtures');
   return profileField(ctx.profile, field) === undefined ? `the profile declares no ${field}` : undefined;
@@ -179,18 +204,26 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
     const sentBefore = kit.client.sent;
     kit.client.record(exchanges);
     const t: CheckContext = {
-      kit, ctx: kit.ctx, api: kit.api, data: kit.data, profile: kit.ctx.profile, budgets: kit.ctx.budgets,
+      kit,
+      ctx: kit.ctx,
+      api: kit.api,
+      data: kit.data,
+      profile: kit.ctx.profile,
+      budgets: kit.ctx.budgets,
       precisionMs: timestampPrecisionMs(kit.ctx),
       eventually: (what, read, ready) => eventually(kit.ctx, what, read, ready),
       poll: (read, ready) => poll(kit.ctx, read, ready),
-      secondary: () => kit.secondary ?? vitestCtx.skip('needs a second user\'s token'),
+      secondary: () => kit.secondary ?? vitestCtx.skip("needs a second user's token"),
       fixtures: () => kit.fixtures ?? vitestCtx.skip('needs the fixture API'),
       async fixtureUser(options) {
         const fixtures = t.fixtures();
         const user = await fixtures.createUser(options);
         kit.ledger.created('user', user.user_id, 'primary');
         // A user made with a quota has it for the check to test: its quota refusals are answers, not the run's quota.
-        return { user, api: kit.api.as(user.token, `user:${user.user_id}`, { quotaUnderTest: options?.quota !== undefined }) };
+        return {
+          user,
+          api: kit.api.as(user.token, `user:${user.user_id}`, { quotaUnderTest: options?.quota !== undefined }),
+        };
       },
       skip: (reason) => vitestCtx.skip(reason),
       declares: (field) => unmetNeed(kit, `profile:${field}`) === undefined,
@@ -199,7 +232,10 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
         declared(ids, 'skipRule');
         for (const id of ids) ruleSkips[id] ??= reason;
       },
-      schemaProblems: (x, component) => (x.json === undefined ? ['the body is not JSON'] : kit.schemas.validate(component, x.json, { strict: kit.ctx.strict })),
+      schemaProblems: (x, component) =>
+        x.json === undefined
+          ? ['the body is not JSON']
+          : kit.schemas.validate(component, x.json, { strict: kit.ctx.strict }),
       async verify(rules, fn) {
         const ids = typeof rules === 'string' ? [rules] : rules;
         declared(ids, 'verify');
@@ -219,7 +255,10 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
             // fast-check counts examples within numRuns: add them, so the random runs stay as budgeted.
             // Budgets may allow no random run at all (remote targets): the examples still run, and a
             // property without examples runs once, so it always judges something.
-            numRuns: Math.max(runs(n), examples.length > 0 ? 0 : 1) + examples.length, seed: kit.ctx.seed, endOnFailure: true, examples: examples.map((e) => [e] as [typeof e]),
+            numRuns: Math.max(runs(n), examples.length > 0 ? 0 : 1) + examples.length,
+            seed: kit.ctx.seed,
+            endOnFailure: true,
+            examples: examples.map((e) => [e] as [typeof e]),
           });
         } catch (error) {
           // fast-check's first lines name the seed, the path and the counterexample.
@@ -252,7 +291,9 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
       if (isCreateCapReached(error)) vitestCtx.skip((error as Error).message);
       if (Object.keys(ruleFailures).length > 0) vitestCtx.task.meta.ruleFailures = ruleFailures;
       if (Object.keys(ruleSkips).length > 0) vitestCtx.task.meta.ruleSkips = ruleSkips;
-      recordFailure(vitestCtx.task.meta, exchanges, judgedAt, !(error instanceof RuleFailures), (x) => kit.client.forEvidence(x));
+      recordFailure(vitestCtx.task.meta, exchanges, judgedAt, !(error instanceof RuleFailures), (x) =>
+        kit.client.forEvidence(x),
+      );
       throw asVerdict(error);
     } finally {
       kit.client.record(undefined);
@@ -265,12 +306,20 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
  * A failed check's evidence and repro commands: the exchanges its failures judged (each rule's,
  * and the last one sent when the check itself stopped on an error) first, then context.
  */
-function recordFailure(meta: import('vitest').TaskMeta, exchanges: readonly Exchange[], judgedAt: Readonly<Record<string, number>>, stopped: boolean, forEvidence: (x: Exchange) => Exchange): void {
+function recordFailure(
+  meta: import('vitest').TaskMeta,
+  exchanges: readonly Exchange[],
+  judgedAt: Readonly<Record<string, number>>,
+  stopped: boolean,
+  forEvidence: (x: Exchange) => Exchange,
+): void {
   const last = exchanges.length - 1;
   const judged = new Set(Object.values(judgedAt));
   if (stopped && last >= 0) judged.add(last);
   meta.evidence = selectEvidence(exchanges.map(forEvidence), judged);
-  const ruleRepros = Object.fromEntries(Object.entries(judgedAt).flatMap(([id, i]) => (exchanges[i]?.repro ? [[id, exchanges[i].repro]] : [])));
+  const ruleRepros = Object.fromEntries(
+    Object.entries(judgedAt).flatMap(([id, i]) => (exchanges[i]?.repro ? [[id, exchanges[i].repro]] : [])),
+  );
   if (Object.keys(ruleRepros).length > 0) meta.ruleRepros = ruleRepros;
   const main = stopped ? exchanges[last] : exchanges[Math.min(...judged)];
   if (main?.repro) meta.repro = main.repro;

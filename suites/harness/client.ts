@@ -1,8 +1,8 @@
-import { Agent, errors as undiciErrors, request } from 'undici';
+import { Agent, request, errors as undiciErrors } from 'undici';
 import { Breaker, TargetUnavailable } from './breaker.js';
 import { KitError } from './errors.js';
 import { redactText } from './redact.js';
-import { type NamedSecret, curlRepro } from './repro.js';
+import { curlRepro, type NamedSecret } from './repro.js';
 
 /** One request and its answer, as recorded for evidence (bodies cut, secrets redacted). */
 /**
@@ -104,7 +104,7 @@ export class TargetClient {
   constructor(private readonly options: ClientOptions) {
     this.base = new URL(options.baseUrl);
     this.deadlineAt = options.deadlineAt;
-    this.deadlineWhat = options.deadlineWhat ?? 'the run\'s deadline';
+    this.deadlineWhat = options.deadlineWhat ?? "the run's deadline";
     this.stop = options.signal;
     this.agent = new Agent({
       keepAliveTimeout: 4_000,
@@ -129,7 +129,7 @@ export class TargetClient {
    * deadline. The run command's client sweeps after the run's deadline (none), or after an
    * interrupt (a bound of its own, since the sweep must itself end).
    */
-  setDeadline(at: number | undefined, what = 'the run\'s deadline'): void {
+  setDeadline(at: number | undefined, what = "the run's deadline"): void {
     this.deadlineAt = at;
     this.deadlineWhat = what;
   }
@@ -158,8 +158,13 @@ export class TargetClient {
       const wait = retryAfterMs(exchange.headers['retry-after']) ?? emptyBucketWaitMs(exchange.headers);
       const refusal = attempt >= MAX_RATE_RETRIES ? undefined : this.waitRefusal(wait);
       if (attempt >= MAX_RATE_RETRIES || wait === undefined || refusal !== undefined) {
-        const asked = wait === undefined ? ' without a usable Retry-After' : `, asking to wait ${Math.round(wait / 1000)} s`;
-        const error = new TargetUnavailable(`${opts.method} ${exchange.path}: the target's rate limit: it answered 429 (rate limited) ${attempt + 1} time(s)${asked}${refusal ? `; ${refusal}` : ''}; lower requests_per_second in the profile`, 'rate-limited');
+        const asked =
+          wait === undefined ? ' without a usable Retry-After' : `, asking to wait ${Math.round(wait / 1000)} s`;
+        const error = new TargetUnavailable(
+          `${opts.method} ${exchange.path}: the target's rate limit: it answered 429 (rate limited) ${attempt + 1} time(s)` +
+            `${asked}${refusal ? `; ${refusal}` : ''}; lower requests_per_second in the profile`,
+          'rate-limited',
+        );
         this.breaker.failed(error);
         throw error;
       }
@@ -210,25 +215,32 @@ export class TargetClient {
 
   private async sendOnce(opts: SendOptions): Promise<Exchange> {
     if (this.sent >= this.options.requestBudget) {
-      throw new KitError(`the request budget of ${this.options.requestBudget} is spent (profile budgets.request_budget)`);
+      throw new KitError(
+        `the request budget of ${this.options.requestBudget} is spent (profile budgets.request_budget)`,
+      );
     }
     if (this.stop?.aborted) throw stopped(this.stop);
     const url = this.urlFor(opts);
     await this.pace(opts.ignoreRemaining === true, `${opts.method} ${this.redact(url.pathname)}`);
-    if (this.deadlineAt !== undefined && Date.now() >= this.deadlineAt) throw new KitError(`${opts.method} ${this.redact(url.pathname)} not sent: ${this.deadlineWhat} is over`);
+    if (this.deadlineAt !== undefined && Date.now() >= this.deadlineAt)
+      throw new KitError(`${opts.method} ${this.redact(url.pathname)} not sent: ${this.deadlineWhat} is over`);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (opts.authorization !== undefined) headers.authorization = opts.authorization;
     else if (opts.token !== null) headers.authorization = `Bearer ${opts.token}`;
     let body: string | Uint8Array | undefined;
     if (opts.raw !== undefined) body = opts.raw;
     else if (opts.json !== undefined) body = JSON.stringify(opts.json);
-    if (body !== undefined && opts.contentType !== null) headers['content-type'] = opts.contentType ?? 'application/json';
+    if (body !== undefined && opts.contentType !== null)
+      headers['content-type'] = opts.contentType ?? 'application/json';
 
     this.sent++;
     const started = performance.now();
     const what = `${opts.method} ${this.redact(url.pathname)}`;
     // A request never outlives the deadline: its timeout is cut to what is left.
-    const timeoutMs = Math.max(1, Math.min(this.options.timeoutMs, this.deadlineAt === undefined ? Infinity : this.deadlineAt - Date.now()));
+    const timeoutMs = Math.max(
+      1,
+      Math.min(this.options.timeoutMs, this.deadlineAt === undefined ? Infinity : this.deadlineAt - Date.now()),
+    );
     const stop = this.stop;
     const signals = [AbortSignal.timeout(timeoutMs), ...(stop ? [stop] : [])];
     let status: number;
@@ -244,7 +256,12 @@ export class TargetClient {
       });
       status = response.statusCode;
       responseHeaders = flattenHeaders(response.headers);
-      bytes = await readCapped(response.body, this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, what, responseHeaders['content-length']);
+      bytes = await readCapped(
+        response.body,
+        this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+        what,
+        responseHeaders['content-length'],
+      );
     } catch (error) {
       if (stop?.aborted) throw stopped(stop, what);
       throw transportError(error, what, timeoutMs);
@@ -254,13 +271,18 @@ export class TargetClient {
       method: opts.method,
       path: this.redact(url.pathname + url.search),
       requestHeaders: this.redactHeaders(headers),
-      ...(body === undefined ? {} : { requestBody: this.redact(cut(typeof body === 'string' ? body : Buffer.from(body).toString('utf8'))) }),
+      ...(body === undefined
+        ? {}
+        : { requestBody: this.redact(cut(typeof body === 'string' ? body : Buffer.from(body).toString('utf8'))) }),
       status,
       headers: responseHeaders,
       text: this.redact(text),
       json: parseJson(text, responseHeaders['content-type']),
       durationMs: Math.round(performance.now() - started),
-      repro: curlRepro({ method: opts.method, url: url.href, headers, ...(body === undefined ? {} : { body }) }, this.namedSecrets()),
+      repro: curlRepro(
+        { method: opts.method, url: url.href, headers, ...(body === undefined ? {} : { body }) },
+        this.namedSecrets(),
+      ),
     };
     this.afterResponse(exchange);
     this.recorder?.push({ ...exchange, text: cut(exchange.text) });
@@ -268,11 +290,14 @@ export class TargetClient {
   }
 
   private urlFor(opts: SendOptions): URL {
-    if (!opts.path.startsWith('/') || opts.path.startsWith('//')) throw new KitError(`refusing a path that is not relative to the target: ${opts.path}`);
+    if (!opts.path.startsWith('/') || opts.path.startsWith('//'))
+      throw new KitError(`refusing a path that is not relative to the target: ${opts.path}`);
     const url = new URL(this.base.pathname.replace(/\/$/, '') + opts.path, this.base);
-    for (const [key, value] of Object.entries(opts.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+    for (const [key, value] of Object.entries(opts.query ?? {}))
+      if (value !== undefined) url.searchParams.set(key, String(value));
     // The token goes only to the target's own origin.
-    if (url.origin !== this.base.origin) throw new KitError(`refusing to send a request to ${url.origin}, which is not the target`);
+    if (url.origin !== this.base.origin)
+      throw new KitError(`refusing to send a request to ${url.origin}, which is not the target`);
     return url;
   }
 
@@ -287,7 +312,10 @@ export class TargetClient {
       // An empty bucket that resets too late: a KitError naming the rate limit, without waiting.
       const refusal = this.waitRefusal(bucketWait);
       if (refusal) {
-        throw new TargetUnavailable(`${what} not sent: the target's rate limit: X-RateLimit-Remaining was 0, resetting in ${Math.ceil(bucketWait / 1000)} s; ${refusal}`, 'rate-limited');
+        throw new TargetUnavailable(
+          `${what} not sent: the target's rate limit: X-RateLimit-Remaining was 0, resetting in ${Math.ceil(bucketWait / 1000)} s; ${refusal}`,
+          'rate-limited',
+        );
       }
       this.rateLimitedSince ??= now;
     }
@@ -348,7 +376,8 @@ export class TargetClient {
 
   private redactHeaders(headers: Record<string, string>): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(headers)) out[k] = k === 'authorization' ? redactAuthorization(v) : this.redact(v);
+    for (const [k, v] of Object.entries(headers))
+      out[k] = k === 'authorization' ? redactAuthorization(v) : this.redact(v);
     return out;
   }
 }
@@ -363,7 +392,8 @@ function redactAuthorization(value: string): string {
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(headers))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
 }
 
@@ -372,14 +402,21 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
  * stops reading and drops the connection, so a 15 MB or endless body costs the kit `cap` bytes.
  */
 async function readCapped(
-  body: AsyncIterable<Buffer | Uint8Array> & { destroy?: (e?: Error) => void; on?: (event: 'error', listener: () => void) => unknown },
-  cap: number, what: string, contentLength: string | undefined,
+  body: AsyncIterable<Buffer | Uint8Array> & {
+    destroy?: (e?: Error) => void;
+    on?: (event: 'error', listener: () => void) => unknown;
+  },
+  cap: number,
+  what: string,
+  contentLength: string | undefined,
 ): Promise<Buffer> {
   const over = () => {
     // Destroying a body nobody reads emits an abort error: it is ours, not news.
     body.on?.('error', () => {});
     body.destroy?.();
-    return new KitError(`${what}: the response is over ${cap} bytes (budgets.max_response_bytes); the kit stopped reading it`);
+    return new KitError(
+      `${what}: the response is over ${cap} bytes (budgets.max_response_bytes); the kit stopped reading it`,
+    );
   };
   if (contentLength !== undefined && Number(contentLength) > cap) throw over();
   const chunks: Buffer[] = [];
@@ -397,13 +434,23 @@ function emptyBucketWaitMs(headers: Readonly<Record<string, string>>): number | 
   const remaining = Number(headers['x-ratelimit-remaining']);
   if (headers['x-ratelimit-remaining'] === undefined || !(remaining <= 0)) return undefined;
   const reset = Number(headers['x-ratelimit-reset']);
-  const waitMs = !Number.isFinite(reset) || headers['x-ratelimit-reset']?.trim() === '' ? 1000 : reset > 1e9 ? reset * 1000 - Date.now() : reset * 1000;
+  const waitMs =
+    !Number.isFinite(reset) || headers['x-ratelimit-reset']?.trim() === ''
+      ? 1000
+      : reset > 1e9
+        ? reset * 1000 - Date.now()
+        : reset * 1000;
   return Math.max(waitMs, 0);
 }
 
 /** The run was stopped (SIGTERM, Ctrl-C): what was in flight ends now, as the kit's own doing. */
 function stopped(signal: AbortSignal, what?: string): KitError {
-  const reason = signal.reason instanceof Error ? signal.reason.message : typeof signal.reason === 'string' ? signal.reason : 'the run was stopped';
+  const reason =
+    signal.reason instanceof Error
+      ? signal.reason.message
+      : typeof signal.reason === 'string'
+        ? signal.reason
+        : 'the run was stopped';
   return new KitError(`${what ? `${what}: ` : ''}${reason}`);
 }
 
@@ -423,14 +470,23 @@ function transportError(error: unknown, what: string, timeoutMs: number): KitErr
   const unavailable = (message: string) => new TargetUnavailable(message, 'no-answer');
   const e = error as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
-  if (e.name === 'TimeoutError' || e.name === 'AbortError' || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError
-    || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (
+    e.name === 'TimeoutError' ||
+    e.name === 'AbortError' ||
+    error instanceof undiciErrors.HeadersTimeoutError ||
+    error instanceof undiciErrors.BodyTimeoutError ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT'
+  ) {
     return unavailable(`${what}: no complete answer within ${timeoutMs} ms (timeout)`);
   }
   if (code === 'ECONNREFUSED') return unavailable(`${what}: connection refused by the target`);
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return unavailable(`${what}: the target closed the connection (${code})`);
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE')
+    return unavailable(`${what}: the target closed the connection (${code})`);
   if (code?.startsWith('HPE_')) return unavailable(`${what}: the target's answer is not valid HTTP (${code})`);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return unavailable(`${what}: the target's host name does not resolve`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return unavailable(`${what}: the target's host name does not resolve`);
   // Anything else may be the kit's own doing (a header undici refuses): not counted against the target.
   return new KitError(`${what}: ${code ? `${code}: ` : ''}${e.message ?? String(error)}`);
 }

@@ -27,7 +27,11 @@ export class DataFactory {
   private counter = 0;
 
   /** `instantStepMs`: the target's timestamp precision; window instants are whole multiples of it. */
-  constructor(private readonly api: Api, readonly runId: string, private readonly instantStepMs = 1) {}
+  constructor(
+    private readonly api: Api,
+    readonly runId: string,
+    private readonly instantStepMs = 1,
+  ) {}
 
   /** A word that appears nowhere but in this run (lower-case letters and digits). */
   word(): string {
@@ -72,21 +76,27 @@ export class DataFactory {
   async collection(title?: string, extra: Record<string, unknown> = {}, api: Api = this.api): Promise<CollectionRef> {
     const x = await api.createCollection({ title: title ?? `Collection ${this.word()}`, ...extra });
     const id = (x.json as { id?: unknown } | undefined)?.id;
-    if (x.status < 200 || x.status > 299 || typeof id !== 'string') throw setupFailed('create a collection', x.status, x.json ?? x.text);
+    if (x.status < 200 || x.status > 299 || typeof id !== 'string')
+      throw setupFailed('create a collection', x.status, x.json ?? x.text);
     return { id, json: x.json as Record<string, unknown> };
   }
 }
 
 export function noteRef(x: Exchange, step: string): NoteRef {
   const json = x.json as Record<string, unknown> | undefined;
-  if (x.status < 200 || x.status > 299 || typeof json?.id !== 'string') throw setupFailed(step, x.status, x.json ?? x.text);
-  if (typeof json.version !== 'number') throw new KitError(`${step}: the response has no numeric version (see notes.create.response-fields)`);
+  if (x.status < 200 || x.status > 299 || typeof json?.id !== 'string')
+    throw setupFailed(step, x.status, x.json ?? x.text);
+  if (typeof json.version !== 'number')
+    throw new KitError(`${step}: the response has no numeric version (see notes.create.response-fields)`);
   return { id: json.id, version: json.version, json };
 }
 
 export class TimeWindow {
   /** `scale`: milliseconds per offset unit (the target's timestamp precision; 1 keeps offsets in ms). */
-  constructor(readonly start: number, readonly scale = 1) {}
+  constructor(
+    readonly start: number,
+    readonly scale = 1,
+  ) {}
   at(offsetMs: number): string {
     return new Date(this.ms(offsetMs)).toISOString();
   }

@@ -17,7 +17,11 @@ export const EVIDENCE_LIMITS: EvidenceLimits = { exchanges: 8, chars: 64_000 };
  * the latest others as context (in the order sent) while they fit the limits. A check may send
  * hundreds of requests; the one that failed must be in the report whatever came after it.
  */
-export function selectEvidence(exchanges: readonly Exchange[], judged: ReadonlySet<number>, limits: EvidenceLimits = EVIDENCE_LIMITS): EvidenceItem[] {
+export function selectEvidence(
+  exchanges: readonly Exchange[],
+  judged: ReadonlySet<number>,
+  limits: EvidenceLimits = EVIDENCE_LIMITS,
+): EvidenceItem[] {
   const strip = ({ repro: _repro, ...x }: Exchange): Omit<Exchange, 'repro'> => x;
   const first = [...judged].filter((i) => i >= 0 && i < exchanges.length).sort((a, b) => a - b);
   let chars = first.reduce((n, i) => n + size(exchanges[i]!), 0);

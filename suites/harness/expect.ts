@@ -22,7 +22,8 @@ export function expectOk(x: Exchange, what: string): Record<string, unknown> {
  * verdict. Any 2xx counts as done here; the exact 200 is conventions.success.status-200's business.
  */
 export function setupOk<Op extends string>(x: Exchange<Op>, step: string): OkBody<Op> {
-  if (x.status < 200 || x.status > 299 || x.json === null || typeof x.json !== 'object') throw setupFailed(step, x.status, x.json ?? x.text);
+  if (x.status < 200 || x.status > 299 || x.json === null || typeof x.json !== 'object')
+    throw setupFailed(step, x.status, x.json ?? x.text);
   return x.json as OkBody<Op>;
 }
 
@@ -39,9 +40,11 @@ export function expectDeclaredStatus(x: Exchange, kind: RefusalKind, declared: n
 /** Milliseconds of a response timestamp; compare instants, never strings. */
 export function instant(value: unknown, what: string): number {
   // The value came from the target: a missing or malformed timestamp is its failure, not the kit's.
-  if (typeof value !== 'string') throw new NonConformance(`${what} is not a timestamp string (${JSON.stringify(value)})`);
+  if (typeof value !== 'string')
+    throw new NonConformance(`${what} is not a timestamp string (${JSON.stringify(value)})`);
   const ms = Date.parse(value);
-  if (Number.isNaN(ms) || !/(Z|[+-]\d{2}:?\d{2})$/i.test(value)) throw new NonConformance(`${what} is not an ISO 8601 timestamp with an offset (${value})`);
+  if (Number.isNaN(ms) || !/(Z|[+-]\d{2}:?\d{2})$/i.test(value))
+    throw new NonConformance(`${what} is not an ISO 8601 timestamp with an offset (${value})`);
   return ms;
 }
 
@@ -78,14 +81,23 @@ export function serverDate(x: Exchange): number | undefined {
  * "Server time": the value lies within the clock tolerance of the moment the server answered
  * (its Date header, or the kit's clock around the exchange when there is none).
  */
-export function expectServerTime(actual: unknown, x: Exchange, sentAt: number, toleranceMs: number, what: string): void {
+export function expectServerTime(
+  actual: unknown,
+  x: Exchange,
+  sentAt: number,
+  toleranceMs: number,
+  what: string,
+): void {
   const got = instant(actual, what);
   const date = serverDate(x);
-  const [low, high] = date !== undefined
-    ? [date - toleranceMs - 1000, date + toleranceMs + 1000]
-    : [sentAt - toleranceMs, Date.now() + toleranceMs];
-  expect(got >= low && got <= high,
-    `${what} should be the server time of the request (${new Date(low).toISOString()} .. ${new Date(high).toISOString()}), got ${String(actual)}`).toBe(true);
+  const [low, high] =
+    date !== undefined
+      ? [date - toleranceMs - 1000, date + toleranceMs + 1000]
+      : [sentAt - toleranceMs, Date.now() + toleranceMs];
+  expect(
+    got >= low && got <= high,
+    `${what} should be the server time of the request (${new Date(low).toISOString()} .. ${new Date(high).toISOString()}), got ${String(actual)}`,
+  ).toBe(true);
 }
 
 export function field<T = unknown>(x: Exchange, name: string, what: string): T {

@@ -15,17 +15,33 @@ export type GrantLevel = 'access' | 'contribute' | 'edit' | 'own';
  * it by declaring capabilities.fixtures in its profile; checks that need it skip otherwise.
  */
 export class FixturesClient {
-  constructor(private readonly client: TargetClient, private readonly prefix: string, private readonly adminToken: string) {}
+  constructor(
+    private readonly client: TargetClient,
+    private readonly prefix: string,
+    private readonly adminToken: string,
+  ) {}
 
   private async call(method: string, path: string, json?: unknown): Promise<Record<string, unknown>> {
-    const exchange = await tracked(() => this.client.send({ method, path: `${this.prefix}${path}`, json, token: null, authorization: `Bearer ${this.adminToken}` }));
-    if (exchange.status !== 200) throw new KitError(`fixture API ${method} ${path} answered ${exchange.status}: ${exchange.text.slice(0, 200)}`);
+    const exchange = await tracked(() =>
+      this.client.send({
+        method,
+        path: `${this.prefix}${path}`,
+        json,
+        token: null,
+        authorization: `Bearer ${this.adminToken}`,
+      }),
+    );
+    if (exchange.status !== 200)
+      throw new KitError(`fixture API ${method} ${path} answered ${exchange.status}: ${exchange.text.slice(0, 200)}`);
     return (exchange.json ?? {}) as Record<string, unknown>;
   }
 
-  async createUser(options: { quota?: { limit: number }; rate_limit?: Record<string, number> } = {}): Promise<FixtureUser> {
+  async createUser(
+    options: { quota?: { limit: number }; rate_limit?: Record<string, number> } = {},
+  ): Promise<FixtureUser> {
     const user = await this.call('POST', '/users', options);
-    if (typeof user.user_id !== 'string' || typeof user.token !== 'string') throw new KitError('fixture API: POST /users returned no user_id and token');
+    if (typeof user.user_id !== 'string' || typeof user.token !== 'string')
+      throw new KitError('fixture API: POST /users returned no user_id and token');
     this.client.addSecret(user.token);
     return { user_id: user.user_id, token: user.token };
   }

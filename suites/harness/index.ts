@@ -3,12 +3,15 @@ import { type Kit, useKit } from './kit.js';
 
 export type { CheckContext } from './check.js';
 export type { Exchange } from './client.js';
-export { KitError, NonConformance, RuleViolation, pinTo } from './errors.js';
+export { KitError, NonConformance, pinTo, RuleViolation } from './errors.js';
 export * from './expect.js';
 export { DEFAULT_SEARCH_INDEX_LAG_MS, sameAtPrecision, searchIndexLagMs, timestampPrecisionMs } from './timing.js';
 
 /** The entry of every check file: the kit of the file and its `check` function. */
-export function checks(): { kit: Kit; check: (description: string, spec: CheckSpec, fn: (t: CheckContext) => Promise<void>) => void } {
+export function checks(): {
+  kit: Kit;
+  check: (description: string, spec: CheckSpec, fn: (t: CheckContext) => Promise<void>) => void;
+} {
   const kit = useKit();
   return { kit, check: (description, spec, fn) => check(kit, description, spec, fn) };
 }

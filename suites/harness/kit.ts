@@ -2,16 +2,16 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { type SchemaRegistry, createSchemaRegistry } from '../../spec/schemas.js';
+import { createSchemaRegistry, type SchemaRegistry } from '../../spec/schemas.js';
 import { Api } from './api.js';
+import { cleanUp } from './cleanup.js';
 import { TargetClient } from './client.js';
 import type { KitContext } from './context.js';
 import { DataFactory } from './data.js';
 import { FixturesClient } from './fixtures-client.js';
 import { Ledger } from './ledger.js';
 import { CreateGuard } from './quota.js';
-import { cleanUp } from './cleanup.js';
-import { SECRETS_FILE_PREFIX, leaveSignalsToRunCommand, registerWorker, stopSignal } from './signals.js';
+import { leaveSignalsToRunCommand, registerWorker, SECRETS_FILE_PREFIX, stopSignal } from './signals.js';
 import { timestampPrecisionMs } from './timing.js';
 
 export interface Kit {
@@ -45,7 +45,9 @@ function createKit(ctx: KitContext): Kit {
     secrets,
     maxResponseBytes: ctx.budgets.max_response_bytes,
     maxRetryAfterMs: ctx.budgets.max_rate_limit_wait_ms,
-    ...(ctx.deadlineAt === undefined ? {} : { deadlineAt: ctx.deadlineAt, deadlineWhat: ctx.deadlineWhat ?? 'the run\'s deadline' }),
+    ...(ctx.deadlineAt === undefined
+      ? {}
+      : { deadlineAt: ctx.deadlineAt, deadlineWhat: ctx.deadlineWhat ?? "the run's deadline" }),
     ...(ctx.parentHandlesInterrupt ? { signal: stopSignal() } : {}),
     // The run directory is private to the run (mkdtemp) and removed when it ends.
     onSecretLearned: (secret) => appendFileSync(secretsFile, `${JSON.stringify(secret)}\n`, { mode: 0o600 }),
@@ -53,10 +55,18 @@ function createKit(ctx: KitContext): Kit {
   });
   const schemas = createSchemaRegistry();
   const ledger = new Ledger(ctx.runDir);
-  const guard = new CreateGuard(ctx.createCaps ?? { notes: Number.MAX_SAFE_INTEGER, collections: Number.MAX_SAFE_INTEGER }, ctx.runDir);
+  const guard = new CreateGuard(
+    ctx.createCaps ?? { notes: Number.MAX_SAFE_INTEGER, collections: Number.MAX_SAFE_INTEGER },
+    ctx.runDir,
+  );
   const api = new Api(client, ctx.profile, schemas, ledger, ctx.tokens.primary, 'primary', ctx.strict, guard);
   return {
-    ctx, client, api, schemas, ledger, guard,
+    ctx,
+    client,
+    api,
+    schemas,
+    ledger,
+    guard,
     secondary: ctx.tokens.secondary ? api.as(ctx.tokens.secondary, 'secondary') : undefined,
     fixtures: ctx.fixtures ? new FixturesClient(client, ctx.fixtures.prefix, ctx.fixtures.adminToken) : undefined,
     data: new DataFactory(api, ctx.runId, timestampPrecisionMs(ctx)),

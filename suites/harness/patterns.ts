@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Api } from './api.js';
+import type { OkBody } from './bodies.js';
 import type { CheckContext } from './check.js';
 import type { Exchange } from './client.js';
-import type { OkBody } from './bodies.js';
 import { KitError } from './errors.js';
 import { expectRefused, setupOk, show } from './expect.js';
 
@@ -33,14 +33,26 @@ export async function noteState(api: Api, id: string): Promise<NoteState> {
 
 export async function collectionState(api: Api, id: string) {
   const c = setupOk(await api.getCollection(id), `read collection ${id}`);
-  return { title: c.title, description: c.description, created_at: Date.parse(c.created_at), updated_at: Date.parse(c.updated_at), note_count: c.note_count };
+  return {
+    title: c.title,
+    description: c.description,
+    created_at: Date.parse(c.created_at),
+    updated_at: Date.parse(c.updated_at),
+    note_count: c.note_count,
+  };
 }
 
 /**
  * A create that must be refused and make nothing: the body carries a fresh id, so the kit can
  * ask afterwards whether a note with that id exists (it must not).
  */
-export async function expectNoteCreateRefused(t: CheckContext, rules: string | readonly string[], body: Record<string, unknown>, what: string, api: Api = t.api): Promise<void> {
+export async function expectNoteCreateRefused(
+  t: CheckContext,
+  rules: string | readonly string[],
+  body: Record<string, unknown>,
+  what: string,
+  api: Api = t.api,
+): Promise<void> {
   const id = randomUUID();
   const x = await api.createNote({ ...body, id });
   await t.verify(rules, async () => {
@@ -50,7 +62,12 @@ export async function expectNoteCreateRefused(t: CheckContext, rules: string | r
   });
 }
 
-export async function expectCollectionCreateRefused(t: CheckContext, rules: string | readonly string[], body: Record<string, unknown>, what: string): Promise<void> {
+export async function expectCollectionCreateRefused(
+  t: CheckContext,
+  rules: string | readonly string[],
+  body: Record<string, unknown>,
+  what: string,
+): Promise<void> {
   const id = randomUUID();
   const x = await t.api.createCollection({ ...body, id });
   await t.verify(rules, async () => {

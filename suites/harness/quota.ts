@@ -21,7 +21,9 @@ export const QUOTA_FILE = 'quota.json';
 /** Whether an answer is the documented quota refusal (error.type = quota_exceeded), whatever its status. */
 export function quotaBody(x: Exchange): QuotaInfo | undefined {
   if (x.status < 400) return undefined;
-  const error = (x.json as { error?: { type?: unknown; message?: unknown; details?: Record<string, unknown> } } | undefined)?.error;
+  const error = (
+    x.json as { error?: { type?: unknown; message?: unknown; details?: Record<string, unknown> } } | undefined
+  )?.error;
   if (error?.type !== 'quota_exceeded') return undefined;
   const d = error.details ?? {};
   const pick = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? v : undefined);
@@ -44,7 +46,10 @@ export class CreateGuard {
   private natural: NaturalRefusal | undefined;
   readonly created = { notes: 0, collections: 0 };
 
-  constructor(readonly caps: { notes: number; collections: number }, private readonly runDir?: string) {}
+  constructor(
+    readonly caps: { notes: number; collections: number },
+    private readonly runDir?: string,
+  ) {}
 
   /** Notes the run may still create under its cap. */
   get notesLeft(): number {
@@ -69,8 +74,14 @@ export class CreateGuard {
     const quota = kind === 'note' ? this.spent.get(token) : undefined;
     if (quota) throw new QuotaSpent(`not judged: ${quotaWords(quota)}; no new notes can be created for this check`);
     if (!capped) return;
-    const [count, cap, flag] = kind === 'note' ? [this.created.notes, this.caps.notes, '--max-notes'] : [this.created.collections, this.caps.collections, 'the collection cap'];
-    if (count >= cap) throw new CreateCapReached(`not in this run: it needs more ${kind}s than ${flag} allows (${cap} ${kind}s, all created)`);
+    const [count, cap, flag] =
+      kind === 'note'
+        ? [this.created.notes, this.caps.notes, '--max-notes']
+        : [this.created.collections, this.caps.collections, 'the collection cap'];
+    if (count >= cap)
+      throw new CreateCapReached(
+        `not in this run: it needs more ${kind}s than ${flag} allows (${cap} ${kind}s, all created)`,
+      );
   }
 
   /** After a create was answered: counts a success; a quota refusal marks the account spent. */

@@ -11,14 +11,20 @@ const MIN_SECRET_LENGTH = 4;
 
 export function secretForms(secret: string): string[] {
   if (secret.length < MIN_SECRET_LENGTH) return [];
-  const forms = new Set([secret, encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2), JSON.stringify(secret).slice(1, -1)]);
+  const forms = new Set([
+    secret,
+    encodeURIComponent(secret),
+    new URLSearchParams({ s: secret }).toString().slice(2),
+    JSON.stringify(secret).slice(1, -1),
+  ]);
   // Longest first, so that a form containing another is removed whole.
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
 export function redactText(text: string, secrets: Iterable<string>): string {
   let out = text;
-  for (const secret of secrets) for (const form of secretForms(secret)) if (out.includes(form)) out = out.split(form).join(REDACTED);
+  for (const secret of secrets)
+    for (const form of secretForms(secret)) if (out.includes(form)) out = out.split(form).join(REDACTED);
   return out;
 }
 

@@ -20,7 +20,10 @@ export interface RefusedAttempt {
  * the attempts that make it (and to all of them if it does not show again).
  */
 export async function expectRefusalsChangeNothing<S>(
-  t: CheckContext, attempts: readonly RefusedAttempt[], read: () => Promise<S>, before: S,
+  t: CheckContext,
+  attempts: readonly RefusedAttempt[],
+  read: () => Promise<S>,
+  before: S,
 ): Promise<void> {
   for (const attempt of attempts) {
     const x = await attempt.send();
@@ -41,7 +44,12 @@ export async function expectRefusalsChangeNothing<S>(
   }
   if (charged) return;
   for (const attempt of attempts) {
-    await t.verify(attempt.rules, () => expect(after, `one of the refused requests (${attempts.map((a) => a.what).join('; ')}) changed the resource`).toEqual(before));
+    await t.verify(attempt.rules, () =>
+      expect(
+        after,
+        `one of the refused requests (${attempts.map((a) => a.what).join('; ')}) changed the resource`,
+      ).toEqual(before),
+    );
   }
 }
 

@@ -21,7 +21,11 @@ export interface SentRequest {
   readonly body?: string | Uint8Array;
 }
 
-const DISPLAY_NAMES: Readonly<Record<string, string>> = { accept: 'Accept', authorization: 'Authorization', 'content-type': 'Content-Type' };
+const DISPLAY_NAMES: Readonly<Record<string, string>> = {
+  accept: 'Accept',
+  authorization: 'Authorization',
+  'content-type': 'Content-Type',
+};
 /** curl asks "Expect: 100-continue" before bodies over 1 MiB; the kit never does. */
 const EXPECT_THRESHOLD = 1024 * 1024;
 
@@ -31,7 +35,8 @@ export function curlRepro(request: SentRequest, secrets: readonly NamedSecret[])
   if (request.method === 'HEAD') args.push('--head');
   else if (request.method !== 'GET') args.push(`-X ${request.method}`);
   args.push(word(request.url));
-  for (const [name, value] of Object.entries(request.headers)) args.push(`-H ${word(`${DISPLAY_NAMES[name] ?? name}: ${value}`)}`);
+  for (const [name, value] of Object.entries(request.headers))
+    args.push(`-H ${word(`${DISPLAY_NAMES[name] ?? name}: ${value}`)}`);
   if (request.body === undefined) return args.join(' \\\n  ');
   const bytes = typeof request.body === 'string' ? Buffer.from(request.body, 'utf8') : Buffer.from(request.body);
   // Without these curl would add a form content type, or wait for a 100-continue before large bodies.
@@ -62,7 +67,7 @@ export function shellWord(text: string, secrets: readonly NamedSecret[]): string
   const usable = secrets.filter((s) => s.value.length >= 4).sort((a, b) => b.value.length - a.value.length);
   const parts: string[] = [];
   let literal = '';
-  for (let i = 0; i < text.length;) {
+  for (let i = 0; i < text.length; ) {
     const secret = usable.find((s) => text.startsWith(s.value, i));
     if (secret) {
       if (literal) parts.push(singleQuoted(literal));

@@ -23,8 +23,19 @@ export const SECRETS_FILE_PREFIX = 'secrets-';
 
 // On globalThis: files may share a worker process but each evaluate this module afresh.
 const STATE = Symbol.for('notes-conformance.worker-signals');
-interface State { inFlight: number; terminating: boolean; onTerm?: () => void; stop: AbortController; workerFiles: Set<string> }
-const state = ((globalThis as Record<symbol, unknown>)[STATE] ??= { inFlight: 0, terminating: false, stop: stopController(), workerFiles: new Set() }) as State;
+interface State {
+  inFlight: number;
+  terminating: boolean;
+  onTerm?: () => void;
+  stop: AbortController;
+  workerFiles: Set<string>;
+}
+const state = ((globalThis as Record<symbol, unknown>)[STATE] ??= {
+  inFlight: 0,
+  terminating: false,
+  stop: stopController(),
+  workerFiles: new Set(),
+}) as State;
 
 function stopController(): AbortController {
   const controller = new AbortController();
@@ -46,7 +57,10 @@ export function registerWorker(runDir: string): void {
   const file = join(runDir, `${WORKER_FILE_PREFIX}${process.pid}`);
   writeFileSync(file, String(process.pid));
   // One listener for all runs a worker serves (the fault matrix runs many in one worker).
-  if (state.workerFiles.size === 0) process.once('exit', () => { for (const f of state.workerFiles) rmSync(f, { force: true }); });
+  if (state.workerFiles.size === 0)
+    process.once('exit', () => {
+      for (const f of state.workerFiles) rmSync(f, { force: true });
+    });
   state.workerFiles.add(file);
 }
 
@@ -75,7 +89,10 @@ export function leaveSignalsToRunCommand(): void {
   if (state.onTerm) return;
   state.onTerm = () => {
     if (!state.terminating) {
-      setTimeout(() => state.stop.abort(new KitError('the run was stopped (SIGTERM) while this was in flight')), STOP_GRACE_MS).unref();
+      setTimeout(
+        () => state.stop.abort(new KitError('the run was stopped (SIGTERM) while this was in flight')),
+        STOP_GRACE_MS,
+      ).unref();
     }
     state.terminating = true;
     dieWhenIdle();

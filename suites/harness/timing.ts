@@ -45,7 +45,11 @@ export interface Polled<T> {
  * Reads until `ready` holds or the search index lag has passed (a few polls, growing intervals),
  * and answers the last reading either way: for checks where not showing is itself the answer.
  */
-export async function poll<T>(ctx: Pick<KitContext, 'profile'>, read: () => Promise<T>, ready: (value: T) => boolean): Promise<Polled<T>> {
+export async function poll<T>(
+  ctx: Pick<KitContext, 'profile'>,
+  read: () => Promise<T>,
+  ready: (value: T) => boolean,
+): Promise<Polled<T>> {
   const deadline = Date.now() + searchIndexLagMs(ctx) + LAG_SLACK_MS;
   let interval = FIRST_INTERVAL_MS;
   let value = await read();
@@ -63,13 +67,25 @@ export async function poll<T>(ctx: Pick<KitContext, 'profile'>, read: () => Prom
  * A search or related-notes reading that must eventually show a write: polled (see poll) and, if it
  * never does, the kit cannot judge: an error naming the lag, never a fail for a note not yet indexed.
  */
-export async function eventually<T>(ctx: Pick<KitContext, 'profile'>, what: string, read: () => Promise<T>, ready: (value: T) => boolean): Promise<T> {
+export async function eventually<T>(
+  ctx: Pick<KitContext, 'profile'>,
+  what: string,
+  read: () => Promise<T>,
+  ready: (value: T) => boolean,
+): Promise<T> {
   const { value, ready: done } = await poll(ctx, read, ready);
   if (done) return value;
   // (Not expect.ts's show: this module is also loaded outside vitest, by the differential run.)
-  const last = isExchange(value) ? `: ${value.method} ${value.path} answered ${value.status} ${value.text.slice(0, 300)}` : '';
-  const declared = ctx.profile.search_index_lag_ms === undefined ? ', the default; declare search_index_lag_ms if the index lags more' : '';
-  throw new KitError(`${what} did not show within the search index lag (${searchIndexLagMs(ctx)} ms${declared}), so the check cannot judge${last}`);
+  const last = isExchange(value)
+    ? `: ${value.method} ${value.path} answered ${value.status} ${value.text.slice(0, 300)}`
+    : '';
+  const declared =
+    ctx.profile.search_index_lag_ms === undefined
+      ? ', the default; declare search_index_lag_ms if the index lags more'
+      : '';
+  throw new KitError(
+    `${what} did not show within the search index lag (${searchIndexLagMs(ctx)} ms${declared}), so the check cannot judge${last}`,
+  );
 }
 
 function isExchange(value: unknown): value is Exchange {

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { type CheckContext, type Exchange, checks, setupOk, show } from '../harness/index.js';
 import { sleep } from '../harness/client.js';
+import { type CheckContext, checks, type Exchange, setupOk, show } from '../harness/index.js';
 
 const { check } = checks();
 
@@ -24,52 +24,86 @@ function sampleHeaders(t: CheckContext): Promise<Array<[string, Exchange]>> {
   return sample;
 }
 
-check('responses carry X-RateLimit-* and X-Complexity-* headers', { rules: ['headers.rate-limit.families'] }, async (t) => {
-  const seen = await sampleHeaders(t);
-  await t.verify('headers.rate-limit.families', () => {
-    const rate = seen.filter(([, x]) => family(x, 'x-ratelimit-').length > 0).map(([op]) => op);
-    const complexity = seen.filter(([, x]) => family(x, 'x-complexity-').length > 0).map(([op]) => op);
-    expect(rate.length, `some response carries an X-RateLimit-* header (checked ${seen.map(([op]) => op).join(', ')})`).toBeGreaterThan(0);
-    expect(complexity.length, 'some response carries an X-Complexity-* header').toBeGreaterThan(0);
-  });
-});
+check(
+  'responses carry X-RateLimit-* and X-Complexity-* headers',
+  { rules: ['headers.rate-limit.families'] },
+  async (t) => {
+    const seen = await sampleHeaders(t);
+    await t.verify('headers.rate-limit.families', () => {
+      const rate = seen.filter(([, x]) => family(x, 'x-ratelimit-').length > 0).map(([op]) => op);
+      const complexity = seen.filter(([, x]) => family(x, 'x-complexity-').length > 0).map(([op]) => op);
+      expect(
+        rate.length,
+        `some response carries an X-RateLimit-* header (checked ${seen.map(([op]) => op).join(', ')})`,
+      ).toBeGreaterThan(0);
+      expect(complexity.length, 'some response carries an X-Complexity-* header').toBeGreaterThan(0);
+    });
+  },
+);
 
-check('the operations the profile names carry the header names it declares', {
-  rules: ['headers.rate-limit.declared'],
-  needs: ['profile:capabilities.rate_limit_headers.operations', 'profile:capabilities.rate_limit_headers.names'],
-}, async (t) => {
-  const declared = t.profile.capabilities!.rate_limit_headers!;
-  const seen = await sampleHeaders(t);
-  const covered = seen.filter(([op]) => declared.operations!.includes(op));
-  if (covered.length === 0) t.skip('the profile declares rate-limit headers on none of the operations this check samples');
-  await t.verify('headers.rate-limit.declared', () => {
-    for (const [op, x] of covered) {
-      for (const name of declared.names!) expect(x.headers[name.toLowerCase()], `${op} carries ${name}: ${show(x)}`).toBeDefined();
+check(
+  'the operations the profile names carry the header names it declares',
+  {
+    rules: ['headers.rate-limit.declared'],
+    needs: ['profile:capabilities.rate_limit_headers.operations', 'profile:capabilities.rate_limit_headers.names'],
+  },
+  async (t) => {
+    const declared = t.profile.capabilities!.rate_limit_headers!;
+    const seen = await sampleHeaders(t);
+    const covered = seen.filter(([op]) => declared.operations!.includes(op));
+    if (covered.length === 0)
+      t.skip('the profile declares rate-limit headers on none of the operations this check samples');
+    await t.verify('headers.rate-limit.declared', () => {
+      for (const [op, x] of covered) {
+        for (const name of declared.names!)
+          expect(x.headers[name.toLowerCase()], `${op} carries ${name}: ${show(x)}`).toBeDefined();
+      }
+    });
+  },
+);
+
+check(
+  'an exhausted bucket is answered with the declared status and Retry-After, and recovers',
+  {
+    rules: ['headers.rate-limit.exhausted'],
+    needs: ['fixtures:users', 'fixtures:rate_limit'],
+    timeout: 60_000,
+  },
+  async (t) => {
+    const status = t.profile.statuses?.rate_limited;
+    if (status === undefined) t.skip('the profile declares no status for an exhausted rate limit');
+    if (t.profile.capabilities?.rate_limit_headers?.retry_after !== true)
+      t.skip('the profile does not declare Retry-After on an exhausted bucket');
+    const { api } = await t.fixtureUser({ rate_limit: { requests: 3, requests_per_second: 1 } });
+    let limited: Exchange | undefined;
+    for (let i = 0; i < 8 && !limited; i++) {
+      const x = await api.raw({
+        method: 'GET',
+        path: '/v2/notes',
+        query: { limit: 1 },
+        acceptRateLimited: true,
+        ignoreRemaining: true,
+      });
+      if (x.status === status) limited = x;
+      else setupOk(x, 'list notes while filling the bucket');
     }
-  });
-});
-
-check('an exhausted bucket is answered with the declared status and Retry-After, and recovers', {
-  rules: ['headers.rate-limit.exhausted'],
-  needs: ['fixtures:users', 'fixtures:rate_limit'],
-  timeout: 60_000,
-}, async (t) => {
-  const status = t.profile.statuses?.rate_limited;
-  if (status === undefined) t.skip('the profile declares no status for an exhausted rate limit');
-  if (t.profile.capabilities?.rate_limit_headers?.retry_after !== true) t.skip('the profile does not declare Retry-After on an exhausted bucket');
-  const { api } = await t.fixtureUser({ rate_limit: { requests: 3, requests_per_second: 1 } });
-  let limited: Exchange | undefined;
-  for (let i = 0; i < 8 && !limited; i++) {
-    const x = await api.raw({ method: 'GET', path: '/v2/notes', query: { limit: 1 }, acceptRateLimited: true, ignoreRemaining: true });
-    if (x.status === status) limited = x;
-    else setupOk(x, 'list notes while filling the bucket');
-  }
-  await t.verify('headers.rate-limit.exhausted', () => {
-    expect(limited, 'eight quick requests against a bucket of three are refused at some point').toBeDefined();
-    expect(limited!.headers['retry-after'] ?? '(none)', `the refusal says when to retry: ${show(limited!)}`).toMatch(/^\d+$/);
-  });
-  if (!limited) return;
-  await sleep(Number(limited.headers['retry-after']) * 1000 + 200);
-  const again = await api.raw({ method: 'GET', path: '/v2/notes', query: { limit: 1 }, acceptRateLimited: true, ignoreRemaining: true });
-  await t.verify('headers.rate-limit.exhausted', () => expect(again.status, `after Retry-After the request succeeds: ${show(again)}`).toBe(200));
-});
+    await t.verify('headers.rate-limit.exhausted', () => {
+      expect(limited, 'eight quick requests against a bucket of three are refused at some point').toBeDefined();
+      expect(limited!.headers['retry-after'] ?? '(none)', `the refusal says when to retry: ${show(limited!)}`).toMatch(
+        /^\d+$/,
+      );
+    });
+    if (!limited) return;
+    await sleep(Number(limited.headers['retry-after']) * 1000 + 200);
+    const again = await api.raw({
+      method: 'GET',
+      path: '/v2/notes',
+      query: { limit: 1 },
+      acceptRateLimited: true,
+      ignoreRemaining: true,
+    });
+    await t.verify('headers.rate-limit.exhausted', () =>
+      expect(again.status, `after Retry-After the request succeeds: ${show(again)}`).toBe(200),
+    );
+  },
+);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Api } from '../harness/api.js';
-import { type CheckContext, type Exchange, checks, setupOk, show } from '../harness/index.js';
+import { type CheckContext, checks, type Exchange, setupOk, show } from '../harness/index.js';
 import { text } from './sizes.js';
 
 const { check } = checks();
@@ -9,7 +9,11 @@ const { check } = checks();
 /** Accepted exactly when within the limit: a 200 inside, a 4xx outside (never a 5xx). */
 function expectWithin(x: Exchange, within: boolean, what: string): void {
   if (within) expect(x.status, `${what} is within the documented limit and must be accepted: ${show(x)}`).toBe(200);
-  else expect(x.status >= 400 && x.status < 500, `${what} is beyond the documented limit and must be refused with a 4xx: ${show(x)}`).toBe(true);
+  else
+    expect(
+      x.status >= 400 && x.status < 500,
+      `${what} is beyond the documented limit and must be refused with a 4xx: ${show(x)}`,
+    ).toBe(true);
 }
 
 interface StringLimit {
@@ -18,22 +22,98 @@ interface StringLimit {
   max: number;
   /** Two-byte characters: the limit is tested in UTF-8 bytes. */
   twoByte: boolean;
-  send(t: CheckContext, value: string, target: { note?: { id: string; version: number }; collection?: string }): Promise<Exchange>;
+  send(
+    t: CheckContext,
+    value: string,
+    target: { note?: { id: string; version: number }; collection?: string },
+  ): Promise<Exchange>;
 }
 
 const STRING_LIMITS: StringLimit[] = [
-  { rule: 'notes.create.content-max-chars', what: 'note content on create', max: 200_000, twoByte: false, send: (t, v) => t.api.createNote({ content: v }) },
-  { rule: 'notes.create.content-max-bytes', what: 'note content on create', max: 200_000, twoByte: true, send: (t, v) => t.api.createNote({ content: v }) },
-  { rule: 'notes.create.collection-titles-max-chars', what: 'a collection_titles entry', max: 1000, twoByte: false, send: (t, v) => t.api.createNote({ content: t.data.content('Entry'), collection_titles: [v] }) },
-  { rule: 'notes.create.collection-titles-max-bytes', what: 'a collection_titles entry', max: 1000, twoByte: true, send: (t, v) => t.api.createNote({ content: t.data.content('Entry'), collection_titles: [v] }) },
-  { rule: 'collections.create.title-max-chars', what: 'a collection title', max: 1000, twoByte: false, send: (t, v) => t.api.createCollection({ title: v }) },
-  { rule: 'collections.create.title-max-bytes', what: 'a collection title', max: 1000, twoByte: true, send: (t, v) => t.api.createCollection({ title: v }) },
-  { rule: 'collections.create.description-max-chars', what: 'a collection description', max: 10_000, twoByte: false, send: (t, v) => t.api.createCollection({ title: t.data.word(), description: v }) },
-  { rule: 'collections.create.description-max-bytes', what: 'a collection description', max: 10_000, twoByte: true, send: (t, v) => t.api.createCollection({ title: t.data.word(), description: v }) },
-  { rule: 'collections.update.title-max-chars', what: 'an updated collection title', max: 1000, twoByte: false, send: (t, v, c) => t.api.updateCollection(c.collection!, { title: v }) },
-  { rule: 'collections.update.title-max-bytes', what: 'an updated collection title', max: 1000, twoByte: true, send: (t, v, c) => t.api.updateCollection(c.collection!, { title: v }) },
-  { rule: 'collections.update.description-max-chars', what: 'an updated description', max: 10_000, twoByte: false, send: (t, v, c) => t.api.updateCollection(c.collection!, { description: v }) },
-  { rule: 'collections.update.description-max-bytes', what: 'an updated description', max: 10_000, twoByte: true, send: (t, v, c) => t.api.updateCollection(c.collection!, { description: v }) },
+  {
+    rule: 'notes.create.content-max-chars',
+    what: 'note content on create',
+    max: 200_000,
+    twoByte: false,
+    send: (t, v) => t.api.createNote({ content: v }),
+  },
+  {
+    rule: 'notes.create.content-max-bytes',
+    what: 'note content on create',
+    max: 200_000,
+    twoByte: true,
+    send: (t, v) => t.api.createNote({ content: v }),
+  },
+  {
+    rule: 'notes.create.collection-titles-max-chars',
+    what: 'a collection_titles entry',
+    max: 1000,
+    twoByte: false,
+    send: (t, v) => t.api.createNote({ content: t.data.content('Entry'), collection_titles: [v] }),
+  },
+  {
+    rule: 'notes.create.collection-titles-max-bytes',
+    what: 'a collection_titles entry',
+    max: 1000,
+    twoByte: true,
+    send: (t, v) => t.api.createNote({ content: t.data.content('Entry'), collection_titles: [v] }),
+  },
+  {
+    rule: 'collections.create.title-max-chars',
+    what: 'a collection title',
+    max: 1000,
+    twoByte: false,
+    send: (t, v) => t.api.createCollection({ title: v }),
+  },
+  {
+    rule: 'collections.create.title-max-bytes',
+    what: 'a collection title',
+    max: 1000,
+    twoByte: true,
+    send: (t, v) => t.api.createCollection({ title: v }),
+  },
+  {
+    rule: 'collections.create.description-max-chars',
+    what: 'a collection description',
+    max: 10_000,
+    twoByte: false,
+    send: (t, v) => t.api.createCollection({ title: t.data.word(), description: v }),
+  },
+  {
+    rule: 'collections.create.description-max-bytes',
+    what: 'a collection description',
+    max: 10_000,
+    twoByte: true,
+    send: (t, v) => t.api.createCollection({ title: t.data.word(), description: v }),
+  },
+  {
+    rule: 'collections.update.title-max-chars',
+    what: 'an updated collection title',
+    max: 1000,
+    twoByte: false,
+    send: (t, v, c) => t.api.updateCollection(c.collection!, { title: v }),
+  },
+  {
+    rule: 'collections.update.title-max-bytes',
+    what: 'an updated collection title',
+    max: 1000,
+    twoByte: true,
+    send: (t, v, c) => t.api.updateCollection(c.collection!, { title: v }),
+  },
+  {
+    rule: 'collections.update.description-max-chars',
+    what: 'an updated description',
+    max: 10_000,
+    twoByte: false,
+    send: (t, v, c) => t.api.updateCollection(c.collection!, { description: v }),
+  },
+  {
+    rule: 'collections.update.description-max-bytes',
+    what: 'an updated description',
+    max: 10_000,
+    twoByte: true,
+    send: (t, v, c) => t.api.updateCollection(c.collection!, { description: v }),
+  },
 ];
 
 /**
@@ -85,17 +165,27 @@ for (const limit of STRING_LIMITS) {
     // ASCII: max-3 .. max+3 characters. Two-byte: around max bytes with 'é', in whole characters.
     // The exact boundary (max accepted, max+1 refused) always runs, whatever the run budget.
     const sizes = fc.integer({ min: -3, max: 3 });
-    const isContent = limit.rule === 'notes.create.content-max-chars' || limit.rule === 'notes.create.content-max-bytes';
-    await t.property(sizes, async (delta) => {
-      const value = valueAround(t, limit, delta, isContent);
-      const within = Buffer.byteLength(value) <= limit.max && [...value].length <= limit.max;
-      const x = await limit.send(t, value, target);
-      expectWithin(x, within, `${limit.what} of ${[...value].length} characters and ${Buffer.byteLength(value)} bytes`);
-      // A 200,000-character note is deleted at once: kept until the file ends, a hundred of them
-      // would make every later list page of the account tens of megabytes.
-      const id = (x.json as { id?: unknown } | undefined)?.id;
-      if (isContent && x.status === 200 && typeof id === 'string') await t.api.deleteNote(id);
-    }, undefined, [0, 1]);
+    const isContent =
+      limit.rule === 'notes.create.content-max-chars' || limit.rule === 'notes.create.content-max-bytes';
+    await t.property(
+      sizes,
+      async (delta) => {
+        const value = valueAround(t, limit, delta, isContent);
+        const within = Buffer.byteLength(value) <= limit.max && [...value].length <= limit.max;
+        const x = await limit.send(t, value, target);
+        expectWithin(
+          x,
+          within,
+          `${limit.what} of ${[...value].length} characters and ${Buffer.byteLength(value)} bytes`,
+        );
+        // A 200,000-character note is deleted at once: kept until the file ends, a hundred of them
+        // would make every later list page of the account tens of megabytes.
+        const id = (x.json as { id?: unknown } | undefined)?.id;
+        if (isContent && x.status === 200 && typeof id === 'string') await t.api.deleteNote(id);
+      },
+      undefined,
+      [0, 1],
+    );
   });
 }
 
@@ -108,11 +198,40 @@ interface NumericLimit {
 }
 
 const NUMERIC_LIMITS: NumericLimit[] = [
-  { rule: 'notes.list.limit-range', what: 'note list limit', min: 1, max: 100, send: (api, v) => api.listNotes({ limit: v }) },
-  { rule: 'collections.list.limit-range', what: 'collection list limit', min: 1, max: 100, send: (api, v) => api.listCollections({ limit: v }) },
-  { rule: 'notes.search.limit-range', what: 'search limit', min: 1, max: 50, send: (api, v) => api.searchNotes({ limit: v }, { query: 'limit' }) },
-  { rule: 'notes.search.offset-min-0', what: 'search offset', min: 0, send: (api, v) => api.searchNotes({ offset: v }, { query: 'offset' }) },
-  { rule: 'notes.related.limit-range', what: 'related-notes limit', min: 1, max: 20, send: (api, v, note) => api.relatedNotes(note, { limit: v }) },
+  {
+    rule: 'notes.list.limit-range',
+    what: 'note list limit',
+    min: 1,
+    max: 100,
+    send: (api, v) => api.listNotes({ limit: v }),
+  },
+  {
+    rule: 'collections.list.limit-range',
+    what: 'collection list limit',
+    min: 1,
+    max: 100,
+    send: (api, v) => api.listCollections({ limit: v }),
+  },
+  {
+    rule: 'notes.search.limit-range',
+    what: 'search limit',
+    min: 1,
+    max: 50,
+    send: (api, v) => api.searchNotes({ limit: v }, { query: 'limit' }),
+  },
+  {
+    rule: 'notes.search.offset-min-0',
+    what: 'search offset',
+    min: 0,
+    send: (api, v) => api.searchNotes({ offset: v }, { query: 'offset' }),
+  },
+  {
+    rule: 'notes.related.limit-range',
+    what: 'related-notes limit',
+    min: 1,
+    max: 20,
+    send: (api, v, note) => api.relatedNotes(note, { limit: v }),
+  },
 ];
 
 for (const limit of NUMERIC_LIMITS) {
@@ -120,18 +239,33 @@ for (const limit of NUMERIC_LIMITS) {
   check(`${limit.what}: values around ${range} (property)`, { rules: [limit.rule] }, async (t) => {
     skipWhenOnlyRepeating(t, limit.rule);
     const note = limit.rule.startsWith('notes.related') ? (await t.data.note()).id : '';
-    const edges = [limit.min - 1, limit.min, ...(limit.max === undefined ? [limit.min + 1] : [limit.max, limit.max + 1])];
-    const values = fc.oneof(fc.constantFrom(...edges), fc.integer({ min: limit.min - 20, max: (limit.max ?? 100) + 20 }));
-    await t.property(values, async (value) => {
-      const x = await limit.send(t.api, value, note);
-      // offset > 0 without a snapshot is refused for another reason; only offset 0 and negatives are informative.
-      if (limit.rule === 'notes.search.offset-min-0' && value > 0) return;
-      const within = value >= limit.min && (limit.max === undefined || value <= limit.max);
-      expectWithin(x, within, `${limit.what} ${value}`);
-      if (within && limit.max !== undefined && Array.isArray((x.json as { results?: unknown[] }).results)) {
-        expect((x.json as { results: unknown[] }).results.length, `${limit.what} ${value} returns at most ${value} results`).toBeLessThanOrEqual(value);
-      }
-    }, undefined, edges);
+    const edges = [
+      limit.min - 1,
+      limit.min,
+      ...(limit.max === undefined ? [limit.min + 1] : [limit.max, limit.max + 1]),
+    ];
+    const values = fc.oneof(
+      fc.constantFrom(...edges),
+      fc.integer({ min: limit.min - 20, max: (limit.max ?? 100) + 20 }),
+    );
+    await t.property(
+      values,
+      async (value) => {
+        const x = await limit.send(t.api, value, note);
+        // offset > 0 without a snapshot is refused for another reason; only offset 0 and negatives are informative.
+        if (limit.rule === 'notes.search.offset-min-0' && value > 0) return;
+        const within = value >= limit.min && (limit.max === undefined || value <= limit.max);
+        expectWithin(x, within, `${limit.what} ${value}`);
+        if (within && limit.max !== undefined && Array.isArray((x.json as { results?: unknown[] }).results)) {
+          expect(
+            (x.json as { results: unknown[] }).results.length,
+            `${limit.what} ${value} returns at most ${value} results`,
+          ).toBeLessThanOrEqual(value);
+        }
+      },
+      undefined,
+      edges,
+    );
     // The document types these parameters as integers: a fraction inside the range is refused too.
     const fraction = await limit.send(t.api, limit.min + 0.5, note);
     expectWithin(fraction, false, `${limit.what} ${limit.min + 0.5} (not an integer)`);

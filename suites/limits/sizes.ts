@@ -5,7 +5,11 @@ import type { CheckContext } from '../harness/index.js';
  * repeated. With a two-byte fill ('é') the byte count is prefix + 2 * fills, which tells a
  * byte limit apart from a character limit.
  */
-export function sized(t: CheckContext, chars: number, fill: 'a' | 'é'): { content: string; chars: number; bytes: number } {
+export function sized(
+  t: CheckContext,
+  chars: number,
+  fill: 'a' | 'é',
+): { content: string; chars: number; bytes: number } {
   const prefix = `Limit ${t.data.word()}\n${t.data.marker}\n`;
   const n = chars - prefix.length;
   const content = prefix + fill.repeat(n);

@@ -1,6 +1,6 @@
-import { type CheckContext, type Exchange, KitError, setupOk, show } from '../harness/index.js';
 import type { ListNotesQuery } from '../harness/api.js';
 import type { TimeWindow } from '../harness/data.js';
+import { type CheckContext, type Exchange, KitError, setupOk, show } from '../harness/index.js';
 
 export type Item = Record<string, unknown>;
 
@@ -45,13 +45,19 @@ export function direction(values: readonly number[]): 'asc' | 'desc' | 'flat' | 
  * profile rule fails, and the documented rule it stood in for cannot be judged (error, not fail).
  */
 export const notHonoured = (what: string, x: Exchange) =>
-  new KitError(`${what} is refused, so the profile's name is not honoured (see notes.list.parameter-names): ${show(x)}`);
+  new KitError(
+    `${what} is refused, so the profile's name is not honoured (see notes.list.parameter-names): ${show(x)}`,
+  );
 
 /**
  * Follows next_page from the first page, at most `most` pages. A cursor that is refused or that
  * yields the first page again is a cursor name the target does not honour: the kit's problem.
  */
-export async function allPages(t: CheckContext, query: ListNotesQuery, most: number): Promise<{ pages: Exchange[]; ended: boolean }> {
+export async function allPages(
+  t: CheckContext,
+  query: ListNotesQuery,
+  most: number,
+): Promise<{ pages: Exchange[]; ended: boolean }> {
   const first = await t.api.listNotes(query);
   setupOk(first, 'list the first page');
   const pages = [first];
@@ -61,7 +67,9 @@ export async function allPages(t: CheckContext, query: ListNotesQuery, most: num
     if (refused(x)) throw notHonoured('a page asked for with the cursor', x);
     setupOk(x, 'list the next page');
     if (idsOf(x).length > 0 && idsOf(x).join() === idsOf(first).join()) {
-      throw new KitError('the next page repeats the first: the profile\'s cursor name is not honoured (see notes.list.parameter-names)');
+      throw new KitError(
+        "the next page repeats the first: the profile's cursor name is not honoured (see notes.list.parameter-names)",
+      );
     }
     pages.push(x);
   }

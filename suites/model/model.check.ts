@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { KitError, RuleViolation, checks } from '../harness/index.js';
 import type { CheckContext } from '../harness/check.js';
+import { checks, KitError, RuleViolation } from '../harness/index.js';
 import { CreateCollection } from './commands/create-collection.js';
 import { CreateNote } from './commands/create-note.js';
 import { DeleteNote, RestoreNote, TrashNote } from './commands/lifecycle.js';
@@ -8,18 +8,33 @@ import { AddNote, MoveNote, RemoveNote } from './commands/membership.js';
 import { ReadCollection, ReadNote } from './commands/observe.js';
 import { SetCreatedAt } from './commands/set-created-at.js';
 import { UpdateNote } from './commands/update-note.js';
-import { type Model, emptyModel } from './model.js';
-import { type Backdate, type IdMode, type VersionKind, opWord } from './operations.js';
+import { emptyModel, type Model } from './model.js';
+import { type Backdate, type IdMode, opWord, type VersionKind } from './operations.js';
 import type { Real } from './real.js';
 
 const { check } = checks();
 
 const CORE_RULES = [
-  'notes.create.id-conflict-409', 'notes.create.id-honoured', 'notes.create.content-stored', 'collections.create.id-conflict-409',
-  'notes.update.version-stale-refused', 'notes.update.version-ahead-refused', 'notes.update.version-changes', 'notes.update.content-replaced',
-  'notes.update.trashed-refused', 'notes.set-created-at.applied', 'notes.set-created-at.backdate-only', 'notes.set-created-at.not-future',
-  'notes.set-created-at.trashed-refused', 'notes.set-created-at.original-creation-bound', 'notes.trash.readable-by-id', 'notes.delete.permanent', 'membership.add.links', 'membership.move.moves',
-  'membership.collection-ids.current', 'collections.read.note-count',
+  'notes.create.id-conflict-409',
+  'notes.create.id-honoured',
+  'notes.create.content-stored',
+  'collections.create.id-conflict-409',
+  'notes.update.version-stale-refused',
+  'notes.update.version-ahead-refused',
+  'notes.update.version-changes',
+  'notes.update.content-replaced',
+  'notes.update.trashed-refused',
+  'notes.set-created-at.applied',
+  'notes.set-created-at.backdate-only',
+  'notes.set-created-at.not-future',
+  'notes.set-created-at.trashed-refused',
+  'notes.set-created-at.original-creation-bound',
+  'notes.trash.readable-by-id',
+  'notes.delete.permanent',
+  'membership.add.links',
+  'membership.move.moves',
+  'membership.collection-ids.current',
+  'collections.read.note-count',
 ] as const;
 
 type Command = fc.AsyncCommand<Model, Real>;
@@ -34,13 +49,32 @@ function commands(withRestoreAndRemove: boolean): Array<fc.Arbitrary<Command>> {
   const word = opWord;
   const plain = { heading: false, stamps: 'none', zoned: false, into: null } as const;
   const list: Array<fc.Arbitrary<Command>> = [
-    fc.tuple(fc.constantFrom<IdMode>('generated', 'supplied', 'duplicate'), index, word)
+    fc
+      .tuple(fc.constantFrom<IdMode>('generated', 'supplied', 'duplicate'), index, word)
       .map(([id, dup, w]) => new CreateNote({ kind: 'createNote', id, dup, word: w, ...plain })),
-    fc.tuple(fc.boolean(), index, word)
-      .map(([d, dup, w]) => new CreateCollection({ kind: 'createCollection', id: d ? 'duplicate' : 'supplied', dup, word: w, stamps: 'none' })),
-    fc.tuple(index, fc.constantFrom<VersionKind>('current', 'current', 'stale', 'ahead'), fc.integer({ min: 1, max: 5 }), word)
-      .map(([note, version, ahead, w]) => new UpdateNote({ kind: 'updateNote', note, version, ahead, word: w, stamp: false })),
-    fc.tuple(index, fc.constantFrom<Backdate>('earlier', 'later', 'future'), fc.integer({ min: 1, max: 400 }))
+    fc.tuple(fc.boolean(), index, word).map(
+      ([d, dup, w]) =>
+        new CreateCollection({
+          kind: 'createCollection',
+          id: d ? 'duplicate' : 'supplied',
+          dup,
+          word: w,
+          stamps: 'none',
+        }),
+    ),
+    fc
+      .tuple(
+        index,
+        fc.constantFrom<VersionKind>('current', 'current', 'stale', 'ahead'),
+        fc.integer({ min: 1, max: 5 }),
+        word,
+      )
+      .map(
+        ([note, version, ahead, w]) =>
+          new UpdateNote({ kind: 'updateNote', note, version, ahead, word: w, stamp: false }),
+      ),
+    fc
+      .tuple(index, fc.constantFrom<Backdate>('earlier', 'later', 'future'), fc.integer({ min: 1, max: 400 }))
       .map(([note, when, days]) => new SetCreatedAt({ kind: 'setCreatedAt', note, when, days })),
     index.map((note) => new TrashNote({ kind: 'trashNote', note })),
     index.map((note) => new DeleteNote({ kind: 'deleteNote', note })),
@@ -63,31 +97,47 @@ function commands(withRestoreAndRemove: boolean): Array<fc.Arbitrary<Command>> {
 async function runModel(t: CheckContext, withRestoreAndRemove: boolean): Promise<void> {
   // Commands print the ids they acted on; shrinking re-runs them, so keep the steps of the last failing run.
   let failingSteps = '';
-  const property = fc.asyncProperty(fc.commands(commands(withRestoreAndRemove), { maxCommands: t.budgets.model_max_commands, size: 'max' }), async (cmds) => {
-    const steps: string[] = [];
-    try {
-      await fc.asyncModelRun(() => ({ model: emptyModel(withRestoreAndRemove, withRestoreAndRemove), real: { t, api: t.api, steps } }), cmds);
-    } catch (error) {
-      failingSteps = steps.join(' ; ');
-      throw error;
-    }
-  });
+  const property = fc.asyncProperty(
+    fc.commands(commands(withRestoreAndRemove), { maxCommands: t.budgets.model_max_commands, size: 'max' }),
+    async (cmds) => {
+      const steps: string[] = [];
+      try {
+        await fc.asyncModelRun(
+          () => ({ model: emptyModel(withRestoreAndRemove, withRestoreAndRemove), real: { t, api: t.api, steps } }),
+          cmds,
+        );
+      } catch (error) {
+        failingSteps = steps.join(' ; ');
+        throw error;
+      }
+    },
+  );
   const details = await fc.check(property, { numRuns: t.budgets.model_runs, seed: t.ctx.seed, endOnFailure: false });
   if (!details.failed) return;
   const error = details.errorInstance;
   if (error instanceof KitError) throw error;
   const replay = `seed ${details.seed}, path ${details.counterexamplePath ?? '?'}; steps: ${failingSteps || '(none)'}`;
   // A violation fails the rule it names (the check's other rules pass); anything else is the kit's problem.
-  if (error instanceof RuleViolation) throw error.withReplay(`model-based run; replay with --seed ${details.seed}: ${replay}`);
+  if (error instanceof RuleViolation)
+    throw error.withReplay(`model-based run; replay with --seed ${details.seed}: ${replay}`);
   throw new KitError(`the model-based run stopped on ${String(error)} (${replay})`);
 }
 
-check('random sequences of creates, updates, backdates, trash, deletes and moves behave as documented (model-based)', {
-  rules: CORE_RULES, timeout: 600_000,
-}, async (t) => runModel(t, false));
+check(
+  'random sequences of creates, updates, backdates, trash, deletes and moves behave as documented (model-based)',
+  {
+    rules: CORE_RULES,
+    timeout: 600_000,
+  },
+  async (t) => runModel(t, false),
+);
 
-check('the same with restore and remove in the mix (model-based)', {
-  rules: [...CORE_RULES, 'notes.restore.returns-to-active', 'membership.remove.unlinks'],
-  needs: ['profile:endpoints.restore_note', 'profile:endpoints.remove_note_from_collection'],
-  timeout: 600_000,
-}, async (t) => runModel(t, true));
+check(
+  'the same with restore and remove in the mix (model-based)',
+  {
+    rules: [...CORE_RULES, 'notes.restore.returns-to-active', 'membership.remove.unlinks'],
+    needs: ['profile:endpoints.restore_note', 'profile:endpoints.remove_note_from_collection'],
+    timeout: 600_000,
+  },
+  async (t) => runModel(t, true),
+);

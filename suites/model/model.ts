@@ -50,7 +50,11 @@ export function learnVersion(note: ModelNote, read: unknown): void {
 }
 
 /** The i-th note still alive (optionally among those matching), in creation order: commands hold indexes, not ids. */
-export function pickNote(model: Model, index: number, where: (note: ModelNote) => boolean = () => true): string | undefined {
+export function pickNote(
+  model: Model,
+  index: number,
+  where: (note: ModelNote) => boolean = () => true,
+): string | undefined {
   const alive = model.everNotes.filter((id) => model.notes.has(id) && where(model.notes.get(id)!));
   return alive.length === 0 ? undefined : alive[index % alive.length];
 }

@@ -17,7 +17,16 @@ export type Backdate = 'earlier' | 'between' | 'later' | 'future';
 export type VersionKind = 'current' | 'stale' | 'ahead';
 
 export type Op =
-  | { kind: 'createNote'; id: IdMode; dup: number; word: string; heading: boolean; stamps: Stamps; zoned: boolean; into: number | null }
+  | {
+      kind: 'createNote';
+      id: IdMode;
+      dup: number;
+      word: string;
+      heading: boolean;
+      stamps: Stamps;
+      zoned: boolean;
+      into: number | null;
+    }
   | { kind: 'createCollection'; id: IdMode; dup: number; word: string; stamps: Stamps }
   | { kind: 'updateNote'; note: number; version: VersionKind; ahead: number; word: string; stamp: boolean }
   | { kind: 'setCreatedAt'; note: number; when: Backdate; days: number }

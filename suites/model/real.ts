@@ -1,7 +1,7 @@
 import type { Api } from '../harness/api.js';
+import type { OkBody } from '../harness/bodies.js';
 import type { CheckContext } from '../harness/check.js';
 import type { Exchange } from '../harness/client.js';
-import type { OkBody } from '../harness/bodies.js';
 import { KitError, RuleViolation, show } from '../harness/index.js';
 
 /** The system under test as the commands see it. */
@@ -22,7 +22,11 @@ export function refused(rule: string, x: Exchange, what: string): void {
 }
 
 export function ok<Op extends string>(rule: string, x: Exchange<Op>, what: string): OkBody<Op> {
-  violation(rule, x.status === 200 && typeof x.json === 'object' && x.json !== null, `${what} must succeed with 200: ${show(x)}`);
+  violation(
+    rule,
+    x.status === 200 && typeof x.json === 'object' && x.json !== null,
+    `${what} must succeed with 200: ${show(x)}`,
+  );
   return x.json as OkBody<Op>;
 }
 

@@ -3,22 +3,36 @@ import { expectNoteCreateRefused } from '../harness/patterns.js';
 
 const { check } = checks();
 
-check('a create without content is refused and creates nothing', { rules: ['notes.create.content-required'] }, async (t) => {
-  await expectNoteCreateRefused(t, 'notes.create.content-required', {}, 'a create without content');
-  await expectNoteCreateRefused(t, 'notes.create.content-required', { collection_titles: [] }, 'a create with other fields but no content');
-});
+check(
+  'a create without content is refused and creates nothing',
+  { rules: ['notes.create.content-required'] },
+  async (t) => {
+    await expectNoteCreateRefused(t, 'notes.create.content-required', {}, 'a create without content');
+    await expectNoteCreateRefused(
+      t,
+      'notes.create.content-required',
+      { collection_titles: [] },
+      'a create with other fields but no content',
+    );
+  },
+);
 
-check('a create with fields of the wrong JSON type is refused and creates nothing', { rules: ['notes.create.field-types'] }, async (t) => {
-  const content = t.data.content('Typed');
-  const cases: Array<[string, Record<string, unknown>]> = [
-    ['content as a number', { content: 42 }],
-    ['content as an array', { content: [content] }],
-    ['collection_ids as a string', { content, collection_ids: 'not-an-array' }],
-    ['collection_titles holding a number', { content, collection_titles: [7] }],
-    ['created_at as a number', { content, created_at: 1_700_000_000 }],
-  ];
-  for (const [what, body] of cases) await expectNoteCreateRefused(t, 'notes.create.field-types', body, `a create with ${what}`);
-});
+check(
+  'a create with fields of the wrong JSON type is refused and creates nothing',
+  { rules: ['notes.create.field-types'] },
+  async (t) => {
+    const content = t.data.content('Typed');
+    const cases: Array<[string, Record<string, unknown>]> = [
+      ['content as a number', { content: 42 }],
+      ['content as an array', { content: [content] }],
+      ['collection_ids as a string', { content, collection_ids: 'not-an-array' }],
+      ['collection_titles holding a number', { content, collection_titles: [7] }],
+      ['created_at as a number', { content, created_at: 1_700_000_000 }],
+    ];
+    for (const [what, body] of cases)
+      await expectNoteCreateRefused(t, 'notes.create.field-types', body, `a create with ${what}`);
+  },
+);
 
 check('a create whose id is not a UUID is refused', { rules: ['notes.create.id-must-be-uuid'] }, async (t) => {
   for (const id of ['note-1', '12345', '0b6f7a52-3c1e-4f0e-9d7a-1b2c3d4e5f6']) {

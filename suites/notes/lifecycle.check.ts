@@ -1,95 +1,136 @@
 import { expect } from 'vitest';
-import { KitError, checks, expectRefused, expectServerTime, setupOk, show } from '../harness/index.js';
+import { checks, expectRefused, expectServerTime, KitError, setupOk, show } from '../harness/index.js';
 import { noteState, pastIso } from '../harness/patterns.js';
 
 const { check } = checks();
 
-check('trash sets trashed_at; a trashed note stays readable and refuses update and set-created-at', {
-  smoke: true,
-  rules: ['notes.trash.sets-trashed-at', 'notes.trash.readable-by-id', 'notes.read.trashed-included', 'notes.update.trashed-refused', 'notes.set-created-at.trashed-refused'],
-}, async (t) => {
-  const note = await t.data.note();
-  const sentAt = Date.now();
-  const trash = await t.api.trashNote(note.id);
-  setupOk(trash, 'trash the note');
-  const read = await t.api.getNote(note.id);
-  await t.verify(['notes.trash.readable-by-id', 'notes.read.trashed-included'], () => {
-    expect(read.status, `a trashed note is still readable by id: ${show(read)}`).toBe(200);
-    expect((read.json as { trashed_at?: unknown }).trashed_at, 'a trashed note reads with a non-null trashed_at').not.toBeNull();
-  });
-  await t.verify('notes.trash.sets-trashed-at', () => {
-    expectServerTime((read.json as { trashed_at?: unknown }).trashed_at, trash, sentAt, t.ctx.clockToleranceMs, 'trashed_at');
-  });
-  const before = await noteState(t.api, note.id);
-  const update = await t.api.updateNote(note.id, { content: t.data.content('Edited in the trash'), version: note.version });
-  await t.verify('notes.update.trashed-refused', async () => {
-    expectRefused(update, 'an update of a trashed note');
-    expect(await noteState(t.api, note.id)).toEqual(before);
-  });
-  const dated = await t.api.setCreatedAt(note.id, { created_at: pastIso(t, 86_400_000) });
-  await t.verify('notes.set-created-at.trashed-refused', async () => {
-    expectRefused(dated, 'set-created-at on a trashed note');
-    expect(await noteState(t.api, note.id)).toEqual(before);
-  });
-});
+check(
+  'trash sets trashed_at; a trashed note stays readable and refuses update and set-created-at',
+  {
+    smoke: true,
+    rules: [
+      'notes.trash.sets-trashed-at',
+      'notes.trash.readable-by-id',
+      'notes.read.trashed-included',
+      'notes.update.trashed-refused',
+      'notes.set-created-at.trashed-refused',
+    ],
+  },
+  async (t) => {
+    const note = await t.data.note();
+    const sentAt = Date.now();
+    const trash = await t.api.trashNote(note.id);
+    setupOk(trash, 'trash the note');
+    const read = await t.api.getNote(note.id);
+    await t.verify(['notes.trash.readable-by-id', 'notes.read.trashed-included'], () => {
+      expect(read.status, `a trashed note is still readable by id: ${show(read)}`).toBe(200);
+      expect(
+        (read.json as { trashed_at?: unknown }).trashed_at,
+        'a trashed note reads with a non-null trashed_at',
+      ).not.toBeNull();
+    });
+    await t.verify('notes.trash.sets-trashed-at', () => {
+      expectServerTime(
+        (read.json as { trashed_at?: unknown }).trashed_at,
+        trash,
+        sentAt,
+        t.ctx.clockToleranceMs,
+        'trashed_at',
+      );
+    });
+    const before = await noteState(t.api, note.id);
+    const update = await t.api.updateNote(note.id, {
+      content: t.data.content('Edited in the trash'),
+      version: note.version,
+    });
+    await t.verify('notes.update.trashed-refused', async () => {
+      expectRefused(update, 'an update of a trashed note');
+      expect(await noteState(t.api, note.id)).toEqual(before);
+    });
+    const dated = await t.api.setCreatedAt(note.id, { created_at: pastIso(t, 86_400_000) });
+    await t.verify('notes.set-created-at.trashed-refused', async () => {
+      expectRefused(dated, 'set-created-at on a trashed note');
+      expect(await noteState(t.api, note.id)).toEqual(before);
+    });
+  },
+);
 
-check('restore makes a trashed note active and editable again', {
-  rules: ['notes.restore.returns-to-active', 'notes.restore.edits-allowed-again'],
-  needs: ['profile:endpoints.restore_note'],
-}, async (t) => {
-  const note = await t.data.note();
-  setupOk(await t.api.trashNote(note.id), 'trash the note');
-  const restored = await t.api.restoreNote(note.id);
-  await t.verify('notes.restore.returns-to-active', async () => {
-    expect(restored.status, `restore: ${show(restored)}`).toBeGreaterThanOrEqual(200);
-    expect(restored.status, `restore: ${show(restored)}`).toBeLessThan(300);
-    expect((await noteState(t.api, note.id)).trashed_at, 'a restored note has trashed_at null').toBeNull();
-  });
-  const update = await t.api.updateNote(note.id, { content: t.data.content('After restore'), version: note.version });
-  const dated = await t.api.setCreatedAt(note.id, { created_at: pastIso(t, 86_400_000) });
-  await t.verify('notes.restore.edits-allowed-again', () => {
-    expect(update.status, `update after restore: ${show(update)}`).toBe(200);
-    expect(dated.status, `set-created-at after restore: ${show(dated)}`).toBe(200);
-  });
-});
+check(
+  'restore makes a trashed note active and editable again',
+  {
+    rules: ['notes.restore.returns-to-active', 'notes.restore.edits-allowed-again'],
+    needs: ['profile:endpoints.restore_note'],
+  },
+  async (t) => {
+    const note = await t.data.note();
+    setupOk(await t.api.trashNote(note.id), 'trash the note');
+    const restored = await t.api.restoreNote(note.id);
+    await t.verify('notes.restore.returns-to-active', async () => {
+      expect(restored.status, `restore: ${show(restored)}`).toBeGreaterThanOrEqual(200);
+      expect(restored.status, `restore: ${show(restored)}`).toBeLessThan(300);
+      expect((await noteState(t.api, note.id)).trashed_at, 'a restored note has trashed_at null').toBeNull();
+    });
+    const update = await t.api.updateNote(note.id, { content: t.data.content('After restore'), version: note.version });
+    const dated = await t.api.setCreatedAt(note.id, { created_at: pastIso(t, 86_400_000) });
+    await t.verify('notes.restore.edits-allowed-again', () => {
+      expect(update.status, `update after restore: ${show(update)}`).toBe(200);
+      expect(dated.status, `set-created-at after restore: ${show(dated)}`).toBe(200);
+    });
+  },
+);
 
-check('DELETE removes active and trashed notes for good and answers {request_id}', {
-  rules: ['notes.delete.active-or-trashed', 'notes.delete.permanent', 'notes.delete.response-fields'],
-}, async (t) => {
-  // A time window only these two notes use, so the list after the deletes is short on a shared account.
-  const w = t.data.window();
-  const active = await t.data.note(undefined, { created_at: w.at(0) });
-  const trashed = await t.data.note(undefined, { created_at: w.at(0) });
-  setupOk(await t.api.trashNote(trashed.id), 'trash a note');
-  const bounds = { created_after: w.at(-1_000), created_before: w.at(1_000) };
-  const listedBefore = setupOk(await t.api.listNotes(bounds), 'list the notes by their creation time').results as Array<{ id: string }>;
-  if (listedBefore.filter((r) => r.id === active.id).length !== 1) {
-    throw new KitError('the note list bounded to the note\'s creation time did not return the active note (see the notes.list bounds rules)');
-  }
-  const a = await t.api.deleteNote(active.id);
-  const b = await t.api.deleteNote(trashed.id);
-  await t.verify('notes.delete.active-or-trashed', () => {
-    expect(a.status, `delete an active note: ${show(a)}`).toBe(200);
-    expect(b.status, `delete a trashed note: ${show(b)}`).toBe(200);
-  });
-  await t.verify('notes.delete.response-fields', () => {
-    expect(t.schemaProblems(a, 'RequestIdOnly'), `DELETE answers {request_id}: ${show(a)}`).toEqual([]);
-  });
-  await t.verify('notes.delete.permanent', async () => {
-    for (const id of [active.id, trashed.id]) expectRefused(await t.api.getNote(id), 'reading a deleted note');
-    const listed = setupOk(await t.api.listNotes(bounds), 'list the notes by their creation time after the deletes').results as Array<{ id: string }>;
-    const ghosts = listed.map((r) => r.id).filter((id) => id === active.id || id === trashed.id);
-    expect(ghosts, 'GET /v2/notes no longer shows the deleted notes').toEqual([]);
-    expectRefused(await t.api.updateNote(active.id, { content: t.data.content('Edited after delete'), version: active.version }), 'an update of a deleted note');
-  });
-});
+check(
+  'DELETE removes active and trashed notes for good and answers {request_id}',
+  {
+    rules: ['notes.delete.active-or-trashed', 'notes.delete.permanent', 'notes.delete.response-fields'],
+  },
+  async (t) => {
+    // A time window only these two notes use, so the list after the deletes is short on a shared account.
+    const w = t.data.window();
+    const active = await t.data.note(undefined, { created_at: w.at(0) });
+    const trashed = await t.data.note(undefined, { created_at: w.at(0) });
+    setupOk(await t.api.trashNote(trashed.id), 'trash a note');
+    const bounds = { created_after: w.at(-1_000), created_before: w.at(1_000) };
+    const listedBefore = setupOk(await t.api.listNotes(bounds), 'list the notes by their creation time')
+      .results as Array<{ id: string }>;
+    if (listedBefore.filter((r) => r.id === active.id).length !== 1) {
+      throw new KitError(
+        "the note list bounded to the note's creation time did not return the active note (see the notes.list bounds rules)",
+      );
+    }
+    const a = await t.api.deleteNote(active.id);
+    const b = await t.api.deleteNote(trashed.id);
+    await t.verify('notes.delete.active-or-trashed', () => {
+      expect(a.status, `delete an active note: ${show(a)}`).toBe(200);
+      expect(b.status, `delete a trashed note: ${show(b)}`).toBe(200);
+    });
+    await t.verify('notes.delete.response-fields', () => {
+      expect(t.schemaProblems(a, 'RequestIdOnly'), `DELETE answers {request_id}: ${show(a)}`).toEqual([]);
+    });
+    await t.verify('notes.delete.permanent', async () => {
+      for (const id of [active.id, trashed.id]) expectRefused(await t.api.getNote(id), 'reading a deleted note');
+      const listed = setupOk(await t.api.listNotes(bounds), 'list the notes by their creation time after the deletes')
+        .results as Array<{ id: string }>;
+      const ghosts = listed.map((r) => r.id).filter((id) => id === active.id || id === trashed.id);
+      expect(ghosts, 'GET /v2/notes no longer shows the deleted notes').toEqual([]);
+      expectRefused(
+        await t.api.updateNote(active.id, { content: t.data.content('Edited after delete'), version: active.version }),
+        'an update of a deleted note',
+      );
+    });
+  },
+);
 
-check('a deleted note cannot be restored', { rules: ['notes.delete.not-restorable'], needs: ['profile:endpoints.restore_note'] }, async (t) => {
-  const note = await t.data.note();
-  setupOk(await t.api.deleteNote(note.id), 'delete the note');
-  const restore = await t.api.restoreNote(note.id);
-  await t.verify('notes.delete.not-restorable', async () => {
-    expectRefused(restore, 'restoring a deleted note');
-    expectRefused(await t.api.getNote(note.id), 'reading the deleted note after a restore attempt');
-  });
-});
+check(
+  'a deleted note cannot be restored',
+  { rules: ['notes.delete.not-restorable'], needs: ['profile:endpoints.restore_note'] },
+  async (t) => {
+    const note = await t.data.note();
+    setupOk(await t.api.deleteNote(note.id), 'delete the note');
+    const restore = await t.api.restoreNote(note.id);
+    await t.verify('notes.delete.not-restorable', async () => {
+      expectRefused(restore, 'restoring a deleted note');
+      expectRefused(await t.api.getNote(note.id), 'reading the deleted note after a restore attempt');
+    });
+  },
+);

@@ -6,63 +6,115 @@ const { check } = checks();
 
 // Notes here are created without created_at, so their original creation is unambiguous.
 
-check('set-created-at backdates without a version and changes only metadata', {
-  smoke: true,
-  rules: ['notes.set-created-at.applied', 'notes.set-created-at.metadata-only', 'notes.set-created-at.version-unchanged', 'notes.set-created-at.original-creation-bound',
-    'notes.set-created-at.original-inclusive'],
-}, async (t) => {
-  const note = await t.data.note(t.data.content(`Dated ${t.data.word()}`, 'body stays'));
-  const original = setupInstant(note.json.created_at, 'created_at of the new note');
-  const before = await noteState(t.api, note.id);
-  const earlier = new Date(original - 30 * 86_400_000).toISOString();
-  const x = await t.api.setCreatedAt(note.id, { created_at: earlier });
-  await t.verify('notes.set-created-at.applied', async () => {
-    expect(x.status, `set-created-at takes only created_at (no version): ${show(x)}`).toBe(200);
-    expectSameInstant((x.json as { created_at?: unknown }).created_at, earlier, 'created_at in the response', t.precisionMs);
-    expectSameInstant((await noteState(t.api, note.id)).created_at, earlier, 'a read shows the new created_at', t.precisionMs);
-  });
-  const after = await noteState(t.api, note.id);
-  await t.verify('notes.set-created-at.metadata-only', () => {
-    expect({ content: after.content, title: after.title }, 'content and title are unchanged').toEqual({ content: before.content, title: before.title });
-  });
-  await t.verify('notes.set-created-at.version-unchanged', () => {
-    expect(after.version, 'the content document version is unchanged').toBe(before.version);
-  });
-  // Later than the current created_at, but not than the original creation: still a backdate.
-  const between = new Date(original - 86_400_000).toISOString();
-  const y = await t.api.setCreatedAt(note.id, { created_at: between });
-  await t.verify('notes.set-created-at.original-creation-bound', () => {
-    expect(y.status, `the limit is the original creation, not the current created_at: ${show(y)}`).toBe(200);
-    expectSameInstant((y.json as { created_at?: unknown }).created_at, between, 'created_at after moving it forward within the limit', t.precisionMs);
-  });
-  // "Not later than" the original creation: the original itself is allowed.
-  const z = await t.api.setCreatedAt(note.id, { created_at: note.json.created_at });
-  await t.verify('notes.set-created-at.original-inclusive', () => {
-    expect(z.status, `created_at equal to the original creation (${String(note.json.created_at)}) is not later than it: ${show(z)}`).toBe(200);
-    expectSameInstant((z.json as { created_at?: unknown }).created_at, original, 'created_at set back to the original creation', t.precisionMs);
-  });
-});
-
-check('set-created-at refuses a time after the original creation, in the future, without an offset, or missing', {
-  rules: ['notes.set-created-at.backdate-only', 'notes.set-created-at.not-future', 'notes.set-created-at.offset-required', 'notes.set-created-at.required'],
-}, async (t) => {
-  const note = await t.data.note();
-  const original = setupInstant(note.json.created_at, 'created_at of the new note');
-  const before = await noteState(t.api, note.id);
-  const attempts: Array<[string, Record<string, unknown>, string]> = [
-    // One precision step after the original creation (1 ms unless timestamp_precision_ms says more: a
-    // store that cuts instants may cut a smaller step away): in the past by now, but not a backdate.
-    ['notes.set-created-at.backdate-only', { created_at: new Date(original + t.precisionMs).toISOString() }, 'created_at just after the original creation'],
-    ['notes.set-created-at.not-future', { created_at: futureIso(t) }, 'created_at in the future'],
-    ['notes.set-created-at.offset-required', { created_at: '2020-02-03T04:05:06' }, 'created_at without a timezone offset'],
-    ['notes.set-created-at.required', {}, 'a body without created_at'],
-  ];
-  for (const [rule, bodyOf, what] of attempts) {
-    const x = await t.api.setCreatedAt(note.id, bodyOf);
-    await t.verify(rule, async () => {
-      expectRefused(x, what);
-      expect(await noteState(t.api, note.id), `${what} must change nothing`).toEqual(before);
+check(
+  'set-created-at backdates without a version and changes only metadata',
+  {
+    smoke: true,
+    rules: [
+      'notes.set-created-at.applied',
+      'notes.set-created-at.metadata-only',
+      'notes.set-created-at.version-unchanged',
+      'notes.set-created-at.original-creation-bound',
+      'notes.set-created-at.original-inclusive',
+    ],
+  },
+  async (t) => {
+    const note = await t.data.note(t.data.content(`Dated ${t.data.word()}`, 'body stays'));
+    const original = setupInstant(note.json.created_at, 'created_at of the new note');
+    const before = await noteState(t.api, note.id);
+    const earlier = new Date(original - 30 * 86_400_000).toISOString();
+    const x = await t.api.setCreatedAt(note.id, { created_at: earlier });
+    await t.verify('notes.set-created-at.applied', async () => {
+      expect(x.status, `set-created-at takes only created_at (no version): ${show(x)}`).toBe(200);
+      expectSameInstant(
+        (x.json as { created_at?: unknown }).created_at,
+        earlier,
+        'created_at in the response',
+        t.precisionMs,
+      );
+      expectSameInstant(
+        (await noteState(t.api, note.id)).created_at,
+        earlier,
+        'a read shows the new created_at',
+        t.precisionMs,
+      );
     });
-  }
-  setupOk(await t.api.getNote(note.id), 'read the note');
-});
+    const after = await noteState(t.api, note.id);
+    await t.verify('notes.set-created-at.metadata-only', () => {
+      expect({ content: after.content, title: after.title }, 'content and title are unchanged').toEqual({
+        content: before.content,
+        title: before.title,
+      });
+    });
+    await t.verify('notes.set-created-at.version-unchanged', () => {
+      expect(after.version, 'the content document version is unchanged').toBe(before.version);
+    });
+    // Later than the current created_at, but not than the original creation: still a backdate.
+    const between = new Date(original - 86_400_000).toISOString();
+    const y = await t.api.setCreatedAt(note.id, { created_at: between });
+    await t.verify('notes.set-created-at.original-creation-bound', () => {
+      expect(y.status, `the limit is the original creation, not the current created_at: ${show(y)}`).toBe(200);
+      expectSameInstant(
+        (y.json as { created_at?: unknown }).created_at,
+        between,
+        'created_at after moving it forward within the limit',
+        t.precisionMs,
+      );
+    });
+    // "Not later than" the original creation: the original itself is allowed.
+    const z = await t.api.setCreatedAt(note.id, { created_at: note.json.created_at });
+    await t.verify('notes.set-created-at.original-inclusive', () => {
+      expect(
+        z.status,
+        `created_at equal to the original creation (${String(note.json.created_at)}) is not later than it: ${show(z)}`,
+      ).toBe(200);
+      expectSameInstant(
+        (z.json as { created_at?: unknown }).created_at,
+        original,
+        'created_at set back to the original creation',
+        t.precisionMs,
+      );
+    });
+  },
+);
+
+check(
+  'set-created-at refuses a time after the original creation, in the future, without an offset, or missing',
+  {
+    rules: [
+      'notes.set-created-at.backdate-only',
+      'notes.set-created-at.not-future',
+      'notes.set-created-at.offset-required',
+      'notes.set-created-at.required',
+    ],
+  },
+  async (t) => {
+    const note = await t.data.note();
+    const original = setupInstant(note.json.created_at, 'created_at of the new note');
+    const before = await noteState(t.api, note.id);
+    const attempts: Array<[string, Record<string, unknown>, string]> = [
+      // One precision step after the original creation (1 ms unless timestamp_precision_ms says more: a
+      // store that cuts instants may cut a smaller step away): in the past by now, but not a backdate.
+      [
+        'notes.set-created-at.backdate-only',
+        { created_at: new Date(original + t.precisionMs).toISOString() },
+        'created_at just after the original creation',
+      ],
+      ['notes.set-created-at.not-future', { created_at: futureIso(t) }, 'created_at in the future'],
+      [
+        'notes.set-created-at.offset-required',
+        { created_at: '2020-02-03T04:05:06' },
+        'created_at without a timezone offset',
+      ],
+      ['notes.set-created-at.required', {}, 'a body without created_at'],
+    ];
+    for (const [rule, bodyOf, what] of attempts) {
+      const x = await t.api.setCreatedAt(note.id, bodyOf);
+      await t.verify(rule, async () => {
+        expectRefused(x, what);
+        expect(await noteState(t.api, note.id), `${what} must change nothing`).toEqual(before);
+      });
+    }
+    setupOk(await t.api.getNote(note.id), 'read the note');
+  },
+);

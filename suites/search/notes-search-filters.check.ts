@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
-import { type CheckContext, type Exchange, checks, show } from '../harness/index.js';
 import type { SearchNotesBody } from '../harness/api.js';
 import type { TimeWindow } from '../harness/data.js';
+import { type CheckContext, checks, type Exchange, show } from '../harness/index.js';
 import { idsOf, items, notHonoured, refused, requireFound, searchFinding, withOffset } from './search-helpers.js';
 
 const { check } = checks();
@@ -34,9 +34,15 @@ function fixture(t: CheckContext): Promise<Fixture> {
     const bodies = [m.open_task, m.done_task, m.image, m.file, undefined];
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      ids.push((await t.data.note(t.data.content(`Filtered ${i} ${word}`, bodies[i] ?? 'nothing to filter for'), {
-        created_at: w.at(i * 1000), updated_at: w.at(10_000 + UPDATED_RANK[i]! * 1000), ...(i < 2 ? { collection_ids: [collections[i]] } : {}),
-      })).id);
+      ids.push(
+        (
+          await t.data.note(t.data.content(`Filtered ${i} ${word}`, bodies[i] ?? 'nothing to filter for'), {
+            created_at: w.at(i * 1000),
+            updated_at: w.at(10_000 + UPDATED_RANK[i]! * 1000),
+            ...(i < 2 ? { collection_ids: [collections[i]] } : {}),
+          })
+        ).id,
+      );
     }
     const [open, done, image, file, plain] = ids as [string, string, string, string, string];
     // Filters are judged on what the index holds: wait (bounded by search_index_lag_ms) until it holds all five.
@@ -51,90 +57,169 @@ async function beforeJudgingKept(t: CheckContext, f: Fixture, x: Exchange, keep:
   if (x.status === 200 && keep.some((id) => !idsOf(x).includes(id))) await (f.found ??= requireFound(t, f.word, f.ids));
 }
 
-check('search time bounds keep only the notes inside them, those exactly on a bound included', {
-  rules: ['notes.search.bounds-filter', 'notes.search.bounds-inclusive'],
-}, async (t) => {
-  const f = await fixture(t);
-  const { w, ids } = f;
-  const pick = (keep: (i: number, rank: number) => boolean) => ids.filter((_, i) => keep(i, UPDATED_RANK[i]!));
-  // created_at bounds on notes 1 and 3 exactly (one written at +01:00); updated_at bounds on ranks 1 and 3 (one at -05:00).
-  const cases = [
-    { what: 'created_at bounds', field: 'created_at', low: w.ms(1000), high: w.ms(3000), onBound: pick((i) => i === 1 || i === 3), outside: pick((i) => i === 0 || i === 4),
-      body: { created_after: withOffset(w.ms(1000), 60), created_before: w.at(3000) } },
-    { what: 'updated_at bounds', field: 'updated_at', low: w.ms(11_000), high: w.ms(13_000), onBound: pick((_, r) => r === 1 || r === 3), outside: pick((_, r) => r === 0 || r === 4),
-      body: { updated_after: w.at(11_000), updated_before: withOffset(w.ms(13_000), -300) } },
-  ];
-  for (const c of cases) {
-    const x = await t.api.searchNotes({ limit: 50 }, { query: f.word, ...c.body });
-    await t.verify('notes.search.bounds-filter', () => {
-      expect(x.status, `${c.what}: ${show(x)}`).toBe(200);
-      const stray = items(x).filter((i) => !(Date.parse(String(i[c.field])) >= c.low && Date.parse(String(i[c.field])) <= c.high));
-      expect(stray.map((i) => `${String(i.id)} ${String(i[c.field])}`), `${c.what} keep only notes inside them`).toEqual([]);
-      expect(idsOf(x).filter((id) => c.outside.includes(id)), `${c.what} drop the notes outside`).toEqual([]);
-    });
-    await beforeJudgingKept(t, f, x, c.onBound);
-    await t.verify('notes.search.bounds-inclusive', () => {
-      expect(x.status, `${c.what}: ${show(x)}`).toBe(200);
-      expect(idsOf(x), `${c.what} keep the notes exactly on them`).toEqual(expect.arrayContaining(c.onBound));
-    });
-  }
-});
-
-check('the search collection filter keeps notes in any listed collection; the declared names take effect', {
-  rules: ['notes.search.collection-filter', 'notes.search.parameter-names'],
-}, async (t) => {
-  const f = await fixture(t);
-  const { kinds, collections } = f;
-  const names = t.profile.names?.notes_search ?? {};
-  // The response-shape fields are not shown: an empty object is all the kit can send.
-  const shaped = await t.api.searchNotes({ limit: 1 }, { query: f.word, response_shape: {} });
-  const filtered = await t.api.searchNotes({ limit: 50 }, { query: f.word, collections });
-  await t.verify('notes.search.parameter-names', () => {
-    expect(shaped.status, `the response-shape object under ${names.response_shape}: ${show(shaped)}`).toBe(200);
-    expect(filtered.status, `the collection filter under ${names.collections}: ${show(filtered)}`).toBe(200);
-    expect(idsOf(filtered), `the collection filter under ${names.collections} takes effect`).not.toContain(kinds.plain);
-  });
-  if (refused(filtered)) throw notHonoured('a search with the collection filter', filtered);
-  await beforeJudgingKept(t, f, filtered, [kinds.open, kinds.done]);
-  await t.verify('notes.search.collection-filter', () => {
-    expect(filtered.status, show(filtered)).toBe(200);
-    expect(idsOf(filtered), 'a note in either listed collection is kept').toEqual(expect.arrayContaining([kinds.open, kinds.done]));
-    const stray = items(filtered).filter((i) => !((i.collection_ids as string[] | undefined) ?? []).some((c) => collections.includes(c)));
-    expect(stray.map((i) => i.id), 'notes in neither collection are dropped').toEqual([]);
-  });
-});
-
-check('each search contains filter keeps the notes with that kind of content; several combine with OR', {
-  rules: ['notes.search.contains-filters', 'notes.search.contains-or', 'notes.search.parameter-names'],
-}, async (t) => {
-  const f = await fixture(t);
-  const { ids, kinds: { open, done, image, file, plain } } = f;
-  const names = t.profile.names?.notes_search ?? {};
-  // Whether an image also counts as file-like (or the reverse) is not shown: neither is asserted.
-  const cases: Array<{ rule: string; what: string; body: SearchNotesBody; keep: string[]; drop: string[] }> = [
-    { rule: 'notes.search.contains-filters', what: `the open-task filter ${names.contains_open_tasks}`, body: { open_tasks: true }, keep: [open], drop: [done, image, file, plain] },
-    { rule: 'notes.search.contains-filters', what: `the any-task filter ${names.contains_tasks}`, body: { tasks: true }, keep: [open, done], drop: [image, file, plain] },
-    { rule: 'notes.search.contains-filters', what: `the image filter ${names.contains_images}`, body: { images: true }, keep: [image], drop: [open, done, plain] },
-    { rule: 'notes.search.contains-filters', what: `the file filter ${names.contains_files}`, body: { files: true }, keep: [file], drop: [open, done, plain] },
-    { rule: 'notes.search.contains-or', what: 'the open-task and image filters together', body: { open_tasks: true, images: true }, keep: [open, image], drop: [done, file, plain] },
-  ];
-  let refusal: Exchange | undefined;
-  for (const c of cases) {
-    const x = await t.api.searchNotes({ limit: 50 }, { query: f.word, ...c.body });
-    await t.verify('notes.search.parameter-names', () => {
-      expect(x.status, `${c.what}: ${show(x)}`).toBe(200);
-      expect(idsOf(x).filter((id) => ids.includes(id)).length, `${c.what} takes effect`).toBeLessThan(ids.length);
-    });
-    if (refused(x)) {
-      refusal ??= x;
-      continue;
+check(
+  'search time bounds keep only the notes inside them, those exactly on a bound included',
+  {
+    rules: ['notes.search.bounds-filter', 'notes.search.bounds-inclusive'],
+  },
+  async (t) => {
+    const f = await fixture(t);
+    const { w, ids } = f;
+    const pick = (keep: (i: number, rank: number) => boolean) => ids.filter((_, i) => keep(i, UPDATED_RANK[i]!));
+    // created_at bounds on notes 1 and 3 exactly (one written at +01:00); updated_at bounds on ranks 1 and 3 (one at -05:00).
+    const cases = [
+      {
+        what: 'created_at bounds',
+        field: 'created_at',
+        low: w.ms(1000),
+        high: w.ms(3000),
+        onBound: pick((i) => i === 1 || i === 3),
+        outside: pick((i) => i === 0 || i === 4),
+        body: { created_after: withOffset(w.ms(1000), 60), created_before: w.at(3000) },
+      },
+      {
+        what: 'updated_at bounds',
+        field: 'updated_at',
+        low: w.ms(11_000),
+        high: w.ms(13_000),
+        onBound: pick((_, r) => r === 1 || r === 3),
+        outside: pick((_, r) => r === 0 || r === 4),
+        body: { updated_after: w.at(11_000), updated_before: withOffset(w.ms(13_000), -300) },
+      },
+    ];
+    for (const c of cases) {
+      const x = await t.api.searchNotes({ limit: 50 }, { query: f.word, ...c.body });
+      await t.verify('notes.search.bounds-filter', () => {
+        expect(x.status, `${c.what}: ${show(x)}`).toBe(200);
+        const stray = items(x).filter(
+          (i) => !(Date.parse(String(i[c.field])) >= c.low && Date.parse(String(i[c.field])) <= c.high),
+        );
+        expect(
+          stray.map((i) => `${String(i.id)} ${String(i[c.field])}`),
+          `${c.what} keep only notes inside them`,
+        ).toEqual([]);
+        expect(
+          idsOf(x).filter((id) => c.outside.includes(id)),
+          `${c.what} drop the notes outside`,
+        ).toEqual([]);
+      });
+      await beforeJudgingKept(t, f, x, c.onBound);
+      await t.verify('notes.search.bounds-inclusive', () => {
+        expect(x.status, `${c.what}: ${show(x)}`).toBe(200);
+        expect(idsOf(x), `${c.what} keep the notes exactly on them`).toEqual(expect.arrayContaining(c.onBound));
+      });
     }
-    await beforeJudgingKept(t, f, x, c.keep);
-    await t.verify(c.rule, () => {
-      expect(x.status, `${c.what}: ${show(x)}`).toBe(200);
-      expect(idsOf(x), `${c.what} keeps the matching notes`).toEqual(expect.arrayContaining(c.keep));
-      expect(idsOf(x).filter((id) => c.drop.includes(id)), `${c.what} drops the others (open, done, image, file, plain: ${ids.join(', ')})`).toEqual([]);
+  },
+);
+
+check(
+  'the search collection filter keeps notes in any listed collection; the declared names take effect',
+  {
+    rules: ['notes.search.collection-filter', 'notes.search.parameter-names'],
+  },
+  async (t) => {
+    const f = await fixture(t);
+    const { kinds, collections } = f;
+    const names = t.profile.names?.notes_search ?? {};
+    // The response-shape fields are not shown: an empty object is all the kit can send.
+    const shaped = await t.api.searchNotes({ limit: 1 }, { query: f.word, response_shape: {} });
+    const filtered = await t.api.searchNotes({ limit: 50 }, { query: f.word, collections });
+    await t.verify('notes.search.parameter-names', () => {
+      expect(shaped.status, `the response-shape object under ${names.response_shape}: ${show(shaped)}`).toBe(200);
+      expect(filtered.status, `the collection filter under ${names.collections}: ${show(filtered)}`).toBe(200);
+      expect(idsOf(filtered), `the collection filter under ${names.collections} takes effect`).not.toContain(
+        kinds.plain,
+      );
     });
-  }
-  if (refusal) throw notHonoured('a search with a contains filter', refusal);
-});
+    if (refused(filtered)) throw notHonoured('a search with the collection filter', filtered);
+    await beforeJudgingKept(t, f, filtered, [kinds.open, kinds.done]);
+    await t.verify('notes.search.collection-filter', () => {
+      expect(filtered.status, show(filtered)).toBe(200);
+      expect(idsOf(filtered), 'a note in either listed collection is kept').toEqual(
+        expect.arrayContaining([kinds.open, kinds.done]),
+      );
+      const stray = items(filtered).filter(
+        (i) => !((i.collection_ids as string[] | undefined) ?? []).some((c) => collections.includes(c)),
+      );
+      expect(
+        stray.map((i) => i.id),
+        'notes in neither collection are dropped',
+      ).toEqual([]);
+    });
+  },
+);
+
+check(
+  'each search contains filter keeps the notes with that kind of content; several combine with OR',
+  {
+    rules: ['notes.search.contains-filters', 'notes.search.contains-or', 'notes.search.parameter-names'],
+  },
+  async (t) => {
+    const f = await fixture(t);
+    const {
+      ids,
+      kinds: { open, done, image, file, plain },
+    } = f;
+    const names = t.profile.names?.notes_search ?? {};
+    // Whether an image also counts as file-like (or the reverse) is not shown: neither is asserted.
+    const cases: Array<{ rule: string; what: string; body: SearchNotesBody; keep: string[]; drop: string[] }> = [
+      {
+        rule: 'notes.search.contains-filters',
+        what: `the open-task filter ${names.contains_open_tasks}`,
+        body: { open_tasks: true },
+        keep: [open],
+        drop: [done, image, file, plain],
+      },
+      {
+        rule: 'notes.search.contains-filters',
+        what: `the any-task filter ${names.contains_tasks}`,
+        body: { tasks: true },
+        keep: [open, done],
+        drop: [image, file, plain],
+      },
+      {
+        rule: 'notes.search.contains-filters',
+        what: `the image filter ${names.contains_images}`,
+        body: { images: true },
+        keep: [image],
+        drop: [open, done, plain],
+      },
+      {
+        rule: 'notes.search.contains-filters',
+        what: `the file filter ${names.contains_files}`,
+        body: { files: true },
+        keep: [file],
+        drop: [open, done, plain],
+      },
+      {
+        rule: 'notes.search.contains-or',
+        what: 'the open-task and image filters together',
+        body: { open_tasks: true, images: true },
+        keep: [open, image],
+        drop: [done, file, plain],
+      },
+    ];
+    let refusal: Exchange | undefined;
+    for (const c of cases) {
+      const x = await t.api.searchNotes({ limit: 50 }, { query: f.word, ...c.body });
+      await t.verify('notes.search.parameter-names', () => {
+        expect(x.status, `${c.what}: ${show(x)}`).toBe(200);
+        expect(idsOf(x).filter((id) => ids.includes(id)).length, `${c.what} takes effect`).toBeLessThan(ids.length);
+      });
+      if (refused(x)) {
+        refusal ??= x;
+        continue;
+      }
+      await beforeJudgingKept(t, f, x, c.keep);
+      await t.verify(c.rule, () => {
+        expect(x.status, `${c.what}: ${show(x)}`).toBe(200);
+        expect(idsOf(x), `${c.what} keeps the matching notes`).toEqual(expect.arrayContaining(c.keep));
+        expect(
+          idsOf(x).filter((id) => c.drop.includes(id)),
+          `${c.what} drops the others (open, done, image, file, plain: ${ids.join(', ')})`,
+        ).toEqual([]);
+      });
+    }
+    if (refusal) throw notHonoured('a search with a contains filter', refusal);
+  },
+);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { type CheckContext, type Exchange, KitError, RuleViolation, checks, setupOk, show } from '../harness/index.js';
 import type { NoteRef } from '../harness/data.js';
+import { type CheckContext, checks, type Exchange, KitError, RuleViolation, setupOk, show } from '../harness/index.js';
 import { field, idsOf, items, moreReachable, refused, searchFinding } from './search-helpers.js';
 
 const { check } = checks();
@@ -24,7 +24,12 @@ const scenarios: fc.Arbitrary<Scenario> = fc.record({
   edited: fc.nat({ max: 3 }),
 });
 
-const RULES = ['notes.search.snapshot-pages', 'notes.search.snapshot-frozen', 'notes.search.has-next-page', 'notes.search.snapshot-required'] as const;
+const RULES = [
+  'notes.search.snapshot-pages',
+  'notes.search.snapshot-frozen',
+  'notes.search.has-next-page',
+  'notes.search.snapshot-required',
+] as const;
 
 /**
  * Reads the snapshot's window as its first page, changes the data, then pages through the same
@@ -33,29 +38,47 @@ const RULES = ['notes.search.snapshot-pages', 'notes.search.snapshot-frozen', 'n
 async function pageSnapshot(t: CheckContext, s: Scenario): Promise<Map<string, string>> {
   const word = t.data.word();
   const notes: NoteRef[] = [];
-  for (let i = 0; i < s.count; i++) notes.push(await t.data.note(t.data.content(`Paged ${i} ${word}`, `${word} ${'more '.repeat(i)}`)));
+  for (let i = 0; i < s.count; i++)
+    notes.push(await t.data.note(t.data.content(`Paged ${i} ${word}`, `${word} ${'more '.repeat(i)}`)));
   // The window is read once the index holds every note (bounded by search_index_lag_ms).
-  const first = await searchFinding(t, word, notes.map((n) => n.id));
-  const head = setupOk(first, 'search the run\'s word');
+  const first = await searchFinding(
+    t,
+    word,
+    notes.map((n) => n.id),
+  );
+  const head = setupOk(first, "search the run's word");
   const window = idsOf(first);
   const total = head.total as number;
   const snapshot = head.snapshot_id;
-  if (typeof snapshot !== 'string' || typeof total !== 'number') throw new KitError(`the first page has no snapshot_id or total (see notes.search.response-fields): ${show(first)}`);
+  if (typeof snapshot !== 'string' || typeof total !== 'number')
+    throw new KitError(`the first page has no snapshot_id or total (see notes.search.response-fields): ${show(first)}`);
   const broken = new Map<string, string>();
   const hasNext = (x: Exchange) => {
     const want = moreReachable(x);
-    if (field(x, 'has_next_page') !== want) broken.set('notes.search.has-next-page', `has_next_page should be ${want}: ${show(x)}`);
+    if (field(x, 'has_next_page') !== want)
+      broken.set('notes.search.has-next-page', `has_next_page should be ${want}: ${show(x)}`);
   };
   hasNext(first);
   if (total > 100) broken.set('notes.search.snapshot-pages', `total ${total} is beyond the 100-result window`);
 
   const unanchored = await t.api.searchNotes({ limit: s.limit, offset: s.limit }, { query: word });
-  if (!refused(unanchored)) broken.set('notes.search.snapshot-required', `offset ${s.limit} without snapshot_id should be refused: ${show(unanchored)}`);
+  if (!refused(unanchored))
+    broken.set(
+      'notes.search.snapshot-required',
+      `offset ${s.limit} without snapshot_id should be refused: ${show(unanchored)}`,
+    );
 
   let added: string | undefined;
   const edited = notes[s.edited % s.count]!;
   if (s.change !== 'edit') added = (await t.data.note(t.data.content(`${word} ${word}`, `${word} ${word} ${word}`))).id;
-  if (s.change !== 'create') setupOk(await t.api.updateNote(edited.id, { content: t.data.content(`Edited ${t.data.word()}`), version: edited.version }), 'edit a note of the window');
+  if (s.change !== 'create')
+    setupOk(
+      await t.api.updateNote(edited.id, {
+        content: t.data.content(`Edited ${t.data.word()}`),
+        version: edited.version,
+      }),
+      'edit a note of the window',
+    );
 
   const pages: Exchange[] = [];
   const most = Math.ceil(Math.min(total, 100) / s.limit) + 1;
@@ -67,25 +90,43 @@ async function pageSnapshot(t: CheckContext, s: Scenario): Promise<Map<string, s
     if (field(x, 'has_next_page') !== true || items(x).length === 0) break;
   }
   const seen = pages.flatMap(idsOf);
-  if (new Set(seen).size !== seen.length) broken.set('notes.search.snapshot-pages', `a note appears twice across the pages: ${seen.join(', ')}`);
-  else if (seen.length > total) broken.set('notes.search.snapshot-pages', `${seen.length} results reachable with total ${total}`);
-  else if (seen.slice(0, window.length).join() !== window.slice(0, seen.length).join() || (total <= 50 && seen.length !== window.length)) {
-    broken.set('notes.search.snapshot-pages', `pages of ${s.limit} give ${seen.join(', ')} for the window ${window.join(', ')}`);
+  if (new Set(seen).size !== seen.length)
+    broken.set('notes.search.snapshot-pages', `a note appears twice across the pages: ${seen.join(', ')}`);
+  else if (seen.length > total)
+    broken.set('notes.search.snapshot-pages', `${seen.length} results reachable with total ${total}`);
+  else if (
+    seen.slice(0, window.length).join() !== window.slice(0, seen.length).join() ||
+    (total <= 50 && seen.length !== window.length)
+  ) {
+    broken.set(
+      'notes.search.snapshot-pages',
+      `pages of ${s.limit} give ${seen.join(', ')} for the window ${window.join(', ')}`,
+    );
   }
   const totals = pages.map((x) => field(x, 'total'));
-  if (totals.some((v) => v !== total)) broken.set('notes.search.snapshot-frozen', `later pages report totals ${JSON.stringify(totals)}, the first ${total}`);
-  else if (added !== undefined && seen.includes(added)) broken.set('notes.search.snapshot-frozen', 'a note created after the first page is in later pages of the snapshot');
-  else if (s.change !== 'create' && !seen.includes(edited.id)) broken.set('notes.search.snapshot-frozen', 'a note edited after the first page left the snapshot');
+  if (totals.some((v) => v !== total))
+    broken.set(
+      'notes.search.snapshot-frozen',
+      `later pages report totals ${JSON.stringify(totals)}, the first ${total}`,
+    );
+  else if (added !== undefined && seen.includes(added))
+    broken.set('notes.search.snapshot-frozen', 'a note created after the first page is in later pages of the snapshot');
+  else if (s.change !== 'create' && !seen.includes(edited.id))
+    broken.set('notes.search.snapshot-frozen', 'a note edited after the first page left the snapshot');
   return broken;
 }
 
-check('pages of one snapshot concatenate to its window, unchanged by later writes (property)', {
-  smoke: true,
-  rules: [...RULES],
-}, async (t) => {
-  // A data set that breaks rules fails only those (t.property adds the seed, path and counterexample).
-  await t.property(scenarios, async (s) => {
-    const broken = await pageSnapshot(t, s);
-    if (broken.size > 0) throw new RuleViolation(broken);
-  });
-});
+check(
+  'pages of one snapshot concatenate to its window, unchanged by later writes (property)',
+  {
+    smoke: true,
+    rules: [...RULES],
+  },
+  async (t) => {
+    // A data set that breaks rules fails only those (t.property adds the seed, path and counterexample).
+    await t.property(scenarios, async (s) => {
+      const broken = await pageSnapshot(t, s);
+      if (broken.size > 0) throw new RuleViolation(broken);
+    });
+  },
+);

@@ -28,17 +28,28 @@ export function withOffset(at: number, minutes: number): string {
 export function notFound(x: Exchange, wanted: readonly string[]): KitError | undefined {
   const missing = wanted.filter((id) => !idsOf(x).includes(id));
   if (x.status === 200 && missing.length === 0) return undefined;
-  return new KitError(`a search for a word these notes hold misses ${missing.length} of ${wanted.length}, so the check cannot judge (see notes.search.finds-matching-note): ${show(x)}`);
+  return new KitError(
+    `a search for a word these notes hold misses ${missing.length} of ${wanted.length}, so the check cannot judge (see notes.search.finds-matching-note): ${show(x)}`,
+  );
 }
 
 /**
  * A search for `word` (limit 50) once it finds all of `wanted`: polled while the target's search index
  * catches up (search_index_lag_ms). Never finding them means the check cannot judge (error), as in notFound.
  */
-export async function searchFinding(t: CheckContext, word: string, wanted: readonly string[], q: { limit?: number } = { limit: 50 }): Promise<Exchange> {
-  const { value } = await t.poll(() => t.api.searchNotes(q, { query: word }), (x) => notFound(x, wanted) === undefined);
+export async function searchFinding(
+  t: CheckContext,
+  word: string,
+  wanted: readonly string[],
+  q: { limit?: number } = { limit: 50 },
+): Promise<Exchange> {
+  const { value } = await t.poll(
+    () => t.api.searchNotes(q, { query: word }),
+    (x) => notFound(x, wanted) === undefined,
+  );
   const problem = notFound(value, wanted);
-  if (problem) throw new KitError(`${problem.message} (polled for search_index_lag_ms = ${searchIndexLagMs(t.ctx)} ms)`);
+  if (problem)
+    throw new KitError(`${problem.message} (polled for search_index_lag_ms = ${searchIndexLagMs(t.ctx)} ms)`);
   return value;
 }
 
@@ -52,4 +63,6 @@ export async function requireFound(t: CheckContext, word: string, wanted: readon
  * profile rule fails, and the documented rule it stood in for cannot be judged (error, not fail).
  */
 export const notHonoured = (what: string, x: Exchange) =>
-  new KitError(`${what} is refused, so the profile's name is not honoured (see notes.search.parameter-names): ${show(x)}`);
+  new KitError(
+    `${what} is refused, so the profile's name is not honoured (see notes.search.parameter-names): ${show(x)}`,
+  );

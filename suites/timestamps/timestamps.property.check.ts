@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { type CheckContext, type Exchange, checks, expectSameInstant, pinTo, setupInstant, setupOk, show } from '../harness/index.js';
+import {
+  type CheckContext,
+  checks,
+  type Exchange,
+  expectSameInstant,
+  pinTo,
+  setupInstant,
+  setupOk,
+  show,
+} from '../harness/index.js';
 
 const { check } = checks();
 
@@ -34,7 +43,10 @@ const YEAR = 365 * 86_400_000;
 /** Past or future by seconds to years, kept clear of the clock tolerance so "now" is never ambiguous. */
 function stamps(t: CheckContext): fc.Arbitrary<Stamp> {
   const margin = t.ctx.clockToleranceMs + 2 * SECOND;
-  const distance = fc.oneof(fc.integer({ min: margin, max: margin + 120 * SECOND }), fc.integer({ min: margin, max: 10 * YEAR }));
+  const distance = fc.oneof(
+    fc.integer({ min: margin, max: margin + 120 * SECOND }),
+    fc.integer({ min: margin, max: 10 * YEAR }),
+  );
   return fc.record({
     fromNow: fc.tuple(fc.boolean(), distance).map(([future, d]) => (future ? d : -d)),
     offset: fc.constantFrom<Offset>('Z', 'east', 'west', 'none'),
@@ -52,18 +64,52 @@ interface Field {
 }
 
 const FIELDS: Field[] = [
-  { what: 'note created_at', offsetRule: 'notes.create.created-at-offset-required', futureRule: 'notes.create.created-at-not-future',
-    send: async (t, v) => { const x = await t.api.createNote({ content: t.data.content('Stamp'), created_at: v }); return { x, stored: (x.json as { created_at?: unknown })?.created_at }; } },
-  { what: 'note updated_at', offsetRule: 'notes.create.updated-at-offset-required', futureRule: 'notes.create.updated-at-not-future',
-    send: async (t, v) => { const x = await t.api.createNote({ content: t.data.content('Stamp'), updated_at: v }); return { x, stored: (x.json as { updated_at?: unknown })?.updated_at }; } },
-  { what: 'collection created_at', offsetRule: 'collections.create.created-at-offset-required', futureRule: 'collections.create.created-at-not-future',
-    send: async (t, v) => { const x = await t.api.createCollection({ title: t.data.word(), created_at: v }); return { x, stored: (x.json as { created_at?: unknown })?.created_at }; } },
-  { what: 'collection updated_at', offsetRule: 'collections.create.updated-at-offset-required', futureRule: 'collections.create.updated-at-not-future',
-    send: async (t, v) => { const x = await t.api.createCollection({ title: t.data.word(), updated_at: v }); return { x, stored: (x.json as { updated_at?: unknown })?.updated_at }; } },
-  { what: 'note list bound', offsetRule: 'notes.list.bounds-offset-required',
-    send: async (t, v) => ({ x: await t.api.listNotes({ limit: 1, created_after: v }) }) },
-  { what: 'search bound', offsetRule: 'notes.search.bounds-offset-required',
-    send: async (t, v) => ({ x: await t.api.searchNotes({ limit: 1 }, { query: 'stamp', updated_before: v }) }) },
+  {
+    what: 'note created_at',
+    offsetRule: 'notes.create.created-at-offset-required',
+    futureRule: 'notes.create.created-at-not-future',
+    send: async (t, v) => {
+      const x = await t.api.createNote({ content: t.data.content('Stamp'), created_at: v });
+      return { x, stored: (x.json as { created_at?: unknown })?.created_at };
+    },
+  },
+  {
+    what: 'note updated_at',
+    offsetRule: 'notes.create.updated-at-offset-required',
+    futureRule: 'notes.create.updated-at-not-future',
+    send: async (t, v) => {
+      const x = await t.api.createNote({ content: t.data.content('Stamp'), updated_at: v });
+      return { x, stored: (x.json as { updated_at?: unknown })?.updated_at };
+    },
+  },
+  {
+    what: 'collection created_at',
+    offsetRule: 'collections.create.created-at-offset-required',
+    futureRule: 'collections.create.created-at-not-future',
+    send: async (t, v) => {
+      const x = await t.api.createCollection({ title: t.data.word(), created_at: v });
+      return { x, stored: (x.json as { created_at?: unknown })?.created_at };
+    },
+  },
+  {
+    what: 'collection updated_at',
+    offsetRule: 'collections.create.updated-at-offset-required',
+    futureRule: 'collections.create.updated-at-not-future',
+    send: async (t, v) => {
+      const x = await t.api.createCollection({ title: t.data.word(), updated_at: v });
+      return { x, stored: (x.json as { updated_at?: unknown })?.updated_at };
+    },
+  },
+  {
+    what: 'note list bound',
+    offsetRule: 'notes.list.bounds-offset-required',
+    send: async (t, v) => ({ x: await t.api.listNotes({ limit: 1, created_after: v }) }),
+  },
+  {
+    what: 'search bound',
+    offsetRule: 'notes.search.bounds-offset-required',
+    send: async (t, v) => ({ x: await t.api.searchNotes({ limit: 1 }, { query: 'stamp', updated_before: v }) }),
+  },
 ];
 
 for (const field of FIELDS) {
@@ -75,36 +121,50 @@ for (const field of FIELDS) {
       const { x, stored } = await field.send(t, value);
       const future = s.fromNow > 0 && field.futureRule !== undefined;
       // Each case judges one rule: the offset rule without an offset, else the future rule if there is one.
-      await pinTo(s.offset === 'none' ? field.offsetRule : field.futureRule ?? field.offsetRule, () => {
+      await pinTo(s.offset === 'none' ? field.offsetRule : (field.futureRule ?? field.offsetRule), () => {
         if (s.offset === 'none' || future) {
-          expect(x.status >= 400 && x.status < 500, `${field.what} ${value} (${s.offset === 'none' ? 'no offset' : 'in the future'}) must be refused: ${show(x)}`).toBe(true);
+          expect(
+            x.status >= 400 && x.status < 500,
+            `${field.what} ${value} (${s.offset === 'none' ? 'no offset' : 'in the future'}) must be refused: ${show(x)}`,
+          ).toBe(true);
         } else {
           expect(x.status, `${field.what} ${value} must be accepted: ${show(x)}`).toBe(200);
           // The instant as written (whole seconds without a fraction), as the target's precision keeps it.
           const written = Math.floor(ms / (s.fraction ? 1 : 1000)) * (s.fraction ? 1 : 1000);
-          if (stored !== undefined) expectSameInstant(stored, written, `${field.what} ${value} is stored as that instant`, t.precisionMs);
+          if (stored !== undefined)
+            expectSameInstant(stored, written, `${field.what} ${value} is stored as that instant`, t.precisionMs);
         }
       });
     });
   });
 }
 
-check('set-created-at: offsets, precision and past or future instants (property)', {
-  rules: ['notes.set-created-at.offset-required', 'notes.set-created-at.not-future', 'notes.set-created-at.applied'],
-}, async (t) => {
-  const note = setupOk(await t.api.createNote({ content: t.data.content('Stamped') }), 'create a note');
-  // Past instants count back from the note's original creation, not from now: a "past" instant
-  // later than the creation is legitimately refused (backdate-only), however long the run takes.
-  const original = setupInstant(note.created_at, 'created_at of the new note');
-  await t.property(stamps(t), async (s) => {
-    const value = write((s.fromNow > 0 ? Date.now() : original) + s.fromNow, s);
-    const x = await t.api.setCreatedAt(note.id, { created_at: value });
-    const refused = s.offset === 'none' || s.fromNow > 0;
-    // A wrongly refused backdate breaks "it can backdate", not the refusal rules.
-    const rule = s.offset === 'none' ? 'notes.set-created-at.offset-required' : refused ? 'notes.set-created-at.not-future' : 'notes.set-created-at.applied';
-    await pinTo(rule, () => {
-      if (refused) expect(x.status >= 400 && x.status < 500, `created_at ${value} must be refused: ${show(x)}`).toBe(true);
-      else expect(x.status, `created_at ${value} (a backdate) must be accepted: ${show(x)}`).toBe(200);
+check(
+  'set-created-at: offsets, precision and past or future instants (property)',
+  {
+    rules: ['notes.set-created-at.offset-required', 'notes.set-created-at.not-future', 'notes.set-created-at.applied'],
+  },
+  async (t) => {
+    const note = setupOk(await t.api.createNote({ content: t.data.content('Stamped') }), 'create a note');
+    // Past instants count back from the note's original creation, not from now: a "past" instant
+    // later than the creation is legitimately refused (backdate-only), however long the run takes.
+    const original = setupInstant(note.created_at, 'created_at of the new note');
+    await t.property(stamps(t), async (s) => {
+      const value = write((s.fromNow > 0 ? Date.now() : original) + s.fromNow, s);
+      const x = await t.api.setCreatedAt(note.id, { created_at: value });
+      const refused = s.offset === 'none' || s.fromNow > 0;
+      // A wrongly refused backdate breaks "it can backdate", not the refusal rules.
+      const rule =
+        s.offset === 'none'
+          ? 'notes.set-created-at.offset-required'
+          : refused
+            ? 'notes.set-created-at.not-future'
+            : 'notes.set-created-at.applied';
+      await pinTo(rule, () => {
+        if (refused)
+          expect(x.status >= 400 && x.status < 500, `created_at ${value} must be refused: ${show(x)}`).toBe(true);
+        else expect(x.status, `created_at ${value} (a backdate) must be accepted: ${show(x)}`).toBe(200);
+      });
     });
-  });
-});
+  },
+);

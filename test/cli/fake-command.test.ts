@@ -68,7 +68,14 @@ describe('notes-conformance fake: banner, --log and --no-cors', () => {
       untilStopped: () => new Promise<void>((r) => (stop = r)),
     });
     await started;
-    return { lines, url: /listening on (\S+)/.exec(lines[0]!)![1]!, stop: async () => (stop(), done) };
+    return {
+      lines,
+      url: /listening on (\S+)/.exec(lines[0]!)![1]!,
+      stop: async () => {
+        stop();
+        return done;
+      },
+    };
   }
 
   it("prints the parameter names and endpoints in effect, the profile's where it chose", async () => {

@@ -9,7 +9,7 @@ function profile(extra: Partial<Profile>, fake: NonNullable<Profile['fake']>): P
   return { ...base, ...extra, fake: { ...base.fake, ...fake } };
 }
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, unknown>;
 const json = (r: FakeResponse): Json => {
   expect(r.status, r.text).toBeLessThan(300);
   return r.json as Json;
@@ -113,7 +113,7 @@ describe('variant: membership changes bump the note version', () => {
     const c2 = json(call('POST', '/v2/collections', { title: 'two' }));
     const created = json(call('POST', '/v2/notes', { content: 'member', collection_ids: [c1.id] }));
     const read = () => json(call('GET', `/v2/notes/${created.id}`));
-    const first = read();
+    const first = read() as Json & { version: number };
     expect(first.version).toBe(created.version);
     clock.advance(5_000);
     json(call('PUT', `/v2/collections/${c2.id}/notes/${created.id}`));

@@ -76,7 +76,9 @@ describe('markInterrupted', () => {
     expect(text).toContain('notes-conformance: INTERRUPTED (SIGTERM): 5 rules');
     expect(text).toContain('exit 143: interrupted by SIGTERM');
     expect(text).not.toMatch(/ERROR/);
-    expect(renderMarkdown(interrupted)).toMatch(/^## notes-conformance: INTERRUPTED \(SIGTERM\)[^]*\*\*Exit 143\*\*/);
+    expect(renderMarkdown(interrupted)).toMatch(
+      /^## notes-conformance: INTERRUPTED \(SIGTERM\)[\s\S]*\*\*Exit 143\*\*/,
+    );
     const xml = renderJunit(interrupted);
     expect(xml).toContain(
       '<error message="interrupted by SIGTERM; exit 143: interrupted by SIGTERM: 3 of 5 rules not run',

@@ -24,7 +24,7 @@ describe('renderTerminal', () => {
     const start = lines.findIndex((l) => l.startsWith('  skipped 3 rule(s):'));
     expect(lines.slice(start + 1, start + 3)).toEqual([
       expect.stringMatching(
-        /^ {4} {2}2 x the profile declares no rate-limit headers \(really\)[^]*characters in all\)$/,
+        /^ {4} {2}2 x the profile declares no rate-limit headers \(really\)[\s\S]*characters in all\)$/,
       ),
       '      1 x no quota on this target',
     ]);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type fc from 'fast-check';
-import type { OpOf } from '../operations.js';
 import { type Model, pickCollection } from '../model.js';
-import { type Real, ok, violation } from '../real.js';
+import type { OpOf } from '../operations.js';
+import { ok, type Real, violation } from '../real.js';
 
 /** POST /v2/collections, new (with or without an id) or with the id of one that exists (409). */
 export class CreateCollection implements fc.AsyncCommand<Model, Real> {
@@ -20,13 +20,21 @@ export class CreateCollection implements fc.AsyncCommand<Model, Real> {
     if (this.op.id === 'duplicate') {
       const id = pickCollection(model, this.op.dup)!;
       this.shown = `CreateCollection(duplicate of ${id})`;
-    real.steps.push(this.shown);
+      real.steps.push(this.shown);
       const x = await real.api.createCollection({ id, title });
-      violation('collections.create.id-conflict-409', x.status === 409, `a collection create with the existing id ${id} must be answered 409, got ${x.status}`);
+      violation(
+        'collections.create.id-conflict-409',
+        x.status === 409,
+        `a collection create with the existing id ${id} must be answered 409, got ${x.status}`,
+      );
       return;
     }
     const id = this.op.id === 'supplied' ? randomUUID() : undefined;
-    const body = ok('collections.create.id-conflict-409', await real.api.createCollection({ title, ...(id ? { id } : {}) }), 'creating a collection');
+    const body = ok(
+      'collections.create.id-conflict-409',
+      await real.api.createCollection({ title, ...(id ? { id } : {}) }),
+      'creating a collection',
+    );
     this.shown = `CreateCollection(${body.id})`;
     real.steps.push(this.shown);
     model.collections.set(body.id, { title, notes: new Set() });

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type fc from 'fast-check';
-import type { OpOf } from '../operations.js';
 import { type Model, pickNote } from '../model.js';
-import { type Real, numberField, ok, readNote, violation } from '../real.js';
+import type { OpOf } from '../operations.js';
+import { numberField, ok, type Real, readNote, violation } from '../real.js';
 
 /** POST /v2/notes, with a fresh id, no id, or the id of a note that exists (409, no upsert). */
 export class CreateNote implements fc.AsyncCommand<Model, Real> {
   private shown = '';
   constructor(readonly op: OpOf<'createNote'>) {
     // The model follows contents, versions and membership of plain creates (the differential run covers the rest).
-    if (op.stamps !== 'none' || op.heading || op.zoned || op.into !== null) throw new Error('the model-based run sends plain creates only');
+    if (op.stamps !== 'none' || op.heading || op.zoned || op.into !== null)
+      throw new Error('the model-based run sends plain creates only');
   }
 
   check(model: Model): boolean {
@@ -21,21 +22,44 @@ export class CreateNote implements fc.AsyncCommand<Model, Real> {
     if (this.op.id === 'duplicate') {
       const id = pickNote(model, this.op.dup)!;
       this.shown = `CreateNote(duplicate of ${id})`;
-    real.steps.push(this.shown);
+      real.steps.push(this.shown);
       const x = await real.api.createNote({ id, content });
-      violation('notes.create.id-conflict-409', x.status === 409, `a create with the existing id ${id} must be answered 409, got ${x.status}`);
+      violation(
+        'notes.create.id-conflict-409',
+        x.status === 409,
+        `a create with the existing id ${id} must be answered 409, got ${x.status}`,
+      );
       const read = await readNote(real, id, 'notes.create.id-conflict-409');
-      violation('notes.create.id-conflict-409', read.content === model.notes.get(id)!.content, 'a refused create must not change the existing note');
+      violation(
+        'notes.create.id-conflict-409',
+        read.content === model.notes.get(id)!.content,
+        'a refused create must not change the existing note',
+      );
       return;
     }
     const id = this.op.id === 'supplied' ? randomUUID() : undefined;
-    const body = ok('notes.create.content-stored', await real.api.createNote({ content, ...(id ? { id } : {}) }), 'creating a note');
+    const body = ok(
+      'notes.create.content-stored',
+      await real.api.createNote({ content, ...(id ? { id } : {}) }),
+      'creating a note',
+    );
     this.shown = `CreateNote(${id ?? 'generated id'}) -> ${body.id}`;
     real.steps.push(this.shown);
-    violation('notes.create.id-honoured', id === undefined || body.id === id, `the note must take the supplied id ${id}`);
+    violation(
+      'notes.create.id-honoured',
+      id === undefined || body.id === id,
+      `the note must take the supplied id ${id}`,
+    );
     const created = Date.parse(body.created_at);
     model.notes.set(body.id, {
-      content, contentRule: 'notes.create.content-stored', version: numberField(body, 'version', 'create'), stale: [], trashed: false, collections: new Set(), original: created, createdAt: created,
+      content,
+      contentRule: 'notes.create.content-stored',
+      version: numberField(body, 'version', 'create'),
+      stale: [],
+      trashed: false,
+      collections: new Set(),
+      original: created,
+      createdAt: created,
     });
     model.everNotes.push(body.id);
   }

@@ -1,7 +1,7 @@
 import type fc from 'fast-check';
-import type { OpOf } from '../operations.js';
 import { type Model, pickNote } from '../model.js';
-import { type Real, ok, readNote, refused, violation } from '../real.js';
+import type { OpOf } from '../operations.js';
+import { ok, type Real, readNote, refused, violation } from '../real.js';
 
 /** POST /v2/notes/{id}/trash. */
 export class TrashNote implements fc.AsyncCommand<Model, Real> {
@@ -16,10 +16,18 @@ export class TrashNote implements fc.AsyncCommand<Model, Real> {
     this.shown = `TrashNote(${id})`;
     real.steps.push(this.shown);
     const x = await real.api.trashNote(id);
-    violation('notes.trash.readable-by-id', x.status >= 200 && x.status < 300, `trashing an active note must succeed, got ${x.status}`);
+    violation(
+      'notes.trash.readable-by-id',
+      x.status >= 200 && x.status < 300,
+      `trashing an active note must succeed, got ${x.status}`,
+    );
     model.notes.get(id)!.trashed = true;
     const read = await readNote(real, id, 'notes.trash.readable-by-id');
-    violation('notes.trash.readable-by-id', read.trashed_at !== null && read.trashed_at !== undefined, 'a trashed note reads with its trashed_at');
+    violation(
+      'notes.trash.readable-by-id',
+      read.trashed_at !== null && read.trashed_at !== undefined,
+      'a trashed note reads with its trashed_at',
+    );
   }
   toString(): string {
     return this.shown || `TrashNote(#${this.op.note})`;
@@ -39,7 +47,11 @@ export class RestoreNote implements fc.AsyncCommand<Model, Real> {
     this.shown = `RestoreNote(${id})`;
     real.steps.push(this.shown);
     const x = await real.api.restoreNote(id);
-    violation('notes.restore.returns-to-active', x.status >= 200 && x.status < 300, `restoring a trashed note must succeed, got ${x.status}`);
+    violation(
+      'notes.restore.returns-to-active',
+      x.status >= 200 && x.status < 300,
+      `restoring a trashed note must succeed, got ${x.status}`,
+    );
     model.notes.get(id)!.trashed = false;
     const read = await readNote(real, id, 'notes.restore.returns-to-active');
     violation('notes.restore.returns-to-active', read.trashed_at === null, 'a restored note has trashed_at null');

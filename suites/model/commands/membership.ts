@@ -1,7 +1,7 @@
 import type fc from 'fast-check';
+import { learnVersion, type Model, pickCollection, pickNote } from '../model.js';
 import type { OpOf } from '../operations.js';
-import { type Model, learnVersion, pickCollection, pickNote } from '../model.js';
-import { type Real, ok, readNote, sameSet, violation } from '../real.js';
+import { ok, type Real, readNote, sameSet, violation } from '../real.js';
 
 function link(model: Model, note: string, collection: string): void {
   model.notes.get(note)!.collections.add(collection);
@@ -16,7 +16,11 @@ function link(model: Model, note: string, collection: string): void {
 async function expectCollections(model: Model, real: Real, note: string, rule: string): Promise<void> {
   const read = await readNote(real, note, rule);
   const n = model.notes.get(note)!;
-  violation(rule, sameSet(read.collection_ids ?? [], n.collections), `collection_ids must be [${[...n.collections].join(', ')}], got ${JSON.stringify(read.collection_ids)}`);
+  violation(
+    rule,
+    sameSet(read.collection_ids ?? [], n.collections),
+    `collection_ids must be [${[...n.collections].join(', ')}], got ${JSON.stringify(read.collection_ids)}`,
+  );
   learnVersion(n, read.version);
 }
 
@@ -34,7 +38,12 @@ export class AddNote implements fc.AsyncCommand<Model, Real> {
   check(model: Model): boolean {
     const note = pickNote(model, this.op.note);
     const coll = pickCollection(model, this.op.coll);
-    return note !== undefined && coll !== undefined && !model.notes.get(note)!.trashed && !model.notes.get(note)!.collections.has(coll);
+    return (
+      note !== undefined &&
+      coll !== undefined &&
+      !model.notes.get(note)!.trashed &&
+      !model.notes.get(note)!.collections.has(coll)
+    );
   }
   async run(model: Model, real: Real): Promise<void> {
     const note = pickNote(model, this.op.note)!;
@@ -87,7 +96,13 @@ export class RemoveNote implements fc.AsyncCommand<Model, Real> {
   check(model: Model): boolean {
     const note = pickNote(model, this.op.note);
     const coll = pickCollection(model, this.op.coll);
-    return model.canRemove && note !== undefined && coll !== undefined && !model.notes.get(note)!.trashed && model.notes.get(note)!.collections.has(coll);
+    return (
+      model.canRemove &&
+      note !== undefined &&
+      coll !== undefined &&
+      !model.notes.get(note)!.trashed &&
+      model.notes.get(note)!.collections.has(coll)
+    );
   }
   async run(model: Model, real: Real): Promise<void> {
     const note = pickNote(model, this.op.note)!;

@@ -28,7 +28,7 @@ describe('client pacing', () => {
     expect(server.seen).toHaveLength(6);
     // Slots are 50 ms apart: request i cannot arrive before slot i. Lower bounds only, from the
     // start, so a loaded machine (arrivals late, never early) cannot make this fail.
-    server.seen.forEach((seen, i) => expect(seen.at - start).toBeGreaterThanOrEqual(i * 50 - 5));
+    for (const [i, seen] of server.seen.entries()) expect(seen.at - start).toBeGreaterThanOrEqual(i * 50 - 5);
   });
 
   it('keeps the pace across concurrent sends (one schedule for the client, not per caller)', async () => {
@@ -37,7 +37,7 @@ describe('client pacing', () => {
     const start = performance.now();
     await Promise.all(Array.from({ length: 5 }, () => get(c)));
     const sorted = [...server.seen].sort((a, b) => a.at - b.at);
-    sorted.forEach((seen, i) => expect(seen.at - start).toBeGreaterThanOrEqual(i * 40 - 5));
+    for (const [i, seen] of sorted.entries()) expect(seen.at - start).toBeGreaterThanOrEqual(i * 40 - 5);
   });
 
   it("sends at once without a rate (the control: these gaps are far below a paced client's)", async () => {
