@@ -1,13 +1,12 @@
-import { join } from 'node:path';
 import { createVitest, type Vitest } from 'vitest/node';
 import { FAULT_NAMES, FAULTS, type FaultName } from '../fake/faults/catalogue.js';
 import { OutcomeCollector } from '../reporters/collector.js';
 import { buildReport, type CheckOutcome, type Verdict } from '../reporters/report.js';
-import { packageRoot } from '../spec/paths.js';
 import { loadRules } from '../spec/rules.js';
 import { readKitConfig } from './config.js';
 import { checkFilesByRule, collectChecks } from './coverage.js';
 import { startRun } from './start.js';
+import { checkRunOptions } from './vitest-run.js';
 
 export interface MatrixRow {
   fault: FaultName;
@@ -46,17 +45,8 @@ export async function runFaultMatrix(
   const collected = await collectChecks();
   if (collected.errors.length > 0) throw new Error(`check files failed to collect: ${collected.errors.join('; ')}`);
   const filesOf = checkFilesByRule(collected.checks);
-  const vitest = await createVitest('test', {
-    root: packageRoot,
-    config: join(packageRoot, 'vitest.config.ts'),
-    project: ['conformance'],
-    watch: false,
-    reporters: [collector],
-    // As in a kit run: one worker that keeps its modules (the kit is made anew for each run).
-    fileParallelism: false,
-    isolate: false,
-    maxWorkers: 1,
-  });
+  // As in a kit run (the kit is made anew for each row).
+  const vitest = await createVitest('test', checkRunOptions(collector));
   try {
     let cleanVerdicts: Map<string, Verdict>;
     if (options.baseline === 'assume-pass') {

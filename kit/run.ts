@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { createVitest } from 'vitest/node';
 import { OutcomeCollector } from '../reporters/collector.js';
 import { interruptionOf, markInterrupted } from '../reporters/interrupted.js';
@@ -11,7 +11,7 @@ import { renderSpecHtml } from '../reporters/render-spec.js';
 import { renderTerminal, useColour } from '../reporters/render-terminal.js';
 import { buildReport, type ConformanceReport } from '../reporters/report.js';
 import { formatProgress } from '../reporters/text.js';
-import { packageRoot, specFile } from '../spec/paths.js';
+import { specFile } from '../spec/paths.js';
 import { loadRules, selectedByOnly } from '../spec/rules.js';
 import { kitVersion } from '../spec/version.js';
 import type { KitContext } from '../suites/harness/context.js';
@@ -22,6 +22,7 @@ import { collectChecks, type DeclaredCheck, filesForOnly } from './coverage.js';
 import { Interrupt } from './interrupt.js';
 import { type RunTotals, startRun } from './start.js';
 import { planLine, QuotaLastSequencer } from './tier.js';
+import { checkRunOptions } from './vitest-run.js';
 
 export interface RunResult {
   exitCode: number;
@@ -192,22 +193,7 @@ async function runChecks(
   progress.setTotal(inRun.length);
   const files = config.only.length > 0 ? filesForOnly(declared, config.only) : [];
   if (interrupt.signal) return;
-  const vitest = await interrupt.createVitest(() =>
-    createVitest('test', {
-      root: packageRoot,
-      config: join(packageRoot, 'vitest.config.ts'),
-      project: ['conformance'],
-      watch: false,
-      reporters: [collector],
-      // One file at a time in one worker that keeps its modules: against a remote target one client
-      // keeps pacing and budget for the run, and against the fake it is several times faster than
-      // parallel isolated workers on a small machine (which re-import the kit for every file).
-      fileParallelism: false,
-      isolate: false,
-      maxWorkers: 1,
-      ...tierSequence(),
-    }),
-  );
+  const vitest = await interrupt.createVitest(() => createVitest('test', checkRunOptions(collector, tierSequence())));
   // Workers leave the signals sent to the whole process group to this process, which cancels
   // them and sweeps (suites/harness/signals.ts says how).
   for (const project of vitest.projects) project.provide('kit', { ...ctx, parentHandlesInterrupt: true });

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { ListNotesQuery } from '../harness/api.js';
+import { containsCases } from '../harness/contains-cases.js';
 import type { TimeWindow } from '../harness/data.js';
 import {
   type CheckContext,
@@ -373,48 +374,15 @@ check(
       ids,
       kinds: { open, done, image, file, plain },
     } = await windowOfFive(t);
-    const names = t.profile.names?.notes_list ?? {};
-    // Whether an image also counts as file-like (or the reverse) is not shown: neither is asserted.
-    const cases: Array<{ rule: string; what: string; q: ListNotesQuery; keep: string[]; drop: string[] }> = [
-      {
-        rule: 'notes.list.contains-filters',
-        what: `the open-task filter ${names.contains_open_tasks}`,
-        q: { open_tasks: true },
-        keep: [open],
-        drop: [done, image, file, plain],
-      },
-      {
-        rule: 'notes.list.contains-filters',
-        what: `the any-task filter ${names.contains_tasks}`,
-        q: { tasks: true },
-        keep: [open, done],
-        drop: [image, file, plain],
-      },
-      {
-        rule: 'notes.list.contains-filters',
-        what: `the image filter ${names.contains_images}`,
-        q: { images: true },
-        keep: [image],
-        drop: [open, done, plain],
-      },
-      {
-        rule: 'notes.list.contains-filters',
-        what: `the file filter ${names.contains_files}`,
-        q: { files: true },
-        keep: [file],
-        drop: [open, done, plain],
-      },
-      {
-        rule: 'notes.list.contains-or',
-        what: 'the image and file filters together',
-        q: { images: true, files: true },
-        keep: [image, file],
-        drop: [open, done, plain],
-      },
-    ];
+    const cases = containsCases(
+      'notes.list',
+      t.profile.names?.notes_list ?? {},
+      { open, done, image, file, plain },
+      'images-and-files',
+    );
     let refusal: Exchange | undefined;
     for (const c of cases) {
-      const x = await t.api.listNotes({ ...around(w), ...c.q });
+      const x = await t.api.listNotes({ ...around(w), ...c.filter });
       await t.verify('notes.list.parameter-names', () => {
         expect(x.status, `${c.what}: ${show(x)}`).toBe(200);
         expect(sorted(idsOf(x)), `${c.what} takes effect`).not.toEqual(sorted(ids));

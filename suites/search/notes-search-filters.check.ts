@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { SearchNotesBody } from '../harness/api.js';
+import { containsCases } from '../harness/contains-cases.js';
 import type { TimeWindow } from '../harness/data.js';
 import { type CheckContext, checks, type Exchange, show } from '../harness/index.js';
 import { idsOf, items, notHonoured, refused, requireFound, searchFinding, withOffset } from './search-helpers.js';
@@ -160,48 +160,15 @@ check(
       ids,
       kinds: { open, done, image, file, plain },
     } = f;
-    const names = t.profile.names?.notes_search ?? {};
-    // Whether an image also counts as file-like (or the reverse) is not shown: neither is asserted.
-    const cases: Array<{ rule: string; what: string; body: SearchNotesBody; keep: string[]; drop: string[] }> = [
-      {
-        rule: 'notes.search.contains-filters',
-        what: `the open-task filter ${names.contains_open_tasks}`,
-        body: { open_tasks: true },
-        keep: [open],
-        drop: [done, image, file, plain],
-      },
-      {
-        rule: 'notes.search.contains-filters',
-        what: `the any-task filter ${names.contains_tasks}`,
-        body: { tasks: true },
-        keep: [open, done],
-        drop: [image, file, plain],
-      },
-      {
-        rule: 'notes.search.contains-filters',
-        what: `the image filter ${names.contains_images}`,
-        body: { images: true },
-        keep: [image],
-        drop: [open, done, plain],
-      },
-      {
-        rule: 'notes.search.contains-filters',
-        what: `the file filter ${names.contains_files}`,
-        body: { files: true },
-        keep: [file],
-        drop: [open, done, plain],
-      },
-      {
-        rule: 'notes.search.contains-or',
-        what: 'the open-task and image filters together',
-        body: { open_tasks: true, images: true },
-        keep: [open, image],
-        drop: [done, file, plain],
-      },
-    ];
+    const cases = containsCases(
+      'notes.search',
+      t.profile.names?.notes_search ?? {},
+      { open, done, image, file, plain },
+      'open-tasks-and-images',
+    );
     let refusal: Exchange | undefined;
     for (const c of cases) {
-      const x = await t.api.searchNotes({ limit: 50 }, { query: f.word, ...c.body });
+      const x = await t.api.searchNotes({ limit: 50 }, { query: f.word, ...c.filter });
       await t.verify('notes.search.parameter-names', () => {
         expect(x.status, `${c.what}: ${show(x)}`).toBe(200);
         expect(idsOf(x).filter((id) => ids.includes(id)).length, `${c.what} takes effect`).toBeLessThan(ids.length);
