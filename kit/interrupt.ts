@@ -100,5 +100,9 @@ export class Interrupt {
 
   dispose(): void {
     for (const name of SIGNALS) process.off(name, this.handle);
+    // After an interrupt the run has swept and reported: one more signal before the process has
+    // wound down must still end it with 130/143, not with the default "killed by signal".
+    const code = this.exitCode;
+    if (code !== undefined) for (const name of SIGNALS) process.once(name, () => process.exit(code));
   }
 }

@@ -54,8 +54,10 @@ export async function runKit(
 }
 
 async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text: string) => void): Promise<RunResult> {
-  announcePlan(config);
   const run = await startRun(config, interrupt.stopped);
+  // After the start-up probe (which only reads) and before the first check creates anything; a
+  // target the kit cannot reach is then one line, not a plan and a line.
+  announcePlan(config);
   const ctx = run.context;
   interrupt.watchWorkers(ctx.runDir);
   const progress = new Progress(config.quiet ? undefined : process.stderr);

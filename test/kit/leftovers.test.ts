@@ -38,7 +38,13 @@ function stateOf(store: Store): string[] {
 let fake: Fake | undefined;
 let child: ChildProcess | undefined;
 afterEach(async () => {
-  if (child?.exitCode === null && child.pid) process.kill(-child.pid, 'SIGKILL');
+  if (child?.exitCode === null && child.signalCode === null && child.pid) {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error; // the group is gone already
+    }
+  }
   child = undefined;
   await fake?.close();
   fake = undefined;
