@@ -5,6 +5,7 @@ import { runKit } from '../../kit/run.js';
 import type { ConformanceReport } from '../../reporters/report.js';
 import { packageRoot } from '../../spec/paths.js';
 import { loadBuiltinProfile, profileField } from '../../spec/profile.js';
+import { targetArgs } from './target-args.js';
 
 /**
  * No false positives: the clean fake passes every rule; the fake with other not-shown choices
@@ -44,23 +45,7 @@ describe('the kit against the reference fake', () => {
     const tokens = ['divergent-primary-token', 'divergent-secondary-token'];
     const fake = await createFake({ profile: 'fake-divergent', users: tokens, adminToken: 'divergent-admin-token' });
     try {
-      const { exitCode, report } = await runKit(
-        [
-          '--quiet',
-          '--target',
-          fake.url!,
-          '--token',
-          tokens[0]!,
-          '--secondary-token',
-          tokens[1]!,
-          '--requests-per-second',
-          '1000',
-          '--request-budget',
-          '100000',
-        ],
-        {},
-        quietly,
-      );
+      const { exitCode, report } = await runKit(targetArgs(fake, tokens, '--request-budget', '100000'), {}, quietly);
       expect(report.profile_declared).toBe(false);
       const documentedProblems = report.rules.filter(
         (r) => r.level === 'documented' && (r.verdict === 'fail' || r.verdict === 'error'),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFake, type Fake } from '../../fake/index.js';
 import { runKit } from '../../kit/run.js';
 import type { ConformanceReport } from '../../reporters/report.js';
+import { targetArgs } from './target-args.js';
 
 /**
  * What a run costs a staging account (issue 12), measured against the fake listening on a port
@@ -21,22 +22,7 @@ afterAll(async () => {
 
 async function run(...extra: string[]): Promise<{ exitCode: number; report: ConformanceReport; notesInFake: number }> {
   const before = notesCounted();
-  const { exitCode, report } = await runKit(
-    [
-      '--quiet',
-      '--target',
-      fake.url!,
-      '--token',
-      tokens[0]!,
-      '--secondary-token',
-      tokens[1]!,
-      '--requests-per-second',
-      '1000',
-      ...extra,
-    ],
-    {},
-    () => {},
-  );
+  const { exitCode, report } = await runKit(targetArgs(fake, tokens, ...extra), {}, () => {});
   return { exitCode, report, notesInFake: notesCounted() - before };
 }
 

@@ -5,6 +5,7 @@ import { runKit } from '../../kit/run.js';
 import { renderTerminal } from '../../reporters/render-terminal.js';
 import { QUOTA_EXIT_CODE } from '../../reporters/report.js';
 import { packageRoot } from '../../spec/paths.js';
+import { targetArgs } from './target-args.js';
 
 /**
  * Issue 12: a staging account with a note quota. The documented quota_exceeded refusal means the
@@ -18,25 +19,18 @@ describe('the kit against an account whose note quota runs out', () => {
     try {
       // The fake's own profile: generous property runs need far more than 150 notes.
       const { exitCode, report } = await runKit(
-        [
-          '--quiet',
-          '--target',
-          fake.url!,
-          '--token',
-          tokens[0]!,
-          '--secondary-token',
-          tokens[1]!,
+        targetArgs(
+          fake,
+          tokens,
           '--profile',
           join(packageRoot, 'spec/profiles/fake.yaml'),
           '--fixtures-token',
           'quota-admin-token',
-          '--requests-per-second',
-          '1000',
           '--request-budget',
           '100000',
           '--max-notes',
           '100000',
-        ],
+        ),
         {},
         () => {},
       );
@@ -65,21 +59,7 @@ describe('the kit against an account whose note quota runs out', () => {
     const tokens = ['natural-primary-token', 'natural-secondary-token'];
     const fake = await createFake({ users: tokens, quota: { limit: 30 } });
     try {
-      const { exitCode, report } = await runKit(
-        [
-          '--quiet',
-          '--target',
-          fake.url!,
-          '--token',
-          tokens[0]!,
-          '--secondary-token',
-          tokens[1]!,
-          '--requests-per-second',
-          '1000',
-        ],
-        {},
-        () => {},
-      );
+      const { exitCode, report } = await runKit(targetArgs(fake, tokens), {}, () => {});
       expect(report.rules.filter((r) => r.verdict === 'fail').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
       expect(report.quota).toMatchObject({ used: 30, limit: 30 });
       const body = report.rules.find((r) => r.id === 'quota.create.exceeded-body')!;
