@@ -6,7 +6,7 @@ import type { DeepPartial, Policy } from '../service/policy.js';
 import { collectionView, type View } from '../service/views.js';
 import type { CollectionRecord } from '../store/records.js';
 import type { Fault, FaultFactory, Operation } from './hooks.js';
-import { after, around, before, fields, withFields } from './support.js';
+import { after, around, before, fields, storedDespiteRefusal, withFields } from './support.js';
 
 /** The collection a path names, if it exists. */
 const pathCollection = (ctx: ServiceContext, call: Call): CollectionRecord | undefined => {
@@ -122,6 +122,15 @@ export const COLLECTIONS_FAULTS = {
     hooks: overriding({
       collection: { description: { maxChars: 10_001, maxBytes: 10_001 } },
     }),
+  },
+  'collections.create.long-description-stored': {
+    rules: ['collections.create.description-max-chars'],
+    does: 'a create with a description over 10,000 characters is refused, but the collection is stored anyway without it',
+    hooks: storedDespiteRefusal(
+      'createCollection',
+      'description',
+      (v) => typeof v === 'string' && [...v].length > 10_000,
+    ),
   },
   'collections.create.description-bytes-unchecked': {
     rules: ['collections.create.description-max-bytes'],

@@ -6,7 +6,17 @@ import { parseTimestamp } from '../service/validate.js';
 import { noteCreatedView, noteWrittenView } from '../service/views.js';
 import type { NoteRecord } from '../store/records.js';
 import type { Fault, FaultFactory } from './hooks.js';
-import { after, around, before, createdNote, fields, pathNote, pretending, withFields } from './support.js';
+import {
+  after,
+  around,
+  before,
+  createdNote,
+  fields,
+  pathNote,
+  pretending,
+  storedDespiteRefusal,
+  withFields,
+} from './support.js';
 
 /** The existing note a create names by id, if any. */
 const existingFor = (ctx: ServiceContext, call: Call): NoteRecord | undefined => {
@@ -103,6 +113,11 @@ export const NOTES_WRITE_FAULTS = {
     rules: ['notes.create.created-at-not-future'],
     does: 'a future created_at is accepted',
     hooks: () => ({ policy: { timestamps: { 'note.create.created_at': { notFuture: false } } } }),
+  },
+  'notes.create.future-refused-but-stored': {
+    rules: ['notes.create.created-at-not-future'],
+    does: 'a create with a future created_at is refused, but the note is stored anyway (at server time)',
+    hooks: storedDespiteRefusal('createNote', 'created_at', (v) => typeof v === 'string' && Date.parse(v) > Date.now()),
   },
   'notes.create.updated-at-offset-optional': {
     rules: ['notes.create.updated-at-offset-required'],

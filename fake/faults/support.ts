@@ -1,5 +1,6 @@
 import type { Call } from '../http/routes.js';
 import type { ServiceContext } from '../service/context.js';
+import { DomainError } from '../service/errors.js';
 import type { Input } from '../service/validate.js';
 import type { View } from '../service/views.js';
 import type { NoteRecord } from '../store/records.js';
@@ -74,3 +75,28 @@ export const after = (op: string, change: (ctx: ServiceContext, call: Call, view
   around(op, (next) => (ctx, call) => change(ctx, call, next(ctx, call)));
 
 export type { Operation };
+
+/**
+ * A create refused for a bad `field` (a validation error while `when` holds for its value) that
+ * stores the resource anyway, without that field: the refusal is right and "creates nothing" is
+ * broken, which only a look afterwards can see.
+ */
+export const storedDespiteRefusal =
+  (op: 'createNote' | 'createCollection', field: string, when: (value: unknown) => boolean): FaultFactory =>
+  () => ({
+    ops: {
+      [op]: (next) => (ctx, call) => {
+        try {
+          return next(ctx, call);
+        } catch (error) {
+          if (!(error instanceof DomainError) || error.kind !== 'validation' || !when(fields(call)[field])) throw error;
+          try {
+            next(ctx, withFields(call, { [field]: undefined }));
+          } catch {
+            // refused for another reason too: nothing to store
+          }
+          throw error;
+        }
+      },
+    },
+  });

@@ -10,7 +10,7 @@ import {
   setupOk,
   show,
 } from '../harness/index.js';
-import { collectionState, expectCollectionCreateRefused, futureIso } from '../harness/patterns.js';
+import { collectionState, expectCreatesRefused, futureIso } from '../harness/patterns.js';
 
 const { check } = checks();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -130,18 +130,14 @@ check(
   'a create without a string title is refused and creates nothing',
   { rules: ['collections.create.title-required'] },
   async (t) => {
-    await expectCollectionCreateRefused(
-      t,
-      'collections.create.title-required',
-      { description: 'No title here' },
-      'a create without title',
-    );
-    await expectCollectionCreateRefused(
-      t,
-      'collections.create.title-required',
-      { title: 42 },
-      'a create whose title is a number',
-    );
+    await expectCreatesRefused(t, 'collection', [
+      {
+        rules: 'collections.create.title-required',
+        body: { description: 'No title here' },
+        what: 'a create without title',
+      },
+      { rules: 'collections.create.title-required', body: { title: 42 }, what: 'a create whose title is a number' },
+    ]);
   },
 );
 
@@ -158,8 +154,11 @@ check(
       ['a numeric description', { title, description: 7 }],
       ['a description that is an object', { title, description: { text: 'x' } }],
     ];
-    for (const [what, body] of cases)
-      await expectCollectionCreateRefused(t, 'collections.create.field-types', body, `a create with ${what}`);
+    await expectCreatesRefused(
+      t,
+      'collection',
+      cases.map(([what, body]) => ({ rules: 'collections.create.field-types', body, what: `a create with ${what}` })),
+    );
   },
 );
 
@@ -188,30 +187,28 @@ check(
       const c = expectDone(atBytes, 'a title of 1,000 and a description of 10,000 UTF-8 bytes');
       expect({ title: c.title, description: c.description }, 'both are stored whole').toEqual(bytes);
     });
-    await expectCollectionCreateRefused(
-      t,
-      'collections.create.title-max-chars',
-      { title: asciiOf(`Over ${word}`, 1_001) },
-      'a title of 1,001 characters',
-    );
-    await expectCollectionCreateRefused(
-      t,
-      'collections.create.title-max-bytes',
-      { title: twoByteOf(`Over ${word}`, 1_001) },
-      'a title of 1,001 UTF-8 bytes (about 500 characters)',
-    );
-    await expectCollectionCreateRefused(
-      t,
-      'collections.create.description-max-chars',
-      { title: `Over ${word}`, description: asciiOf(word, 10_001) },
-      'a description of 10,001 characters',
-    );
-    await expectCollectionCreateRefused(
-      t,
-      'collections.create.description-max-bytes',
-      { title: `Over ${word}`, description: twoByteOf(word, 10_001) },
-      'a description of 10,001 UTF-8 bytes (about 5,000 characters)',
-    );
+    await expectCreatesRefused(t, 'collection', [
+      {
+        rules: 'collections.create.title-max-chars',
+        body: { title: asciiOf(`Over ${word}`, 1_001) },
+        what: 'a title of 1,001 characters',
+      },
+      {
+        rules: 'collections.create.title-max-bytes',
+        body: { title: twoByteOf(`Over ${word}`, 1_001) },
+        what: 'a title of 1,001 UTF-8 bytes (about 500 characters)',
+      },
+      {
+        rules: 'collections.create.description-max-chars',
+        body: { title: `Over ${word}`, description: asciiOf(word, 10_001) },
+        what: 'a description of 10,001 characters',
+      },
+      {
+        rules: 'collections.create.description-max-bytes',
+        body: { title: `Over ${word}`, description: twoByteOf(word, 10_001) },
+        what: 'a description of 10,001 UTF-8 bytes (about 5,000 characters)',
+      },
+    ]);
   },
 );
 
@@ -372,29 +369,27 @@ check(
   },
   async (t) => {
     const title = `Refused ${t.data.word()}`;
-    await expectCollectionCreateRefused(
-      t,
-      'collections.create.created-at-offset-required',
-      { title, created_at: '2020-02-03T04:05:06' },
-      'created_at without a timezone offset',
-    );
-    await expectCollectionCreateRefused(
-      t,
-      'collections.create.created-at-not-future',
-      { title, created_at: futureIso(t) },
-      'created_at in the future',
-    );
-    await expectCollectionCreateRefused(
-      t,
-      'collections.create.updated-at-offset-required',
-      { title, updated_at: '2020-02-03T04:05:06' },
-      'updated_at without a timezone offset',
-    );
-    await expectCollectionCreateRefused(
-      t,
-      'collections.create.updated-at-not-future',
-      { title, updated_at: futureIso(t) },
-      'updated_at in the future',
-    );
+    await expectCreatesRefused(t, 'collection', [
+      {
+        rules: 'collections.create.created-at-offset-required',
+        body: { title, created_at: '2020-02-03T04:05:06' },
+        what: 'created_at without a timezone offset',
+      },
+      {
+        rules: 'collections.create.created-at-not-future',
+        body: { title, created_at: futureIso(t) },
+        what: 'created_at in the future',
+      },
+      {
+        rules: 'collections.create.updated-at-offset-required',
+        body: { title, updated_at: '2020-02-03T04:05:06' },
+        what: 'updated_at without a timezone offset',
+      },
+      {
+        rules: 'collections.create.updated-at-not-future',
+        body: { title, updated_at: futureIso(t) },
+        what: 'updated_at in the future',
+      },
+    ]);
   },
 );

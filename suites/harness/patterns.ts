@@ -42,6 +42,13 @@ export async function collectionState(api: Api, id: string) {
   };
 }
 
+/** A create that must be refused and make nothing; `what` names it in the verdict. */
+export interface RefusedCreate {
+  rules: string | readonly string[];
+  body: Record<string, unknown>;
+  what: string;
+}
+
 /**
  * A create that must be refused and make nothing: the body carries a fresh id, so the kit can
  * ask afterwards whether a note with that id exists (it must not).
@@ -53,13 +60,7 @@ export async function expectNoteCreateRefused(
   what: string,
   api: Api = t.api,
 ): Promise<void> {
-  const id = randomUUID();
-  const x = await api.createNote({ ...body, id });
-  await t.verify(rules, async () => {
-    expectRefused(x, what);
-    const read = await api.getNote(id);
-    expect(read.status, `${what} was refused but the note ${id} exists afterwards: ${show(read)}`).not.toBe(200);
-  });
+  await expectCreatesRefused(t, 'note', [{ rules, body, what }], api);
 }
 
 export async function expectCollectionCreateRefused(
@@ -67,14 +68,54 @@ export async function expectCollectionCreateRefused(
   rules: string | readonly string[],
   body: Record<string, unknown>,
   what: string,
+  api: Api = t.api,
 ): Promise<void> {
-  const id = randomUUID();
-  const x = await t.api.createCollection({ ...body, id });
-  await t.verify(rules, async () => {
-    expectRefused(x, what);
-    const read = await t.api.getCollection(id);
-    expect(read.status, `${what} was refused but the collection ${id} exists afterwards: ${show(read)}`).not.toBe(200);
-  });
+  await expectCreatesRefused(t, 'collection', [{ rules, body, what }], api);
+}
+
+/**
+ * Several creates that must each be refused and make nothing. Each body carries a fresh id; each
+ * refusal is judged at once. Whether anything was made is asked once for all of them when the
+ * caller's whole list fits one page (limit 100, total within it): none of the ids may be listed.
+ * Otherwise (an account with more data, a list that fails) each id is read, as for one create.
+ */
+export async function expectCreatesRefused(
+  t: CheckContext,
+  kind: 'note' | 'collection',
+  attempts: readonly RefusedCreate[],
+  api: Api = t.api,
+): Promise<void> {
+  const sent: Array<RefusedCreate & { id: string }> = [];
+  for (const attempt of attempts) {
+    const id = randomUUID();
+    const x =
+      kind === 'note'
+        ? await api.createNote({ ...attempt.body, id })
+        : await api.createCollection({ ...attempt.body, id });
+    await t.verify(attempt.rules, () => expectRefused(x, attempt.what));
+    sent.push({ ...attempt, id });
+  }
+  const listed = sent.length > 1 ? await wholeList(api, kind) : undefined;
+  for (const attempt of sent) {
+    await t.verify(attempt.rules, async () => {
+      const made = `${attempt.what} was refused but the ${kind} ${attempt.id} exists afterwards`;
+      if (listed) {
+        expect(listed.ids, `${made}: it is listed in ${show(listed.x)}`).not.toContain(attempt.id);
+        return;
+      }
+      const read = kind === 'note' ? await api.getNote(attempt.id) : await api.getCollection(attempt.id);
+      expect(read.status, `${made}: ${show(read)}`).not.toBe(200);
+    });
+  }
+}
+
+/** Every note or collection the caller sees, when one page of 100 holds them all; else undefined. */
+async function wholeList(api: Api, kind: 'note' | 'collection'): Promise<{ ids: string[]; x: Exchange } | undefined> {
+  const x = kind === 'note' ? await api.listNotes({ limit: 100 }) : await api.listCollections({ limit: 100 });
+  const page = x.json as { results?: unknown; total?: unknown } | undefined;
+  if (x.status !== 200 || !Array.isArray(page?.results) || typeof page.total !== 'number') return undefined;
+  const ids = page.results.map((r: { id?: unknown }) => r?.id).filter((id): id is string => typeof id === 'string');
+  return ids.length >= page.total && ids.length === page.results.length ? { ids, x } : undefined;
 }
 
 /** An instant safely in the future whatever the clocks: a day plus the tolerance ahead. */
