@@ -117,7 +117,11 @@ export const NOTES_WRITE_FAULTS = {
   'notes.create.future-refused-but-stored': {
     rules: ['notes.create.created-at-not-future'],
     does: 'a create with a future created_at is refused, but the note is stored anyway (at server time)',
-    hooks: storedDespiteRefusal('createNote', 'created_at', (v) => typeof v === 'string' && Date.parse(v) > Date.now()),
+    hooks: storedDespiteRefusal(
+      'createNote',
+      'created_at',
+      (v, ctx) => typeof v === 'string' && Date.parse(v) > ctx.clock.now(),
+    ),
   },
   'notes.create.updated-at-offset-optional': {
     rules: ['notes.create.updated-at-offset-required'],

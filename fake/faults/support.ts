@@ -82,14 +82,19 @@ export type { Operation };
  * broken, which only a look afterwards can see.
  */
 export const storedDespiteRefusal =
-  (op: 'createNote' | 'createCollection', field: string, when: (value: unknown) => boolean): FaultFactory =>
+  (
+    op: 'createNote' | 'createCollection',
+    field: string,
+    when: (value: unknown, ctx: ServiceContext) => boolean,
+  ): FaultFactory =>
   () => ({
     ops: {
       [op]: (next) => (ctx, call) => {
         try {
           return next(ctx, call);
         } catch (error) {
-          if (!(error instanceof DomainError) || error.kind !== 'validation' || !when(fields(call)[field])) throw error;
+          if (!(error instanceof DomainError) || error.kind !== 'validation' || !when(fields(call)[field], ctx))
+            throw error;
           try {
             next(ctx, withFields(call, { [field]: undefined }));
           } catch {

@@ -160,6 +160,7 @@ export const SCENARIOS: Scenario[] = [
       s.call('POST', '/v2/notes', { content: 'f', updated_at: '2026-05-01T00:00:00' });
       s.call('POST', '/v2/notes', { content: 'g', created_at: iso(T0 + 60_000) });
       s.call('POST', '/v2/notes', { content: 'h', updated_at: iso(T0 + 60_000) });
+      s.call('GET', '/v2/notes'); // what the refused creates left (nothing)
     },
   },
   {
