@@ -4,8 +4,17 @@ import { checks, expectOk, show } from '../harness/index.js';
 const { check } = checks();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * Text a byte- or UTF-16-minded store gets wrong: two- and three-byte letters, right-to-left script,
+ * and astral characters (four UTF-8 bytes, a UTF-16 surrogate pair), one a zero-width-joined emoji
+ * sequence. All of it is already NFC, so a server that normalises is not judged here.
+ */
+const MIXED = ['Grüße, naïve café', '中文 日本語 한국어', 'שלום عربى', '😀 🎉 𝄞 👩‍👩‍👧', '\u{1F600}'.repeat(5)].join(
+  '\n',
+);
+
 check(
-  'a created note has the documented fields, a new UUID and the content sent',
+  'a created note has the documented fields, a new UUID and the content sent, non-ASCII text included',
   {
     rules: [
       'notes.create.response-fields',
@@ -18,8 +27,8 @@ check(
     ],
   },
   async (t) => {
-    // Trailing spaces and newline are part of the markdown and must survive.
-    const content = `Shape ${t.data.word()}\n\nBody line with *markdown*  \n- item\n${t.data.marker}\n`;
+    // Trailing spaces and newline are part of the markdown and must survive, and so must non-ASCII text.
+    const content = `Shape 😀 ${t.data.word()}\n\nBody line with *markdown*  \n- item\n${MIXED}\n${t.data.marker}\n`;
     const x = await t.api.createNote({ content });
     const note = expectOk(x, 'create a note');
     await t.verify('notes.create.response-fields', () => {
