@@ -166,6 +166,29 @@ export const MEMBERSHIP_FAULTS = {
       }),
     ),
   },
+  // The next two link as the two above do, but answer with the reference's create response: only
+  // the other user's note count shows the link (the kit reads it once for both ways of naming).
+  'notes.create.foreign-collection-linked-unshown': {
+    rules: ['notes.create.collection-ids-inaccessible-ignored'],
+    does: 'an inaccessible collection named in collection_ids gets the note, which the create response does not list',
+    hooks: after('createNote', (ctx, call, view) => {
+      const note = createdNote(ctx, view);
+      for (const c of named(ctx, call))
+        if (c.trashedAt === null && !joinable(ctx, call.user, c)) ctx.store.link(note, c);
+      return view;
+    }),
+  },
+  'notes.create.foreign-title-linked-unshown': {
+    rules: ['notes.create.collection-titles-inaccessible-ignored'],
+    does: "collection_titles also link other users' collections, which the create response does not list",
+    hooks: after('createNote', (ctx, call, view) => {
+      const note = createdNote(ctx, view);
+      const titles = namedTitles(ctx, call);
+      for (const c of activeCollections(ctx))
+        if (!joinable(ctx, call.user, c) && titles.some((t) => same(c.title, t))) ctx.store.link(note, c);
+      return view;
+    }),
+  },
   // Like unknown-collection-refused, the 404 comes ahead of the refusals of other fields.
   'notes.create.unmatched-title-refused': {
     rules: ['notes.create.collection-titles-unmatched-ignored'],
