@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { Api } from '../harness/api.js';
 import type { Exchange } from '../harness/index.js';
 import { checks, expectRefused, expectSameInstant, expectServerTime, setupOk, show } from '../harness/index.js';
 import { collectionState, futureIso } from '../harness/patterns.js';
@@ -14,6 +15,8 @@ function expectDone(x: Exchange, what: string): Record<string, unknown> {
   expect(succeeded(x), `${what} should succeed: ${show(x)}`).toBe(true);
   return json(x);
 }
+/** An Api whose collection read answers with a read already made, so collectionState() shapes it without a request. */
+const readAnswered = (read: Exchange) => ({ getCollection: async () => read }) as unknown as Api;
 const sorted = (values: unknown) => [...((values as string[] | undefined) ?? [])].sort();
 /** Field names that would give a collection a state; the document says collections have none. */
 const STATE_FIELDS = ['trashed_at', 'state', 'status', 'trashed', 'is_trashed', 'deleted_at'];
@@ -26,7 +29,7 @@ const STATE_FIELDS = ['trashed_at', 'state', 'status', 'trashed', 'is_trashed', 
 const sharedCollection = perFile((t) => t.data.collection(`Shared ${t.data.word()}`, { description: 'shared' }));
 
 check(
-  'a read shows metadata with note_count and no note list; an update answers without note_count',
+  'a read shows metadata with note_count and no note list; PATCH changes only the fields sent and answers without note_count; a supplied updated_at is kept, without one it is server time',
   {
     rules: [
       'collections.read.response-fields',
@@ -35,14 +38,26 @@ check(
       'collections.read.no-state-field',
       'collections.update.response-fields',
       'collections.update.response-omits-note-count',
+      'collections.update.partial',
+      'collections.update.updated-at-preserved',
+      'collections.update.updated-at-defaults-to-server-time',
     ],
   },
   async (t) => {
-    const c = await t.data.collection(`Read ${t.data.word()}`, { description: 'before' });
+    const w = t.data.window();
+    // Backdated, so "left unchanged" and "set to server time" cannot look alike.
+    const c = await t.data.collection(`Read ${t.data.word()}`, {
+      description: 'kept description',
+      created_at: w.at(0),
+      updated_at: w.at(1_000),
+    });
     const notes = [
       await t.data.note(t.data.content(`Held ${t.data.word()}`), { collection_ids: [c.id] }),
       await t.data.note(t.data.content(`Also held ${t.data.word()}`), { collection_ids: [c.id] }),
     ];
+    const title = `Renamed ${t.data.word()}`;
+    const x = await t.api.updateCollection(c.id, { title, updated_at: w.at(5_000) });
+    // One read after the title PATCH serves the read rules and what that PATCH left.
     const read = await t.api.getCollection(c.id);
     const r = setupOk(read, 'read the collection');
     await t.verify('collections.read.response-fields', () => {
@@ -63,24 +78,35 @@ check(
       for (const n of notes)
         expect(text.includes(n.id), `the read response mentions note ${n.id}, which the collection holds`).toBe(false);
     });
-    const updated = await t.api.updateCollection(c.id, { description: 'after' });
-    const u = setupOk(updated, 'update the collection');
+    const afterTitle = await collectionState(readAnswered(read), c.id);
+    const sentAt = Date.now();
+    const y = await t.api.updateCollection(c.id, { description: 'new description' });
+    const afterDescription = await collectionState(t.api, c.id);
+    const [a, b] = [json(x), json(y)];
     await t.verify('collections.update.response-fields', () => {
-      expect(
-        t.schemaProblems(updated, 'CollectionFields'),
-        `the update response lacks documented fields or has wrong types: ${show(updated)}`,
-      ).toEqual([]);
-      expect(typeof u.request_id, 'the update response carries request_id').toBe('string');
-      expect(u.description, 'the update response shows the new description').toBe('after');
+      for (const [what, u] of [
+        ['title and updated_at', x],
+        ['description', y],
+      ] as const) {
+        expectDone(u, `a PATCH with ${what}`);
+        expect(
+          t.schemaProblems(u, 'CollectionFields'),
+          `the update response lacks documented fields or has wrong types: ${show(u)}`,
+        ).toEqual([]);
+        expect(typeof json(u).request_id, 'the update response carries request_id').toBe('string');
+      }
+      expect(b.description, 'the update response shows the new description').toBe('new description');
     });
     await t.verify('collections.update.response-omits-note-count', () => {
-      expect(u, 'note_count is absent from the update response').not.toHaveProperty('note_count');
+      for (const u of [a, b])
+        expect(u, 'note_count is absent from the update response').not.toHaveProperty('note_count');
     });
     await t.verify('collections.read.no-state-field', () => {
       for (const [what, body] of [
         ['create', c.json],
         ['read', r],
-        ['update', u],
+        ['title update', a],
+        ['description update', b],
       ] as const) {
         for (const field of STATE_FIELDS)
           expect(body, `collections have no state field, but the ${what} response carries ${field}`).not.toHaveProperty(
@@ -88,51 +114,9 @@ check(
           );
       }
     });
-  },
-);
-
-check(
-  'a collection_id that is not a UUID is refused with a 4xx',
-  { rules: ['collections.read.invalid-id-refused'] },
-  async (t) => {
-    const attempts: Array<[string, () => Promise<Exchange>]> = [
-      ['GET /v2/collections/not-a-uuid', () => t.api.getCollection('not-a-uuid')],
-      ['PATCH /v2/collections/xxx…', () => t.api.updateCollection('x'.repeat(36), { title: 'x' })],
-      ['DELETE /v2/collections/0b6f…', () => t.api.deleteCollection('0b6f7a52-3c1e-4f0e-9d7a-1b2c3d4e5f6')],
-    ];
-    for (const [what, send] of attempts) {
-      const x = await send();
-      await t.verify('collections.read.invalid-id-refused', () => expectRefused(x, what));
-    }
-  },
-);
-
-check(
-  'PATCH changes only the fields sent; a supplied updated_at is kept, without one it is server time',
-  {
-    rules: [
-      'collections.update.partial',
-      'collections.update.updated-at-preserved',
-      'collections.update.updated-at-defaults-to-server-time',
-    ],
-  },
-  async (t) => {
-    const w = t.data.window();
-    // Backdated, so "left unchanged" and "set to server time" cannot look alike.
-    const c = await t.data.collection(`Partial ${t.data.word()}`, {
-      description: 'kept description',
-      created_at: w.at(0),
-      updated_at: w.at(1_000),
-    });
-    const title = `Renamed ${t.data.word()}`;
-    const x = await t.api.updateCollection(c.id, { title, updated_at: w.at(5_000) });
-    const a = expectDone(x, 'a PATCH with title and updated_at');
-    const afterTitle = await collectionState(t.api, c.id);
-    const sentAt = Date.now();
-    const y = await t.api.updateCollection(c.id, { description: 'new description' });
-    const b = expectDone(y, 'a PATCH with description only');
-    const afterDescription = await collectionState(t.api, c.id);
     await t.verify('collections.update.partial', () => {
+      expectDone(x, 'a PATCH with title and updated_at');
+      expectDone(y, 'a PATCH with description only');
       expect(
         { title: a.title, description: a.description },
         'a PATCH with only title leaves description unchanged (response)',
@@ -163,6 +147,7 @@ check(
       ]);
     });
     await t.verify('collections.update.updated-at-preserved', () => {
+      expectDone(x, 'a PATCH with title and updated_at');
       expectSameInstant(
         a.updated_at,
         w.at(5_000),
@@ -172,8 +157,25 @@ check(
       expect(afterTitle.updated_at, 'a read shows the supplied updated_at').toBe(w.ms(5_000));
     });
     await t.verify('collections.update.updated-at-defaults-to-server-time', () => {
+      expectDone(y, 'a PATCH with description only');
       expectServerTime(b.updated_at, y, sentAt, t.ctx.clockToleranceMs, 'updated_at after a PATCH without one');
     });
+  },
+);
+
+check(
+  'a collection_id that is not a UUID is refused with a 4xx',
+  { rules: ['collections.read.invalid-id-refused'] },
+  async (t) => {
+    const attempts: Array<[string, () => Promise<Exchange>]> = [
+      ['GET /v2/collections/not-a-uuid', () => t.api.getCollection('not-a-uuid')],
+      ['PATCH /v2/collections/xxx…', () => t.api.updateCollection('x'.repeat(36), { title: 'x' })],
+      ['DELETE /v2/collections/0b6f…', () => t.api.deleteCollection('0b6f7a52-3c1e-4f0e-9d7a-1b2c3d4e5f6')],
+    ];
+    for (const [what, send] of attempts) {
+      const x = await send();
+      await t.verify('collections.read.invalid-id-refused', () => expectRefused(x, what));
+    }
   },
 );
 

@@ -1,5 +1,4 @@
-import { expect } from 'vitest';
-import { checks, setupOk, show } from '../harness/index.js';
+import { checks, setupOk } from '../harness/index.js';
 import { noteState } from '../harness/patterns.js';
 import { expectRefusalsChangeNothing } from '../harness/refusals.js';
 import { perFile } from '../harness/shared.js';
@@ -19,41 +18,6 @@ const refusedNote = perFile(async (t) => {
   );
   return { id: note.id, staleVersion: note.version };
 });
-
-check(
-  'an update at the current version replaces the content and yields a new version that the next update accepts',
-  {
-    rules: ['notes.update.content-replaced', 'notes.update.version-changes', 'notes.update.version-from-read-or-write'],
-  },
-  async (t) => {
-    const note = await t.data.note(t.data.content('First title', 'first body, to be replaced'));
-    const content = t.data.content('Second title', 'a new body');
-    const x = await t.api.updateNote(note.id, { content, version: note.version });
-    const updated = setupOk(x, 'update the note at its current version');
-    await t.verify('notes.update.version-changes', () => {
-      expect(
-        Number.isInteger(updated.version),
-        `the new version is an integer: ${JSON.stringify(updated.version)}`,
-      ).toBe(true);
-      expect(updated.version, 'an update changes the version').not.toBe(note.version);
-    });
-    // The version from that write response, then one from a read: one read serves both rules.
-    const third = t.data.content('Third');
-    const next = await t.api.updateNote(note.id, { content: third, version: updated.version });
-    const read = await noteState(t.api, note.id);
-    await t.verify('notes.update.content-replaced', () => {
-      expect(updated.content, 'the update response has exactly the content sent').toBe(content);
-      // The read follows the second update when it was accepted (version-from-read-or-write judges that).
-      const last = next.status === 200 ? third : content;
-      expect(read.content, 'a read returns exactly the content of the last accepted update (no merge)').toBe(last);
-    });
-    await t.verify('notes.update.version-from-read-or-write', async () => {
-      expect(next.status, `the version from the latest write response is accepted: ${show(next)}`).toBe(200);
-      const fromRead = await t.api.updateNote(note.id, { content: t.data.content('Fourth'), version: read.version });
-      expect(fromRead.status, `the version from a read is accepted: ${show(fromRead)}`).toBe(200);
-    });
-  },
-);
 
 check(
   'an update with a stale, ahead, missing or non-positive version is refused and changes nothing',
