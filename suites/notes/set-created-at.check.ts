@@ -1,14 +1,23 @@
 import { expect } from 'vitest';
+import { type CheckContext, NOT_IN_SMOKE } from '../harness/check.js';
 import { checks, expectSameInstant, setupInstant, show } from '../harness/index.js';
-import { futureIso, noteState } from '../harness/patterns.js';
+import { futureIso, type NoteState, noteState } from '../harness/patterns.js';
 import { expectRefusalsChangeNothing } from '../harness/refusals.js';
 
 const { check } = checks();
 
 // Notes here are created without created_at, so their original creation is unambiguous.
 
+const REFUSAL_RULES = [
+  'notes.set-created-at.backdate-only',
+  'notes.set-created-at.not-future',
+  'notes.set-created-at.offset-required',
+  'notes.set-created-at.required',
+];
+
+// One note for all: the full tier sends the refusals to the note the smoke tier backdates (a note and its cleanup fewer).
 check(
-  'set-created-at backdates without a version and changes only metadata',
+  'set-created-at backdates without a version and changes only metadata; it refuses a time after the original creation, in the future, without an offset, or missing',
   {
     smoke: true,
     rules: [
@@ -17,6 +26,7 @@ check(
       'notes.set-created-at.version-unchanged',
       'notes.set-created-at.original-creation-bound',
       'notes.set-created-at.original-inclusive',
+      ...REFUSAL_RULES,
     ],
   },
   async (t) => {
@@ -46,6 +56,8 @@ check(
     await t.verify('notes.set-created-at.version-unchanged', () => {
       expect(after.version, 'the content document version is unchanged').toBe(before.version);
     });
+    if (t.ctx.tier === 'smoke') t.skipRule(REFUSAL_RULES, NOT_IN_SMOKE);
+    else await expectSetCreatedAtRefusals(t, note.id, original, after);
     // Later than the current created_at, but not than the original creation: still a backdate.
     const between = new Date(original - 86_400_000).toISOString();
     const y = await t.api.setCreatedAt(note.id, { created_at: between });
@@ -75,43 +87,30 @@ check(
   },
 );
 
-check(
-  'set-created-at refuses a time after the original creation, in the future, without an offset, or missing',
-  {
-    rules: [
+/** Refusals that must change nothing, sent to a note whose original creation and current state are given. */
+async function expectSetCreatedAtRefusals(t: CheckContext, id: string, original: number, before: NoteState) {
+  const attempts: Array<[string, Record<string, unknown>, string]> = [
+    // One precision step after the original creation (1 ms unless timestamp_precision_ms says more: a
+    // store that cuts instants may cut a smaller step away): in the past by now, but not a backdate.
+    [
       'notes.set-created-at.backdate-only',
-      'notes.set-created-at.not-future',
-      'notes.set-created-at.offset-required',
-      'notes.set-created-at.required',
+      { created_at: new Date(original + t.precisionMs).toISOString() },
+      'created_at just after the original creation',
     ],
-  },
-  async (t) => {
-    const note = await t.data.note();
-    const original = setupInstant(note.json.created_at, 'created_at of the new note');
-    const before = await noteState(t.api, note.id);
-    const attempts: Array<[string, Record<string, unknown>, string]> = [
-      // One precision step after the original creation (1 ms unless timestamp_precision_ms says more: a
-      // store that cuts instants may cut a smaller step away): in the past by now, but not a backdate.
-      [
-        'notes.set-created-at.backdate-only',
-        { created_at: new Date(original + t.precisionMs).toISOString() },
-        'created_at just after the original creation',
-      ],
-      ['notes.set-created-at.not-future', { created_at: futureIso(t) }, 'created_at in the future'],
-      [
-        'notes.set-created-at.offset-required',
-        { created_at: '2020-02-03T04:05:06' },
-        'created_at without a timezone offset',
-      ],
-      ['notes.set-created-at.required', {}, 'a body without created_at'],
-    ];
-    // Each attempt that carries created_at would move it if taken, so one read after them all shows a change;
-    // the one without created_at has nothing to store and is judged by its answer.
-    await expectRefusalsChangeNothing(
-      t,
-      attempts.map(([rule, body, what]) => ({ rules: rule, what, send: () => t.api.setCreatedAt(note.id, body) })),
-      () => noteState(t.api, note.id),
-      before,
-    );
-  },
-);
+    ['notes.set-created-at.not-future', { created_at: futureIso(t) }, 'created_at in the future'],
+    [
+      'notes.set-created-at.offset-required',
+      { created_at: '2020-02-03T04:05:06' },
+      'created_at without a timezone offset',
+    ],
+    ['notes.set-created-at.required', {}, 'a body without created_at'],
+  ];
+  // Each attempt that carries created_at would move it if taken (the note is backdated by 30 days now),
+  // so one read after them all shows a change; the one without created_at is judged by its answer.
+  await expectRefusalsChangeNothing(
+    t,
+    attempts.map(([rule, body, what]) => ({ rules: rule, what, send: () => t.api.setCreatedAt(id, body) })),
+    () => noteState(t.api, id),
+    before,
+  );
+}
