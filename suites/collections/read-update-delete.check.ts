@@ -196,35 +196,46 @@ check(
     const word = t.data.word();
     const c = await sharedCollection(t);
     const before = await collectionState(t.api, c.id);
-    const changed = `Must not be stored ${word}`;
-    const attempts: Array<[string, Record<string, unknown>, string]> = [
-      ['collections.update.field-types', { title: 42 }, 'a PATCH with a numeric title'],
-      ['collections.update.field-types', { description: 7 }, 'a PATCH with a numeric description'],
-      ['collections.update.field-types', { description: [changed] }, 'a PATCH with a description that is an array'],
+    // A title new with every send: the attempts that supply updated_at would otherwise store the same state
+    // again when the helper sends them a second time to find the one a broken target took.
+    let sent = 0;
+    const changed = () => `Must not be stored ${word} ${++sent}`;
+    const attempts: Array<[string, () => Record<string, unknown>, string]> = [
+      ['collections.update.field-types', () => ({ title: 42 }), 'a PATCH with a numeric title'],
+      ['collections.update.field-types', () => ({ description: 7 }), 'a PATCH with a numeric description'],
+      [
+        'collections.update.field-types',
+        () => ({ description: [changed()] }),
+        'a PATCH with a description that is an array',
+      ],
       [
         'collections.update.updated-at-offset-required',
-        { title: changed, updated_at: '2021-03-04T05:06:07' },
+        () => ({ title: changed(), updated_at: '2021-03-04T05:06:07' }),
         'a PATCH whose updated_at has no timezone offset',
       ],
       [
         'collections.update.updated-at-not-future',
-        { title: changed, updated_at: futureIso(t) },
+        () => ({ title: changed(), updated_at: futureIso(t) }),
         'a PATCH whose updated_at is in the future',
       ],
-      ['collections.update.title-max-chars', { title: 'a'.repeat(1_001) }, 'a PATCH with a title of 1,001 characters'],
+      [
+        'collections.update.title-max-chars',
+        () => ({ title: 'a'.repeat(1_001) }),
+        'a PATCH with a title of 1,001 characters',
+      ],
       [
         'collections.update.title-max-bytes',
-        { title: `${word} ${'\u00e9'.repeat(500)}` },
+        () => ({ title: `${word} ${'\u00e9'.repeat(500)}` }),
         'a PATCH with a title over 1,000 UTF-8 bytes (about 520 characters)',
       ],
       [
         'collections.update.description-max-chars',
-        { description: 'a'.repeat(10_001) },
+        () => ({ description: 'a'.repeat(10_001) }),
         'a PATCH with a description of 10,001 characters',
       ],
       [
         'collections.update.description-max-bytes',
-        { description: `${word} ${'\u00e9'.repeat(5_000)}` },
+        () => ({ description: `${word} ${'\u00e9'.repeat(5_000)}` }),
         'a PATCH with a description over 10,000 UTF-8 bytes',
       ],
     ];
@@ -232,7 +243,7 @@ check(
     // string; a coerced number or array would be new too); a change is charged to the attempts that make it.
     await expectRefusalsChangeNothing(
       t,
-      attempts.map(([rule, body, what]) => ({ rules: rule, what, send: () => t.api.updateCollection(c.id, body) })),
+      attempts.map(([rule, body, what]) => ({ rules: rule, what, send: () => t.api.updateCollection(c.id, body()) })),
       () => collectionState(t.api, c.id),
       before,
     );

@@ -89,27 +89,34 @@ check(
 
 /** Refusals that must change nothing, sent to a note whose original creation and current state are given. */
 async function expectSetCreatedAtRefusals(t: CheckContext, id: string, original: number, before: NoteState) {
-  const attempts: Array<[string, Record<string, unknown>, string]> = [
-    // One precision step after the original creation (1 ms unless timestamp_precision_ms says more: a
-    // store that cuts instants may cut a smaller step away): in the past by now, but not a backdate.
+  // Each value moves on when its attempt is sent again: when a broken target took one and the helper sends
+  // them again to find which, the one taken changes the note again, even at a precision of whole seconds.
+  let [after, ahead, noOffset] = [0, 0, 0];
+  const attempts: Array<[string, () => Record<string, unknown>, string]> = [
+    // Precision steps after the original creation (1 ms unless timestamp_precision_ms says more: a store
+    // that cuts instants may cut a smaller step away): in the past by now, but not a backdate.
     [
       'notes.set-created-at.backdate-only',
-      { created_at: new Date(original + t.precisionMs).toISOString() },
+      () => ({ created_at: new Date(original + ++after * t.precisionMs).toISOString() }),
       'created_at just after the original creation',
     ],
-    ['notes.set-created-at.not-future', { created_at: futureIso(t) }, 'created_at in the future'],
+    [
+      'notes.set-created-at.not-future',
+      () => ({ created_at: futureIso(t, 86_400_000 + ++ahead * 60_000) }),
+      'created_at in the future',
+    ],
     [
       'notes.set-created-at.offset-required',
-      { created_at: '2020-02-03T04:05:06' },
+      () => ({ created_at: `2020-02-03T04:0${++noOffset}:06` }),
       'created_at without a timezone offset',
     ],
-    ['notes.set-created-at.required', {}, 'a body without created_at'],
+    ['notes.set-created-at.required', () => ({}), 'a body without created_at'],
   ];
   // Each attempt that carries created_at would move it if taken (the note is backdated by 30 days now),
   // so one read after them all shows a change; the one without created_at is judged by its answer.
   await expectRefusalsChangeNothing(
     t,
-    attempts.map(([rule, body, what]) => ({ rules: rule, what, send: () => t.api.setCreatedAt(id, body) })),
+    attempts.map(([rule, body, what]) => ({ rules: rule, what, send: () => t.api.setCreatedAt(id, body()) })),
     () => noteState(t.api, id),
     before,
   );
