@@ -29,7 +29,7 @@ const STATE_FIELDS = ['trashed_at', 'state', 'status', 'trashed', 'is_trashed', 
 const sharedCollection = perFile((t) => t.data.collection(`Shared ${t.data.word()}`, { description: 'shared' }));
 
 check(
-  'a read shows metadata with note_count and no note list; PATCH changes only the fields sent and answers without note_count; a supplied updated_at is kept, without one it is server time',
+  'a read shows metadata and note_count, no note list; PATCH changes only the fields sent, answers without note_count, keeps a supplied updated_at',
   {
     rules: [
       'collections.read.response-fields',
@@ -180,7 +180,7 @@ check(
 );
 
 check(
-  'a PATCH with a wrong type, a bad updated_at or an oversized title or description is refused and changes nothing; the limits themselves are allowed',
+  'a PATCH with a wrong type, a bad updated_at or an oversized title or description is refused and changes nothing; the limits are allowed',
   {
     rules: [
       'collections.update.field-types',

@@ -17,7 +17,7 @@ const DELETE_RULES = ['notes.delete.active-or-trashed', 'notes.delete.permanent'
 
 // The note trashed here is the trashed note the full tier then deletes (a note and its cleanup fewer).
 check(
-  'trash sets trashed_at; a trashed note stays readable and refuses update and set-created-at; DELETE removes active and trashed notes for good and answers {request_id}',
+  'trash sets trashed_at; a trashed note stays readable, refuses update and set-created-at; DELETE removes active and trashed notes for good',
   {
     smoke: true,
     rules: [

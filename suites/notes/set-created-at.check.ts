@@ -17,7 +17,7 @@ const REFUSAL_RULES = [
 
 // One note for all: the full tier sends the refusals to the note the smoke tier backdates (a note and its cleanup fewer).
 check(
-  'set-created-at backdates without a version and changes only metadata; it refuses a time after the original creation, in the future, without an offset, or missing',
+  'set-created-at backdates without a version, changes only metadata; a time after the original creation, future, offset-less or missing is refused',
   {
     smoke: true,
     rules: [

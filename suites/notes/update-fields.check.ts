@@ -4,10 +4,10 @@ import { noteState, pastIso } from '../harness/patterns.js';
 
 const { check } = checks();
 
-// One note takes the accepted updates of this file (the refused ones share a note in update.check.ts):
+// One note takes the accepted updates (the refused ones go to the note of update.check.ts):
 // each update below is judged for the rules it can show, so no rule needs a note of its own.
 check(
-  'an update replaces the content with a new version that the next update accepts; updated_at is kept when supplied, else server time; created_at stays',
+  'an update replaces the content with a new version the next update accepts; updated_at is kept if supplied, else server time; created_at stays',
   {
     rules: [
       'notes.update.content-replaced',

@@ -12,7 +12,7 @@ const BODY_RULES = [
 ];
 
 check(
-  'an update with a stale, ahead, missing or non-positive version, content that is not a string, a version that is not an integer, no content, or an updated_at without offset is refused and changes nothing',
+  'an update with a stale, ahead, missing, non-positive or non-integer version, without string content, or with an offset-less updated_at is refused',
   {
     smoke: true,
     rules: [
