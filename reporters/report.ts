@@ -138,12 +138,14 @@ export function checkVerdict(
   advisory: boolean,
   ruleId?: string,
 ): { verdict: Verdict; message: string } {
-  if (outcome.state === 'passed') return { verdict: 'pass', message: '' };
+  // A rule the check left unjudged (skipRule) is skipped, also when the check passed: never a pass unseen.
+  const skip = ruleId === undefined ? undefined : outcome.ruleSkips?.[ruleId];
+  if (outcome.state === 'passed')
+    return skip === undefined ? { verdict: 'pass', message: '' } : { verdict: 'skipped', message: oneLine(skip) };
   // A rule found broken by verify() failed, even if the check later stopped for another reason.
   const failure = ruleId === undefined ? undefined : outcome.ruleFailures?.[ruleId];
   if (outcome.state === 'failed' && failure !== undefined)
     return { verdict: advisory ? 'warn' : 'fail', message: oneLine(failure) };
-  const skip = ruleId === undefined ? undefined : outcome.ruleSkips?.[ruleId];
   if (skip !== undefined) return { verdict: 'skipped', message: oneLine(skip) };
   if (outcome.state === 'failed' && outcome.errors[0]?.name === RuleFailures.name)
     return { verdict: 'pass', message: '' };

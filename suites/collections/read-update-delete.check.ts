@@ -1,8 +1,10 @@
 import { expect } from 'vitest';
+import type { Api } from '../harness/api.js';
 import type { Exchange } from '../harness/index.js';
 import { checks, expectRefused, expectSameInstant, expectServerTime, setupOk, show } from '../harness/index.js';
 import { collectionState, futureIso } from '../harness/patterns.js';
 import { expectRefusalsChangeNothing } from '../harness/refusals.js';
+import { perFile } from '../harness/shared.js';
 
 const { check } = checks();
 
@@ -13,12 +15,21 @@ function expectDone(x: Exchange, what: string): Record<string, unknown> {
   expect(succeeded(x), `${what} should succeed: ${show(x)}`).toBe(true);
   return json(x);
 }
+/** An Api whose collection read answers with a read already made, so collectionState() shapes it without a request. */
+const readAnswered = (read: Exchange) => ({ getCollection: async () => read }) as unknown as Api;
 const sorted = (values: unknown) => [...((values as string[] | undefined) ?? [])].sort();
 /** Field names that would give a collection a state; the document says collections have none. */
 const STATE_FIELDS = ['trashed_at', 'state', 'status', 'trashed', 'is_trashed', 'deleted_at'];
 
+/**
+ * The collection this file's refusal check and delete check share (one create and one delete for
+ * both): the one sends it refused PATCHes and then one at the limits, the other only links a note
+ * to it. Each reads what it judges (a broken target may have taken an earlier refused PATCH).
+ */
+const sharedCollection = perFile((t) => t.data.collection(`Shared ${t.data.word()}`, { description: 'shared' }));
+
 check(
-  'a read shows metadata with note_count and no note list; an update answers without note_count',
+  'a read shows metadata and note_count, no note list; PATCH changes only the fields sent, answers without note_count, keeps a supplied updated_at',
   {
     rules: [
       'collections.read.response-fields',
@@ -27,14 +38,26 @@ check(
       'collections.read.no-state-field',
       'collections.update.response-fields',
       'collections.update.response-omits-note-count',
+      'collections.update.partial',
+      'collections.update.updated-at-preserved',
+      'collections.update.updated-at-defaults-to-server-time',
     ],
   },
   async (t) => {
-    const c = await t.data.collection(`Read ${t.data.word()}`, { description: 'before' });
+    const w = t.data.window();
+    // Backdated, so "left unchanged" and "set to server time" cannot look alike.
+    const c = await t.data.collection(`Read ${t.data.word()}`, {
+      description: 'kept description',
+      created_at: w.at(0),
+      updated_at: w.at(1_000),
+    });
     const notes = [
       await t.data.note(t.data.content(`Held ${t.data.word()}`), { collection_ids: [c.id] }),
       await t.data.note(t.data.content(`Also held ${t.data.word()}`), { collection_ids: [c.id] }),
     ];
+    const title = `Renamed ${t.data.word()}`;
+    const x = await t.api.updateCollection(c.id, { title, updated_at: w.at(5_000) });
+    // One read after the title PATCH serves the read rules and what that PATCH left.
     const read = await t.api.getCollection(c.id);
     const r = setupOk(read, 'read the collection');
     await t.verify('collections.read.response-fields', () => {
@@ -55,24 +78,35 @@ check(
       for (const n of notes)
         expect(text.includes(n.id), `the read response mentions note ${n.id}, which the collection holds`).toBe(false);
     });
-    const updated = await t.api.updateCollection(c.id, { description: 'after' });
-    const u = setupOk(updated, 'update the collection');
+    const afterTitle = await collectionState(readAnswered(read), c.id);
+    const sentAt = Date.now();
+    const y = await t.api.updateCollection(c.id, { description: 'new description' });
+    const afterDescription = await collectionState(t.api, c.id);
+    const [a, b] = [json(x), json(y)];
     await t.verify('collections.update.response-fields', () => {
-      expect(
-        t.schemaProblems(updated, 'CollectionFields'),
-        `the update response lacks documented fields or has wrong types: ${show(updated)}`,
-      ).toEqual([]);
-      expect(typeof u.request_id, 'the update response carries request_id').toBe('string');
-      expect(u.description, 'the update response shows the new description').toBe('after');
+      for (const [what, u] of [
+        ['title and updated_at', x],
+        ['description', y],
+      ] as const) {
+        expectDone(u, `a PATCH with ${what}`);
+        expect(
+          t.schemaProblems(u, 'CollectionFields'),
+          `the update response lacks documented fields or has wrong types: ${show(u)}`,
+        ).toEqual([]);
+        expect(typeof json(u).request_id, 'the update response carries request_id').toBe('string');
+      }
+      expect(b.description, 'the update response shows the new description').toBe('new description');
     });
     await t.verify('collections.update.response-omits-note-count', () => {
-      expect(u, 'note_count is absent from the update response').not.toHaveProperty('note_count');
+      for (const u of [a, b])
+        expect(u, 'note_count is absent from the update response').not.toHaveProperty('note_count');
     });
     await t.verify('collections.read.no-state-field', () => {
       for (const [what, body] of [
         ['create', c.json],
         ['read', r],
-        ['update', u],
+        ['title update', a],
+        ['description update', b],
       ] as const) {
         for (const field of STATE_FIELDS)
           expect(body, `collections have no state field, but the ${what} response carries ${field}`).not.toHaveProperty(
@@ -80,51 +114,9 @@ check(
           );
       }
     });
-  },
-);
-
-check(
-  'a collection_id that is not a UUID is refused with a 4xx',
-  { rules: ['collections.read.invalid-id-refused'] },
-  async (t) => {
-    const attempts: Array<[string, () => Promise<Exchange>]> = [
-      ['GET /v2/collections/not-a-uuid', () => t.api.getCollection('not-a-uuid')],
-      ['PATCH /v2/collections/xxx…', () => t.api.updateCollection('x'.repeat(36), { title: 'x' })],
-      ['DELETE /v2/collections/0b6f…', () => t.api.deleteCollection('0b6f7a52-3c1e-4f0e-9d7a-1b2c3d4e5f6')],
-    ];
-    for (const [what, send] of attempts) {
-      const x = await send();
-      await t.verify('collections.read.invalid-id-refused', () => expectRefused(x, what));
-    }
-  },
-);
-
-check(
-  'PATCH changes only the fields sent; a supplied updated_at is kept, without one it is server time',
-  {
-    rules: [
-      'collections.update.partial',
-      'collections.update.updated-at-preserved',
-      'collections.update.updated-at-defaults-to-server-time',
-    ],
-  },
-  async (t) => {
-    const w = t.data.window();
-    // Backdated, so "left unchanged" and "set to server time" cannot look alike.
-    const c = await t.data.collection(`Partial ${t.data.word()}`, {
-      description: 'kept description',
-      created_at: w.at(0),
-      updated_at: w.at(1_000),
-    });
-    const title = `Renamed ${t.data.word()}`;
-    const x = await t.api.updateCollection(c.id, { title, updated_at: w.at(5_000) });
-    const a = expectDone(x, 'a PATCH with title and updated_at');
-    const afterTitle = await collectionState(t.api, c.id);
-    const sentAt = Date.now();
-    const y = await t.api.updateCollection(c.id, { description: 'new description' });
-    const b = expectDone(y, 'a PATCH with description only');
-    const afterDescription = await collectionState(t.api, c.id);
     await t.verify('collections.update.partial', () => {
+      expectDone(x, 'a PATCH with title and updated_at');
+      expectDone(y, 'a PATCH with description only');
       expect(
         { title: a.title, description: a.description },
         'a PATCH with only title leaves description unchanged (response)',
@@ -155,6 +147,7 @@ check(
       ]);
     });
     await t.verify('collections.update.updated-at-preserved', () => {
+      expectDone(x, 'a PATCH with title and updated_at');
       expectSameInstant(
         a.updated_at,
         w.at(5_000),
@@ -164,41 +157,33 @@ check(
       expect(afterTitle.updated_at, 'a read shows the supplied updated_at').toBe(w.ms(5_000));
     });
     await t.verify('collections.update.updated-at-defaults-to-server-time', () => {
+      expectDone(y, 'a PATCH with description only');
       expectServerTime(b.updated_at, y, sentAt, t.ctx.clockToleranceMs, 'updated_at after a PATCH without one');
     });
   },
 );
 
 check(
-  'a PATCH whose title is not a string or whose description is neither a string nor null is refused and changes nothing',
-  {
-    rules: ['collections.update.field-types'],
-  },
+  'a collection_id that is not a UUID is refused with a 4xx',
+  { rules: ['collections.read.invalid-id-refused'] },
   async (t) => {
-    const c = await t.data.collection(`Typed ${t.data.word()}`, { description: 'kept' });
-    const before = await collectionState(t.api, c.id);
-    const cases: Array<[string, Record<string, unknown>]> = [
-      ['a numeric title', { title: 42 }],
-      ['a numeric description', { description: 7 }],
-      ['a description that is an array', { description: ['kept'] }],
+    const attempts: Array<[string, () => Promise<Exchange>]> = [
+      ['GET /v2/collections/not-a-uuid', () => t.api.getCollection('not-a-uuid')],
+      ['PATCH /v2/collections/xxx…', () => t.api.updateCollection('x'.repeat(36), { title: 'x' })],
+      ['DELETE /v2/collections/0b6f…', () => t.api.deleteCollection('0b6f7a52-3c1e-4f0e-9d7a-1b2c3d4e5f6')],
     ];
-    await expectRefusalsChangeNothing(
-      t,
-      cases.map(([what, body]) => ({
-        rules: 'collections.update.field-types',
-        what: `a PATCH with ${what}`,
-        send: () => t.api.updateCollection(c.id, body),
-      })),
-      () => collectionState(t.api, c.id),
-      before,
-    );
+    for (const [what, send] of attempts) {
+      const x = await send();
+      await t.verify('collections.read.invalid-id-refused', () => expectRefused(x, what));
+    }
   },
 );
 
 check(
-  'a PATCH with a bad updated_at or an oversized title or description is refused and changes nothing; the limits themselves are allowed',
+  'a PATCH with a wrong type, a bad updated_at or an oversized title or description is refused and changes nothing; the limits are allowed',
   {
     rules: [
+      'collections.update.field-types',
       'collections.update.updated-at-offset-required',
       'collections.update.updated-at-not-future',
       'collections.update.title-max-chars',
@@ -209,44 +194,60 @@ check(
   },
   async (t) => {
     const word = t.data.word();
-    const c = await t.data.collection(`Guarded ${word}`, { description: 'guarded' });
+    const c = await sharedCollection(t);
     const before = await collectionState(t.api, c.id);
-    const changed = `Must not be stored ${word}`;
-    const attempts: Array<[string, Record<string, unknown>, string]> = [
+    // A title new with every send: the attempts that supply updated_at would otherwise store the same state
+    // again when the helper sends them a second time to find the one a broken target took.
+    let sent = 0;
+    const changed = () => `Must not be stored ${word} ${++sent}`;
+    const attempts: Array<[string, () => Record<string, unknown>, string]> = [
+      ['collections.update.field-types', () => ({ title: 42 }), 'a PATCH with a numeric title'],
+      ['collections.update.field-types', () => ({ description: 7 }), 'a PATCH with a numeric description'],
+      [
+        'collections.update.field-types',
+        () => ({ description: [changed()] }),
+        'a PATCH with a description that is an array',
+      ],
       [
         'collections.update.updated-at-offset-required',
-        { title: changed, updated_at: '2021-03-04T05:06:07' },
+        () => ({ title: changed(), updated_at: '2021-03-04T05:06:07' }),
         'a PATCH whose updated_at has no timezone offset',
       ],
       [
         'collections.update.updated-at-not-future',
-        { title: changed, updated_at: futureIso(t) },
+        () => ({ title: changed(), updated_at: futureIso(t) }),
         'a PATCH whose updated_at is in the future',
       ],
-      ['collections.update.title-max-chars', { title: 'a'.repeat(1_001) }, 'a PATCH with a title of 1,001 characters'],
+      [
+        'collections.update.title-max-chars',
+        () => ({ title: 'a'.repeat(1_001) }),
+        'a PATCH with a title of 1,001 characters',
+      ],
       [
         'collections.update.title-max-bytes',
-        { title: `${word} ${'\u00e9'.repeat(500)}` },
+        () => ({ title: `${word} ${'\u00e9'.repeat(500)}` }),
         'a PATCH with a title over 1,000 UTF-8 bytes (about 520 characters)',
       ],
       [
         'collections.update.description-max-chars',
-        { description: 'a'.repeat(10_001) },
+        () => ({ description: 'a'.repeat(10_001) }),
         'a PATCH with a description of 10,001 characters',
       ],
       [
         'collections.update.description-max-bytes',
-        { description: `${word} ${'\u00e9'.repeat(5_000)}` },
+        () => ({ description: `${word} ${'\u00e9'.repeat(5_000)}` }),
         'a PATCH with a description over 10,000 UTF-8 bytes',
       ],
     ];
-    // Every attempt writes a title or description other than the collection's; a change is charged to the attempts that make it.
+    // Every attempt writes a title or description other than the collection's (this run's word is in each
+    // string; a coerced number or array would be new too); a change is charged to the attempts that make it.
     await expectRefusalsChangeNothing(
       t,
-      attempts.map(([rule, body, what]) => ({ rules: rule, what, send: () => t.api.updateCollection(c.id, body) })),
+      attempts.map(([rule, body, what]) => ({ rules: rule, what, send: () => t.api.updateCollection(c.id, body()) })),
       () => collectionState(t.api, c.id),
       before,
     );
+    // Last, as the one accepted write to the shared collection: the other check only links a note to it.
     const limits = { title: `${word} ${'a'.repeat(1_000)}`.slice(0, 1_000), description: 'b'.repeat(10_000) };
     const atLimits = await t.api.updateCollection(c.id, limits);
     await t.verify(['collections.update.title-max-chars', 'collections.update.description-max-chars'], () => {
@@ -297,7 +298,8 @@ check(
   },
   async (t) => {
     const gone = await t.data.collection(`Deleted ${t.data.word()}`);
-    const kept = await t.data.collection(`Kept ${t.data.word()}`);
+    // Any collection the note stays in will do: the file's shared one.
+    const kept = await sharedCollection(t);
     // A time window only this note uses: the note list is a second view of it if a read fails.
     const w = t.data.window();
     const note = await t.data.note(undefined, { collection_ids: [gone.id, kept.id], created_at: w.at(0) });

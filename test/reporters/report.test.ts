@@ -113,6 +113,21 @@ describe('ConformanceReport', () => {
     expect(report.rules.find((r) => r.id === 'notes.update.c')!.reason).toMatch(/^TypeError in the check/);
   });
 
+  it('reads a rule the check skipped (skipRule) as skipped, also when the check passed', () => {
+    const report = buildReport(
+      input([
+        outcome({
+          rules: ['notes.create.a', 'notes.create.b'],
+          state: 'passed',
+          ruleSkips: { 'notes.create.b': 'not in the smoke tier' },
+        }),
+      ]),
+    );
+    const verdict = Object.fromEntries(report.rules.map((r) => [r.id, [r.verdict, r.reason]]));
+    expect(verdict['notes.create.a']).toEqual(['pass', '']);
+    expect(verdict['notes.create.b']).toEqual(['skipped', 'not in the smoke tier']);
+  });
+
   it('exits 0 when only advisory rules warn and undeclared profile rules fail', () => {
     const all = RULES.map((r) => outcome({ rules: [r.id], state: 'passed' }));
     all.push(
