@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
 import { containsCases } from '../harness/contains-cases.js';
 import type { TimeWindow } from '../harness/data.js';
-import { type CheckContext, checks, type Exchange, show } from '../harness/index.js';
+import { type CheckContext, checks, type Exchange, KitError, show } from '../harness/index.js';
+import { perFile } from '../harness/shared.js';
 import { idsOf, items, notHonoured, refused, requireFound, searchFinding, withOffset } from './search-helpers.js';
 
 const { check } = checks();
@@ -9,48 +10,50 @@ const { check } = checks();
 /**
  * One data set for the file, made by the first check that needs it and only read afterwards,
  * so every check still runs alone: five notes holding a word of this run, created 0..4 s into
- * a fresh window and updated in another order, each with one kind of content; the open-task
- * note in one fresh collection, the done-task note in another.
+ * a fresh window and updated in another order, each with one kind of content; where the profile
+ * names the collection filter (so that its check runs), the open-task note in one fresh collection
+ * and the done-task note in another.
  */
 interface Fixture {
   word: string;
   w: TimeWindow;
   ids: string[];
   kinds: { open: string; done: string; image: string; file: string; plain: string };
-  collections: [string, string];
+  /** Only when the collection filter's check can run (the cost of a run: two collections made and deleted). */
+  collections?: [string, string];
   /** Made once, when a filter leaves out a note it should keep: does the unfiltered search find them all? */
   found?: Promise<void>;
 }
 
 const UPDATED_RANK = [3, 0, 4, 1, 2];
-let shared: Promise<Fixture> | undefined;
+/** The declaration the collection filter's check needs (its rule's `needs`): without it, no collections. */
+const COLLECTION_FILTER_NAME = 'names.notes_search.collections';
 
-function fixture(t: CheckContext): Promise<Fixture> {
-  shared ??= (async () => {
-    const m = t.profile.content_markers ?? {};
-    const word = t.data.word();
-    const w = t.data.window();
-    const collections: [string, string] = [(await t.data.collection()).id, (await t.data.collection()).id];
-    const bodies = [m.open_task, m.done_task, m.image, m.file, undefined];
-    const ids: string[] = [];
-    for (let i = 0; i < 5; i++) {
-      ids.push(
-        (
-          await t.data.note(t.data.content(`Filtered ${i} ${word}`, bodies[i] ?? 'nothing to filter for'), {
-            created_at: w.at(i * 1000),
-            updated_at: w.at(10_000 + UPDATED_RANK[i]! * 1000),
-            ...(i < 2 ? { collection_ids: [collections[i]] } : {}),
-          })
-        ).id,
-      );
-    }
-    const [open, done, image, file, plain] = ids as [string, string, string, string, string];
-    // Filters are judged on what the index holds: wait (bounded by search_index_lag_ms) until it holds all five.
-    await searchFinding(t, word, ids);
-    return { word, w, ids, kinds: { open, done, image, file, plain }, collections };
-  })();
-  return shared;
-}
+const fixture = perFile(async (t: CheckContext): Promise<Fixture> => {
+  const m = t.profile.content_markers ?? {};
+  const word = t.data.word();
+  const w = t.data.window();
+  const collections: [string, string] | undefined = t.declares(COLLECTION_FILTER_NAME)
+    ? [(await t.data.collection()).id, (await t.data.collection()).id]
+    : undefined;
+  const bodies = [m.open_task, m.done_task, m.image, m.file, undefined];
+  const ids: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    ids.push(
+      (
+        await t.data.note(t.data.content(`Filtered ${i} ${word}`, bodies[i] ?? 'nothing to filter for'), {
+          created_at: w.at(i * 1000),
+          updated_at: w.at(10_000 + UPDATED_RANK[i]! * 1000),
+          ...(collections && i < 2 ? { collection_ids: [collections[i]] } : {}),
+        })
+      ).id,
+    );
+  }
+  const [open, done, image, file, plain] = ids as [string, string, string, string, string];
+  // Filters are judged on what the index holds: wait (bounded by search_index_lag_ms) until it holds all five.
+  await searchFinding(t, word, ids);
+  return { word, w, ids, kinds: { open, done, image, file, plain }, ...(collections ? { collections } : {}) };
+});
 
 /** When a filter leaves out a note it should keep, first make sure the search finds the notes at all. */
 async function beforeJudgingKept(t: CheckContext, f: Fixture, x: Exchange, keep: readonly string[]): Promise<void> {
@@ -120,6 +123,10 @@ check(
   async (t) => {
     const f = await fixture(t);
     const { kinds, collections } = f;
+    if (!collections)
+      throw new KitError(
+        `the file's notes were made without collections, as ${COLLECTION_FILTER_NAME} was not declared`,
+      );
     const names = t.profile.names?.notes_search ?? {};
     // The response-shape fields are not shown: an empty object is all the kit can send.
     const shaped = await t.api.searchNotes({ limit: 1 }, { query: f.word, response_shape: {} });

@@ -106,35 +106,45 @@ check(
       'edit a note of the window',
     );
 
-    const start = await t.api.searchNotes({ limit: 2, offset: 0, snapshot_id: snapshot }, { query: word });
-    const later = await t.api.searchNotes({ limit: 2, offset: 2, snapshot_id: snapshot }, { query: word });
+    // Paged through the snapshot: the first result alone (limit 1 of several), then the rest of a four-note window as one
+    // full last page (limit 3 from offset 1), then a page of the largest limit where nothing is left (offset = total).
+    const start = await t.api.searchNotes({ limit: 1, offset: 0, snapshot_id: snapshot }, { query: word });
+    const later = await t.api.searchNotes({ limit: 3, offset: 1, snapshot_id: snapshot }, { query: word });
     const end = Number(head.total);
-    const beyond = await t.api.searchNotes({ limit: 2, offset: end, snapshot_id: snapshot }, { query: word });
+    const beyond = await t.api.searchNotes({ limit: 50, offset: end, snapshot_id: snapshot }, { query: word });
+    await t.verify('notes.search.limit-range', async () => {
+      expect(start.status, `limit 1 is accepted: ${show(start)}`).toBe(200);
+      expect(items(start).length, 'limit 1 gives one result of several').toBe(1);
+      expect(beyond.status, `limit 50 is accepted: ${show(beyond)}`).toBe(200);
+      expect(items(beyond).length).toBeLessThanOrEqual(50);
+      for (const limit of [0, 51])
+        expectRefused(await t.api.searchNotes({ limit }, { query: word }), `search limit ${limit}`);
+    });
     for (const x of [start, later, beyond]) setupOk(x, 'search a later page of the snapshot');
 
     await t.verify('notes.search.offset-default-0', () => {
-      expect(idsOf(start)[0], 'a page without offset starts where offset 0 starts').toBe(window[0]);
+      expect(idsOf(start)[0], 'a page at offset 0 starts where the page without offset starts').toBe(window[0]);
     });
     await t.verify('notes.search.limit-offset-echoed', () => {
-      expect([field(start, 'limit'), field(start, 'offset')], 'limit 2, offset 0 are reported back').toEqual([2, 0]);
-      expect([field(later, 'limit'), field(later, 'offset')], 'limit 2, offset 2 are reported back').toEqual([2, 2]);
+      expect([field(start, 'limit'), field(start, 'offset')], 'limit 1, offset 0 are reported back').toEqual([1, 0]);
+      expect([field(later, 'limit'), field(later, 'offset')], 'limit 3, offset 1 are reported back').toEqual([3, 1]);
     });
     await t.verify('notes.search.paging-in-query', () => {
       expect(
         items(later).length,
-        `limit=2 in the query string holds the page to 2: ${show(later)}`,
-      ).toBeLessThanOrEqual(2);
+        `limit=3 in the query string holds the page to 3: ${show(later)}`,
+      ).toBeLessThanOrEqual(3);
       expect(
         idsOf(later)[0],
-        `offset=2 and snapshot_id in the query string start the page at the 3rd result: ${show(later)}`,
-      ).toBe(window[2]);
+        `offset=1 and snapshot_id in the query string start the page at the 2nd result: ${show(later)}`,
+      ).toBe(window[1]);
     });
     await t.verify('notes.search.offset-zero-based', () => {
-      expect(idsOf(later)[0], 'the page at offset 2 starts with the 3rd result of the window').toBe(window[2]);
+      expect(idsOf(later)[0], 'the page at offset 1 starts with the 2nd result of the window').toBe(window[1]);
     });
     await t.verify('notes.search.snapshot-pages', () => {
       const both = [...idsOf(start), ...idsOf(later)];
-      expect(both, 'offsets 0 and 2 with limit 2 concatenate to the first four results of the window').toEqual(
+      expect(both, 'offset 0 with limit 1 and offset 1 with limit 3 concatenate to the first four results').toEqual(
         window.slice(0, 4),
       );
       expect(new Set(both).size, 'no note twice').toBe(both.length);
@@ -148,27 +158,15 @@ check(
       expect(seen, 'a note edited after the first page keeps its place in the snapshot').toContain(edited.id);
     });
     await t.verify('notes.search.has-next-page', () => {
+      // With all four notes in the window, the page from offset 1 is its full last page: nothing comes after it.
       for (const x of [first, start, later, beyond]) {
         expect(
           field(x, 'has_next_page'),
           `has_next_page says whether more is reachable (offset + results < total): ${show(x)}`,
         ).toBe(moreReachable(x));
       }
+      expect(field(start, 'has_next_page'), `limit 1 of several: ${show(start)}`).toBe(true);
     });
-
-    const one = await t.api.searchNotes({ limit: 1 }, { query: word });
-    const fifty = await t.api.searchNotes({ limit: 50 }, { query: word });
-    await t.verify('notes.search.limit-range', async () => {
-      expect(one.status, `limit 1 is accepted: ${show(one)}`).toBe(200);
-      expect(items(one).length, 'limit 1 gives one result of several').toBe(1);
-      expect(fifty.status, `limit 50 is accepted: ${show(fifty)}`).toBe(200);
-      expect(items(fifty).length).toBeLessThanOrEqual(50);
-      for (const limit of [0, 51])
-        expectRefused(await t.api.searchNotes({ limit }, { query: word }), `search limit ${limit}`);
-    });
-    await t.verify('notes.search.has-next-page', () =>
-      expect(field(one, 'has_next_page'), `limit 1 of several: ${show(one)}`).toBe(true),
-    );
   },
 );
 
