@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'vitest';
 import type { Api } from '../harness/api.js';
 import type { CollectionRef, NoteRef } from '../harness/data.js';
 import type { CheckContext, Exchange } from '../harness/index.js';
 import { checks, expectRefused, KitError, setupOk, show } from '../harness/index.js';
-import { noteState } from '../harness/patterns.js';
+import { type NoteState, noteState } from '../harness/patterns.js';
 import { expectRefusalsChangeNothing } from '../harness/refusals.js';
 import { perFile } from '../harness/shared.js';
 import { idsOf } from '../search/search-helpers.js';
@@ -17,13 +18,32 @@ const succeeded = (x: Exchange) => x.status >= 200 && x.status < 300;
 const sorted = (values: unknown) => [...((values as string[] | undefined) ?? [])].sort();
 
 /**
- * Three collections the file's checks share (each made when first asked for; the cost of a run).
- * Every check links a note of its own to them, so earlier checks' notes may still be in them: a
- * check reads their note_count before its change and judges what the change added or took away.
+ * Three collections the file's checks share (each made by the first check that asks; the cost of a run).
+ * Checks link notes of their own to them, so a collection another check made may hold that check's
+ * notes: a check reads the note_count of such a collection before its change and judges what the change
+ * added or took away. A collection the check made just now holds no note of anyone's yet, as the checks
+ * always took a collection they created to hold: its count before needs no read.
  */
-const shelf = [1, 2, 3].map((n) => perFile((t) => t.data.collection(`Shelf ${n} ${t.data.word()}`)));
-const shelves = (t: CheckContext, n: number): Promise<CollectionRef[]> =>
-  Promise.all(shelf.slice(0, n).map((take) => take(t)));
+const shelf = [1, 2, 3].map((n) =>
+  perFile(async (t) => ({ ref: await t.data.collection(`Shelf ${n} ${t.data.word()}`), madeBy: t })),
+);
+
+interface Taken {
+  collections: CollectionRef[];
+  /** The ids of those this check made. */
+  fresh: Set<string>;
+}
+
+/** The shared collections at these places of the shelf, in order. */
+async function take(t: CheckContext, ...places: number[]): Promise<Taken> {
+  const taken: Taken = { collections: [], fresh: new Set() };
+  for (const place of places) {
+    const { ref, madeBy } = await shelf[place]!(t);
+    taken.collections.push(ref);
+    if (madeBy === t) taken.fresh.add(ref.id);
+  }
+  return taken;
+}
 
 /**
  * note_count of each collection as the target reports it now: one list read when the caller's first
@@ -42,12 +62,27 @@ async function noteCounts(api: Api, collections: readonly CollectionRef[]): Prom
   }
   for (const id of wanted)
     if (!(id in counts)) counts[id] = setupOk(await api.getCollection(id), `read collection ${id}`).note_count;
-  return counts;
+  return inOrder(collections, counts);
 }
 
-/** The counts a check starts from: numbers, or the check cannot judge what its change does to them. */
-async function countsBefore(api: Api, collections: readonly CollectionRef[]): Promise<Record<string, number>> {
-  const counts = await noteCounts(api, collections);
+/** The counts keyed in the order of `collections` (readings compare as equal whatever the list's order). */
+const inOrder = <T>(collections: readonly CollectionRef[], counts: Record<string, T>): Record<string, T> =>
+  Object.fromEntries(collections.flatMap((c) => (c.id in counts ? [[c.id, counts[c.id]!] as const] : [])));
+
+/**
+ * The counts a check starts from: for a collection it made, the check's own note if `held` names it there
+ * (else 0); the others as read, which must be numbers, or the check cannot judge what its change does.
+ */
+async function countsBefore(api: Api, taken: Taken, held: readonly string[] = []): Promise<Record<string, number>> {
+  const counts: Record<string, unknown> = {};
+  for (const c of taken.collections) if (taken.fresh.has(c.id)) counts[c.id] = held.includes(c.id) ? 1 : 0;
+  const others = taken.collections.filter((c) => !taken.fresh.has(c.id));
+  Object.assign(counts, await noteCounts(api, others));
+  return asNumbers(inOrder(taken.collections, counts));
+}
+
+/** Counts to judge a change against: numbers, or the check cannot judge what its change does to them. */
+function asNumbers(counts: Record<string, unknown>): Record<string, number> {
   for (const [id, count] of Object.entries(counts))
     if (typeof count !== 'number')
       throw new KitError(
@@ -85,10 +120,11 @@ check(
     ],
   },
   async (t) => {
-    const [c] = (await shelves(t, 1)) as [CollectionRef];
+    const taken = await take(t, 0);
+    const [c] = taken.collections as [CollectionRef];
     const note = await t.data.note(t.data.content(`Linked ${t.data.word()}`, 'a body the link must not change'));
     const text = await createdText(t.api, note);
-    const { [c.id]: start } = await countsBefore(t.api, [c]);
+    const { [c.id]: start } = await countsBefore(t.api, taken);
     const missingNote = await t.api.addToCollection(c.id, randomUUID());
     const missingCollection = await t.api.addToCollection(randomUUID(), note.id);
     await t.verify('membership.add.missing-refused', () => {
@@ -134,8 +170,9 @@ check(
   async (t) => {
     const other = t.secondary();
     const theirs = await t.data.note(t.data.content(`Theirs ${t.data.word()}`), {}, other);
-    const [mine] = (await shelves(t, 1)) as [CollectionRef];
-    const { [mine.id]: start } = await countsBefore(t.api, [mine]);
+    const taken = await take(t, 0);
+    const [mine] = taken.collections as [CollectionRef];
+    const { [mine.id]: start } = await countsBefore(t.api, taken);
     const x = await t.api.addToCollection(mine.id, theirs.id);
     await t.verify('membership.add.requires-note-access', async () => {
       expectRefused(x, "adding another user's note");
@@ -148,59 +185,39 @@ check(
   },
 );
 
-check(
-  'a move adds the note to the target and removes it from the source, keeps its content and answers {request_id}',
-  {
-    rules: ['membership.move.moves', 'membership.move.content-unchanged', 'membership.move.response-fields'],
-  },
-  async (t) => {
-    const [source, target] = (await shelves(t, 2)) as [CollectionRef, CollectionRef];
-    const note = await t.data.note(t.data.content(`Moved ${t.data.word()}`, 'body that travels unchanged'), {
-      collection_ids: [source.id],
-    });
-    const text = await createdText(t.api, note);
-    const before = await countsBefore(t.api, [source, target]);
-    const x = await t.api.moveNote(source.id, note.id, { target_collection_id: target.id });
-    await t.verify('membership.move.response-fields', () => {
-      expect(succeeded(x), `moving a note: ${show(x)}`).toBe(true);
-      expect(t.schemaProblems(x, 'RequestIdOnly'), `the move answers {request_id}: ${show(x)}`).toEqual([]);
-    });
-    const after = await noteState(t.api, note.id);
-    const counts = await noteCounts(t.api, [source, target]);
-    await t.verify('membership.move.moves', () => {
-      expect(succeeded(x), `moving a note: ${show(x)}`).toBe(true);
-      expect(after.collection_ids, 'the note is in the target and no longer in the source').toEqual([target.id]);
-      expect(
-        moved({ source, target }, before, counts),
-        `the target counts the note and the source no longer does (note_count before the move: ${JSON.stringify(before)}, after: ${JSON.stringify(counts)})`,
-      ).toEqual({ source: -1, target: 1 });
-    });
-    await t.verify('membership.move.content-unchanged', () => {
-      expect({ content: after.content, title: after.title }, 'content and title are unchanged by the move').toEqual(
-        text,
-      );
-    });
-  },
-);
+/** A note as read, with what the move's two collections count: what a move changes. */
+interface MoveState {
+  note: NoteState;
+  counts: Record<string, unknown>;
+}
 
 check(
-  'a move without a UUID target, to a missing target, of a missing note or from a missing source is refused and the note stays',
+  'a move without a UUID target, to a missing target, of a missing note or from a missing source is refused and changes nothing; a move then adds the note to the target, removes it from the source, keeps its content and answers {request_id}',
   {
     rules: [
       'membership.move.target-required',
       'membership.move.failed-add-keeps-source',
       'membership.move.missing-refused',
+      'membership.move.moves',
+      'membership.move.content-unchanged',
+      'membership.move.response-fields',
     ],
   },
   async (t) => {
-    const [source, target] = (await shelves(t, 2)) as [CollectionRef, CollectionRef];
-    const note = await t.data.note(undefined, { collection_ids: [source.id] });
-    // The note as read, and what both collections count: a refused move changes neither.
-    const read = async () => ({
-      note: await noteState(t.api, note.id),
-      counts: await noteCounts(t.api, [source, target]),
-    });
-    const before = await read();
+    // One note in the source serves the refused moves and then the move itself (the cost of a run): the
+    // reading after the refusals, which shows they changed nothing, is the state the move starts from.
+    const taken = await take(t, 1, 2);
+    const [source, target] = taken.collections as [CollectionRef, CollectionRef];
+    const inSource = () =>
+      t.data.note(t.data.content(`Moved ${t.data.word()}`, 'body that travels unchanged'), {
+        collection_ids: [source.id],
+      });
+    let note = await inSource();
+    let last: MoveState | undefined;
+    const read = async (id: string): Promise<MoveState> =>
+      (last = { note: await noteState(t.api, id), counts: await noteCounts(t.api, [source, target]) });
+    const first = await noteState(t.api, note.id);
+    const before: MoveState = { note: first, counts: await countsBefore(t.api, taken, first.collection_ids) };
     const attempts: Array<[string, () => Promise<Exchange>, string]> = [
       [
         'membership.move.target-required',
@@ -234,9 +251,37 @@ check(
     await expectRefusalsChangeNothing(
       t,
       attempts.map(([rule, send, what]) => ({ rules: rule, what, send })),
-      read,
+      () => read(note.id),
       before,
     );
+    // Refusals that changed something (failed above) leave no clean start: the move gets a note of its own.
+    let start = last!;
+    if (!isDeepStrictEqual(start, before)) {
+      note = await inSource();
+      start = await read(note.id);
+    }
+    const counts = asNumbers(start.counts);
+    const text = await createdText(t.api, note);
+    const x = await t.api.moveNote(source.id, note.id, { target_collection_id: target.id });
+    await t.verify('membership.move.response-fields', () => {
+      expect(succeeded(x), `moving a note: ${show(x)}`).toBe(true);
+      expect(t.schemaProblems(x, 'RequestIdOnly'), `the move answers {request_id}: ${show(x)}`).toEqual([]);
+    });
+    const after = await read(note.id);
+    await t.verify('membership.move.moves', () => {
+      expect(succeeded(x), `moving a note: ${show(x)}`).toBe(true);
+      expect(after.note.collection_ids, 'the note is in the target and no longer in the source').toEqual([target.id]);
+      expect(
+        moved({ source, target }, counts, after.counts),
+        `the target counts the note and the source no longer does (note_count before the move: ${JSON.stringify(start.counts)}, after: ${JSON.stringify(after.counts)})`,
+      ).toEqual({ source: -1, target: 1 });
+    });
+    await t.verify('membership.move.content-unchanged', () => {
+      expect(
+        { content: after.note.content, title: after.note.title },
+        'content and title are unchanged by the move',
+      ).toEqual(text);
+    });
   },
 );
 
@@ -246,9 +291,10 @@ check(
     rules: ['membership.remove.unlinks'],
   },
   async (t) => {
-    const [a, b] = (await shelves(t, 2)) as [CollectionRef, CollectionRef];
+    const taken = await take(t, 0, 1);
+    const [a, b] = taken.collections as [CollectionRef, CollectionRef];
     const note = await t.data.note(undefined, { collection_ids: [a.id, b.id] });
-    const before = await countsBefore(t.api, [a, b]);
+    const before = await countsBefore(t.api, taken, [a.id, b.id]);
     const x = await t.api.removeFromCollection(a.id, note.id);
     await t.verify('membership.remove.unlinks', async () => {
       expect(succeeded(x), `removing a note from a collection: ${show(x)}`).toBe(true);
@@ -267,25 +313,28 @@ check(
 );
 
 check(
-  'after adds (one of them twice), a move and a removal, collection_ids in read, list and search is exactly the collections holding the note, each once',
+  'after a create into a collection, adds (one of them twice), a move and a removal, collection_ids in read, list and search is exactly the collections holding the note, each once',
   {
     rules: ['membership.collection-ids.current'],
   },
   async (t) => {
     const w = t.data.window();
     const word = t.data.word();
-    const note = await t.data.note(t.data.content(`Wanderer ${word}`), { created_at: w.at(1_000) });
-    const [a, b, c] = (await shelves(t, 3)) as [CollectionRef, CollectionRef, CollectionRef];
-    const before = await countsBefore(t.api, [a, b, c]);
+    const taken = await take(t, 0, 1, 2);
+    const [a, b, c] = taken.collections as [CollectionRef, CollectionRef, CollectionRef];
+    const before = await countsBefore(t.api, taken);
     const step = async (what: string, x: Promise<Exchange>) => {
       const done = await x;
       if (!succeeded(done))
         throw new KitError(`setup step "${what}" answered ${done.status}: ${done.text.slice(0, 200)}`);
     };
-    // Into a and b (b twice), moved from a to c, then out of c where the profile names a remove endpoint.
-    // (No later step re-links a, which would hide a note that still lists its move's source; no later
-    // step unlinks b, which would hide a note that lists b twice.)
-    await step('add the note to a collection', t.api.addToCollection(a.id, note.id));
+    // Created in a, added to b (twice), moved from a to c, then out of c where the profile names a remove
+    // endpoint. (No later step re-links a, which would hide a note that still lists its move's source; no
+    // later step unlinks b, which would hide a note that lists b twice.)
+    const note = await t.data.note(t.data.content(`Wanderer ${word}`), {
+      created_at: w.at(1_000),
+      collection_ids: [a.id],
+    });
     await step('add the note to a second collection', t.api.addToCollection(b.id, note.id));
     // The document does not say whether a second add succeeds or is refused: either is fine, the link is one.
     await t.api.addToCollection(b.id, note.id);
