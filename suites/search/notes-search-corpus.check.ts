@@ -189,10 +189,9 @@ check(
         `the first page has no snapshot_id to page with (see notes.search.response-fields): ${show(first)}`,
       );
 
-    // After the first page: a new note that matches strongly, and the check's note of the window edited to no
-    // longer match.
+    // After the first page, the check's note of the window is edited to no longer match. (That a note created
+    // after the first page stays out of the snapshot is the snapshot property's case, judged in every tier.)
     const edited = strong;
-    const added = await t.data.note(t.data.content(`${word} ${word}`, `${word} ${word} ${word}`));
     setupOk(
       await t.api.updateNote(edited.id, {
         content: t.data.content(`Edited ${t.data.word()}`),
@@ -253,7 +252,6 @@ check(
       for (const x of [start, later])
         expect(field(x, 'total'), `later pages keep the first page's total: ${show(x)}`).toBe(head.total);
       const seen = [...idsOf(start), ...idsOf(later)];
-      expect(seen, 'a note created after the first page is not in the snapshot').not.toContain(added.id);
       expect(seen, 'a note edited after the first page keeps its place in the snapshot').toContain(edited.id);
     });
     await t.verify('notes.search.has-next-page', () => {
