@@ -228,6 +228,13 @@ check(
       ]);
     });
     await t.verify('notes.search.paging-in-query', () => {
+      // Both pages: when the edited note (most likely the window's first) has left a fresh search, a fresh
+      // search from offset 0 gives what the window holds from offset 1, so the later page alone may not tell.
+      expect(items(start).length, `limit=1 in the query string holds the page to 1: ${show(start)}`).toBe(1);
+      expect(
+        idsOf(start)[0],
+        `offset=0 and snapshot_id in the query string start the page at the window's first result: ${show(start)}`,
+      ).toBe(window[0]);
       expect(
         items(later).length,
         `limit=${REST} in the query string holds the page to ${REST}: ${show(later)}`,
