@@ -10,11 +10,11 @@ const sorted = (values: unknown) => [...((values as string[] | undefined) ?? [])
 
 /**
  * The notes the file's checks find related notes among (made when first asked for, only read after;
- * the cost of a run). All share the subject's three words, each to its own degree:
+ * the cost of a run). All share words of the subject's three, each to its own degree:
  * - `base`, on all three, created at the start of `w` (a window no other data uses);
  * - `closest`, on all three too, created in `first` and linked to `later` afterwards, so its collection
  *   summaries must follow a link made after the create;
- * - `kin`, on two of them, whose body also holds three words of its own (`own`): a subject moved to
+ * - `kin`, on one of them, whose body holds three words of its own (`own`): a subject moved to
  *   those words finds `kin` above `closest`.
  */
 interface Corpus {
@@ -38,7 +38,7 @@ const corpus = perFile(async (t): Promise<Corpus> => {
   const base = await t.data.note(t.data.content(`Base ${subject}`, subject), { created_at: w.at(0) });
   const closest = await t.data.note(t.data.content(`Closest ${subject}`, subject), { collection_ids: [first.id] });
   setupOk(await t.api.addToCollection(later.id, closest.id), 'add the closest note to a second collection');
-  const kin = await t.data.note(t.data.content(`Kin ${words[0]}`, `${words[1]} ${own}`));
+  const kin = await t.data.note(t.data.content(`Kin ${words[0]}`, own));
   return { w, words, base, closest, first, later, kin, own };
 });
 
@@ -135,7 +135,7 @@ check(
     await t.verify('notes.related.current-content', () => {
       expect(
         rank(before, closest.id),
-        `before the edit, the note on the same words ranks above the one sharing two of them: ${show(before)}`,
+        `before the edit, the note on the same words ranks above the one sharing one of them: ${show(before)}`,
       ).toBeLessThan(rank(before, kin.id));
     });
     // The same reading shows `closest`, created in one collection and linked to a second afterwards: its
