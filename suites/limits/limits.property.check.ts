@@ -147,6 +147,10 @@ const SAME_EXAMPLES_JUDGED_BY: Record<string, string> = {
   'collections.update.description-max-bytes': 'collections/read-update-delete: a PATCH over the limits',
   'notes.list.limit-range': 'lists/notes-list: one page of a time window (limits 0, 1, 100, 101, 1.5)',
   'collections.list.limit-range': 'collections/list: limit 1..100 (limits 0, 1, 100, 101, 1.5)',
+  'notes.search.limit-range': 'search/notes-search-corpus: pages of one snapshot (limits 0, 1, 50, 51, 1.5)',
+  'notes.search.offset-min-0':
+    'search/notes-search: the refused searches (offsets -1 and 0.5; offset 0 on every first page)',
+  'notes.related.limit-range': 'search/related: related notes limit 1..20 (limits 0, 1, 20, 21, 1.5)',
 };
 
 /** Skips a property that, with no random runs budgeted, would repeat another check's requests (named in the reason). */

@@ -122,6 +122,7 @@ check(
       'notes.search.paging-in-query',
       'notes.search.has-next-page',
       'notes.search.limit-range',
+      'notes.search.offset-min-0',
       'notes.search.response-fields',
       'notes.search.item-fields',
       'notes.search.finds-matching-note',
@@ -212,8 +213,11 @@ check(
       expect(items(start).length, 'limit 1 gives one result of several').toBe(1);
       expect(beyond.status, `limit 50 is accepted: ${show(beyond)}`).toBe(200);
       expect(items(beyond).length).toBeLessThanOrEqual(50);
-      for (const limit of [0, 51])
+      for (const limit of [0, 51, 1.5])
         expectRefused(await t.api.searchNotes({ limit }, { query: word }), `search limit ${limit}`);
+    });
+    await t.verify('notes.search.offset-min-0', () => {
+      expect(start.status, `offset 0, the least documented, is accepted: ${show(start)}`).toBe(200);
     });
     for (const x of [start, later, beyond]) setupOk(x, 'search a later page of the snapshot');
 

@@ -31,6 +31,7 @@ check(
       ['notes.search.query-non-whitespace', [{}, { query: '' }], 'an empty query'],
       ['notes.search.query-non-whitespace', [{}, { query: ' \t\n ' }], 'a query of whitespace'],
       ['notes.search.offset-min-0', [{ offset: -1 }, { query: word }], 'offset -1'],
+      ['notes.search.offset-min-0', [{ offset: 0.5 }, { query: word }], 'offset 0.5 (an integer is documented)'],
       [
         'notes.search.bounds-offset-required',
         [{}, { query: word, created_after: '2004-05-06T07:08:09' }],

@@ -110,7 +110,7 @@ check(
       expect(items(one).length, 'limit 1 gives at most one').toBeLessThanOrEqual(1);
       expect(twenty.status, `limit 20 is accepted: ${show(twenty)}`).toBe(200);
       expect(items(twenty).length, 'limit 20 gives at most twenty').toBeLessThanOrEqual(20);
-      for (const limit of [0, 21])
+      for (const limit of [0, 21, 1.5])
         expectRefused(await t.api.relatedNotes(base.id, { limit }), `related-notes limit ${limit}`);
     });
   },
