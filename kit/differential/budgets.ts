@@ -1,6 +1,9 @@
 import { REMOTE_BUDGETS } from '../budgets.js';
 import type { DiffOptions, DiffTarget } from './run.js';
 
+/** A diff run is all sequences: against a target it runs two of up to 12 (a kit run's model spends less). */
+const DIFF_REMOTE_BUDGETS = { ...REMOTE_BUDGETS, model_runs: 2, model_max_commands: 12 };
+
 /**
  * How much a differential run may spend: the profile's budgets over the defaults (30 sequences
  * of up to 25 operations against an embedded fake; the remote budgets, paced, against a target).
@@ -11,7 +14,7 @@ export function diffBudgets(
   given: { runs?: number; maxOps?: number } = {},
 ): Pick<DiffOptions, 'runs' | 'maxOps' | 'shrinkBudget' | 'requestsPerSecond' | 'requestBudget' | 'timeoutMs'> {
   const budgets = {
-    ...(target.embedded ? { model_runs: 30, model_max_commands: 25 } : REMOTE_BUDGETS),
+    ...(target.embedded ? { model_runs: 30, model_max_commands: 25 } : DIFF_REMOTE_BUDGETS),
     ...target.profile.budgets,
   };
   return {

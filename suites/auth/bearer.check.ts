@@ -73,25 +73,24 @@ check(
   { rules: ['auth.bearer.invalid-refused'], smoke: true },
   async (t) => {
     const fresh = randomUUID();
-    for (const authorization of [
-      `Bearer not-a-real-token-${t.data.word()}`,
-      'Bearer ',
-      'Bearer',
-      `Basic ${Buffer.from('user:pass').toString('base64')}`,
-      t.ctx.tokens.primary,
-    ]) {
-      for (const [method, path, json] of [
-        ['GET', '/v2/notes', undefined],
-        ['POST', '/v2/notes', { id: fresh, content: t.data.content('Bad token') }],
-      ] as const) {
-        const x = await t.api.raw({ method, path, authorization, ...(json ? { json } : {}) });
-        await t.verify('auth.bearer.invalid-refused', () =>
-          expectRefused(
-            x,
-            `${method} ${path} with Authorization "${authorization === t.ctx.tokens.primary ? '<token without Bearer>' : authorization.replace(/ .{8,}$/, ' …')}"`,
-          ),
-        );
-      }
+    const unknown = `Bearer not-a-real-token-${t.data.word()}`;
+    const withoutScheme = t.ctx.tokens.primary;
+    const shown = (authorization: string) =>
+      authorization === withoutScheme ? '<token without Bearer>' : authorization.replace(/ .{8,}$/, ' …');
+    // Every form on a read; the two a lenient server is likeliest to take (an unknown token served as
+    // someone, the real token without its scheme) on a write as well, which must create nothing.
+    const attempts: Array<[string, 'GET' | 'POST']> = [
+      ...[unknown, 'Bearer ', 'Bearer', `Basic ${Buffer.from('user:pass').toString('base64')}`, withoutScheme].map(
+        (a): [string, 'GET'] => [a, 'GET'],
+      ),
+      ...[unknown, withoutScheme].map((a): [string, 'POST'] => [a, 'POST']),
+    ];
+    for (const [authorization, method] of attempts) {
+      const json = method === 'POST' ? { json: { id: fresh, content: t.data.content('Bad token') } } : {};
+      const x = await t.api.raw({ method, path: '/v2/notes', authorization, ...json });
+      await t.verify('auth.bearer.invalid-refused', () =>
+        expectRefused(x, `${method} /v2/notes with Authorization "${shown(authorization)}"`),
+      );
     }
     await t.verify('auth.bearer.invalid-refused', () =>
       expectNoNote(t, fresh, 'a create with bad credentials made no note'),

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { sleep } from '../harness/client.js';
+import { noteRef } from '../harness/data.js';
 import { type CheckContext, checks, type Exchange, setupOk, show } from '../harness/index.js';
 
 const { check } = checks();
@@ -10,15 +11,17 @@ const family = (x: Exchange, prefix: string) => Object.keys(x.headers).filter((h
 let sample: Promise<Array<[string, Exchange]>> | undefined;
 function sampleHeaders(t: CheckContext): Promise<Array<[string, Exchange]>> {
   sample ??= (async () => {
-    const note = await t.data.note();
+    // The create is sampled too, and its note serves the reads.
+    const created = await t.api.createNote({ content: t.data.content('Headers') });
+    const note = noteRef(created, 'create a note');
     return [
+      ['createNote', created],
       ['searchNotes', await t.api.searchNotes({ limit: 1 }, { query: t.data.word() })],
       ['getRelatedNotes', await t.api.relatedNotes(note.id, { limit: 1 })],
       ['listNotes', await t.api.listNotes({ limit: 1 })],
       ['listCollections', await t.api.listCollections({ limit: 1 })],
       ['searchCollections', await t.api.searchCollections({})],
       ['getNote', await t.api.getNote(note.id)],
-      ['createNote', await t.api.createNote({ content: t.data.content('Headers') })],
     ] as Array<[string, Exchange]>;
   })();
   return sample;
