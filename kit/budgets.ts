@@ -4,8 +4,8 @@ import type { Budgets } from '../suites/harness/context.js';
 
 /**
  * Budgets when the target is remote and its profile says nothing. A full run with them sends
- * about 770 requests with two tokens and no profile and about 1,080 with a profile that offers a
- * fixture API; the smoke tier about 80 (measured against the fake, test/kit/cost.test.ts). The
+ * 558 to 580 requests with two tokens and no profile and about 800 with a profile that offers a
+ * fixture API; the smoke tier about 70 (measured against the fake, test/kit/cost.test.ts). The
  * request budget leaves room above that, so a conforming target never runs out of it.
  * No random property runs: the boundary examples of every property always run (a property without
  * examples runs once), which is what judges the rules; a profile's property_runs adds random ones.
