@@ -1,3 +1,8 @@
+import { expect } from 'vitest';
+import type { CheckContext } from './check.js';
+import type { Exchange } from './client.js';
+import { show } from './expect.js';
+
 /** One note of each contains kind (markdown tasks open and done, an image, a file link, none). */
 export interface ContainsKinds {
   readonly open: string;
@@ -63,4 +68,25 @@ export function containsCases(
     one(`the file filter ${names.contains_files}`, { files: true }, [k.file], [k.open, k.done, k.plain]),
     both,
   ];
+}
+
+/**
+ * Judges one contains-filter answer (list or search, the same rule): accepted, the matching notes
+ * kept, the others of the five dropped. `idsOf` reads the answer's result ids; `ids` names the five.
+ */
+export async function judgeContainsCase(
+  t: CheckContext,
+  c: ContainsCase,
+  x: Exchange,
+  idsOf: (x: Exchange) => string[],
+  ids: readonly string[],
+): Promise<void> {
+  await t.verify(c.rule, () => {
+    expect(x.status, `${c.what}: ${show(x)}`).toBe(200);
+    expect(idsOf(x), `${c.what} keeps the matching notes`).toEqual(expect.arrayContaining(c.keep));
+    expect(
+      idsOf(x).filter((id) => c.drop.includes(id)),
+      `${c.what} drops the others (open, done, image, file, plain: ${ids.join(', ')})`,
+    ).toEqual([]);
+  });
 }
