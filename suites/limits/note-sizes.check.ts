@@ -46,7 +46,8 @@ check(
     await t.verify('notes.create.content-max-bytes', () => {
       expect(
         emojiFits.status >= 200 && emojiFits.status < 300,
-        `content of ${Buffer.byteLength(emoji)} UTF-8 bytes (${[...emoji].length} characters, mostly emoji) must be accepted: ${emojiFits.status} ${emojiFits.text.slice(0, 200)}`,
+        `content of ${Buffer.byteLength(emoji)} UTF-8 bytes (${[...emoji].length} characters, mostly emoji) ` +
+          `must be accepted: ${emojiFits.status} ${emojiFits.text.slice(0, 200)}`,
       ).toBe(true);
     });
     await expectCreatesRefused(t, 'note', [

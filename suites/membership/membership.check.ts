@@ -86,7 +86,8 @@ function asNumbers(counts: Record<string, unknown>): Record<string, number> {
   for (const [id, count] of Object.entries(counts))
     if (typeof count !== 'number')
       throw new KitError(
-        `collection ${id} reports note_count ${JSON.stringify(count)}, so what a membership change does to it cannot be judged (see collections.read.response-fields)`,
+        `collection ${id} reports note_count ${JSON.stringify(count)}, so what a membership change does to it ` +
+          'cannot be judged (see collections.read.response-fields)',
       );
   return counts as Record<string, number>;
 }
@@ -192,7 +193,8 @@ interface MoveState {
 }
 
 check(
-  'a move without a UUID target, to a missing target, of a missing note or from a missing source is refused and changes nothing; a move then adds the note to the target, removes it from the source, keeps its content and answers {request_id}',
+  'refused moves (target not a UUID or missing, note or source missing) change nothing; ' +
+    'a move then adds the note to the target, removes it from the source, keeps its content and answers {request_id}',
   {
     rules: [
       'membership.move.target-required',
@@ -273,7 +275,8 @@ check(
       expect(after.note.collection_ids, 'the note is in the target and no longer in the source').toEqual([target.id]);
       expect(
         moved({ source, target }, counts, after.counts),
-        `the target counts the note and the source no longer does (note_count before the move: ${JSON.stringify(start.counts)}, after: ${JSON.stringify(after.counts)})`,
+        'the target counts the note and the source no longer does ' +
+          `(note_count before the move: ${JSON.stringify(start.counts)}, after: ${JSON.stringify(after.counts)})`,
       ).toEqual({ source: -1, target: 1 });
     });
     await t.verify('membership.move.content-unchanged', () => {
@@ -313,7 +316,8 @@ check(
 );
 
 check(
-  'after a create into a collection, adds (one of them twice), a move and a removal, collection_ids in read, list and search is exactly the collections holding the note, each once',
+  'after a create into a collection, adds (one of them twice), a move and a removal, ' +
+    'collection_ids in read, list and search is exactly the collections holding the note, each once',
   {
     rules: ['membership.collection-ids.current'],
   },
@@ -370,7 +374,8 @@ check(
     await t.verify('membership.collection-ids.current', () => {
       expect(
         Object.values(gained).every((n) => n === 0 || n === 1),
-        `each collection counts the note at most once, b though it was added twice (note_count before: ${JSON.stringify(before)}, after: ${JSON.stringify(counts)})`,
+        'each collection counts the note at most once, b though it was added twice ' +
+          `(note_count before: ${JSON.stringify(before)}, after: ${JSON.stringify(counts)})`,
       ).toBe(true);
       expect(holding.length, 'after the sequence the note is held by at least one collection').toBeGreaterThan(0);
       expect(sorted(read.collection_ids), 'collection_ids on a read, each collection once').toEqual(holding);

@@ -92,7 +92,8 @@ check(
     if (items(byDefault).length === 0) {
       t.skipRule(
         'notes.related.item-fields',
-        `related notes returned no item within search_index_lag_ms (${searchIndexLagMs(t.ctx)} ms), so item fields cannot be judged (the document promises no related result for made-up words)`,
+        `related notes returned no item within search_index_lag_ms (${searchIndexLagMs(t.ctx)} ms), ` +
+          'so item fields cannot be judged (the document promises no related result for made-up words)',
       );
     } else {
       await t.verify('notes.related.item-fields', () => {
@@ -175,7 +176,8 @@ check(
     });
     if (!item)
       throw new KitError(
-        `related notes of a note sharing all its words with ${closest.id} did not return it within search_index_lag_ms (${searchIndexLagMs(t.ctx)} ms), so its collection summaries cannot be judged: ${show(before)}`,
+        `related notes of a note sharing all its words with ${closest.id} did not return it within ` +
+          `search_index_lag_ms (${searchIndexLagMs(t.ctx)} ms), so its collection summaries cannot be judged: ${show(before)}`,
       );
   },
 );
