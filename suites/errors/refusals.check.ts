@@ -59,41 +59,48 @@ check(
     const id = randomUUID();
     const note = await t.data.note();
     const before = await noteState(t.api, note.id);
-    const attempts: Array<[string, Exchange]> = [
+    // Each is judged as soon as it is answered, so a failure's evidence and repro are that exchange.
+    const attempts: Array<[string, () => Promise<Exchange>]> = [
       [
         'a truncated JSON body',
-        await t.api.raw({ method: 'POST', path: '/v2/notes', raw: `{"id":"${id}","content":"x"` }),
+        () => t.api.raw({ method: 'POST', path: '/v2/notes', raw: `{"id":"${id}","content":"x"` }),
       ],
-      ['a body that is not JSON', await t.api.raw({ method: 'POST', path: '/v2/notes', raw: 'content=hello' })],
-      ['a JSON array', await t.api.raw({ method: 'POST', path: '/v2/notes', json: [{ content: 'x' }] })],
+      ['a body that is not JSON', () => t.api.raw({ method: 'POST', path: '/v2/notes', raw: 'content=hello' })],
+      ['a JSON array', () => t.api.raw({ method: 'POST', path: '/v2/notes', json: [{ content: 'x' }] })],
       [
         'a version that is a string',
-        await t.api.raw({
-          method: 'PATCH',
-          path: `/v2/notes/${note.id}`,
-          json: { content: t.data.content('x'), version: String(note.version) },
-        }),
+        () =>
+          t.api.raw({
+            method: 'PATCH',
+            path: `/v2/notes/${note.id}`,
+            json: { content: t.data.content('x'), version: String(note.version) },
+          }),
       ],
       [
         'content that is a number',
-        await t.api.raw({
-          method: 'PATCH',
-          path: `/v2/notes/${note.id}`,
-          json: { content: 12, version: note.version },
-        }),
+        () =>
+          t.api.raw({
+            method: 'PATCH',
+            path: `/v2/notes/${note.id}`,
+            json: { content: 12, version: note.version },
+          }),
       ],
-      ['an unknown order_by', await t.api.listNotes({ order_by: 'title' })],
-      ['a limit that is not a number', await t.api.listNotes({ limit: 'many' })],
-      ['a query that is an object', await t.api.searchNotes({}, { query: { text: 'x' } })],
+      ['an unknown order_by', () => t.api.listNotes({ order_by: 'title' })],
+      ['a limit that is not a number', () => t.api.listNotes({ limit: 'many' })],
+      ['a query that is an object', () => t.api.searchNotes({}, { query: { text: 'x' } })],
       [
         'a collection title that is a number',
-        await t.api.raw({ method: 'POST', path: '/v2/collections', json: { title: 12 } }),
+        () => t.api.raw({ method: 'POST', path: '/v2/collections', json: { title: 12 } }),
       ],
       [
         'deeply nested JSON',
-        await t.api.raw({ method: 'POST', path: '/v2/notes', raw: `${'['.repeat(5000)}${']'.repeat(5000)}` }),
+        () => t.api.raw({ method: 'POST', path: '/v2/notes', raw: `${'['.repeat(5000)}${']'.repeat(5000)}` }),
       ],
     ];
+    for (const [what, send] of attempts) {
+      const x = await send();
+      await t.verify('errors.bad-input.no-5xx', () => expectRefused(x, what));
+    }
     // Invalid UTF-8 may be refused or decoded with replacement characters (the document does not
     // say); it must not crash the server. Sent with its own id, so a create it makes is not counted.
     const utf8 = await t.api.raw({
@@ -105,11 +112,12 @@ check(
         Buffer.from('"}'),
       ]),
     });
+    await t.verify('errors.bad-input.no-5xx', () =>
+      expect(utf8.status < 500, `invalid UTF-8 must not be answered with a 5xx: ${show(utf8)}`).toBe(true),
+    );
     const made = await t.api.getNote(id);
     const after = await noteState(t.api, note.id);
     await t.verify('errors.bad-input.no-5xx', () => {
-      for (const [what, x] of attempts) expectRefused(x, what);
-      expect(utf8.status < 500, `invalid UTF-8 must not be answered with a 5xx: ${show(utf8)}`).toBe(true);
       expect(made.status, 'no bad request created the note').not.toBe(200);
       expect(after, 'no bad update changed the note').toEqual(before);
     });
