@@ -77,14 +77,14 @@ check(
     const withoutScheme = t.ctx.tokens.primary;
     const shown = (authorization: string) =>
       authorization === withoutScheme ? '<token without Bearer>' : authorization.replace(/ .{8,}$/, ' …');
-    // Every form on a read; the two a lenient server is likeliest to take (an unknown token served as
-    // someone, the real token without its scheme) on a write as well, which must create nothing.
-    const attempts: Array<[string, 'GET' | 'POST']> = [
-      ...[unknown, 'Bearer ', 'Bearer', `Basic ${Buffer.from('user:pass').toString('base64')}`, withoutScheme].map(
-        (a): [string, 'GET'] => [a, 'GET'],
-      ),
-      ...[unknown, withoutScheme].map((a): [string, 'POST'] => [a, 'POST']),
-    ];
+    // Every form on a read and on a write (which must create nothing).
+    const forms = [unknown, 'Bearer ', 'Bearer', `Basic ${Buffer.from('user:pass').toString('base64')}`, withoutScheme];
+    const attempts = forms.flatMap(
+      (a): Array<[string, 'GET' | 'POST']> => [
+        [a, 'GET'],
+        [a, 'POST'],
+      ],
+    );
     for (const [authorization, method] of attempts) {
       const json = method === 'POST' ? { json: { id: fresh, content: t.data.content('Bad token') } } : {};
       const x = await t.api.raw({ method, path: '/v2/notes', authorization, ...json });

@@ -1,15 +1,8 @@
 import { expect } from 'vitest';
 import { checks, expectRefused, setupOk, show } from '../harness/index.js';
 import { collectionState, noteState, pastIso } from '../harness/patterns.js';
-import { perFile } from '../harness/shared.js';
 
 const { check } = checks();
-
-/** One collection of the caller's, holding no note, for the checks that only read it or are refused changing it. */
-const privateCollection = perFile(async (t) => {
-  const word = t.data.word();
-  return { word, id: (await t.data.collection(`Private ${word}`)).id };
-});
 
 check(
   'another user cannot read, change, trash, date or delete an unshared note',
@@ -42,7 +35,8 @@ check(
   },
   async (t) => {
     const other = t.secondary();
-    const { word, ...coll } = await privateCollection(t);
+    const word = t.data.word();
+    const coll = await t.data.collection(`Private ${word}`);
     const before = await collectionState(t.api, coll.id);
     const attempts = [
       ['read', await other.getCollection(coll.id)],
@@ -66,20 +60,5 @@ check(
   },
 );
 
-check(
-  "a user cannot add another user's inaccessible note to their own collection",
-  {
-    rules: ['membership.add.requires-note-access'],
-  },
-  async (t) => {
-    const other = t.secondary();
-    const theirs = await t.data.note(undefined, {}, other);
-    const mine = await privateCollection(t);
-    const x = await t.api.addToCollection(mine.id, theirs.id);
-    await t.verify('membership.add.requires-note-access', async () => {
-      expectRefused(x, 'adding an inaccessible note');
-      expect((await collectionState(t.api, mine.id)).note_count, 'the collection (of no note) gained no note').toBe(0);
-      expect((await noteState(other, theirs.id)).collection_ids, 'the note joined no collection').toEqual([]);
-    });
-  },
-);
+// Adding another user's inaccessible note to one's own collection (membership.add.requires-note-access)
+// is judged in membership/membership.check.ts.

@@ -19,7 +19,12 @@ export interface NoteState {
 }
 
 export async function noteState(api: Api, id: string): Promise<NoteState> {
-  const note = setupOk(await api.getNote(id), `read note ${id}`);
+  return noteStateOf(await api.getNote(id), `read note ${id}`);
+}
+
+/** The state of a note from a read already made (no request). */
+export function noteStateOf(read: Exchange<'getNote'>, step = 'read the note'): NoteState {
+  const note = setupOk(read, step);
   return {
     content: note.content,
     title: note.title,
@@ -32,7 +37,12 @@ export async function noteState(api: Api, id: string): Promise<NoteState> {
 }
 
 export async function collectionState(api: Api, id: string) {
-  const c = setupOk(await api.getCollection(id), `read collection ${id}`);
+  return collectionStateOf(await api.getCollection(id), `read collection ${id}`);
+}
+
+/** The state of a collection from a read already made (no request). */
+export function collectionStateOf(read: Exchange<'getCollection'>, step = 'read the collection') {
+  const c = setupOk(read, step);
   return {
     title: c.title,
     description: c.description,

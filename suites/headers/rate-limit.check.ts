@@ -1,31 +1,28 @@
 import { expect } from 'vitest';
 import { sleep } from '../harness/client.js';
 import { noteRef } from '../harness/data.js';
-import { type CheckContext, checks, type Exchange, setupOk, show } from '../harness/index.js';
+import { checks, type Exchange, setupOk, show } from '../harness/index.js';
+import { perFile } from '../harness/shared.js';
 
 const { check } = checks();
 
 const family = (x: Exchange, prefix: string) => Object.keys(x.headers).filter((h) => h.startsWith(prefix));
 
 /** One round of requests over several operations, shared by the two header checks of this file. */
-let sample: Promise<Array<[string, Exchange]>> | undefined;
-function sampleHeaders(t: CheckContext): Promise<Array<[string, Exchange]>> {
-  sample ??= (async () => {
-    // The create is sampled too, and its note serves the reads.
-    const created = await t.api.createNote({ content: t.data.content('Headers') });
-    const note = noteRef(created, 'create a note');
-    return [
-      ['createNote', created],
-      ['searchNotes', await t.api.searchNotes({ limit: 1 }, { query: t.data.word() })],
-      ['getRelatedNotes', await t.api.relatedNotes(note.id, { limit: 1 })],
-      ['listNotes', await t.api.listNotes({ limit: 1 })],
-      ['listCollections', await t.api.listCollections({ limit: 1 })],
-      ['searchCollections', await t.api.searchCollections({})],
-      ['getNote', await t.api.getNote(note.id)],
-    ] as Array<[string, Exchange]>;
-  })();
-  return sample;
-}
+const sampleHeaders = perFile(async (t): Promise<Array<[string, Exchange]>> => {
+  // The create is sampled too, and its note serves the reads.
+  const created = await t.api.createNote({ content: t.data.content('Headers') });
+  const note = noteRef(created, 'create a note');
+  return [
+    ['createNote', created],
+    ['searchNotes', await t.api.searchNotes({ limit: 1 }, { query: t.data.word() })],
+    ['getRelatedNotes', await t.api.relatedNotes(note.id, { limit: 1 })],
+    ['listNotes', await t.api.listNotes({ limit: 1 })],
+    ['listCollections', await t.api.listCollections({ limit: 1 })],
+    ['searchCollections', await t.api.searchCollections({})],
+    ['getNote', await t.api.getNote(note.id)],
+  ] as Array<[string, Exchange]>;
+});
 
 check(
   'responses carry X-RateLimit-* and X-Complexity-* headers',

@@ -1,16 +1,11 @@
 import { expect } from 'vitest';
-import type { Api } from '../harness/api.js';
 import { type CheckContext, NOT_IN_SMOKE } from '../harness/check.js';
-import type { Exchange } from '../harness/client.js';
 import type { NoteRef, TimeWindow } from '../harness/data.js';
 import { checks, expectRefused, expectServerTime, KitError, setupOk, show } from '../harness/index.js';
-import { type NoteState, noteState, pastIso } from '../harness/patterns.js';
+import { type NoteState, noteState, noteStateOf, pastIso } from '../harness/patterns.js';
 import { expectRefusalsChangeNothing } from '../harness/refusals.js';
 
 const { check } = checks();
-
-/** An Api whose note read answers with a read already made, so noteState() shapes it without a request. */
-const readAnswered = (read: Exchange) => ({ getNote: async () => read }) as unknown as Api;
 
 const TRASHED_REFUSED = ['notes.update.trashed-refused', 'notes.set-created-at.trashed-refused'];
 const DELETE_RULES = ['notes.delete.active-or-trashed', 'notes.delete.permanent', 'notes.delete.response-fields'];
@@ -52,7 +47,7 @@ check(
         'trashed_at',
       );
     });
-    if (read.status === 200) await expectTrashedRefusals(t, w, note.id, await noteState(readAnswered(read), note.id));
+    if (read.status === 200) await expectTrashedRefusals(t, w, note.id, noteStateOf(read));
     // Judged above: without a read, "changes nothing" has nothing to compare (the deletes below still run).
     else
       t.skipRule(TRASHED_REFUSED, `the trashed note cannot be read (${show(read)}), so the refusals cannot be judged`);

@@ -50,8 +50,12 @@ interface Corpus {
 }
 
 const UPDATED_RANK = [3, 0, 4, 1, 2];
-/** The paging check's own note: before the mention's update (10 s), outside the filters' bounds (1..3 s, 11..13 s). */
-const STRONG_AT = 9_000;
+/**
+ * The paging check's own note: created before the mention (1 s) and updated before it (10 s), so an order
+ * by recency of either puts the mention above it; outside the filters' bounds (1..3 s, 11..13 s).
+ */
+const STRONG_CREATED_AT = 500;
+const STRONG_UPDATED_AT = 9_000;
 /** The corpus's five and the paging check's own note, read from offset 1 as one full last page. */
 const REST = 5;
 /** The declaration the collection filter's check needs (its rule's `needs`): without it, no collections. */
@@ -134,11 +138,11 @@ check(
     const { word } = f;
     // Four notes hold the word: all query, a passing mention in a long body, only the title, and a short body;
     // the last three are the corpus's, the first is the check's own (it is edited below). Its instants are in
-    // the corpus's window before the mention's last update (so an order by recency would put the passing
-    // mention above it) and outside every bound the filters judge.
+    // the corpus's window before the mention's (so an order by recency of creation or update would put the
+    // passing mention above it) and outside every bound the filters judge.
     const strong = await t.data.note(t.data.content(word, word), {
-      created_at: f.w.at(STRONG_AT),
-      updated_at: f.w.at(STRONG_AT),
+      created_at: f.w.at(STRONG_CREATED_AT),
+      updated_at: f.w.at(STRONG_UPDATED_AT),
     });
     const { mention, titled, short } = f.shapes;
 

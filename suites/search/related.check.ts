@@ -24,6 +24,8 @@ interface Corpus {
   closest: NoteRef;
   first: CollectionRef;
   later: CollectionRef;
+  /** The answer to adding `closest` to `later`. */
+  linked: Exchange;
   kin: NoteRef;
   own: string;
 }
@@ -37,9 +39,10 @@ const corpus = perFile(async (t): Promise<Corpus> => {
   const later = await t.data.collection(`Later ${t.data.word()}`);
   const base = await t.data.note(t.data.content(`Base ${subject}`, subject), { created_at: w.at(0) });
   const closest = await t.data.note(t.data.content(`Closest ${subject}`, subject), { collection_ids: [first.id] });
-  setupOk(await t.api.addToCollection(later.id, closest.id), 'add the closest note to a second collection');
+  // Judged (as a setup step) only by the check that needs the link: a failed add errs no other rule.
+  const linked = await t.api.addToCollection(later.id, closest.id);
   const kin = await t.data.note(t.data.content(`Kin ${words[0]}`, own));
-  return { w, words, base, closest, first, later, kin, own };
+  return { w, words, base, closest, first, later, linked, kin, own };
 });
 
 /** Nine more notes on two of the subject's words: with `closest` and `kin`, eleven notes related to `base`. */
@@ -69,19 +72,29 @@ check(
     const { base } = await corpus(t);
     await moreKin(t);
 
-    // Related notes are found through the target's index: give it up to search_index_lag_ms to hold the
-    // kin. The document promises no related result for made-up words, so none is not a failure.
-    const { value: byDefault } = await t.poll(
-      () => t.api.relatedNotes(base.id),
-      (x) => x.status !== 200 || items(x).length > 0,
+    // Related notes are found through the target's index: give it up to search_index_lag_ms to hold more
+    // than ten of the kin (read with limit 20), then ask without limit. The document promises no related
+    // result for made-up words, so fewer is not a failure: the default of 10 then cannot be told from none.
+    const { value: twenty } = await t.poll(
+      () => t.api.relatedNotes(base.id, { limit: 20 }),
+      (x) => x.status !== 200 || items(x).length > 10,
     );
+    const byDefault = await t.api.relatedNotes(base.id);
     setupOk(byDefault, 'ask for related notes');
-    await t.verify('notes.related.limit-default-10', () => {
-      expect(
-        items(byDefault).length,
-        `without limit at most 10 of the 11 related notes: ${show(byDefault)}`,
-      ).toBeLessThanOrEqual(10);
-    });
+    if (twenty.status === 200 && items(twenty).length > 10) {
+      await t.verify('notes.related.limit-default-10', () => {
+        expect(
+          items(byDefault).length,
+          `without limit at most 10, where limit 20 gave ${items(twenty).length}: ${show(byDefault)}`,
+        ).toBeLessThanOrEqual(10);
+      });
+    } else {
+      t.skipRule(
+        'notes.related.limit-default-10',
+        `with limit 20 the target returned ${items(twenty).length} related notes within search_index_lag_ms ` +
+          `(${searchIndexLagMs(t.ctx)} ms), not more than 10, so a default of 10 cannot be told from no limit`,
+      );
+    }
     const problems = t.schemaProblems(byDefault, 'RelatedNotesResponse');
     await t.verify('notes.related.response-fields', () => {
       expect(
@@ -105,7 +118,6 @@ check(
     }
 
     const one = await t.api.relatedNotes(base.id, { limit: 1 });
-    const twenty = await t.api.relatedNotes(base.id, { limit: 20 });
     await t.verify('notes.related.limit-range', async () => {
       expect(one.status, `limit 1 is accepted: ${show(one)}`).toBe(200);
       expect(items(one).length, 'limit 1 gives at most one').toBeLessThanOrEqual(1);
@@ -123,7 +135,7 @@ check(
     rules: ['notes.related.current-content', 'notes.related.collections-match'],
   },
   async (t) => {
-    const { words, closest, kin, own, first, later } = await corpus(t);
+    const { words, closest, kin, own, first, later, linked } = await corpus(t);
     // A note of its own (it is edited): first on the corpus's subject, which `closest` shares whole, then on
     // the words only `kin` holds. Limit 20, so both stay within reach whatever else the corpus holds.
     const old = words.join(' ');
@@ -143,6 +155,7 @@ check(
     // summaries must follow the link. (Judged here rather than on a reading of its own: the cost of a run.)
     const item = items(before).find((r) => r.id === closest.id);
     if (item) {
+      setupOk(linked, 'add the closest note to a second collection');
       const titles = { [first.id]: first.json.title, [later.id]: later.json.title };
       await t.verify('notes.related.collections-match', () => {
         // Only the note this file made is judged: a note shared by someone else may sit in collections
