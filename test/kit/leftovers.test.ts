@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFake, type Fake } from '../../fake/index.js';
@@ -197,7 +197,12 @@ async function interruptedRun(signal: 'SIGINT' | 'SIGTERM'): Promise<{ code: num
   run.stderr!.on('data', (chunk) => {
     output += String(chunk);
   });
-  const exited = new Promise<number | null>((resolve) => run.once('exit', (code) => resolve(code)));
+  // The status a shell reports: the exit code, or 128 + the signal when the process ended by one. A
+  // second signal can land while the run is already exiting with 130/143 (its report written), when
+  // Node no longer runs handlers: the process then ends by that signal, which a shell reports alike.
+  const exited = new Promise<number | null>((resolve) =>
+    run.once('exit', (code, by) => resolve(code ?? (by ? 128 + constants.signals[by] : null))),
+  );
   const { result: code, made } = await watched(`run stopped by ${signal}`, fake.store, async () => {
     await until(() => fake.store.notes.size >= 50, 60_000, 'the run to create notes');
     process.kill(-run.pid!, signal);
