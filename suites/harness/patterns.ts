@@ -60,32 +60,8 @@ export interface RefusedCreate {
 }
 
 /**
- * A create that must be refused and make nothing: the body carries a fresh id, so the kit can
- * ask afterwards whether a note with that id exists (it must not).
- */
-export async function expectNoteCreateRefused(
-  t: CheckContext,
-  rules: string | readonly string[],
-  body: Record<string, unknown>,
-  what: string,
-  api: Api = t.api,
-): Promise<void> {
-  await expectCreatesRefused(t, 'note', [{ rules, body, what }], api);
-}
-
-export async function expectCollectionCreateRefused(
-  t: CheckContext,
-  rules: string | readonly string[],
-  body: Record<string, unknown>,
-  what: string,
-  api: Api = t.api,
-): Promise<void> {
-  await expectCreatesRefused(t, 'collection', [{ rules, body, what }], api);
-}
-
-/**
- * Several creates that must each be refused and make nothing. Each body carries a fresh id; each
- * refusal is judged at once. Whether anything was made is asked once for all of them when the
+ * Creates that must each be refused and make nothing. Each body carries a fresh id, so the kit can
+ * ask afterwards whether something with that id exists (it must not); each refusal is judged at once. Whether anything was made is asked once for all of them when the
  * caller's whole list fits one page (limit 100, total within it): none of the ids may be listed.
  * Otherwise (an account with more data, a list that fails) each id is read, as for one create.
  */
