@@ -12,6 +12,7 @@ import {
   setupOk,
   show,
 } from '../harness/index.js';
+import { perFile } from '../harness/shared.js';
 import {
   allPages,
   around,
@@ -45,33 +46,28 @@ interface WindowOfFive {
 const UPDATED_RANK = [3, 0, 4, 1, 2];
 const createdAt = (w: TimeWindow, i: number) => w.at(i * 1000);
 const updatedAt = (w: TimeWindow, rank: number) => w.at(10_000 + rank * 1000);
-let shared: Promise<WindowOfFive> | undefined;
-
-function windowOfFive(t: CheckContext): Promise<WindowOfFive> {
-  shared ??= (async () => {
-    const m = t.profile.content_markers ?? {};
-    const w = t.data.window();
-    const collection = (await t.data.collection()).id;
-    const bodies = [m.open_task, m.done_task, m.image, m.file, undefined];
-    const ids: string[] = [];
-    const content = new Map<string, unknown>();
-    for (let i = 0; i < 5; i++) {
-      const note = await t.data.note(
-        t.data.content(`Listed ${i} ${t.data.word()}`, bodies[i] ?? 'nothing to filter for'),
-        {
-          created_at: createdAt(w, i),
-          updated_at: updatedAt(w, UPDATED_RANK[i]!),
-          ...(i === 0 ? { collection_ids: [collection] } : {}),
-        },
-      );
-      ids.push(note.id);
-      content.set(note.id, note.json.content);
-    }
-    const [open, done, image, file, plain] = ids as [string, string, string, string, string];
-    return { w, ids, content, kinds: { open, done, image, file, plain }, collection };
-  })();
-  return shared;
-}
+const windowOfFive = perFile(async (t: CheckContext): Promise<WindowOfFive> => {
+  const m = t.profile.content_markers ?? {};
+  const w = t.data.window();
+  const collection = (await t.data.collection()).id;
+  const bodies = [m.open_task, m.done_task, m.image, m.file, undefined];
+  const ids: string[] = [];
+  const content = new Map<string, unknown>();
+  for (let i = 0; i < 5; i++) {
+    const note = await t.data.note(
+      t.data.content(`Listed ${i} ${t.data.word()}`, bodies[i] ?? 'nothing to filter for'),
+      {
+        created_at: createdAt(w, i),
+        updated_at: updatedAt(w, UPDATED_RANK[i]!),
+        ...(i === 0 ? { collection_ids: [collection] } : {}),
+      },
+    );
+    ids.push(note.id);
+    content.set(note.id, note.json.content);
+  }
+  const [open, done, image, file, plain] = ids as [string, string, string, string, string];
+  return { w, ids, content, kinds: { open, done, image, file, plain }, collection };
+});
 
 check(
   'next_page visits every note of a time window once, in the order_by order, with the same total on every page',
