@@ -45,11 +45,20 @@ const WRONG_STATUS_FAULT: Partial<Record<DomainErrorKind, FaultName>> = {
  * are HTTP's own (the profile has no statuses key for them, see profile.schema.json); their
  * bodies follow the profile's error_body shape like every other refusal.
  */
-export type HttpRefusalKind = 'method_not_allowed' | 'payload_too_large' | 'request_timeout';
+export type HttpRefusalKind =
+  | 'method_not_allowed'
+  | 'payload_too_large'
+  | 'request_timeout'
+  | 'state_not_saved'
+  | 'server_busy';
 const HTTP_REFUSAL_STATUS: Record<HttpRefusalKind, number> = {
   method_not_allowed: 405,
   payload_too_large: 413,
   request_timeout: 408,
+  // --state could not be saved: writes are refused rather than acknowledged and lost.
+  state_not_saved: 503,
+  // The node adapter holds its most for answers clients are not reading (Retry-After: 1).
+  server_busy: 503,
 };
 
 export interface ErrorResponse {
