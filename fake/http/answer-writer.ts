@@ -3,10 +3,9 @@ import type { ServerResponse } from 'node:http';
 /** Answers up to this size are handed to node whole; bigger ones are written chunk by chunk. */
 const SMALL_ANSWER_BYTES = 64 * 1024;
 const CHUNK_CHARS = 64 * 1024;
-/** A blocked answer may be closed to make room for a new one once it has made no progress this long. */
-const EVICTABLE_AFTER_MS = 1_000;
-
 export interface AnswerLimits {
+  /** A blocked answer may be closed to make room for a new one once it has made no progress this long. */
+  evictAfterMs: number;
   /** A connection whose answer makes no progress (the client reads nothing) this long is closed. */
   stallMs: number;
   /** The most bytes of big answers held for all clients at once. */
@@ -44,7 +43,7 @@ export class AnswerWriter {
     if (bytes <= SMALL_ANSWER_BYTES || this.held + bytes <= this.limits.budgetBytes) return true;
     const now = performance.now();
     const evictable = [...this.outgoing]
-      .filter((o) => o.blockedSince !== undefined && now - o.blockedSince >= EVICTABLE_AFTER_MS)
+      .filter((o) => o.blockedSince !== undefined && now - o.blockedSince >= this.limits.evictAfterMs)
       .sort((a, b) => a.blockedSince! - b.blockedSince!);
     for (const o of evictable) {
       if (this.held + bytes <= this.limits.budgetBytes) break;

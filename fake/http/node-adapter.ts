@@ -16,7 +16,11 @@ export interface NodeHandlerOptions {
   log?: (entry: RequestLogEntry) => void;
 }
 
-export const DEFAULT_ANSWER_LIMITS: AnswerLimits = { stallMs: 10_000, budgetBytes: 128 * 1024 * 1024 };
+export const DEFAULT_ANSWER_LIMITS: AnswerLimits = {
+  stallMs: 10_000,
+  evictAfterMs: 1_000,
+  budgetBytes: 128 * 1024 * 1024,
+};
 
 /**
  * node:http in front of the core. Bodies are read up to the limit and refused with 413 beyond
