@@ -3,11 +3,16 @@ import type { ServerResponse } from 'node:http';
 /** Answers up to this size are handed to node whole; bigger ones are written chunk by chunk. */
 const SMALL_ANSWER_BYTES = 64 * 1024;
 const CHUNK_CHARS = 64 * 1024;
+/** How often blocked answers are looked at. */
+const TICK_MS = 100;
+/** Requests remembered with the size of their big answer. */
+const REMEMBERED = 256;
+
 export interface AnswerLimits {
-  /** A blocked answer may be closed to make room for a new one once it has made no progress this long. */
-  evictAfterMs: number;
   /** A connection whose answer makes no progress (the client reads nothing) this long is closed. */
   stallMs: number;
+  /** A blocked answer may be closed to make room for a new one once it has made no progress this long. */
+  evictAfterMs: number;
   /** The most bytes of big answers held for all clients at once. */
   budgetBytes: number;
 }
@@ -15,8 +20,13 @@ export interface AnswerLimits {
 interface Outgoing {
   res: ServerResponse;
   bytes: number;
-  /** When the last write was refused (the socket is full) and no drain came since; undefined while flowing. */
-  blockedSince: number | undefined;
+  /**
+   * Ticks of the writer's timer seen while the answer was blocked (socket full, no drain since).
+   * Counted in timer ticks, not wall time: while the fake is busy serialising other answers no
+   * drain can be delivered, and a client that reads must not look stalled for that.
+   */
+  blockedTicks: number;
+  blocked: boolean;
   released: boolean;
 }
 
@@ -24,12 +34,15 @@ interface Outgoing {
  * Writes answers with backpressure: a big answer goes out a chunk at a time, the next chunk only
  * once the socket drains, so node never buffers more than a chunk ahead of the kernel. A client that
  * stops reading is cut off after `stallMs`; and all big answers together hold at most `budgetBytes`:
- * past it, connections blocked for a second are closed first, and if that is not enough the new
+ * past it, answers blocked for `evictAfterMs` are closed first, and if that is not enough the new
  * answer is refused (503, Retry-After) instead of held. Memory stays bounded whatever clients do.
  */
 export class AnswerWriter {
   private held = 0;
   private readonly outgoing = new Set<Outgoing>();
+  private timer: NodeJS.Timeout | undefined;
+  /** Request (method, URL, credentials) -> bytes of its last big answer, oldest first. */
+  private readonly sizes = new Map<string, number>();
 
   constructor(private readonly limits: AnswerLimits) {}
 
@@ -38,13 +51,28 @@ export class AnswerWriter {
     return this.held;
   }
 
-  /** Whether an answer of `bytes` may be written now; false means refuse it as busy. */
-  admit(bytes: number): boolean {
+  /**
+   * Whether a request may be served now. A request whose last answer was big is refused before it is
+   * served when that answer would not fit: clients that repeat a big request without reading cost
+   * no serialising (the garbage of which would grow the heap) once the budget is full.
+   */
+  mayServe(request: string): boolean {
+    const expected = this.sizes.get(request);
+    return expected === undefined || this.admit(expected);
+  }
+
+  /** Whether an answer of `bytes` to `request` may be written now; false means refuse it as busy. */
+  admit(bytes: number, request?: string): boolean {
+    if (request !== undefined && bytes > SMALL_ANSWER_BYTES) {
+      this.sizes.delete(request);
+      this.sizes.set(request, bytes);
+      if (this.sizes.size > REMEMBERED) this.sizes.delete(this.sizes.keys().next().value!);
+    }
     if (bytes <= SMALL_ANSWER_BYTES || this.held + bytes <= this.limits.budgetBytes) return true;
-    const now = performance.now();
+    const ticks = this.limits.evictAfterMs / TICK_MS;
     const evictable = [...this.outgoing]
-      .filter((o) => o.blockedSince !== undefined && now - o.blockedSince >= this.limits.evictAfterMs)
-      .sort((a, b) => a.blockedSince! - b.blockedSince!);
+      .filter((o) => o.blocked && o.blockedTicks >= ticks)
+      .sort((a, b) => b.blockedTicks - a.blockedTicks);
     for (const o of evictable) {
       if (this.held + bytes <= this.limits.budgetBytes) break;
       this.cut(o);
@@ -58,18 +86,15 @@ export class AnswerWriter {
       res.end(text);
       return;
     }
-    const o: Outgoing = { res, bytes, blockedSince: undefined, released: false };
+    const o: Outgoing = { res, bytes, blockedTicks: 0, blocked: false, released: false };
     this.held += bytes;
     this.outgoing.add(o);
-    let stall: NodeJS.Timeout | undefined;
-    res.once('close', () => {
-      clearTimeout(stall);
-      this.release(o);
-    });
+    this.timer ??= setInterval(() => this.tick(), TICK_MS).unref();
+    res.once('close', () => this.release(o));
     let offset = 0;
     const pump = () => {
-      clearTimeout(stall);
-      o.blockedSince = undefined;
+      o.blocked = false;
+      o.blockedTicks = 0;
       while (offset < text.length) {
         let end = Math.min(offset + CHUNK_CHARS, text.length);
         // Never split a surrogate pair: each half alone would be written as U+FFFD.
@@ -78,9 +103,7 @@ export class AnswerWriter {
         const flowing = res.write(text.slice(offset, end));
         offset = end;
         if (!flowing && offset < text.length) {
-          o.blockedSince = performance.now();
-          stall = setTimeout(() => this.cut(o), this.limits.stallMs);
-          stall.unref();
+          o.blocked = true;
           res.once('drain', pump);
           return;
         }
@@ -88,6 +111,17 @@ export class AnswerWriter {
       res.end();
     };
     pump();
+  }
+
+  private tick(): void {
+    const stallTicks = this.limits.stallMs / TICK_MS;
+    for (const o of this.outgoing) {
+      if (o.blocked && ++o.blockedTicks >= stallTicks) this.cut(o);
+    }
+    if (this.outgoing.size === 0) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
   }
 
   /** Closes the connection of a blocked answer and forgets its bytes at once. */

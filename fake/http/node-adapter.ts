@@ -18,8 +18,8 @@ export interface NodeHandlerOptions {
 
 export const DEFAULT_ANSWER_LIMITS: AnswerLimits = {
   stallMs: 10_000,
-  evictAfterMs: 1_000,
-  budgetBytes: 128 * 1024 * 1024,
+  evictAfterMs: 3_000,
+  budgetBytes: 48 * 1024 * 1024,
 };
 
 /**
@@ -39,16 +39,21 @@ export function nodeHandler(
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const request: FakeRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers };
+    const key = `${request.method} ${request.url} ${req.headers.authorization ?? ''}`;
+    const busy = (): Served => {
+      const response = core.decorate(
+        request,
+        core.refuse('server_busy', 'the fake holds its most for answers clients are not reading; retry shortly'),
+      );
+      response.headers['retry-after'] = '1';
+      return { response };
+    };
     const reply = (served: Served, close: boolean) => {
       if (res.headersSent) return;
       let response = served.response;
       let bytes = Buffer.byteLength(response.text);
-      if (!writer.admit(bytes)) {
-        response = core.decorate(
-          request,
-          core.refuse('server_busy', 'the fake holds its most for answers clients are not reading; retry shortly'),
-        );
-        response.headers['retry-after'] = '1';
+      if (!writer.admit(bytes, key)) {
+        response = busy().response;
         bytes = Buffer.byteLength(response.text);
       }
       send(res, writer, response, bytes, close);
@@ -74,7 +79,7 @@ export function nodeHandler(
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
       // No body (most GETs): answer at once instead of waiting for the end of an empty stream.
       req.resume();
-      reply(answer(serve, request), false);
+      reply(writer.mayServe(key) ? answer(serve, request) : busy(), false);
       return;
     }
     const chunks: Buffer[] = [];
@@ -103,7 +108,7 @@ export function nodeHandler(
       clearTimeout(deadline);
       if (refused) return;
       const body = chunks.length === 0 ? undefined : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-      reply(answer(serve, body ? { ...request, body } : request), false);
+      reply(writer.mayServe(key) ? answer(serve, body ? { ...request, body } : request) : busy(), false);
     });
   };
   return Object.assign(handler, { writer });
