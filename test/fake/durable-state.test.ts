@@ -110,6 +110,9 @@ describe('--state: every answered change is on disk before the answer', () => {
     expect(call(fake, 'DELETE', `/v2/collections/${coll.id}`).status).toBe(200);
     expect(call(fake, 'DELETE', `/v2/notes/${c!.id}`).status).toBe(200);
     check('deletes (links dropped on the other side)');
+    fake.fixtures.reset();
+    call(fake, 'POST', '/v2/notes', { content: 'after the reset' });
+    check('a reset, then a create');
     const final = picture(fake);
     await fake.close();
     expect(existsSync(`${state}.journal`)).toBe(false);
