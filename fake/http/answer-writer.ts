@@ -56,16 +56,18 @@ export class AnswerWriter {
    * served when that answer would not fit: clients that repeat a big request without reading cost
    * no serialising (the garbage of which would grow the heap) once the budget is full.
    */
-  mayServe(request: string): boolean {
-    const expected = this.sizes.get(request);
+  mayServe(request: () => string): boolean {
+    if (this.sizes.size === 0) return true;
+    const expected = this.sizes.get(request());
     return expected === undefined || this.admit(expected);
   }
 
   /** Whether an answer of `bytes` to `request` may be written now; false means refuse it as busy. */
-  admit(bytes: number, request?: string): boolean {
+  admit(bytes: number, request?: () => string): boolean {
     if (request !== undefined && bytes > SMALL_ANSWER_BYTES) {
-      this.sizes.delete(request);
-      this.sizes.set(request, bytes);
+      const key = request();
+      this.sizes.delete(key);
+      this.sizes.set(key, bytes);
       if (this.sizes.size > REMEMBERED) this.sizes.delete(this.sizes.keys().next().value!);
     }
     if (bytes <= SMALL_ANSWER_BYTES || this.held + bytes <= this.limits.budgetBytes) return true;

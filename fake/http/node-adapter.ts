@@ -39,7 +39,8 @@ export function nodeHandler(
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const request: FakeRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers };
-    const key = `${request.method} ${request.url} ${req.headers.authorization ?? ''}`;
+    // Built only when a big answer is involved: the hot path of small answers pays nothing for it.
+    const key = () => `${request.method} ${request.url} ${req.headers.authorization ?? ''}`;
     const busy = (): Served => {
       const response = core.decorate(
         request,
