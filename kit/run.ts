@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createVitest } from 'vitest/node';
 import { OutcomeCollector } from '../reporters/collector.js';
@@ -20,6 +20,7 @@ import { redactDeep } from '../suites/harness/redact.js';
 import { type KitConfig, readKitConfig } from './config.js';
 import { collectChecks, type DeclaredCheck, filesForOnly } from './coverage.js';
 import { Interrupt } from './interrupt.js';
+import { makeDirectories } from './report-paths.js';
 import { type RunTotals, startRun } from './start.js';
 import { planLine, QuotaLastSequencer } from './tier.js';
 import { checkRunOptions } from './vitest-run.js';
@@ -139,7 +140,7 @@ function tierSequence(): { sequence: { sequencer: typeof QuotaLastSequencer } } 
 function writeReport(path: string, render: () => string): string[] {
   const file = resolve(path);
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    makeDirectories(dirname(file));
     writeFileSync(file, render());
     return [];
   } catch (error) {
