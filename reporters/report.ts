@@ -36,6 +36,8 @@ export interface CheckOutcome {
   repro?: string;
   /** The same per rule failed through verify() or a RuleViolation. */
   ruleRepros?: Readonly<Record<string, string>>;
+  /** Per rule failed through verify() or a RuleViolation: the position in `evidence` of the exchange it judged. */
+  ruleJudged?: Readonly<Record<string, number>>;
   seed?: number;
   /** Rules found broken through verify(): only these failed; the check's other rules passed. */
   ruleFailures?: Readonly<Record<string, string>>;
@@ -172,7 +174,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
       const result: CheckResult = { name: outcome.name, verdict, message, file: outcome.file };
       if (outcome.seed !== undefined && verdict !== 'pass' && verdict !== 'skipped') result.seed = outcome.seed;
       if (verdict !== 'pass' && verdict !== 'skipped' && outcome.evidence?.length)
-        result.evidence = [...outcome.evidence];
+        result.evidence = evidenceOfRule(outcome.evidence, outcome.ruleJudged?.[id]);
       const repro = outcome.ruleRepros?.[id] ?? outcome.repro;
       if (verdict !== 'pass' && verdict !== 'skipped' && repro) result.repro = repro;
       if (outcome.durationMs !== undefined) result.duration_ms = Math.round(outcome.durationMs);
@@ -281,4 +283,16 @@ function oneLine(message: string): string {
 /** Locale-independent order (localeCompare depends on the machine's ICU data; reports must not). */
 export function byCodePoint(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * A check's evidence as one of its rules shows it: the exchange that rule was judged on first and
+ * alone marked judged (those of the check's other rules stay as context), so a rule's evidence and
+ * repro are the same exchange.
+ */
+function evidenceOfRule(evidence: readonly EvidenceExchange[], judgedAt: number | undefined): EvidenceExchange[] {
+  const own = judgedAt === undefined ? undefined : evidence[judgedAt];
+  if (!own) return [...evidence];
+  const context = evidence.filter((x) => x !== own).map(({ judged: _judged, ...x }) => x);
+  return [{ ...own, judged: true }, ...context];
 }

@@ -1,6 +1,7 @@
 import { Agent, request, errors as undiciErrors } from 'undici';
 import { Breaker, TargetUnavailable } from './breaker.js';
 import { KitError } from './errors.js';
+import { trackReads } from './read-tracking.js';
 import { redactText } from './redact.js';
 import { curlRepro, type NamedSecret } from './repro.js';
 
@@ -91,6 +92,7 @@ export class TargetClient {
   private nextAllowedAt = 0;
   private bucketEmptyUntil = 0;
   private recorder: Exchange[] | undefined;
+  private onRead: ((index: number) => void) | undefined;
   private readonly extraSecrets: string[] = [];
   private readonly learnedVariables = new Map<string, string>();
   private readonly breaker = new Breaker();
@@ -119,9 +121,14 @@ export class TargetClient {
     return this.base.origin;
   }
 
-  /** Exchanges from now on are also pushed to this list (the running check's evidence). */
-  record(into: Exchange[] | undefined): void {
+  /**
+   * Exchanges from now on are also pushed to this list (the running check's evidence); with
+   * `onRead`, each exchange handed back says when its answer is read, by its index in the list
+   * (read-tracking.ts: how a failure finds the exchange it judged).
+   */
+  record(into: Exchange[] | undefined, onRead?: (index: number) => void): void {
     this.recorder = into;
+    this.onRead = into ? onRead : undefined;
   }
 
   /**
@@ -285,8 +292,10 @@ export class TargetClient {
       ),
     };
     this.afterResponse(exchange);
-    this.recorder?.push({ ...exchange, text: cut(exchange.text) });
-    return exchange;
+    if (!this.recorder) return exchange;
+    const index = this.recorder.push({ ...exchange, text: cut(exchange.text) }) - 1;
+    const onRead = this.onRead;
+    return onRead ? trackReads(exchange, () => onRead(index)) : exchange;
   }
 
   private urlFor(opts: SendOptions): URL {
