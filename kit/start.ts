@@ -76,12 +76,15 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
   // trickles, a wait for its rate limit); the run then goes on to its report and exit status.
   setupClient.honour(stop);
   try {
-    targetProblem = await probeTarget(setupClient, tokens.primary);
+    // An answer the API never gives (HTML, a proxy's page, a redirect to a login): nothing could be
+    // judged, so the run does not start (exit 2, one line), as `profile init` does.
+    const problem = await probeTarget(setupClient, tokens.primary);
+    if (problem) throw new UsageError(problem);
     // Without tokens, a fixture API can make the test users (fully isolated from other data).
     if (!tokens.primary && fixtures) tokens = { ...tokens, primary: await fixtureUser(fixtures, ledger) };
     if (!tokens.secondary && fixtures && (started.fixtures?.offers.includes('users') ?? false))
       tokens = { ...tokens, secondary: await fixtureUser(fixtures, ledger) };
-    else if (tokens.secondary && !targetProblem) await probeToken(setupClient, tokens.secondary, 'secondary');
+    else if (tokens.secondary) await probeToken(setupClient, tokens.secondary, 'secondary');
     // Inside the try: a container started for the run must not outlive this refusal.
     if (!tokens.primary) throw new UsageError('no token for the main test user: give --token');
   } catch (error) {

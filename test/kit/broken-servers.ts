@@ -73,6 +73,26 @@ export const html = () =>
     res.end('<!doctype html><html><body><h1>Welcome</h1></body></html>');
   });
 
+/** A proxy in front of nothing: 502 with its HTML error page to everything. */
+export const proxyPage = () =>
+  http((_req, res) => {
+    res.writeHead(502, { 'content-type': 'text/html' });
+    res.end(
+      '<html>\n<head><title>502 Bad Gateway</title></head>\n<body><center><h1>502 Bad Gateway</h1></center>\n</body>\n</html>\n',
+    );
+  });
+
+/** A single sign-on gate: every path redirects to its own login page (same origin), which is HTML. */
+export const loginRedirect = () =>
+  http((req, res) => {
+    if (req.url?.startsWith('/login')) {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      return void res.end('<!doctype html><form action="/login"><input name="user"></form>');
+    }
+    res.writeHead(302, { location: `/login?next=${encodeURIComponent(req.url ?? '/')}` });
+    res.end();
+  });
+
 /** 500 to everything, with a JSON error body (so "is it JSON" alone cannot tell it apart). */
 export const failing = () => http((_req, res) => json(res, 500, { error: 'internal_error' }));
 

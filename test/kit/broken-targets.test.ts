@@ -103,10 +103,29 @@ describe('the kit against broken targets', { timeout: BOUND_MS * 2 }, () => {
     expectCouldNotJudge(await runAgainst(s.url), /closed the connection|not valid HTTP|no answer/);
   });
 
-  it('a web page where the API should be (HTML 200 to everything)', async () => {
-    const s = await start(broken.html());
-    expectCouldNotJudge(await runAgainst(s.url), /not JSON|does not answer like the API/);
-  });
+  // Not the API at all: nothing could be judged, so the run does not start (exit 2, one line,
+  // before any plan or progress), as `profile init` does.
+  for (const [what, server, reason] of [
+    [
+      'a web page where the API should be (HTML 200 to everything)',
+      broken.html,
+      /answered 200 with a body that is not JSON/,
+    ],
+    ["a proxy's error page (502 HTML to everything)", broken.proxyPage, /answered 502 .*502 Bad Gateway/],
+    ['a redirect to a login page on every path', broken.loginRedirect, /redirects: .*answered 302 to \/login/],
+  ] as const) {
+    it(`${what}: exit 2 and one line within 10 s`, async () => {
+      const s = await start(server());
+      const o = await runAgainst(s.url);
+      expect(o.usage, o.printed).toBeDefined();
+      expect(o.ms).toBeLessThan(10_000);
+      expect(o.printed).toBe(o.usage!.message);
+      expect(o.printed).not.toContain('\n');
+      expect(o.printed).toMatch(/^the target (does not answer like the API|redirects)/);
+      expect(o.printed).toMatch(reason);
+      expect(o.printed).not.toContain(TOKEN);
+    });
+  }
 
   it('500 to everything', async () => {
     const s = await start(broken.failing());
