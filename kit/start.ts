@@ -6,7 +6,7 @@ import { TargetClient } from '../suites/harness/client.js';
 import type { KitContext } from '../suites/harness/context.js';
 import { UsageError } from '../suites/harness/errors.js';
 import { FixturesClient } from '../suites/harness/fixtures-client.js';
-import { Ledger, type LedgerEntry } from '../suites/harness/ledger.js';
+import { journalCreates, Ledger, type LedgerEntry } from '../suites/harness/ledger.js';
 import type { QuotaInfo } from '../suites/harness/quota.js';
 import { SECRETS_FILE_PREFIX } from '../suites/harness/signals.js';
 import { REMOTE_MAX_DURATION_MS, resolveBudgets } from './budgets.js';
@@ -37,6 +37,8 @@ export interface RunTotals {
   quota?: QuotaInfo;
   leftovers: number;
   leftoverDetail: LedgerEntry[];
+  /** Resources (notes, collections, fixture users) the run created and deleted again. */
+  deleted: number;
   /** Every credential the run knew or learned (fixture users' tokens), for the report's final redaction. */
   secrets: string[];
 }
@@ -141,6 +143,7 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
       const requests = countRequests(runDir) + setupClient.sent;
       const secrets = [...setupClient.secrets, ...learnedSecrets(runDir)];
       const created = createdInRun(runDir);
+      const everything = Object.values(journalCreates(runDir)).reduce((a, b) => a + b, 0);
       const quota = spentQuota(runDir);
       rmSync(runDir, { recursive: true, force: true });
       return {
@@ -149,6 +152,7 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
         ...(quota ? { quota } : {}),
         leftovers: swept.length,
         leftoverDetail: swept,
+        deleted: Math.max(0, everything - swept.length),
         secrets,
       };
     },

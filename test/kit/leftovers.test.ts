@@ -182,7 +182,11 @@ async function interruptedRun(signal: 'SIGINT' | 'SIGTERM'): Promise<{ code: num
   const reports = mkdtempSync(join(tmpdir(), 'nc-interrupted-'));
   const run = spawn(
     process.execPath,
-    [join(packageRoot, 'bin/notes-conformance.js'), ...args, '--json', join(reports, 'r.json')],
+    [
+      join(packageRoot, 'bin/notes-conformance.js'),
+      ...args,
+      ...['--json', join(reports, 'r.json'), '--junit', join(reports, 'j.xml'), '--markdown', join(reports, 'r.md')],
+    ],
     {
       cwd: packageRoot,
       detached: true,
@@ -203,8 +207,10 @@ async function interruptedRun(signal: 'SIGINT' | 'SIGTERM'): Promise<{ code: num
   const exited = new Promise<number | null>((resolve) =>
     run.once('exit', (code, by) => resolve(code ?? (by ? 128 + constants.signals[by] : null))),
   );
+  let beforeSignal = '';
   const { result: code, made } = await watched(`run stopped by ${signal}`, fake.store, async () => {
     await until(() => fake.store.notes.size >= 50, 60_000, 'the run to create notes');
+    beforeSignal = output;
     process.kill(-run.pid!, signal);
     await delay(300);
     // The second signal finds no process when the run already swept and exited: that is fine.
@@ -216,17 +222,31 @@ async function interruptedRun(signal: 'SIGINT' | 'SIGTERM'): Promise<{ code: num
     return bounded(exited, 60_000, 'the stopped run to exit');
   });
   expect(made.note).toBeGreaterThan(40);
-  expect(output).toMatch(/run interrupted; 0 resource\(s\) left behind/);
+  // After the signal the run says one line, nothing else: no run errors, no partial summary.
+  expect(output.startsWith(beforeSignal)).toBe(true);
+  const after = output.slice(beforeSignal.length);
+  expect(after, output).toMatch(
+    new RegExp(
+      `^interrupted by ${signal} after \\d+ of \\d+ checks; [1-9]\\d* resources deleted, 0 left; exit ${code}\\n$`,
+    ),
+  );
   expect(stateOf(fake.store), output).toEqual(before);
   // The report tells the same story as the exit status: interrupted, and what never ran is "not run", not an error.
   const report = JSON.parse(readFileSync(join(reports, 'r.json'), 'utf8')) as ConformanceReport;
+  const junit = readFileSync(join(reports, 'j.xml'), 'utf8');
+  const markdown = readFileSync(join(reports, 'r.md'), 'utf8');
   rmSync(reports, { recursive: true, force: true });
+  // Checks the signal stopped are "not run" in every report, never an error; the run's one error is the interrupt.
+  expect(report.run_errors).toEqual([]);
+  expect(report.rules.filter((r) => r.verdict === 'error').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
+  expect(junit.match(/<error /g) ?? []).toHaveLength(1);
+  expect(junit).toMatch(/<error message="interrupted by/);
+  expect(markdown).not.toMatch(/Run errors/i);
   expect(report.interrupted).toEqual({ signal, exit_code: code });
   expect(report.exit_code).toBe(code);
   expect(report.exit_reason).toMatch(new RegExp(`^interrupted by ${signal}: \\d+ of \\d+ rules not run`));
   expect(report.rules.filter((r) => r.reason === 'no check').map((r) => r.id)).toEqual([]);
   expect(report.rules.some((r) => r.verdict === 'skipped' && r.reason === 'not run')).toBe(true);
-  expect(output).toMatch(new RegExp(`exit ${code}: interrupted by ${signal}`));
   return { code, output };
 }
 
