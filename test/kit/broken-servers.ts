@@ -240,6 +240,53 @@ export const reflecting = () =>
     );
   });
 
+/** How a server may hand a value back: each a function of the value, as it appears in the body's text or a header. */
+export const REFLECTIONS: Readonly<Record<string, (value: string) => string>> = {
+  // PHP's json_encode escapes every slash: the body's text holds tok\/Robust+01==.
+  'JSON-escaped': (v) => JSON.stringify(v).slice(1, -1).replace(/\//g, '\\/'),
+  'percent-encoded': (v) => encodeURIComponent(v),
+  'percent-encoded, lower-case hex': (v) => encodeURIComponent(v).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+  base64: (v) => Buffer.from(v).toString('base64'),
+  'base64 inside Basic credentials': (v) => Buffer.from(`user:${v}`).toString('base64'),
+  'base64url inside a cursor': (v) => Buffer.from(`{"after":"${v}"}`).toString('base64url'),
+  'upper-case': (v) => v.toUpperCase(),
+  'lower-case': (v) => v.toLowerCase(),
+  'split across lines': (v) => `${v.slice(0, 6)}\n${v.slice(6)}`,
+  'split across lines, indented': (v) => `${v.slice(0, 4)}\r\n    ${v.slice(4)}`,
+};
+
+/**
+ * Reflects the request's token, and a public `marker` beside it, in every form of REFLECTIONS:
+ * each form in a field of every answer (titles, content, request ids, error messages) and in a
+ * response header. The marker shows each form did reach the kit's output; the token must not.
+ */
+export const reflectingEncoded = (marker: string) =>
+  http((req, res) => {
+    const token = String(req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
+    const forms = Object.values(REFLECTIONS);
+    const both = (f: (v: string) => string) => `${f(token)} ${f(marker)}`;
+    const text = forms.map(both).join(' | ');
+    const headers = Object.fromEntries(forms.map((f, i) => [`x-echo-${i}`, both(f).replace(/[\r\n]+\s*/g, ' ')]));
+    const note = {
+      id: '6f1c2a0e-0000-4000-8000-000000000001',
+      title: text,
+      content: text,
+      version: 1,
+      created_at: '2024-01-01T00:00:00.000Z',
+      updated_at: '2024-01-01T00:00:00.000Z',
+      collection_ids: [],
+    };
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      // The body's text as PHP writes it: every slash escaped.
+      res.end(JSON.stringify(body).replace(/\//g, '\\/'));
+    };
+    if (req.method === 'GET' && req.url?.startsWith('/v2/notes'))
+      return send(200, { notes: [note], total: 1, request_id: text, next_page: text });
+    if (req.method === 'POST' && req.url?.startsWith('/v2/notes')) return send(200, { ...note, request_id: text });
+    send(400, { error: { type: 'invalid_request', message: `bad request: ${text}`, request_id: text } });
+  });
+
 /** Answers the start-up probe like the API, then trickles every later answer one byte every `everyMs`. */
 export const tricklesAfterFirst = (everyMs = 500) =>
   http((_req, res, hit) => {

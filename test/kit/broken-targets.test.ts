@@ -219,6 +219,60 @@ describe('the kit against broken targets', { timeout: BOUND_MS * 2 }, () => {
     }
   });
 
+  it('a target that reflects the token JSON-escaped, percent-encoded, in base64, case-changed or split across lines never gets it printed or reported', async () => {
+    const token = 'tok/Robust+01==';
+    const marker = 'mrk/Public+02==';
+    const s = await start(broken.reflectingEncoded(marker));
+    const dir = mkdtempSync(join(tmpdir(), 'reflect-encoded-'));
+    try {
+      const kinds = ['json', 'junit', 'markdown', 'html', 'html-spec'];
+      const outputs = kinds.flatMap((kind) => [`--${kind}`, join(dir, `report.${kind}`)]);
+      let printed = '';
+      await runKit(
+        [
+          '--target',
+          s.url,
+          '--token',
+          token,
+          '--requests-per-second',
+          '1000',
+          ...['--only', 'notes.create'],
+          ...outputs,
+        ],
+        {},
+        (text) => {
+          printed += text;
+        },
+      );
+      const texts: Record<string, string> = {
+        printed,
+        ...Object.fromEntries(kinds.map((k) => [k, readFileSync(join(dir, `report.${k}`), 'utf8')])),
+      };
+      // What a reader could find the token by: its characters in any case and with line breaks
+      // taken out, and the middle of its base64 at each of the three offsets it may start at.
+      const flat = (text: string) => text.replace(/\r?\n\s*|\\r\\n\s*|\\n/g, '').toLowerCase();
+      const base64Middles = [0, 1, 2].flatMap((shift) => {
+        const b = Buffer.concat([Buffer.alloc(shift), Buffer.from(token)]).toString('base64');
+        const middle = b.slice(4, -4);
+        return [middle, middle.replace(/\+/g, '-').replace(/\//g, '_')];
+      });
+      for (const [where, text] of Object.entries(texts)) {
+        for (const [form, encode] of Object.entries(broken.REFLECTIONS))
+          expect(
+            flat(text).includes(flat(encode(token))),
+            `${form} in ${where}: ${near(flat(text), flat(encode(token)))}`,
+          ).toBe(false);
+        for (const middle of base64Middles) expect(text.includes(middle), `base64 ${middle} in ${where}`).toBe(false);
+      }
+      // The control: every form of the public marker did reach some output, so the token's would have.
+      const all = Object.values(texts).join('\n');
+      for (const [form, encode] of Object.entries(broken.REFLECTIONS))
+        expect(flat(all).includes(flat(encode(marker))), `the marker ${form} reaches an output`).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   // The built CLI, signalled alone (as `kill PID` or a supervisor does: its workers get no signal
   // from outside), while a request waits on a body that never ends within the 60 s request timeout.
   it('SIGTERM to the CLI process during the start-up probe ends it with 143 within 5 s', async () => {
@@ -272,4 +326,10 @@ async function sigtermCli(s: BrokenServer, hits: number): Promise<void> {
   } finally {
     if (run.exitCode === null) process.kill(-run.pid!, 'SIGKILL');
   }
+}
+
+/** The text around `part`, for a failure's message. */
+function near(text: string, part: string): string {
+  const i = text.indexOf(part);
+  return i < 0 ? '' : text.slice(Math.max(0, i - 200), i + part.length + 100);
 }
