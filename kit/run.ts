@@ -19,6 +19,7 @@ import { UsageError } from '../suites/harness/errors.js';
 import { redactDeep } from '../suites/harness/redact.js';
 import { type KitConfig, readKitConfig } from './config.js';
 import { collectChecks, type DeclaredCheck, filesForOnly } from './coverage.js';
+import { harText, linkHar } from './har-output.js';
 import { causedByInterrupt, Interrupt } from './interrupt.js';
 import { makeDirectories } from './report-paths.js';
 import { type RunTotals, startRun } from './start.js';
@@ -102,11 +103,12 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
   });
   // A signal ended the run early: the report says so, with 130/143 and unrun checks "not run".
   // Redaction is the last step, so nothing added after it (the interruption's words) escapes it.
-  const report = redactDeep(
+  const redacted = redactDeep(
     interrupt.signal ? markInterrupted(built, interruptionOf(interrupt.signal as 'SIGINT' | 'SIGTERM')) : built,
     secrets,
   );
   const { outputs } = config;
+  const report = outputs.har && totals.har ? linkHar(redacted, outputs.har, outputs.html) : redacted;
   const written: Array<[string | undefined, (r: ConformanceReport) => string]> = [
     [outputs.json, renderJson],
     [outputs.junit, renderJunit],
@@ -119,6 +121,8 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
     [outputs['html-spec'], (r) => renderSpecHtml(r, readFileSync(specFile('api', 'notes-collections-v2.md'), 'utf8'))],
   ];
   const unwritten = written.flatMap(([path, render]) => (path ? writeReport(path, () => render(report)) : []));
+  if (outputs.har && totals.har)
+    unwritten.push(...writeReport(outputs.har, () => harText(totals.har!, report, kitVersion(), secrets)));
   // An interrupted run says one line (the reports on file have the rest): whoever stopped it wants
   // to know how far it got and that it cleaned up, not a partial summary.
   if (interrupt.signal) print(`${interrupt.line(progress.counts, totals)}\n`);

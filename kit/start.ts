@@ -6,6 +6,7 @@ import { TargetClient } from '../suites/harness/client.js';
 import type { KitContext } from '../suites/harness/context.js';
 import { UsageError } from '../suites/harness/errors.js';
 import { FixturesClient } from '../suites/harness/fixtures-client.js';
+import { type HarEntry, harWriter, recordedHarEntries } from '../suites/harness/har.js';
 import { journalCreates, Ledger, type LedgerEntry } from '../suites/harness/ledger.js';
 import type { QuotaInfo } from '../suites/harness/quota.js';
 import { SECRETS_FILE_PREFIX } from '../suites/harness/signals.js';
@@ -41,6 +42,8 @@ export interface RunTotals {
   deleted: number;
   /** Every credential the run knew or learned (fixture users' tokens), for the report's final redaction. */
   secrets: string[];
+  /** Every exchange of the run, in the order sent, when it was recorded (`--har`). */
+  har?: HarEntry[];
 }
 
 /**
@@ -67,6 +70,7 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
     maxRetryAfterMs: budgets.max_rate_limit_wait_ms,
     ...deadline,
     secrets: [config.token, config.secondaryToken, started.fixtures?.adminToken].filter((s): s is string => !!s),
+    ...(config.outputs.har ? { recording: { prefix: 'run.', write: harWriter(runDir, 'run') } } : {}),
   });
   const ledger = new Ledger(runDir);
   const fixtures = started.fixtures
@@ -120,6 +124,7 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
       runDir,
       only: config.only,
       ...(targetProblem ? { targetProblem } : {}),
+      ...(config.outputs.har ? { recordHar: true } : {}),
       ...deadline,
     },
     config,
@@ -145,6 +150,7 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
       const created = createdInRun(runDir);
       const everything = Object.values(journalCreates(runDir)).reduce((a, b) => a + b, 0);
       const quota = spentQuota(runDir);
+      const har = config.outputs.har ? recordedHarEntries(runDir) : undefined;
       rmSync(runDir, { recursive: true, force: true });
       return {
         requests,
@@ -153,6 +159,7 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
         leftovers: swept.length,
         leftoverDetail: swept,
         deleted: Math.max(0, everything - swept.length),
+        ...(har ? { har } : {}),
         secrets,
       };
     },

@@ -20,6 +20,8 @@ export interface EvidenceExchange {
   text: string;
   /** The answer a failed assertion judged (these come first in a check's evidence). */
   judged?: boolean;
+  /** Its entry in the run's recording (`--har`): the file and the entry's `_id`. */
+  har_entry?: { file: string; id: string };
 }
 
 /** What the runner tells about one check (a vitest test naming rules). */
