@@ -142,28 +142,37 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
       } else {
         setupClient.setDeadline(undefined);
       }
-      const swept = await sweep(context, setupClient, fixtures);
-      await setupClient.close();
-      await started.stop();
-      const requests = countRequests(runDir) + setupClient.sent;
-      const secrets = [...setupClient.secrets, ...learnedSecrets(runDir)];
-      const created = createdInRun(runDir);
-      const everything = Object.values(journalCreates(runDir)).reduce((a, b) => a + b, 0);
-      const quota = spentQuota(runDir);
-      const har = config.outputs.har ? recordedHarEntries(runDir) : undefined;
-      rmSync(runDir, { recursive: true, force: true });
-      return {
-        requests,
-        created,
-        ...(quota ? { quota } : {}),
-        leftovers: swept.length,
-        leftoverDetail: swept,
-        deleted: Math.max(0, everything - swept.length),
-        ...(har ? { har } : {}),
-        secrets,
-      };
+      try {
+        return await sweepAndCount();
+      } finally {
+        // Whatever the sweep met (a target gone silent, a worker's half-written file), the run folder goes.
+        rmSync(runDir, { recursive: true, force: true });
+      }
     },
   };
+
+  /** Deletes what the checks left and counts the run, from the run folder's files. */
+  async function sweepAndCount(): Promise<RunTotals> {
+    const swept = await sweep(context, setupClient, fixtures);
+    await setupClient.close();
+    await started.stop();
+    const requests = countRequests(runDir) + setupClient.sent;
+    const secrets = [...setupClient.secrets, ...learnedSecrets(runDir)];
+    const created = createdInRun(runDir);
+    const everything = Object.values(journalCreates(runDir)).reduce((a, b) => a + b, 0);
+    const quota = spentQuota(runDir);
+    const har = config.outputs.har ? recordedHarEntries(runDir) : undefined;
+    return {
+      requests,
+      created,
+      ...(quota ? { quota } : {}),
+      leftovers: swept.length,
+      leftoverDetail: swept,
+      deleted: Math.max(0, everything - swept.length),
+      ...(har ? { har } : {}),
+      secrets,
+    };
+  }
 }
 
 async function fixtureUser(fixtures: FixturesClient, ledger: Ledger): Promise<string> {

@@ -304,7 +304,8 @@ export class TargetClient {
     if (this.options.recording) this.recordHar(exchange, url, startedAt, body);
     this.afterResponse(exchange);
     if (!this.recorder) return exchange;
-    const index = this.recorder.push({ ...exchange, text: cut(exchange.text) }) - 1;
+    // The record is for evidence, which is text: a parsed body of a million items stays with the caller only.
+    const index = this.recorder.push({ ...exchange, json: undefined, text: cut(exchange.text) }) - 1;
     const onRead = this.onRead;
     return onRead ? trackReads(exchange, () => onRead(index)) : exchange;
   }

@@ -203,6 +203,17 @@ export const millionItems = (count = 1_000_000) =>
   });
 
 /**
+ * After the start-up probe, every answer is a list of `count` empty objects: about 3 MB for a
+ * million, well within the kit's byte cap, and each parses into a million objects.
+ */
+export const millionEmptyObjects = (count = 1_000_000) =>
+  http((_req, res, hit) => {
+    if (hit === 1) return json(res, 200, { notes: [], total: 0, request_id: 'r1' });
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(`{"request_id":"big","total":${count},"notes":[${new Array(count).fill('{}').join(',')}]}`);
+  });
+
+/**
  * Reflects the request's Authorization header everywhere the API has text: list items' content
  * and titles, created notes and collections, error messages, request ids and a response header.
  * It answers like the API closely enough for the kit to judge (and fail) it.

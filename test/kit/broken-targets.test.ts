@@ -33,10 +33,17 @@ interface Outcome {
   report?: ConformanceReport;
   usage?: UsageError;
   counts: Partial<Record<Verdict, number>>;
+  /** What the run left in its temporary directory (its run folder must be gone, whatever happened). */
+  leftInTmp: string[];
 }
 
 /** One run of the whole kit against `url`, with what it printed (stdout and stderr) and how long it took. */
 async function runAgainst(url: string, extra: string[] = []): Promise<Outcome> {
+  // A temporary directory of this run's own (the kit and its workers read TMPDIR), so what it leaves shows.
+  const tmp = mkdtempSync(join(tmpdir(), 'nc-broken-tmp-'));
+  const tmpBefore = process.env.TMPDIR;
+  process.env.TMPDIR = tmp;
+  const leftInTmp: string[] = [];
   let printed = '';
   const stderrWrite = process.stderr.write;
   process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
@@ -54,12 +61,16 @@ async function runAgainst(url: string, extra: string[] = []): Promise<Outcome> {
     );
     const counts: Partial<Record<Verdict, number>> = {};
     for (const [v, n] of Object.entries(report.summary)) if (n > 0) counts[v as Verdict] = n;
-    return { ms: performance.now() - started, printed, report, counts };
+    return { ms: performance.now() - started, printed, report, counts, leftInTmp };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    return { ms: performance.now() - started, printed: printed + error.message, usage: error, counts: {} };
+    return { ms: performance.now() - started, printed: printed + error.message, usage: error, counts: {}, leftInTmp };
   } finally {
     process.stderr.write = stderrWrite;
+    if (tmpBefore === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = tmpBefore;
+    leftInTmp.push(...readdirSync(tmp));
+    rmSync(tmp, { recursive: true, force: true });
   }
 }
 
@@ -72,6 +83,7 @@ function expectCouldNotJudge(o: Outcome, reason: RegExp): void {
   );
   expect(o.ms).toBeLessThan(BOUND_MS);
   expect(o.printed).not.toContain(TOKEN);
+  expect(o.leftInTmp, 'the run folder is removed').toEqual([]);
   if (o.usage) {
     expect(o.usage.message).not.toContain('\n');
     expect(o.usage.message).toMatch(reason);
@@ -186,6 +198,20 @@ describe('the kit against broken targets', { timeout: BOUND_MS * 2 }, () => {
     const o = await runAgainst(s.url);
     expectCouldNotJudge(o, /over 8388608 bytes/);
     expect(o.ms).toBeLessThan(60_000);
+  });
+
+  it('a list of a million empty objects (3 MB, within the byte cap) keeps every process of the kit under 500 MiB', async () => {
+    const s = await start(broken.millionEmptyObjects());
+    const peak = watchMemory();
+    try {
+      const o = await runAgainst(s.url, ['--only', 'notes.list']);
+      console.log(`peak RSS ${Math.round(peak.maxBytes / 2 ** 20)} MiB (${peak.where}), ${s.hits} hits`);
+      expect(s.hits).toBeGreaterThan(1);
+      expect(o.report?.summary.pass ?? 0).toBe(0);
+    } finally {
+      peak.stop();
+    }
+    expect(peak.maxBytes, peak.where).toBeLessThan(500 * 2 ** 20);
   });
 
   it('a target that reflects the token into every field, header and error message never gets it printed or reported', async () => {
@@ -332,4 +358,51 @@ async function sigtermCli(s: BrokenServer, hits: number): Promise<void> {
 function near(text: string, part: string): string {
   const i = text.indexOf(part);
   return i < 0 ? '' : text.slice(Math.max(0, i - 200), i + part.length + 100);
+}
+
+/**
+ * The largest resident set of this process (the run command, in-process) and its descendants (the
+ * kit's vitest workers), sampled from /proc every 100 ms while the run goes.
+ */
+function watchMemory(): { readonly maxBytes: number; readonly where: string; stop(): void } {
+  const state = { maxBytes: 0, where: 'not sampled' };
+  const sample = () => {
+    const parent = new Map<number, number>();
+    for (const name of readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      } catch {
+        // gone meanwhile
+      }
+    }
+    const ours = (pid: number): boolean => {
+      for (let p = pid, hops = 0; p > 1 && hops < 16; p = parent.get(p) ?? 0, hops++)
+        if (p === process.pid) return true;
+      return false;
+    };
+    for (const pid of parent.keys()) {
+      if (!ours(pid)) continue;
+      try {
+        const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+        const bytes = Number(rss ?? 0) * 1024;
+        if (bytes > state.maxBytes)
+          Object.assign(state, { maxBytes: bytes, where: pid === process.pid ? 'the run command' : `worker ${pid}` });
+      } catch {
+        // gone meanwhile
+      }
+    }
+  };
+  const timer = setInterval(sample, 100);
+  sample();
+  return {
+    get maxBytes() {
+      return state.maxBytes;
+    },
+    get where() {
+      return state.where;
+    },
+    stop: () => clearInterval(timer),
+  };
 }
