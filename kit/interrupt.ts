@@ -104,10 +104,15 @@ export class Interrupt {
    * What an interrupted run prints, and all it prints: "interrupted by SIGINT after 41 of 121
    * checks; 12 resources deleted, 0 left; exit 130".
    */
-  line(checks: { done: number; total: number }, totals: { deleted: number; leftovers: number }): string {
+  line(
+    checks: { done: number; total: number },
+    totals: { deleted: number; leftovers: number; unconfirmed: readonly string[] },
+  ): string {
     const ran = checks.total > 0 ? `after ${checks.done} of ${checks.total} checks` : 'before the checks started';
     const resources = `${totals.deleted} ${totals.deleted === 1 ? 'resource' : 'resources'} deleted`;
-    return `interrupted by ${this.signal} ${ran}; ${resources}, ${totals.leftovers} left; exit ${this.exitCode}`;
+    const n = totals.unconfirmed.length;
+    const unknown = n > 0 ? ` (${n} unknown: ${totals.unconfirmed.join(', ')})` : '';
+    return `interrupted by ${this.signal} ${ran}; ${resources}, ${totals.leftovers} left${unknown}; exit ${this.exitCode}`;
   }
 
   /** 128 + the signal number, as a shell reports a process ended by that signal; else undefined. */

@@ -103,8 +103,11 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
   });
   // A signal ended the run early: the report says so, with 130/143 and unrun checks "not run".
   // Redaction is the last step, so nothing added after it (the interruption's words) escapes it.
+  const withUnknown = totals.unconfirmed.length > 0 ? { ...built, leftovers_unconfirmed: totals.unconfirmed } : built;
   const redacted = redactDeep(
-    interrupt.signal ? markInterrupted(built, interruptionOf(interrupt.signal as 'SIGINT' | 'SIGTERM')) : built,
+    interrupt.signal
+      ? markInterrupted(withUnknown, interruptionOf(interrupt.signal as 'SIGINT' | 'SIGTERM'))
+      : withUnknown,
     secrets,
   );
   const { outputs } = config;

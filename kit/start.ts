@@ -13,7 +13,7 @@ import { SECRETS_FILE_PREFIX } from '../suites/harness/signals.js';
 import { REMOTE_MAX_DURATION_MS, resolveBudgets } from './budgets.js';
 import type { KitConfig } from './config.js';
 import { probeTarget, probeToken } from './probe.js';
-import { sweep } from './sweep.js';
+import { settleUncertain, sweep } from './sweep.js';
 import { startTarget } from './target.js';
 import { createdInRun, spentQuota, withTierAndCaps } from './tier.js';
 
@@ -40,6 +40,8 @@ export interface RunTotals {
   leftoverDetail: LedgerEntry[];
   /** Resources (notes, collections, fixture users) the run created and deleted again. */
   deleted: number;
+  /** Creates the kit could not confirm either way (no answer, an unreadable one): "note ID" or "a note created without an id". */
+  unconfirmed: string[];
   /** Every credential the run knew or learned (fixture users' tokens), for the report's final redaction. */
   secrets: string[];
   /** Every exchange of the run, in the order sent, when it was recorded (`--har`). */
@@ -154,6 +156,7 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
   /** Deletes what the checks left and counts the run, from the run folder's files. */
   async function sweepAndCount(): Promise<RunTotals> {
     const swept = await sweep(context, setupClient, fixtures);
+    const unconfirmed = await settleUncertain(context, setupClient);
     await setupClient.close();
     await started.stop();
     const requests = countRequests(runDir) + setupClient.sent;
@@ -169,6 +172,7 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
       leftovers: swept.length,
       leftoverDetail: swept,
       deleted: Math.max(0, everything - swept.length),
+      unconfirmed,
       ...(har ? { har } : {}),
       secrets,
     };

@@ -94,6 +94,8 @@ export interface ConformanceReport {
   /** The account's note quota, when a create found it spent (the documented quota_exceeded body). */
   quota?: SpentQuota;
   leftovers: number;
+  /** Creates the kit could not confirm made or not (no answer, an unreadable one): they may be left too. */
+  leftovers_unconfirmed?: string[];
   exit_code: ExitCode;
   exit_reason: string;
   /** Set when a signal ended the run early (markInterrupted in interrupted.ts); exit_code is then 130/143. */
