@@ -325,10 +325,14 @@ export class Api {
 
   /** A create that got no answer may still have been made: the ledger says so before the error goes on. */
   private async unlessUnanswered<T>(kind: 'note' | 'collection', body: unknown, send: () => Promise<T>): Promise<T> {
+    const sentBefore = this.client.sent;
     try {
       return await send();
     } catch (error) {
-      if (isKitError(error) && !isCreateCapReached(error) && !isQuotaSpent(error))
+      // Only a request that went out may have made something (not one refused before sending:
+      // the run stopped, a budget spent, the breaker open).
+      const wentOut = this.client.sent > sentBefore;
+      if (wentOut && isKitError(error) && !isCreateCapReached(error) && !isQuotaSpent(error))
         this.ledger.uncertain(kind, sentId(body), this.owner);
       throw error;
     }
