@@ -16,6 +16,7 @@ const PROOFS = [
   'test/kit/container.test.ts',
   'test/kit/refused-token.test.ts',
   'test/kit/repro-faults.test.ts',
+  'test/kit/har.test.ts',
   'test/kit/packaging.test.ts',
   'test/kit/profile-init.test.ts',
   'test/kit/quota.test.ts',

@@ -27,6 +27,7 @@ export interface KitConfig {
     readonly markdown?: string;
     readonly html?: string;
     readonly 'html-spec'?: string;
+    readonly har?: string;
   };
   readonly quiet: boolean;
   /** The embedded fake's own profile and faults (for proving the kit: divergent runs, the fault matrix). */
@@ -81,6 +82,7 @@ Reports:
   --markdown FILE          for a pull request or $GITHUB_STEP_SUMMARY (at most 60,000 characters)
   --html FILE              one self-contained page: failures first, a filter, evidence with copy buttons
   --html-spec FILE         the API document with each requirement marked by its rules' verdicts
+  --har FILE               every exchange of the run as HAR 1.2 (tokens redacted), for a browser's developer tools
                            (report paths are checked before anything is sent; missing directories are created)
   --quiet                  print only the headline, the failing rule ids, the exit line and the seed
   -h, --help               this text;  -v, --version  print the kit's version
@@ -174,6 +176,7 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
       ...optional('markdown', pick(values.markdown, 'NOTES_REPORT_MARKDOWN')),
       ...optional('html', pick(values.html, 'NOTES_REPORT_HTML')),
       ...optional('html-spec', pick(values['html-spec'], 'NOTES_REPORT_HTML_SPEC')),
+      ...optional('har', pick(values.har, 'NOTES_REPORT_HAR')),
     },
     quiet: values.quiet === true,
     ...optional('fakeProfile', pick(values['fake-profile'], 'NOTES_FAKE_PROFILE')),
@@ -248,6 +251,7 @@ function parse(argv: readonly string[]) {
       markdown: { type: 'string' },
       html: { type: 'string' },
       'html-spec': { type: 'string' },
+      har: { type: 'string' },
       quiet: { type: 'boolean' },
       'fake-profile': { type: 'string' },
       'fake-fault': { type: 'string', multiple: true },

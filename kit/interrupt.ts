@@ -7,6 +7,16 @@ import { WORKER_FILE_PREFIX } from '../suites/harness/signals.js';
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /**
+ * A run error that is the interrupt's own doing: a worker's request stopped by the signal
+ * (signals.ts, client.ts), vitest's cancel, or its pool reporting workers that ended on it.
+ */
+export function causedByInterrupt(message: string): boolean {
+  return /the run was (stopped|interrupted)|\[vitest-pool\]|Worker (forks|threads) emitted error|aborted|cancel/i.test(
+    message,
+  );
+}
+
+/**
  * Ctrl-C or SIGTERM (timeout, a CI cancel, docker stop) during a run: cancel the checks and let
  * the run command sweep what the run created before it exits. Installed before the run starts,
  * so a signal during start-up still ends in the sweep (and the container, if any, is stopped).
@@ -29,16 +39,13 @@ export class Interrupt {
 
   private readonly handle = (signal: NodeJS.Signals): void => {
     if (this.signal) {
-      // Exiting now would skip the sweep and leave the run's data on the target.
-      this.write(
-        `\nnotes-conformance: still cleaning up what the run created (${signal} ignored; kill -9 abandons it)\n`,
-      );
+      // Exiting now would skip the sweep and leave the run's data on the target. Said only to a
+      // person at a terminal: a log keeps the interrupted run's one line (interruptionLine).
+      if (process.stderr.isTTY)
+        this.write(`\nnotes-conformance: still cleaning up (${signal} ignored; kill -9 abandons it)\n`);
       return;
     }
     this.signal = signal;
-    this.write(
-      `\nnotes-conformance: ${signal === 'SIGINT' ? 'interrupted' : `${signal} received`}; cleaning up what the run created...\n`,
-    );
     this.controller.abort(new KitError(`the run was interrupted (${signal})`));
     // A rejection must not go unhandled: vitest's own handler for those exits the process.
     this.vitest
@@ -91,6 +98,21 @@ export class Interrupt {
         if (!known.get(name)!.includes(listener)) process.off(name, listener);
     }
     return this.vitest;
+  }
+
+  /**
+   * What an interrupted run prints, and all it prints: "interrupted by SIGINT after 41 of 121
+   * checks; 12 resources deleted, 0 left; exit 130".
+   */
+  line(
+    checks: { done: number; total: number },
+    totals: { deleted: number; leftovers: number; unconfirmed: readonly string[] },
+  ): string {
+    const ran = checks.total > 0 ? `after ${checks.done} of ${checks.total} checks` : 'before the checks started';
+    const resources = `${totals.deleted} ${totals.deleted === 1 ? 'resource' : 'resources'} deleted`;
+    const n = totals.unconfirmed.length;
+    const unknown = n > 0 ? ` (${n} unknown: ${totals.unconfirmed.join(', ')})` : '';
+    return `interrupted by ${this.signal} ${ran}; ${resources}, ${totals.leftovers} left${unknown}; exit ${this.exitCode}`;
   }
 
   /** 128 + the signal number, as a shell reports a process ended by that signal; else undefined. */

@@ -9,10 +9,9 @@ const PAUSE_MS = 1000;
 /**
  * The start-up probe: one list request, which every target of the API answers (2xx with the
  * token, 4xx without). No HTTP answer at all: the run cannot start (UsageError, exit 2). An
- * answer the API never gives (a redirect, a 5xx, a 2xx that is not JSON, 429 after the waits
- * the kit allows): returns why, and the run goes ahead judging nothing, so that every check
- * reports `error` with this reason instead of charging the target with hundreds of failures of
- * rules the kit could not judge, or waiting out every check's timeout.
+ * answer the API never gives (a redirect, a 5xx, an answer that is not JSON, 429 after the waits
+ * the kit allows): returns why, in one line; the run and `profile init` stop on it with exit 2
+ * instead of charging the target with hundreds of rules the kit could not judge.
  */
 export async function probeTarget(client: TargetClient, token: string | undefined): Promise<string | undefined> {
   let x: Exchange | undefined;
@@ -47,6 +46,9 @@ export async function probeTarget(client: TargetClient, token: string | undefine
       `the target has no note list at ${answer}${excerpt(got)}; give the API's base URL as --target (paths start with /v2)`,
     );
   }
+  // A proxy's or a web server's page: the API answers JSON.
+  if (got.json === undefined && /html/i.test(got.headers['content-type'] ?? ''))
+    return `the target does not answer like the API: ${answer} with an HTML page${excerpt(got)}`;
   return undefined;
 }
 

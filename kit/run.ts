@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createVitest } from 'vitest/node';
 import { OutcomeCollector } from '../reporters/collector.js';
@@ -19,7 +19,9 @@ import { UsageError } from '../suites/harness/errors.js';
 import { redactDeep } from '../suites/harness/redact.js';
 import { type KitConfig, readKitConfig } from './config.js';
 import { collectChecks, type DeclaredCheck, filesForOnly } from './coverage.js';
-import { Interrupt } from './interrupt.js';
+import { harText, linkHar } from './har-output.js';
+import { causedByInterrupt, Interrupt } from './interrupt.js';
+import { makeDirectories } from './report-paths.js';
 import { type RunTotals, startRun } from './start.js';
 import { planLine, QuotaLastSequencer } from './tier.js';
 import { checkRunOptions } from './vitest-run.js';
@@ -60,7 +62,7 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
   announcePlan(config);
   const ctx = run.context;
   interrupt.watchWorkers(ctx.runDir);
-  const progress = new Progress(config.quiet ? undefined : process.stderr);
+  const progress = new Progress(config.quiet ? undefined : process.stderr, () => interrupt.signal !== undefined);
   const collector = new OutcomeCollector('conformance', () => progress.checkDone());
   let totals: RunTotals;
   try {
@@ -70,8 +72,6 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
     // Whatever happened to the checks (failed, threw, cancelled), the sweep runs.
     totals = await run.finish({ interrupted: interrupt.signal !== undefined });
   }
-  if (interrupt.signal)
-    process.stderr.write(`notes-conformance: run interrupted; ${totals.leftovers} resource(s) left behind\n`);
   process.exitCode = 0;
   // The final pass: a target may reflect a token into anything (a title, an error message, a
   // header) and a check's assertion message may quote it; no string of any report keeps one.
@@ -97,15 +97,21 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
     created: totals.created,
     ...(totals.quota ? { quota: totals.quota } : {}),
     leftovers: totals.leftovers,
-    runErrors: collector.runErrors,
+    // After a signal, workers stopped mid-request and vitest's pool complaints are the interrupt's
+    // echo, not errors of the run: the report says "interrupted" once.
+    runErrors: interrupt.signal ? collector.runErrors.filter((e) => !causedByInterrupt(e)) : collector.runErrors,
   });
   // A signal ended the run early: the report says so, with 130/143 and unrun checks "not run".
   // Redaction is the last step, so nothing added after it (the interruption's words) escapes it.
-  const report = redactDeep(
-    interrupt.signal ? markInterrupted(built, interruptionOf(interrupt.signal as 'SIGINT' | 'SIGTERM')) : built,
+  const withUnknown = totals.unconfirmed.length > 0 ? { ...built, leftovers_unconfirmed: totals.unconfirmed } : built;
+  const redacted = redactDeep(
+    interrupt.signal
+      ? markInterrupted(withUnknown, interruptionOf(interrupt.signal as 'SIGINT' | 'SIGTERM'))
+      : withUnknown,
     secrets,
   );
   const { outputs } = config;
+  const report = outputs.har && totals.har ? linkHar(redacted, outputs.har, outputs.html) : redacted;
   const written: Array<[string | undefined, (r: ConformanceReport) => string]> = [
     [outputs.json, renderJson],
     [outputs.junit, renderJunit],
@@ -118,7 +124,12 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
     [outputs['html-spec'], (r) => renderSpecHtml(r, readFileSync(specFile('api', 'notes-collections-v2.md'), 'utf8'))],
   ];
   const unwritten = written.flatMap(([path, render]) => (path ? writeReport(path, () => render(report)) : []));
-  print(renderTerminal(report, { quiet: config.quiet, color: useColour(process.stdout, process.env) }));
+  if (outputs.har && totals.har)
+    unwritten.push(...writeReport(outputs.har, () => harText(totals.har!, report, kitVersion(), secrets)));
+  // An interrupted run says one line (the reports on file have the rest): whoever stopped it wants
+  // to know how far it got and that it cleaned up, not a partial summary.
+  if (interrupt.signal) print(`${interrupt.line(progress.counts, totals)}\n`);
+  else print(renderTerminal(report, { quiet: config.quiet, color: useColour(process.stdout, process.env) }));
   // The paths were checked before the run (report-paths.ts): this is rare (a full disk), and the
   // other reports and the summary are out before it is said.
   if (unwritten.length > 0) throw new UsageError(unwritten.join('; '));
@@ -139,7 +150,7 @@ function tierSequence(): { sequence: { sequencer: typeof QuotaLastSequencer } } 
 function writeReport(path: string, render: () => string): string[] {
   const file = resolve(path);
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    makeDirectories(dirname(file));
     writeFileSync(file, render());
     return [];
   } catch (error) {
@@ -156,13 +167,22 @@ class Progress {
   private total = 0;
   private readonly started = performance.now();
 
-  constructor(private readonly stream: (NodeJS.WritableStream & { isTTY?: boolean }) | undefined) {}
+  constructor(
+    private readonly stream: (NodeJS.WritableStream & { isTTY?: boolean }) | undefined,
+    /** After a signal, checks end cancelled: they are not "done", and nothing more is printed. */
+    private readonly stopped: () => boolean,
+  ) {}
 
   setTotal(total: number): void {
     this.total = total;
   }
 
+  get counts(): { done: number; total: number } {
+    return { done: this.done, total: this.total };
+  }
+
   checkDone(): void {
+    if (this.stopped()) return;
     this.done++;
     if (!this.stream) return;
     const line = formatProgress(this.done, this.total, performance.now() - this.started);
@@ -171,7 +191,8 @@ class Progress {
   }
 
   end(): void {
-    if (this.stream?.isTTY && this.done > 0) this.stream.write('\n');
+    // Interrupted: the progress line is erased, so the run's one line stands alone.
+    if (this.stream?.isTTY && this.done > 0) this.stream.write(this.stopped() ? '\r\x1b[K' : '\n');
   }
 }
 

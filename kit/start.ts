@@ -6,13 +6,14 @@ import { TargetClient } from '../suites/harness/client.js';
 import type { KitContext } from '../suites/harness/context.js';
 import { UsageError } from '../suites/harness/errors.js';
 import { FixturesClient } from '../suites/harness/fixtures-client.js';
-import { Ledger, type LedgerEntry } from '../suites/harness/ledger.js';
+import { type HarEntry, harWriter, recordedHarEntries } from '../suites/harness/har.js';
+import { journalCreates, Ledger, type LedgerEntry } from '../suites/harness/ledger.js';
 import type { QuotaInfo } from '../suites/harness/quota.js';
 import { SECRETS_FILE_PREFIX } from '../suites/harness/signals.js';
 import { REMOTE_MAX_DURATION_MS, resolveBudgets } from './budgets.js';
 import type { KitConfig } from './config.js';
 import { probeTarget, probeToken } from './probe.js';
-import { sweep } from './sweep.js';
+import { settleUncertain, sweep } from './sweep.js';
 import { startTarget } from './target.js';
 import { createdInRun, spentQuota, withTierAndCaps } from './tier.js';
 
@@ -37,8 +38,14 @@ export interface RunTotals {
   quota?: QuotaInfo;
   leftovers: number;
   leftoverDetail: LedgerEntry[];
+  /** Resources (notes, collections, fixture users) the run created and deleted again. */
+  deleted: number;
+  /** Creates the kit could not confirm either way (no answer, an unreadable one): "note ID" or "a note created without an id". */
+  unconfirmed: string[];
   /** Every credential the run knew or learned (fixture users' tokens), for the report's final redaction. */
   secrets: string[];
+  /** Every exchange of the run, in the order sent, when it was recorded (`--har`). */
+  har?: HarEntry[];
 }
 
 /**
@@ -65,6 +72,7 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
     maxRetryAfterMs: budgets.max_rate_limit_wait_ms,
     ...deadline,
     secrets: [config.token, config.secondaryToken, started.fixtures?.adminToken].filter((s): s is string => !!s),
+    ...(config.outputs.har ? { recording: { prefix: 'run.', write: harWriter(runDir, 'run') } } : {}),
   });
   const ledger = new Ledger(runDir);
   const fixtures = started.fixtures
@@ -76,12 +84,15 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
   // trickles, a wait for its rate limit); the run then goes on to its report and exit status.
   setupClient.honour(stop);
   try {
-    targetProblem = await probeTarget(setupClient, tokens.primary);
+    // An answer the API never gives (HTML, a proxy's page, a redirect to a login): nothing could be
+    // judged, so the run does not start (exit 2, one line), as `profile init` does.
+    const problem = await probeTarget(setupClient, tokens.primary);
+    if (problem) throw new UsageError(problem);
     // Without tokens, a fixture API can make the test users (fully isolated from other data).
     if (!tokens.primary && fixtures) tokens = { ...tokens, primary: await fixtureUser(fixtures, ledger) };
     if (!tokens.secondary && fixtures && (started.fixtures?.offers.includes('users') ?? false))
       tokens = { ...tokens, secondary: await fixtureUser(fixtures, ledger) };
-    else if (tokens.secondary && !targetProblem) await probeToken(setupClient, tokens.secondary, 'secondary');
+    else if (tokens.secondary) await probeToken(setupClient, tokens.secondary, 'secondary');
     // Inside the try: a container started for the run must not outlive this refusal.
     if (!tokens.primary) throw new UsageError('no token for the main test user: give --token');
   } catch (error) {
@@ -115,6 +126,7 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
       runDir,
       only: config.only,
       ...(targetProblem ? { targetProblem } : {}),
+      ...(config.outputs.har ? { recordHar: true } : {}),
       ...deadline,
     },
     config,
@@ -132,24 +144,39 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
       } else {
         setupClient.setDeadline(undefined);
       }
-      const swept = await sweep(context, setupClient, fixtures);
-      await setupClient.close();
-      await started.stop();
-      const requests = countRequests(runDir) + setupClient.sent;
-      const secrets = [...setupClient.secrets, ...learnedSecrets(runDir)];
-      const created = createdInRun(runDir);
-      const quota = spentQuota(runDir);
-      rmSync(runDir, { recursive: true, force: true });
-      return {
-        requests,
-        created,
-        ...(quota ? { quota } : {}),
-        leftovers: swept.length,
-        leftoverDetail: swept,
-        secrets,
-      };
+      try {
+        return await sweepAndCount();
+      } finally {
+        // Whatever the sweep met (a target gone silent, a worker's half-written file), the run folder goes.
+        rmSync(runDir, { recursive: true, force: true });
+      }
     },
   };
+
+  /** Deletes what the checks left and counts the run, from the run folder's files. */
+  async function sweepAndCount(): Promise<RunTotals> {
+    const swept = await sweep(context, setupClient, fixtures);
+    const unconfirmed = await settleUncertain(context, setupClient);
+    await setupClient.close();
+    await started.stop();
+    const requests = countRequests(runDir) + setupClient.sent;
+    const secrets = [...setupClient.secrets, ...learnedSecrets(runDir)];
+    const created = createdInRun(runDir);
+    const everything = Object.values(journalCreates(runDir)).reduce((a, b) => a + b, 0);
+    const quota = spentQuota(runDir);
+    const har = config.outputs.har ? recordedHarEntries(runDir) : undefined;
+    return {
+      requests,
+      created,
+      ...(quota ? { quota } : {}),
+      leftovers: swept.length,
+      leftoverDetail: swept,
+      deleted: Math.max(0, everything - swept.length),
+      unconfirmed,
+      ...(har ? { har } : {}),
+      secrets,
+    };
+  }
 }
 
 async function fixtureUser(fixtures: FixturesClient, ledger: Ledger): Promise<string> {

@@ -3,7 +3,7 @@ import { Api } from '../suites/harness/api.js';
 import type { TargetClient } from '../suites/harness/client.js';
 import type { KitContext } from '../suites/harness/context.js';
 import type { FixturesClient } from '../suites/harness/fixtures-client.js';
-import { Ledger, type LedgerEntry, pendingInJournal } from '../suites/harness/ledger.js';
+import { Ledger, type LedgerEntry, pendingInJournal, uncertainInJournal } from '../suites/harness/ledger.js';
 
 /**
  * The run's final sweep: deletes everything the journal still lists, whichever process created
@@ -44,4 +44,25 @@ export async function sweep(
     }
   }
   return pendingInJournal(ctx.runDir);
+}
+
+/**
+ * Creates whose answer the kit could not read (ledger "uncertain"): each one with an id the kit
+ * gave is deleted by that id (2xx: it existed and is gone; 404: it was never made). Returns what
+ * stays unconfirmed, which the report names instead of counting it as surely gone or surely left.
+ */
+export async function settleUncertain(ctx: KitContext, client: TargetClient): Promise<string[]> {
+  const ledger = new Ledger(ctx.runDir);
+  const api = new Api(client, ctx.profile, createSchemaRegistry(), ledger, ctx.tokens.primary, 'primary', false);
+  for (const entry of uncertainInJournal(ctx.runDir)) {
+    if (!entry.id || entry.kind === 'user' || entry.owner.startsWith('user:')) continue;
+    const as = entry.owner === 'secondary' && ctx.tokens.secondary ? api.as(ctx.tokens.secondary, 'secondary') : api;
+    try {
+      const x = entry.kind === 'note' ? await as.deleteNote(entry.id) : await as.deleteCollection(entry.id);
+      if ((x.status >= 200 && x.status < 300) || x.status === 404) ledger.deleted(entry.kind, entry.id);
+    } catch {
+      // stays unconfirmed
+    }
+  }
+  return uncertainInJournal(ctx.runDir).map((e) => (e.id ? `${e.kind} ${e.id}` : `a ${e.kind} created without an id`));
 }

@@ -38,6 +38,7 @@ export class OutcomeCollector implements Reporter {
       ...(meta.evidence ? { evidence: meta.evidence as unknown as EvidenceExchange[] } : {}),
       ...(meta.repro ? { repro: meta.repro } : {}),
       ...(meta.ruleRepros ? { ruleRepros: meta.ruleRepros } : {}),
+      ...(meta.ruleJudged ? { ruleJudged: meta.ruleJudged } : {}),
       ...(meta.seed !== undefined ? { seed: meta.seed } : {}),
       ...(meta.ruleFailures ? { ruleFailures: meta.ruleFailures } : {}),
       ...(meta.ruleSkips ? { ruleSkips: meta.ruleSkips } : {}),

@@ -52,4 +52,5 @@ function neverRan(check: CheckResult): boolean {
   return ABORTED.test(check.message) || (check.verdict === 'skipped' && check.message === 'skipped');
 }
 
-const ABORTED = /The test run was aborted/;
+/** vitest's cancel, and a check whose request the signal stopped (the worker's KitError). */
+const ABORTED = /The test run was aborted|the run was (stopped|interrupted) \((SIGINT|SIGTERM)\)/;

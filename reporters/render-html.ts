@@ -113,9 +113,16 @@ function exchange(x: EvidenceExchange): string {
   ].join('\n');
   const response = [`${x.status}`, ...Object.entries(x.headers).map(([k, v]) => `${k}: ${v}`), '', x.text].join('\n');
   return (
-    `<div class="exchange"><div class="x-head"><code>${esc(`${x.method} ${x.path}`)}</code> → <b>${x.status}</b></div>` +
+    `<div class="exchange"><div class="x-head"><code>${esc(`${x.method} ${x.path}`)}</code> → <b>${x.status}</b>${harLink(x)}</div>` +
     `<div class="x-part">request</div>${copyableBlock(request, 'request')}<div class="x-part">response</div>${copyableBlock(response, 'response')}</div>`
   );
+}
+
+/** The exchange's entry in the run's recording (`--har`), which a browser's developer tools open. */
+function harLink(x: EvidenceExchange): string {
+  if (!x.har_entry) return '';
+  const { file, id } = x.har_entry;
+  return ` · <a class="har" href="${esc(file)}" title="open in the developer tools: Network, Import HAR">HAR entry ${esc(id)}</a>`;
 }
 
 const REPORT_CSS = `

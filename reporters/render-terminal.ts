@@ -35,7 +35,7 @@ export function renderTerminal(report: ConformanceReport, options: TerminalOptio
   const paint = (code: string, text: string) => (options.color ? `\u001b[${SGR[code]}m${text}\u001b[0m` : text);
   const head = paint(
     'bold',
-    `notes-conformance: ${headline(report)}; ${report.requests} requests, ${report.leftovers} left behind`,
+    `notes-conformance: ${headline(report)}; ${report.requests} requests, ${report.leftovers} left behind${unconfirmed(report)}`,
   );
   const exit = paint(report.exit_code === 0 ? 'pass' : 'fail', `exit ${report.exit_code}: ${report.exit_reason}`);
   const seed = `seed ${report.seed} (replay property runs with --seed ${report.seed})`;
@@ -85,4 +85,12 @@ function wrapList(label: string, items: readonly string[]): string[] {
   });
   lines.push(line);
   return lines;
+}
+
+/** ", and 2 unknown (note 1f2e..., a note created without an id)": creates the kit could not confirm either way. */
+export function unconfirmed(report: ConformanceReport): string {
+  const ids = report.leftovers_unconfirmed ?? [];
+  if (ids.length === 0) return '';
+  const shown = ids.slice(0, 5).join(', ') + (ids.length > 5 ? `, ${ids.length - 5} more` : '');
+  return `, and ${ids.length} unknown (${shown})`;
 }

@@ -20,6 +20,8 @@ export interface EvidenceExchange {
   text: string;
   /** The answer a failed assertion judged (these come first in a check's evidence). */
   judged?: boolean;
+  /** Its entry in the run's recording (`--har`): the file and the entry's `_id`. */
+  har_entry?: { file: string; id: string };
 }
 
 /** What the runner tells about one check (a vitest test naming rules). */
@@ -36,6 +38,8 @@ export interface CheckOutcome {
   repro?: string;
   /** The same per rule failed through verify() or a RuleViolation. */
   ruleRepros?: Readonly<Record<string, string>>;
+  /** Per rule failed through verify() or a RuleViolation: the position in `evidence` of the exchange it judged. */
+  ruleJudged?: Readonly<Record<string, number>>;
   seed?: number;
   /** Rules found broken through verify(): only these failed; the check's other rules passed. */
   ruleFailures?: Readonly<Record<string, string>>;
@@ -90,6 +94,8 @@ export interface ConformanceReport {
   /** The account's note quota, when a create found it spent (the documented quota_exceeded body). */
   quota?: SpentQuota;
   leftovers: number;
+  /** Creates the kit could not confirm made or not (no answer, an unreadable one): they may be left too. */
+  leftovers_unconfirmed?: string[];
   exit_code: ExitCode;
   exit_reason: string;
   /** Set when a signal ended the run early (markInterrupted in interrupted.ts); exit_code is then 130/143. */
@@ -172,7 +178,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
       const result: CheckResult = { name: outcome.name, verdict, message, file: outcome.file };
       if (outcome.seed !== undefined && verdict !== 'pass' && verdict !== 'skipped') result.seed = outcome.seed;
       if (verdict !== 'pass' && verdict !== 'skipped' && outcome.evidence?.length)
-        result.evidence = [...outcome.evidence];
+        result.evidence = evidenceOfRule(outcome.evidence, outcome.ruleJudged?.[id]);
       const repro = outcome.ruleRepros?.[id] ?? outcome.repro;
       if (verdict !== 'pass' && verdict !== 'skipped' && repro) result.repro = repro;
       if (outcome.durationMs !== undefined) result.duration_ms = Math.round(outcome.durationMs);
@@ -281,4 +287,16 @@ function oneLine(message: string): string {
 /** Locale-independent order (localeCompare depends on the machine's ICU data; reports must not). */
 export function byCodePoint(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * A check's evidence as one of its rules shows it: the exchange that rule was judged on first and
+ * alone marked judged (those of the check's other rules stay as context), so a rule's evidence and
+ * repro are the same exchange.
+ */
+function evidenceOfRule(evidence: readonly EvidenceExchange[], judgedAt: number | undefined): EvidenceExchange[] {
+  const own = judgedAt === undefined ? undefined : evidence[judgedAt];
+  if (!own) return [...evidence];
+  const context = evidence.filter((x) => x !== own).map(({ judged: _judged, ...x }) => x);
+  return [{ ...own, judged: true }, ...context];
 }

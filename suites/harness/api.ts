@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EndpointDecl, Profile } from '../../spec/profile.js';
 import type { SchemaRegistry } from '../../spec/schemas.js';
 import type { Exchange, SendOptions, TargetClient } from './client.js';
-import { KitError, QuotaSpent, quotaWords } from './errors.js';
+import { isCreateCapReached, isKitError, isQuotaSpent, KitError, QuotaSpent, quotaWords } from './errors.js';
 import type { Ledger, Owner } from './ledger.js';
 import type { CreatedKind, CreateGuard } from './quota.js';
 import { tracked } from './signals.js';
@@ -101,8 +101,10 @@ export class Api {
   // ---- notes ----
   async createNote(body: unknown) {
     if (!this.quotaUnderTest) this.guard?.beforeCreate(this.token, 'note', this.capped);
-    const x = await this.send('createNote', { method: 'POST', path: '/v2/notes', json: body });
-    this.noteCreated(x, 'note');
+    const x = await this.unlessUnanswered('note', body, () =>
+      this.send('createNote', { method: 'POST', path: '/v2/notes', json: body }),
+    );
+    this.noteCreated(x, 'note', body);
     await this.afterCreate(x, 'note');
     return x;
   }
@@ -164,8 +166,10 @@ export class Api {
   // ---- collections ----
   async createCollection(body: unknown) {
     this.guard?.beforeCreate(this.token, 'collection', this.capped);
-    const x = await this.send('createCollection', { method: 'POST', path: '/v2/collections', json: body });
-    this.noteCreated(x, 'collection');
+    const x = await this.unlessUnanswered('collection', body, () =>
+      this.send('createCollection', { method: 'POST', path: '/v2/collections', json: body }),
+    );
+    this.noteCreated(x, 'collection', body);
     await this.afterCreate(x, 'collection');
     return x;
   }
@@ -311,9 +315,32 @@ export class Api {
     return value;
   }
 
-  private noteCreated(exchange: Exchange, kind: 'note' | 'collection'): void {
+  private noteCreated(exchange: Exchange, kind: 'note' | 'collection', sent?: unknown): void {
     const id = (exchange.json as { id?: unknown } | undefined)?.id;
-    if (exchange.status >= 200 && exchange.status < 300 && typeof id === 'string')
-      this.ledger.created(kind, id, this.owner);
+    const ok = exchange.status >= 200 && exchange.status < 300;
+    if (ok && typeof id === 'string') this.ledger.created(kind, id, this.owner);
+    // A success the kit cannot read, or a server error: the resource may exist (ledger.ts "uncertain").
+    else if (ok || exchange.status >= 500) this.ledger.uncertain(kind, sentId(sent), this.owner);
   }
+
+  /** A create that got no answer may still have been made: the ledger says so before the error goes on. */
+  private async unlessUnanswered<T>(kind: 'note' | 'collection', body: unknown, send: () => Promise<T>): Promise<T> {
+    const sentBefore = this.client.sent;
+    try {
+      return await send();
+    } catch (error) {
+      // Only a request that went out may have made something (not one refused before sending:
+      // the run stopped, a budget spent, the breaker open).
+      const wentOut = this.client.sent > sentBefore;
+      if (wentOut && isKitError(error) && !isCreateCapReached(error) && !isQuotaSpent(error))
+        this.ledger.uncertain(kind, sentId(body), this.owner);
+      throw error;
+    }
+  }
+}
+
+/** The id the kit itself gave a create (create-only ids), if it gave one. */
+function sentId(body: unknown): string | undefined {
+  const id = (body as { id?: unknown } | null | undefined)?.id;
+  return typeof id === 'string' ? id : undefined;
 }

@@ -21,6 +21,7 @@ import {
 import { type EvidenceItem, selectEvidence } from './evidence.js';
 import type { FixturesClient, FixtureUser } from './fixtures-client.js';
 import type { Kit } from './kit.js';
+import { ReadLog } from './read-tracking.js';
 import { eventually, type Polled, poll, timestampPrecisionMs } from './timing.js';
 
 declare module 'vitest' {
@@ -33,6 +34,8 @@ declare module 'vitest' {
     repro?: string;
     /** Per rule failed through verify() or a RuleViolation: the repro of the exchange that judged it. */
     ruleRepros?: Record<string, string>;
+    /** Per rule failed through verify() or a RuleViolation: the position in `evidence` of the exchange that judged it. */
+    ruleJudged?: Record<string, number>;
     requests?: number;
     /** fast-check seed of a property that ran. */
     seed?: number;
@@ -192,17 +195,20 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
     const exchanges: Exchange[] = [];
     const ruleFailures: Record<string, string> = {};
     const ruleSkips: Record<string, string> = {};
-    // The exchange each failed rule was judged on: the last one sent before the failure was caught.
+    // The exchange each failed rule was judged on: the one whose answer was read last before the
+    // failure (read-tracking.ts), else the last one sent.
     const judgedAt: Record<string, number> = {};
-    const judge = (ids: readonly string[]) => {
-      for (const id of ids) if (exchanges.length > 0) judgedAt[id] ??= exchanges.length - 1;
+    const reads = new ReadLog();
+    const judge = (ids: readonly string[], at: number | undefined) => {
+      const index = at ?? exchanges.length - 1;
+      for (const id of ids) if (index >= 0) judgedAt[id] ??= index;
     };
     const declared = (ids: readonly string[], what: string) => {
       const stray = ids.filter((id) => !spec.rules.includes(id));
       if (stray.length > 0) throw new Error(`${what} names rule(s) the check does not declare: ${stray.join(', ')}`);
     };
     const sentBefore = kit.client.sent;
-    kit.client.record(exchanges);
+    kit.client.record(exchanges, reads.read);
     const t: CheckContext = {
       kit,
       ctx: kit.ctx,
@@ -239,12 +245,13 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
       async verify(rules, fn) {
         const ids = typeof rules === 'string' ? [rules] : rules;
         declared(ids, 'verify');
+        const mark = reads.mark();
         try {
           await fn();
         } catch (error) {
           if (classify(error) !== 'fail') throw error;
           const message = (error as Error).message.split('\n')[0]!;
-          judge(ids);
+          judge(ids, reads.lastReadSince(mark));
           for (const id of ids) ruleFailures[id] ??= message;
         }
       },
@@ -268,7 +275,7 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
     };
     const pin = (violation: RuleViolation) => {
       declared([...violation.broken.keys()], 'RuleViolation');
-      judge([...violation.broken.keys()]);
+      judge([...violation.broken.keys()], reads.lastReadSince());
       for (const [id, why] of violation.broken) ruleFailures[id] ??= why.split('\n')[0]!;
     };
     try {
@@ -291,9 +298,13 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
       if (isCreateCapReached(error)) vitestCtx.skip((error as Error).message);
       if (Object.keys(ruleFailures).length > 0) vitestCtx.task.meta.ruleFailures = ruleFailures;
       if (Object.keys(ruleSkips).length > 0) vitestCtx.task.meta.ruleSkips = ruleSkips;
-      recordFailure(vitestCtx.task.meta, exchanges, judgedAt, !(error instanceof RuleFailures), (x) =>
-        kit.client.forEvidence(x),
-      );
+      // A check stopped by a failed assertion judged the answer it read last; one stopped by the
+      // kit's error (a timeout, say) ended on the last request sent.
+      const stoppedAt =
+        error instanceof RuleFailures
+          ? undefined
+          : ((classify(error) === 'fail' ? reads.lastReadSince() : undefined) ?? exchanges.length - 1);
+      recordFailure(vitestCtx.task.meta, exchanges, judgedAt, stoppedAt, (x) => kit.client.forEvidence(x));
       throw asVerdict(error);
     } finally {
       kit.client.record(undefined);
@@ -304,24 +315,28 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
 
 /**
  * A failed check's evidence and repro commands: the exchanges its failures judged (each rule's,
- * and the last one sent when the check itself stopped on an error) first, then context.
+ * and `stoppedAt`'s when the check itself stopped on a failure or an error) first, then context.
  */
 function recordFailure(
   meta: import('vitest').TaskMeta,
   exchanges: readonly Exchange[],
   judgedAt: Readonly<Record<string, number>>,
-  stopped: boolean,
+  stoppedAt: number | undefined,
   forEvidence: (x: Exchange) => Exchange,
 ): void {
-  const last = exchanges.length - 1;
   const judged = new Set(Object.values(judgedAt));
-  if (stopped && last >= 0) judged.add(last);
+  const stopped = stoppedAt !== undefined && stoppedAt >= 0;
+  if (stopped) judged.add(stoppedAt);
   meta.evidence = selectEvidence(exchanges.map(forEvidence), judged);
+  // Judged exchanges come first, in the order sent: each rule's own is found by its position there.
+  const order = [...judged].filter((i) => i < exchanges.length).sort((a, b) => a - b);
+  const ruleJudged = Object.fromEntries(Object.entries(judgedAt).map(([id, i]) => [id, order.indexOf(i)]));
+  if (Object.keys(ruleJudged).length > 0) meta.ruleJudged = ruleJudged;
   const ruleRepros = Object.fromEntries(
     Object.entries(judgedAt).flatMap(([id, i]) => (exchanges[i]?.repro ? [[id, exchanges[i].repro]] : [])),
   );
   if (Object.keys(ruleRepros).length > 0) meta.ruleRepros = ruleRepros;
-  const main = stopped ? exchanges[last] : exchanges[Math.min(...judged)];
+  const main = stopped ? exchanges[stoppedAt] : exchanges[Math.min(...judged)];
   if (main?.repro) meta.repro = main.repro;
 }
 

@@ -1,6 +1,8 @@
 import { Agent, request, errors as undiciErrors } from 'undici';
 import { Breaker, TargetUnavailable } from './breaker.js';
 import { KitError } from './errors.js';
+import { type HarEntry, harEntry } from './har.js';
+import { trackReads } from './read-tracking.js';
 import { redactText } from './redact.js';
 import { curlRepro, type NamedSecret } from './repro.js';
 
@@ -28,6 +30,8 @@ export interface Exchange<Op extends string = string> {
   schemaProblems?: string[];
   /** A shell command sending this request again as it was sent, credentials as variables (repro.ts). */
   readonly repro?: string;
+  /** The exchange's entry in the run's recording (`--har`; har.ts), when it is recorded. */
+  readonly id?: string;
 }
 
 export interface SendOptions {
@@ -72,6 +76,8 @@ export interface ClientOptions {
   onSecretLearned?: (secret: string) => void;
   /** Aborts every request in flight and every wait, and refuses new requests (the run was stopped). */
   signal?: AbortSignal;
+  /** The run's recording (`--har`): each answered exchange, redacted, as a HAR entry with an id of this prefix. */
+  recording?: { readonly prefix: string; readonly write: (entry: HarEntry) => void };
 }
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -91,6 +97,7 @@ export class TargetClient {
   private nextAllowedAt = 0;
   private bucketEmptyUntil = 0;
   private recorder: Exchange[] | undefined;
+  private onRead: ((index: number) => void) | undefined;
   private readonly extraSecrets: string[] = [];
   private readonly learnedVariables = new Map<string, string>();
   private readonly breaker = new Breaker();
@@ -119,9 +126,14 @@ export class TargetClient {
     return this.base.origin;
   }
 
-  /** Exchanges from now on are also pushed to this list (the running check's evidence). */
-  record(into: Exchange[] | undefined): void {
+  /**
+   * Exchanges from now on are also pushed to this list (the running check's evidence); with
+   * `onRead`, each exchange handed back says when its answer is read, by its index in the list
+   * (read-tracking.ts: how a failure finds the exchange it judged).
+   */
+  record(into: Exchange[] | undefined, onRead?: (index: number) => void): void {
     this.recorder = into;
+    this.onRead = into ? onRead : undefined;
   }
 
   /**
@@ -233,7 +245,8 @@ export class TargetClient {
     if (body !== undefined && opts.contentType !== null)
       headers['content-type'] = opts.contentType ?? 'application/json';
 
-    this.sent++;
+    const seq = ++this.sent;
+    const startedAt = Date.now();
     const started = performance.now();
     const what = `${opts.method} ${this.redact(url.pathname)}`;
     // A request never outlives the deadline: its timeout is cut to what is left.
@@ -263,8 +276,11 @@ export class TargetClient {
         responseHeaders['content-length'],
       );
     } catch (error) {
-      if (stop?.aborted) throw stopped(stop, what);
-      throw transportError(error, what, timeoutMs);
+      const failure = stop?.aborted ? stopped(stop, what) : transportError(error, what, timeoutMs);
+      // The recording keeps requests without a (whole) answer too, as browsers do: status 0.
+      if (this.options.recording)
+        this.recordUnanswered(opts.method, url, headers, body, { seq, startedAt, started }, failure);
+      throw failure;
     }
     const text = bytes.toString('utf8');
     const exchange: Exchange = {
@@ -283,10 +299,55 @@ export class TargetClient {
         { method: opts.method, url: url.href, headers, ...(body === undefined ? {} : { body }) },
         this.namedSecrets(),
       ),
+      ...(this.options.recording ? { id: `${this.options.recording.prefix}${seq}` } : {}),
     };
+    if (this.options.recording) this.recordHar(exchange, url, startedAt, body);
     this.afterResponse(exchange);
-    this.recorder?.push({ ...exchange, text: cut(exchange.text) });
-    return exchange;
+    if (!this.recorder) return exchange;
+    // The record is for evidence, which is text: a parsed body of a million items stays with the caller only.
+    const index = this.recorder.push({ ...exchange, json: undefined, text: cut(exchange.text) }) - 1;
+    const onRead = this.onRead;
+    return onRead ? trackReads(exchange, () => onRead(index)) : exchange;
+  }
+
+  /** The run's recording: the whole request body (redacted), not the evidence's cut one. */
+  private recordHar(exchange: Exchange, url: URL, startedAt: number, body: string | Uint8Array | undefined): void {
+    const sent = typeof body === 'string' ? body : body === undefined ? undefined : Buffer.from(body).toString('utf8');
+    this.options.recording!.write(
+      harEntry(
+        exchange,
+        { url: this.redact(url.href), startedAt, ...(sent === undefined ? {} : { body: this.redact(sent) }) },
+        exchange.id!,
+      ),
+    );
+  }
+
+  private recordUnanswered(
+    method: string,
+    url: URL,
+    headers: Record<string, string>,
+    body: string | Uint8Array | undefined,
+    { seq, startedAt, started }: { seq: number; startedAt: number; started: number },
+    failure: Error,
+  ): void {
+    const sent = typeof body === 'string' ? body : body === undefined ? undefined : Buffer.from(body).toString('utf8');
+    const exchange: Exchange = {
+      method,
+      path: this.redact(url.pathname + url.search),
+      requestHeaders: this.redactHeaders(headers),
+      status: 0,
+      headers: {},
+      text: '',
+      json: undefined,
+      durationMs: Math.round(performance.now() - started),
+      id: `${this.options.recording!.prefix}${seq}`,
+    };
+    const entry = harEntry(
+      exchange,
+      { url: this.redact(url.href), startedAt, ...(sent === undefined ? {} : { body: this.redact(sent) }) },
+      exchange.id!,
+    );
+    this.options.recording!.write({ ...entry, comment: `no answer: ${this.redact(failure.message)}` });
   }
 
   private urlFor(opts: SendOptions): URL {

@@ -49,6 +49,8 @@ export interface KitContext {
   readonly createCaps?: { readonly notes: number; readonly collections: number };
   /** Set by the run command, which cancels the workers itself on Ctrl-C and then sweeps. */
   readonly parentHandlesInterrupt?: boolean;
+  /** The run records every exchange for `--har` (har.ts): each process appends to its file in runDir. */
+  readonly recordHar?: boolean;
 }
 
 declare module 'vitest' {

@@ -9,6 +9,7 @@ import { TargetClient } from './client.js';
 import type { KitContext } from './context.js';
 import { DataFactory } from './data.js';
 import { FixturesClient } from './fixtures-client.js';
+import { harWriter } from './har.js';
 import { Ledger } from './ledger.js';
 import { CreateGuard } from './quota.js';
 import { leaveSignalsToRunCommand, registerWorker, SECRETS_FILE_PREFIX, stopSignal } from './signals.js';
@@ -52,6 +53,14 @@ function createKit(ctx: KitContext): Kit {
     // The run directory is private to the run (mkdtemp) and removed when it ends.
     onSecretLearned: (secret) => appendFileSync(secretsFile, `${JSON.stringify(secret)}\n`, { mode: 0o600 }),
     secretVariables: secretVariables(ctx),
+    ...(ctx.recordHar
+      ? {
+          recording: {
+            prefix: `${process.pid}.${threadId}.`,
+            write: harWriter(ctx.runDir, `${process.pid}-${threadId}`),
+          },
+        }
+      : {}),
   });
   const schemas = createSchemaRegistry();
   const ledger = new Ledger(ctx.runDir);

@@ -6,7 +6,11 @@ export type ResourceKind = 'note' | 'collection' | 'user';
 export type Owner = 'primary' | 'secondary' | `user:${string}`;
 
 export interface LedgerEntry {
-  op: 'created' | 'deleted' | 'trashed';
+  /**
+   * `uncertain`: a create whose answer could not be read (no answer, a 5xx, a success without an
+   * id): the resource may exist. Its id is the one the kit sent, or empty when it sent none.
+   */
+  op: 'created' | 'deleted' | 'trashed' | 'uncertain';
   kind: ResourceKind;
   id: string;
   owner: Owner;
@@ -38,6 +42,11 @@ export class Ledger {
   /** Loads what an earlier process journaled and left pending (the run's final sweep). */
   adopt(entries: readonly LedgerEntry[]): void {
     for (const entry of entries) this.mine.set(`${entry.kind}:${entry.id}`, entry);
+  }
+
+  /** A create the target may have made, though the kit could not read that it did (see LedgerEntry). */
+  uncertain(kind: ResourceKind, id: string | undefined, owner: Owner): void {
+    appendFileSync(this.path, `${JSON.stringify({ op: 'uncertain', kind, id: id ?? '', owner })}\n`);
   }
 
   trashed(kind: ResourceKind, id: string): void {
@@ -86,6 +95,7 @@ export function pendingInJournal(runDir: string): LedgerEntry[] {
       continue; // a line cut short by a worker killed mid-write (an interrupted run)
     }
     const key = `${entry.kind}:${entry.id}`;
+    if (entry.op === 'uncertain') continue;
     if (entry.op === 'created') open.set(key, entry);
     else if (entry.op === 'trashed') {
       const trashed = open.get(key);
@@ -115,4 +125,27 @@ export function journalCreates(runDir: string): Record<ResourceKind, number> {
     counts[entry.kind]++;
   }
   return counts;
+}
+
+/**
+ * Creates the run could not confirm (op `uncertain`) and did not settle later: no create or
+ * delete of the same id followed. Those without an id can never be settled.
+ */
+export function uncertainInJournal(runDir: string): LedgerEntry[] {
+  const path = join(runDir, FILE);
+  if (!existsSync(path)) return [];
+  const open = new Map<string, LedgerEntry>();
+  let anonymous = 0;
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    let entry: LedgerEntry;
+    try {
+      entry = JSON.parse(line) as LedgerEntry;
+    } catch {
+      continue;
+    }
+    const key = `${entry.kind}:${entry.id}`;
+    if (entry.op === 'uncertain') open.set(entry.id ? key : `${key}#${anonymous++}`, entry);
+    else if (entry.op === 'created' || entry.op === 'deleted') open.delete(key);
+  }
+  return [...open.values()];
 }

@@ -73,6 +73,26 @@ export const html = () =>
     res.end('<!doctype html><html><body><h1>Welcome</h1></body></html>');
   });
 
+/** A proxy in front of nothing: 502 with its HTML error page to everything. */
+export const proxyPage = () =>
+  http((_req, res) => {
+    res.writeHead(502, { 'content-type': 'text/html' });
+    res.end(
+      '<html>\n<head><title>502 Bad Gateway</title></head>\n<body><center><h1>502 Bad Gateway</h1></center>\n</body>\n</html>\n',
+    );
+  });
+
+/** A single sign-on gate: every path redirects to its own login page (same origin), which is HTML. */
+export const loginRedirect = () =>
+  http((req, res) => {
+    if (req.url?.startsWith('/login')) {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      return void res.end('<!doctype html><form action="/login"><input name="user"></form>');
+    }
+    res.writeHead(302, { location: `/login?next=${encodeURIComponent(req.url ?? '/')}` });
+    res.end();
+  });
+
 /** 500 to everything, with a JSON error body (so "is it JSON" alone cannot tell it apart). */
 export const failing = () => http((_req, res) => json(res, 500, { error: 'internal_error' }));
 
@@ -183,6 +203,17 @@ export const millionItems = (count = 1_000_000) =>
   });
 
 /**
+ * After the start-up probe, every answer is a list of `count` empty objects: about 3 MB for a
+ * million, well within the kit's byte cap, and each parses into a million objects.
+ */
+export const millionEmptyObjects = (count = 1_000_000) =>
+  http((_req, res, hit) => {
+    if (hit === 1) return json(res, 200, { notes: [], total: 0, request_id: 'r1' });
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(`{"request_id":"big","total":${count},"notes":[${new Array(count).fill('{}').join(',')}]}`);
+  });
+
+/**
  * Reflects the request's Authorization header everywhere the API has text: list items' content
  * and titles, created notes and collections, error messages, request ids and a response header.
  * It answers like the API closely enough for the kit to judge (and fail) it.
@@ -218,6 +249,53 @@ export const reflecting = () =>
       { error: { type: 'invalid_request', message: `bad request for ${auth}`, request_id: token } },
       headers,
     );
+  });
+
+/** How a server may hand a value back: each a function of the value, as it appears in the body's text or a header. */
+export const REFLECTIONS: Readonly<Record<string, (value: string) => string>> = {
+  // PHP's json_encode escapes every slash: the body's text holds tok\/Robust+01==.
+  'JSON-escaped': (v) => JSON.stringify(v).slice(1, -1).replace(/\//g, '\\/'),
+  'percent-encoded': (v) => encodeURIComponent(v),
+  'percent-encoded, lower-case hex': (v) => encodeURIComponent(v).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+  base64: (v) => Buffer.from(v).toString('base64'),
+  'base64 inside Basic credentials': (v) => Buffer.from(`user:${v}`).toString('base64'),
+  'base64url inside a cursor': (v) => Buffer.from(`{"after":"${v}"}`).toString('base64url'),
+  'upper-case': (v) => v.toUpperCase(),
+  'lower-case': (v) => v.toLowerCase(),
+  'split across lines': (v) => `${v.slice(0, 6)}\n${v.slice(6)}`,
+  'split across lines, indented': (v) => `${v.slice(0, 4)}\r\n    ${v.slice(4)}`,
+};
+
+/**
+ * Reflects the request's token, and a public `marker` beside it, in every form of REFLECTIONS:
+ * each form in a field of every answer (titles, content, request ids, error messages) and in a
+ * response header. The marker shows each form did reach the kit's output; the token must not.
+ */
+export const reflectingEncoded = (marker: string) =>
+  http((req, res) => {
+    const token = String(req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
+    const forms = Object.values(REFLECTIONS);
+    const both = (f: (v: string) => string) => `${f(token)} ${f(marker)}`;
+    const text = forms.map(both).join(' | ');
+    const headers = Object.fromEntries(forms.map((f, i) => [`x-echo-${i}`, both(f).replace(/[\r\n]+\s*/g, ' ')]));
+    const note = {
+      id: '6f1c2a0e-0000-4000-8000-000000000001',
+      title: text,
+      content: text,
+      version: 1,
+      created_at: '2024-01-01T00:00:00.000Z',
+      updated_at: '2024-01-01T00:00:00.000Z',
+      collection_ids: [],
+    };
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      // The body's text as PHP writes it: every slash escaped.
+      res.end(JSON.stringify(body).replace(/\//g, '\\/'));
+    };
+    if (req.method === 'GET' && req.url?.startsWith('/v2/notes'))
+      return send(200, { notes: [note], total: 1, request_id: text, next_page: text });
+    if (req.method === 'POST' && req.url?.startsWith('/v2/notes')) return send(200, { ...note, request_id: text });
+    send(400, { error: { type: 'invalid_request', message: `bad request: ${text}`, request_id: text } });
   });
 
 /** Answers the start-up probe like the API, then trickles every later answer one byte every `everyMs`. */

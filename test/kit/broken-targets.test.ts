@@ -33,10 +33,17 @@ interface Outcome {
   report?: ConformanceReport;
   usage?: UsageError;
   counts: Partial<Record<Verdict, number>>;
+  /** What the run left in its temporary directory (its run folder must be gone, whatever happened). */
+  leftInTmp: string[];
 }
 
 /** One run of the whole kit against `url`, with what it printed (stdout and stderr) and how long it took. */
 async function runAgainst(url: string, extra: string[] = []): Promise<Outcome> {
+  // A temporary directory of this run's own (the kit and its workers read TMPDIR), so what it leaves shows.
+  const tmp = mkdtempSync(join(tmpdir(), 'nc-broken-tmp-'));
+  const tmpBefore = process.env.TMPDIR;
+  process.env.TMPDIR = tmp;
+  const leftInTmp: string[] = [];
   let printed = '';
   const stderrWrite = process.stderr.write;
   process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
@@ -54,12 +61,16 @@ async function runAgainst(url: string, extra: string[] = []): Promise<Outcome> {
     );
     const counts: Partial<Record<Verdict, number>> = {};
     for (const [v, n] of Object.entries(report.summary)) if (n > 0) counts[v as Verdict] = n;
-    return { ms: performance.now() - started, printed, report, counts };
+    return { ms: performance.now() - started, printed, report, counts, leftInTmp };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    return { ms: performance.now() - started, printed: printed + error.message, usage: error, counts: {} };
+    return { ms: performance.now() - started, printed: printed + error.message, usage: error, counts: {}, leftInTmp };
   } finally {
     process.stderr.write = stderrWrite;
+    if (tmpBefore === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = tmpBefore;
+    leftInTmp.push(...readdirSync(tmp));
+    rmSync(tmp, { recursive: true, force: true });
   }
 }
 
@@ -72,6 +83,7 @@ function expectCouldNotJudge(o: Outcome, reason: RegExp): void {
   );
   expect(o.ms).toBeLessThan(BOUND_MS);
   expect(o.printed).not.toContain(TOKEN);
+  expect(o.leftInTmp, 'the run folder is removed').toEqual([]);
   if (o.usage) {
     expect(o.usage.message).not.toContain('\n');
     expect(o.usage.message).toMatch(reason);
@@ -103,10 +115,29 @@ describe('the kit against broken targets', { timeout: BOUND_MS * 2 }, () => {
     expectCouldNotJudge(await runAgainst(s.url), /closed the connection|not valid HTTP|no answer/);
   });
 
-  it('a web page where the API should be (HTML 200 to everything)', async () => {
-    const s = await start(broken.html());
-    expectCouldNotJudge(await runAgainst(s.url), /not JSON|does not answer like the API/);
-  });
+  // Not the API at all: nothing could be judged, so the run does not start (exit 2, one line,
+  // before any plan or progress), as `profile init` does.
+  for (const [what, server, reason] of [
+    [
+      'a web page where the API should be (HTML 200 to everything)',
+      broken.html,
+      /answered 200 with a body that is not JSON/,
+    ],
+    ["a proxy's error page (502 HTML to everything)", broken.proxyPage, /answered 502 .*502 Bad Gateway/],
+    ['a redirect to a login page on every path', broken.loginRedirect, /redirects: .*answered 302 to \/login/],
+  ] as const) {
+    it(`${what}: exit 2 and one line within 10 s`, async () => {
+      const s = await start(server());
+      const o = await runAgainst(s.url);
+      expect(o.usage, o.printed).toBeDefined();
+      expect(o.ms).toBeLessThan(10_000);
+      expect(o.printed).toBe(o.usage!.message);
+      expect(o.printed).not.toContain('\n');
+      expect(o.printed).toMatch(/^the target (does not answer like the API|redirects)/);
+      expect(o.printed).toMatch(reason);
+      expect(o.printed).not.toContain(TOKEN);
+    });
+  }
 
   it('500 to everything', async () => {
     const s = await start(broken.failing());
@@ -169,6 +200,20 @@ describe('the kit against broken targets', { timeout: BOUND_MS * 2 }, () => {
     expect(o.ms).toBeLessThan(60_000);
   });
 
+  it('a list of a million empty objects (3 MB, within the byte cap) keeps every process of the kit under 500 MiB', async () => {
+    const s = await start(broken.millionEmptyObjects());
+    const peak = watchMemory();
+    try {
+      const o = await runAgainst(s.url, ['--only', 'notes.list']);
+      console.log(`peak RSS ${Math.round(peak.maxBytes / 2 ** 20)} MiB (${peak.where}), ${s.hits} hits`);
+      expect(s.hits).toBeGreaterThan(1);
+      expect(o.report?.summary.pass ?? 0).toBe(0);
+    } finally {
+      peak.stop();
+    }
+    expect(peak.maxBytes, peak.where).toBeLessThan(500 * 2 ** 20);
+  });
+
   it('a target that reflects the token into every field, header and error message never gets it printed or reported', async () => {
     const secondary = 'second-secret-token-QRS';
     const s = await start(broken.reflecting());
@@ -195,6 +240,60 @@ describe('the kit against broken targets', { timeout: BOUND_MS * 2 }, () => {
         for (const token of [TOKEN, secondary, encodeURIComponent(TOKEN)])
           expect(text.includes(token), `${token} in ${where}`).toBe(false);
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a target that reflects the token JSON-escaped, percent-encoded, in base64, case-changed or split across lines never gets it printed or reported', async () => {
+    const token = 'tok/Robust+01==';
+    const marker = 'mrk/Public+02==';
+    const s = await start(broken.reflectingEncoded(marker));
+    const dir = mkdtempSync(join(tmpdir(), 'reflect-encoded-'));
+    try {
+      const kinds = ['json', 'junit', 'markdown', 'html', 'html-spec'];
+      const outputs = kinds.flatMap((kind) => [`--${kind}`, join(dir, `report.${kind}`)]);
+      let printed = '';
+      await runKit(
+        [
+          '--target',
+          s.url,
+          '--token',
+          token,
+          '--requests-per-second',
+          '1000',
+          ...['--only', 'notes.create'],
+          ...outputs,
+        ],
+        {},
+        (text) => {
+          printed += text;
+        },
+      );
+      const texts: Record<string, string> = {
+        printed,
+        ...Object.fromEntries(kinds.map((k) => [k, readFileSync(join(dir, `report.${k}`), 'utf8')])),
+      };
+      // What a reader could find the token by: its characters in any case and with line breaks
+      // taken out, and the middle of its base64 at each of the three offsets it may start at.
+      const flat = (text: string) => text.replace(/\r?\n\s*|\\r\\n\s*|\\n/g, '').toLowerCase();
+      const base64Middles = [0, 1, 2].flatMap((shift) => {
+        const b = Buffer.concat([Buffer.alloc(shift), Buffer.from(token)]).toString('base64');
+        const middle = b.slice(4, -4);
+        return [middle, middle.replace(/\+/g, '-').replace(/\//g, '_')];
+      });
+      for (const [where, text] of Object.entries(texts)) {
+        for (const [form, encode] of Object.entries(broken.REFLECTIONS))
+          expect(
+            flat(text).includes(flat(encode(token))),
+            `${form} in ${where}: ${near(flat(text), flat(encode(token)))}`,
+          ).toBe(false);
+        for (const middle of base64Middles) expect(text.includes(middle), `base64 ${middle} in ${where}`).toBe(false);
+      }
+      // The control: every form of the public marker did reach some output, so the token's would have.
+      const all = Object.values(texts).join('\n');
+      for (const [form, encode] of Object.entries(broken.REFLECTIONS))
+        expect(flat(all).includes(flat(encode(marker))), `the marker ${form} reaches an output`).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -245,9 +344,65 @@ async function sigtermCli(s: BrokenServer, hits: number): Promise<void> {
     console.log(`exited ${code} ${Math.round(ms)} ms after SIGTERM`);
     expect(code, output).toBe(143);
     expect(ms, output).toBeLessThan(bound);
-    expect(output).toMatch(/SIGTERM received/);
+    expect(output).toMatch(
+      /^interrupted by SIGTERM (after \d+ of \d+ checks|before the checks started); \d+ resources? deleted, 0 left( \(\d+ unknown: [^)]*\))?; exit 143$/m,
+    );
+    expect(output).not.toMatch(/RUN ERROR|unhandled|vitest-pool/);
     expect(output).not.toContain(TOKEN);
   } finally {
     if (run.exitCode === null) process.kill(-run.pid!, 'SIGKILL');
   }
+}
+
+/** The text around `part`, for a failure's message. */
+function near(text: string, part: string): string {
+  const i = text.indexOf(part);
+  return i < 0 ? '' : text.slice(Math.max(0, i - 200), i + part.length + 100);
+}
+
+/**
+ * The largest resident set of this process (the run command, in-process) and its descendants (the
+ * kit's vitest workers), sampled from /proc every 100 ms while the run goes.
+ */
+function watchMemory(): { readonly maxBytes: number; readonly where: string; stop(): void } {
+  const state = { maxBytes: 0, where: 'not sampled' };
+  const sample = () => {
+    const parent = new Map<number, number>();
+    for (const name of readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      } catch {
+        // gone meanwhile
+      }
+    }
+    const ours = (pid: number): boolean => {
+      for (let p = pid, hops = 0; p > 1 && hops < 16; p = parent.get(p) ?? 0, hops++)
+        if (p === process.pid) return true;
+      return false;
+    };
+    for (const pid of parent.keys()) {
+      if (!ours(pid)) continue;
+      try {
+        const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+        const bytes = Number(rss ?? 0) * 1024;
+        if (bytes > state.maxBytes)
+          Object.assign(state, { maxBytes: bytes, where: pid === process.pid ? 'the run command' : `worker ${pid}` });
+      } catch {
+        // gone meanwhile
+      }
+    }
+  };
+  const timer = setInterval(sample, 100);
+  sample();
+  return {
+    get maxBytes() {
+      return state.maxBytes;
+    },
+    get where() {
+      return state.where;
+    },
+    stop: () => clearInterval(timer),
+  };
 }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createFake, type Fake } from '../../fake/index.js';
+import { createFake, type Fake, ManualClock } from '../../fake/index.js';
 import { runKit } from '../../kit/run.js';
 import type { ConformanceReport } from '../../reporters/report.js';
 import { packageRoot } from '../../spec/paths.js';
@@ -195,6 +195,134 @@ describe('repro commands of failing checks', () => {
   }, 300_000);
 });
 
+/**
+ * One fault of each kind of rule: a declared status, an error body, a field of a read, a
+ * sequence (an update after another) and isolation (a second user's request). Each failing rule's
+ * evidence must be the exchange that broke it: the exchange its reason quotes, and the one its repro
+ * sends, which on the fake rebuilt to the state just before it answers the same status and the same
+ * judged field.
+ */
+const KINDS: ReadonlyArray<{ kind: string; fault: string; rule: string; field?: string }> = [
+  { kind: 'status', fault: 'errors.status.validation-wrong', rule: 'errors.status.validation' },
+  { kind: 'body', fault: 'errors.body.kind-missing', rule: 'errors.body.shape', field: '/error/type' },
+  {
+    kind: 'field',
+    fault: 'notes.read.trashed-without-trashed-at',
+    rule: 'notes.trash.readable-by-id',
+    field: '/trashed_at',
+  },
+  { kind: 'sequence', fault: 'notes.update.stale-version-accepted', rule: 'notes.update.version-stale-refused' },
+  { kind: 'isolation', fault: 'auth.scope.notes-unchecked', rule: 'auth.scope.notes-isolated' },
+];
+
+describe('the evidence of a failing rule is the exchange that broke it', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'nc-repro-kinds-'));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('for a fault of every kind of rule: the reason, the judged exchange and the repro agree', async () => {
+    const admin = 'repro-admin-token-0005';
+    const faults = KINDS.map((k) => k.fault);
+    const options = { seed: 12, faults, users: [TOKENS.NOTES_TOKEN, TOKENS.NOTES_SECONDARY_TOKEN], adminToken: admin };
+    const original = await createFake({ ...options, listen: false });
+    const log: Recorded[] = [];
+    const front = await listen(original, log);
+    try {
+      const json = join(scratch, 'kinds.json');
+      await runKit(
+        [
+          '--quiet',
+          ...['--target', front.url, '--token', TOKENS.NOTES_TOKEN, '--secondary-token', TOKENS.NOTES_SECONDARY_TOKEN],
+          ...['--profile', join(packageRoot, 'spec/profiles/fake.yaml'), '--fixtures-token', admin],
+          ...['--requests-per-second', '1000', '--request-budget', '100000', '--json', json],
+          ...KINDS.flatMap((k) => ['--only', k.rule]),
+        ],
+        {},
+        () => {},
+      );
+      const report = JSON.parse(readFileSync(json, 'utf8')) as ConformanceReport;
+      const failing = report.rules.flatMap((rule) =>
+        rule.checks.filter((c) => c.verdict === 'fail').map((check) => ({ rule: rule.id, check })),
+      );
+      const failed = new Set(failing.map((f) => f.rule));
+      for (const { rule } of KINDS) expect(failed, `${rule} fails`).toContain(rule);
+      const fixtureTokens = log
+        .filter((r) => r.method === 'POST' && r.url === '/_fixtures/users' && r.status === 200)
+        .map((r, i) => [`NOTES_FIXTURE_TOKEN_${i + 1}`, (JSON.parse(r.response) as { token: string }).token]);
+      for (const { rule, check } of failing) {
+        const what = `${rule} / ${check.name}`;
+        const judged = check.evidence?.[0];
+        expect(judged?.judged, `${what}: the evidence starts with the judged exchange`).toBe(true);
+        expect(
+          check.evidence!.filter((x) => x.judged),
+          `${what}: one exchange is the rule's`,
+        ).toHaveLength(1);
+        // The reason's own words name the exchange it judged, when they quote one.
+        const quoted = /\b(GET|POST|PATCH|PUT|DELETE|HEAD) (\/\S*) answered (\d{3})/.exec(check.message);
+        if (quoted) {
+          expect(`${judged!.method} ${judged!.path} ${judged!.status}`, `${what}: ${check.message}`).toBe(
+            `${quoted[1]} ${quoted[2]} ${quoted[3]}`,
+          );
+        }
+        const at = log.findLastIndex(
+          (r) => r.method === judged!.method && r.url === judged!.path && r.status === judged!.status,
+        );
+        expect(at, `${what}: the judged exchange is in the target's log`).toBeGreaterThanOrEqual(0);
+        // Each request again at the instant it was first answered: backdating rules depend on the clock.
+        const clock = new ManualClock(log[0]!.at);
+        const rebuilt = await createFake({ ...options, clock });
+        try {
+          for (const [i, r] of log.slice(0, at).entries()) {
+            clock.set(r.at);
+            const answer = rebuilt.handle({
+              method: r.method,
+              url: r.url,
+              headers: r.headers,
+              ...(r.body.length > 0 ? { body: r.body } : {}),
+            });
+            expect(answer.status, `${what}: request ${i} (${r.method} ${r.url}) again`).toBe(r.status);
+          }
+          clock.set(log[at]!.at);
+          const file = join(scratch, 'repro.sh');
+          writeFileSync(file, `${check.repro!.split(front.url).join(rebuilt.url!)}\n`);
+          const env = {
+            PATH: process.env.PATH,
+            ...TOKENS,
+            NOTES_FIXTURES_TOKEN: admin,
+            ...Object.fromEntries(fixtureTokens),
+          };
+          const { stdout } = await run('bash', [file], { env, maxBuffer: 64 * 1024 * 1024 });
+          const status = Number(/^HTTP\/\S+ (\d{3})/.exec(stdout)?.[1]);
+          expect(
+            status,
+            `${what}: the repro answered\n${stdout.slice(0, 400)}\nto\n${check.repro!.slice(0, 600)}`,
+          ).toBe(judged!.status);
+          const field = KINDS.find((k) => k.rule === rule)?.field;
+          if (field) {
+            const body = stdout.slice(stdout.indexOf('\r\n\r\n') + 4);
+            expect(pointer(JSON.parse(body), field), `${what}: ${field} of the repro's answer`).toEqual(
+              pointer(JSON.parse(judged!.text), field),
+            );
+          }
+        } finally {
+          await rebuilt.close();
+        }
+      }
+    } finally {
+      await new Promise<void>((resolve) => front.server.close(() => resolve()));
+      await original.close();
+    }
+  }, 300_000);
+});
+
+function pointer(value: unknown, path: string): unknown {
+  let node = value;
+  for (const key of path.slice(1).split('/')) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
 interface Recorded {
   method: string;
   url: string;
@@ -202,6 +330,8 @@ interface Recorded {
   body: Buffer;
   status: number;
   response: string;
+  /** When the target answered it (epoch ms): a replay sets the rebuilt fake's clock to it. */
+  at: number;
 }
 
 /** Serves an in-process fake over HTTP, keeping each request and its status in `log`. */
@@ -214,6 +344,7 @@ async function listen(fake: Fake, log: Recorded[]): Promise<{ server: Server; ur
         Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
       );
       const body = Buffer.concat(chunks);
+      const at = Date.now();
       const answer = fake.handle({
         method: req.method ?? 'GET',
         url: req.url ?? '/',
@@ -227,6 +358,7 @@ async function listen(fake: Fake, log: Recorded[]): Promise<{ server: Server; ur
         body,
         status: answer.status,
         response: answer.text,
+        at,
       });
       res.writeHead(answer.status, answer.headers);
       res.end(answer.text);

@@ -16,6 +16,32 @@ describe('redaction', () => {
     }
   });
 
+  it('removes a token JSON-escaped with \\/, in base64 at any offset, in any case and split across lines', () => {
+    const t = 'tok/Robust+01==';
+    const b64 = (v: string) => Buffer.from(v).toString('base64');
+    const forms = [
+      'tok\\/Robust+01==',
+      t.toUpperCase(),
+      t.toLowerCase(),
+      'tok%2frobust%2b01%3d%3d',
+      b64(t),
+      b64(`user:${t}`),
+      b64(`ab${t}cd`),
+      Buffer.from(`{"after":"${t}"}`).toString('base64url'),
+      'tok/Ro\nbust+01==',
+      'tok/Ro\r\n    bust+01==',
+      'tok\\/Ro\\nbust+01==',
+    ];
+    for (const form of forms) {
+      const out = redactText(`before ${form} after`, [t]);
+      expect(out, form).toContain('***');
+      expect(out.toLowerCase().replace(/\s|\\n/g, ''), form).not.toContain('robust');
+      // What is left of a base64 text around the token cannot spell it.
+      expect(out.length, form).toBeLessThan(`before ${form} after`.length);
+    }
+    expect(redactText('nothing secret here, Robust or not', [t])).toBe('nothing secret here, Robust or not');
+  });
+
   it('leaves values too short to be a token alone (they would mangle ordinary text)', () => {
     expect(redactText('abc abc', ['abc'])).toBe('abc abc');
   });
