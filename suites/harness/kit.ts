@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createSchemaRegistry, type SchemaRegistry } from '../../spec/schemas.js';
+import { Oracle } from '../oracle/oracle.js';
 import { Api } from './api.js';
 import { cleanUp } from './cleanup.js';
 import { TargetClient } from './client.js';
@@ -12,7 +13,7 @@ import { FixturesClient } from './fixtures-client.js';
 import { Ledger } from './ledger.js';
 import { CreateGuard } from './quota.js';
 import { leaveSignalsToRunCommand, registerWorker, SECRETS_FILE_PREFIX, stopSignal } from './signals.js';
-import { timestampPrecisionMs } from './timing.js';
+import { searchIndexLagMs, timestampPrecisionMs } from './timing.js';
 
 export interface Kit {
   readonly ctx: KitContext;
@@ -25,6 +26,8 @@ export interface Kit {
   readonly data: DataFactory;
   /** Creates counted against the run's caps, and accounts whose quota is spent (run-wide). */
   readonly guard: CreateGuard;
+  /** Judges every exchange of the run against everything it established (suites/oracle/). */
+  readonly oracle: Oracle;
 }
 
 let current: Kit | undefined;
@@ -59,7 +62,19 @@ function createKit(ctx: KitContext): Kit {
     ctx.createCaps ?? { notes: Number.MAX_SAFE_INTEGER, collections: Number.MAX_SAFE_INTEGER },
     ctx.runDir,
   );
-  const api = new Api(client, ctx.profile, schemas, ledger, ctx.tokens.primary, 'primary', ctx.strict, guard);
+  const oracle = new Oracle({ precisionMs: timestampPrecisionMs(ctx), lagMs: searchIndexLagMs(ctx) });
+  const api = new Api(
+    client,
+    ctx.profile,
+    schemas,
+    ledger,
+    ctx.tokens.primary,
+    'primary',
+    ctx.strict,
+    guard,
+    false,
+    oracle,
+  );
   return {
     ctx,
     client,
@@ -67,8 +82,11 @@ function createKit(ctx: KitContext): Kit {
     schemas,
     ledger,
     guard,
+    oracle,
     secondary: ctx.tokens.secondary ? api.as(ctx.tokens.secondary, 'secondary') : undefined,
-    fixtures: ctx.fixtures ? new FixturesClient(client, ctx.fixtures.prefix, ctx.fixtures.adminToken) : undefined,
+    fixtures: ctx.fixtures
+      ? new FixturesClient(client, ctx.fixtures.prefix, ctx.fixtures.adminToken, oracle)
+      : undefined,
     data: new DataFactory(api, ctx.runId, timestampPrecisionMs(ctx)),
   };
 }

@@ -127,6 +127,7 @@ check(
   'random sequences of creates, updates, backdates, trash, deletes and moves behave as documented (model-based)',
   {
     rules: CORE_RULES,
+    generalist: true,
     timeout: 600_000,
   },
   async (t) => runModel(t, false),
@@ -137,6 +138,7 @@ check(
   {
     rules: [...CORE_RULES, 'notes.restore.returns-to-active', 'membership.remove.unlinks'],
     needs: ['profile:endpoints.restore_note', 'profile:endpoints.remove_note_from_collection'],
+    generalist: true,
     timeout: 600_000,
   },
   async (t) => runModel(t, true),
