@@ -35,10 +35,7 @@ export async function runLeaveOneOut(
   const rules = loadRules();
   const levels = new Map(rules.map((r) => [r.id, r.level]));
   const collector = new OutcomeCollector();
-  const vitest = await createVitest(
-    'test',
-    checkRunOptions(collector),
-  );
+  const vitest = await createVitest('test', checkRunOptions(collector));
   const rows: LeaveOneOutRow[] = [];
   try {
     // The oracle's file last, as in a run (kit/tier.ts).

@@ -11,19 +11,22 @@ const { FAULT_NAMES } = await import('../dist/fake/faults/catalogue.js');
 const args = process.argv.slice(2);
 const shardAt = args.indexOf('--shard');
 const [index, count] = shardAt >= 0 ? args[shardAt + 1].split('/').map(Number) : [0, 1];
-const named = args.filter((a, i) => a !== "--shard" && (shardAt < 0 || i !== shardAt + 1));
+const named = args.filter((a, i) => a !== '--shard' && (shardAt < 0 || i !== shardAt + 1));
 const faults = (named.length > 0 ? named : FAULT_NAMES).filter((_, i) => i % count === index);
+const label = (row) => (row.caught ? 'CAUGHT   ' : row.failed.length > 0 ? 'ELSEWHERE' : 'missed   ');
 const rows = await runLeaveOneOut({
   faults,
   onRow: (row, done, total) =>
     process.stdout.write(
-      `${String(done).padStart(3)}/${total} ${row.caught ? 'CAUGHT ' : row.failed.length > 0 ? 'ELSEWHERE' : 'missed '} ${row.fault} (${row.rule}: ${row.verdict}) ${row.failed.length > 0 && !row.caught ? row.failed.slice(0, 3).join(' ') : ''} ${row.ms} ms\n`,
+      `${String(done).padStart(3)}/${total} ${label(row)} ${row.fault} (${row.rule}: ${row.verdict})` +
+        ` ${row.failed.length > 0 && !row.caught ? row.failed.slice(0, 3).join(' ') : ''} ${row.ms} ms\n`,
     ),
 });
 const caught = rows.filter((r) => r.caught).length;
 const elsewhere = rows.filter((r) => !r.caught && r.failed.length > 0).length;
 process.stdout.write(
-  `\n${caught} of ${rows.length} faults caught under their own rule with their checks switched off (${Math.round((100 * caught) / rows.length)}%); ${elsewhere} more failed other rules\n`,
+  `\n${caught} of ${rows.length} faults caught under their own rule with their checks switched off` +
+    ` (${Math.round((100 * caught) / rows.length)}%); ${elsewhere} more failed other rules\n`,
 );
 mkdirSync('reports', { recursive: true });
 const file = join('reports', count > 1 ? `leave-one-out-${index}-of-${count}.json` : 'leave-one-out.json');

@@ -127,7 +127,7 @@ export class World {
     for (const id of c.members) {
       const n = this.notes.get(id);
       // Whether trashed notes count is not shown: a collection holding one has no known count.
-      if (!n || n.trashed?.value !== false) return undefined;
+      if (n?.trashed?.value !== false) return undefined;
       count++;
     }
     return count;

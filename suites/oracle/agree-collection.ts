@@ -33,7 +33,8 @@ export function agreeCollection(
         countRule,
         item.note_count === count,
         () =>
-          `${what}: note_count is ${show(item.note_count)}, but the collection holds ${count} active note(s) (${[...(c.members ?? [])].join(', ') || 'none'})`,
+          `${what}: note_count is ${show(item.note_count)}, but the collection holds ${count} active note(s)` +
+          ` (${[...(c.members ?? [])].join(', ') || 'none'})`,
         x,
       );
   }

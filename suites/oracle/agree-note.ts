@@ -27,7 +27,8 @@ export function agreeNote(env: Env, n: NoteShadow, item: Record<string, unknown>
       trashed.value && view === 'full' && x.method === 'GET' ? 'notes.read.trashed-included' : trashed.rule,
       ok,
       () =>
-        `${what}: trashed_at is ${show(item.trashed_at)}, but the note is ${trashed.value ? 'trashed' : 'active'} since ${trashed.by.method} ${trashed.by.path}`,
+        `${what}: trashed_at is ${show(item.trashed_at)}, but the note is ${trashed.value ? 'trashed' : 'active'}` +
+        ` since ${trashed.by.method} ${trashed.by.path}`,
       x,
       trashed.by,
     );

@@ -109,7 +109,8 @@ export function listCollections(env: Env, o: Observation, traversals: Traversals
         () =>
           more
             ? `${what}: total ${body.total} with ${results.length} results, yet next_page is ${show(body.next_page)}`
-            : `${what}: all ${body.total} results are on this page, so next_page is null, not ${'next_page' in body ? show(body.next_page) : 'absent'}`,
+            : `${what}: all ${body.total} results are on this page, so next_page is null, not ` +
+              `${'next_page' in body ? show(body.next_page) : 'absent'}`,
         o.x,
       );
     }
@@ -147,7 +148,8 @@ export function listCollections(env: Env, o: Observation, traversals: Traversals
       rule,
       false,
       () =>
-        `${what}: the walk of ${walk.pages} page(s) ended without collection ${c.id} of the caller, which matches its bounds and did not change during the walk`,
+        `${what}: the walk of ${walk.pages} page(s) ended without collection ${c.id} of the caller,` +
+        ' which matches its bounds and did not change during the walk',
       o.x,
       c.title?.by,
     );

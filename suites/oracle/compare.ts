@@ -64,8 +64,10 @@ export function agree<T>(
     ok,
     () =>
       refused
-        ? `${what}: ${field} is ${show(seen)}, the value of a request the target refused (${blame.by.method} ${blame.by.path} answered ${blame.by.status}); a refusal must change nothing`
-        : `${what}: ${field} is ${show(seen)}, but ${fact.by.method} ${fact.by.path} left it ${show(fact.value)} and nothing since explains the change`,
+        ? `${what}: ${field} is ${show(seen)}, the value of a request the target refused` +
+          ` (${blame.by.method} ${blame.by.path} answered ${blame.by.status}); a refusal must change nothing`
+        : `${what}: ${field} is ${show(seen)}, but ${fact.by.method} ${fact.by.path} left it ${show(fact.value)}` +
+          ' and nothing since explains the change',
     x,
     blame.by,
   );

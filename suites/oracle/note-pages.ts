@@ -67,14 +67,15 @@ function judgeItems(
     agreeNote(env, n, item, view, o.x);
     for (const bound of BOUNDS) {
       const limit = ms(filters.bounds?.[bound]);
-      const v = ms(item[bound.startsWith('created') ? 'created_at' : 'updated_at']);
+      const field = bound.startsWith('created') ? 'created_at' : 'updated_at';
+      const v = ms(item[field]);
       if (limit === undefined || v === undefined) continue;
       const after = bound.endsWith('after');
       j.that(
         filters.boundsRule,
         (after ? v >= limit : v <= limit) || sameInstant(v, limit, env.precisionMs),
         () =>
-          `${what}: note ${n.id} has ${bound.startsWith('created') ? 'created_at' : 'updated_at'} ${show(item[bound.startsWith('created') ? 'created_at' : 'updated_at'])}, outside the bound ${bound} ${show(filters.bounds![bound])}`,
+          `${what}: note ${n.id} has ${field} ${show(item[field])}, outside the bound ${bound} ${show(filters.bounds![bound])}`,
         o.x,
       );
     }
@@ -203,7 +204,10 @@ function completeWalk(
 }
 
 function missing(o: Observation, walk: Traversal, n: NoteShadow): string {
-  return `${o.method} ${o.path}: the walk of ${walk.pages} page(s) ended without note ${n.id} of the caller, which matches its filters and did not change during the walk`;
+  return (
+    `${o.method} ${o.path}: the walk of ${walk.pages} page(s) ended without note ${n.id} of the caller,` +
+    ' which matches its filters and did not change during the walk'
+  );
 }
 
 /** A search snapshot as its pages showed it: total and which note stands at which place of the window. */

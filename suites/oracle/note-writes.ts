@@ -283,7 +283,8 @@ export function setCreatedAt(env: Env, o: Observation): void {
       'notes.set-created-at.backdate-only',
       sent <= n.original || sameInstant(sent, n.original, env.precisionMs),
       () =>
-        `${what}: created_at ${show(body.created_at)} is later than the note's original creation ${new Date(n.original!).toISOString()}, and it was accepted`,
+        `${what}: created_at ${show(body.created_at)} is later than the note's original creation` +
+        ` ${new Date(n.original!).toISOString()}, and it was accepted`,
       o.x,
     );
   if (sent !== undefined)

@@ -17,7 +17,8 @@ export function getNote(env: Env, o: Observation): void {
         refusal.rule,
         false,
         () =>
-          `${what} answered ${o.x.status}: the note is gone, though its delete was refused (${refusal.by.method} ${refusal.by.path} answered ${refusal.by.status})`,
+          `${what} answered ${o.x.status}: the note is gone, though its delete was refused` +
+          ` (${refusal.by.method} ${refusal.by.path} answered ${refusal.by.status})`,
         o.x,
         refusal.by,
       );
