@@ -4,10 +4,19 @@ import { listCollections, searchCollections } from './collection-pages.js';
 import { createCollection, deleteCollection, membership, updateCollection } from './collection-writes.js';
 import { conventions } from './conventions.js';
 import type { Env } from './env.js';
+import { isolation } from './isolation.js';
 import { Judgements } from './judge.js';
 import { listNotes, relatedNotes, Snapshots, searchNotes } from './note-pages.js';
 import { createNote, lifecycle, setCreatedAt, updateNote } from './note-writes.js';
-import { type ExchangeObserver, kept, type Observation, type Pending, type Sent, touchesOf } from './observation.js';
+import {
+  type ExchangeObserver,
+  kept,
+  type Observation,
+  objectOf,
+  type Pending,
+  type Sent,
+  touchesOf,
+} from './observation.js';
 import { getCollection, getNote } from './reads.js';
 import { Traversals } from './traversals.js';
 
@@ -31,6 +40,11 @@ export class Oracle implements ExchangeObserver {
   private readonly env: Env;
   private readonly traversals = new Traversals();
   private readonly snapshots = new Snapshots();
+  /** What the primary user's pages handed out, for the isolation replay (replay.ts): a few of each. */
+  readonly learned = {
+    cursors: [] as Array<{ cursor: string; input: Record<string, unknown> }>,
+    snapshots: [] as Array<{ snapshotId: string; body: Record<string, unknown>; offset: number }>,
+  };
 
   constructor(options: OracleOptions) {
     this.env = { world: this.world, j: this.judgements, precisionMs: options.precisionMs, lagMs: options.lagMs };
@@ -94,9 +108,32 @@ export class Oracle implements ExchangeObserver {
 
   private observe(o: Observation): void {
     conventions(this.env, o);
+    isolation(this.env, o);
     const handle = o.op === undefined ? undefined : this.handlers[o.op];
     if (handle) handle(o);
     else this.unknownEffect(o);
+    this.learn(o);
+  }
+
+  /** Cursors and snapshot ids handed to the primary user: identifiers the isolation replay tries as the other. */
+  private learn(o: Observation): void {
+    if (o.actor !== 'primary' || o.x.status !== 200) return;
+    const body = objectOf(o.x.json);
+    const keep = <T>(list: T[], item: T) => {
+      list.push(item);
+      if (list.length > 10) list.shift();
+    };
+    if (o.op === 'listNotes' && typeof body.next_page === 'string') {
+      const { cursor: _, ...input } = o.input ?? {};
+      keep(this.learned.cursors, { cursor: body.next_page, input });
+    }
+    if (
+      o.op === 'searchNotes' &&
+      typeof body.snapshot_id === 'string' &&
+      Array.isArray(body.results) &&
+      body.results.length > 0
+    )
+      keep(this.learned.snapshots, { snapshotId: body.snapshot_id, body: objectOf(o.input?.body), offset: 0 });
   }
 
   /** The interpretation of each operation the document describes (the rest: unknownEffect). */

@@ -112,6 +112,7 @@ export const ORACLE_RULES = [
   'notes.related.item-fields',
   'notes.related.limit-default-10',
   'notes.related.limit-range',
+  'notes.related.requires-access',
   'notes.related.response-fields',
   'notes.restore.returns-to-active',
   'notes.search.bounds-filter',
