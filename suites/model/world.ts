@@ -189,5 +189,5 @@ function newClock(): Clock {
  * search and related notes, the last one was answered more than the index lag before.
  */
 export function settled(clock: Clock, startSeq: number, startedAt: number, lagMs = 0): boolean {
-  return clock.inFlight === 0 && clock.lastEndSeq < startSeq && clock.lastEndAt + lagMs < startedAt;
+  return clock.inFlight === 0 && clock.lastEndSeq < startSeq && (lagMs <= 0 || clock.lastEndAt + lagMs < startedAt);
 }

@@ -54,6 +54,14 @@ function agreeLinks(env: Env, n: NoteShadow, seen: unknown[], x: Exchange, what:
     () => `${what}: collection_ids lists a collection twice or holds a non-string: ${show(seen)}`,
     x,
   );
+  // A set that is not the collections holding the note breaks the general rule, besides the operation's own.
+  const current = ids.length === links.size && ids.every((id) => links.has(id));
+  j.that(
+    'membership.collection-ids.current',
+    current,
+    () => `${what}: collection_ids is ${show(ids)}, the note is in ${show([...links.keys()])}`,
+    x,
+  );
   for (const id of ids) {
     if (links.has(id)) continue;
     const gone = n.unlinked.get(id);
