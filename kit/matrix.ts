@@ -6,6 +6,7 @@ import { loadRules } from '../spec/rules.js';
 import { readKitConfig } from './config.js';
 import { checkFilesByRule, collectChecks } from './coverage.js';
 import { startRun } from './start.js';
+import { runsLate } from './tier.js';
 import { checkRunOptions } from './vitest-run.js';
 
 export interface MatrixRow {
@@ -48,30 +49,30 @@ export async function runFaultMatrix(
   // As in a kit run (the kit is made anew for each row).
   const vitest = await createVitest('test', checkRunOptions(collector));
   try {
-    let cleanVerdicts: Map<string, Verdict>;
-    if (options.baseline === 'assume-pass') {
-      cleanVerdicts = new Map(rules.map((r) => [r.id, 'pass']));
-    } else {
-      const specs = await vitest.globTestSpecifications();
-      cleanVerdicts = verdicts(
-        await runOnce(
-          vitest,
-          collector,
-          [],
-          [],
-          specs.map((s) => s.moduleId),
-        ),
-        rules,
-      );
-    }
+    // Every check file, the oracle's last (kit/tier.ts): a clean baseline and the faults only the oracle sees run them all.
+    const allFiles = (await vitest.globTestSpecifications())
+      .map((s) => s.moduleId)
+      .sort((a, b) => runsLate(a) - runsLate(b));
+    const cleanVerdicts: Map<string, Verdict> =
+      options.baseline === 'assume-pass'
+        ? new Map(rules.map((r) => [r.id, 'pass']))
+        : verdicts(await runOnce(vitest, collector, [], [], allFiles), rules);
     const { index, count } = options.shard ?? { index: 0, count: 1 };
     const faults = (options.faults ?? FAULT_NAMES).filter((_, i) => i % count === index);
     const rows: MatrixRow[] = [];
     for (const fault of faults) {
       const started = performance.now();
       const targets: string[] = [...FAULTS[fault].rules];
-      const files = [...new Set(targets.flatMap((id) => filesOf.get(id) ?? []))];
-      const outcomes = files.length === 0 ? [] : await runOnce(vitest, collector, [fault], targets, files);
+      const files = [...new Set(targets.flatMap((id) => filesOf.get(id) ?? []))].sort(
+        (a, b) => runsLate(a) - runsLate(b),
+      );
+      // A fault only the oracle can see is proved by a whole run: the traffic of every check, no --only.
+      const whole = FAULTS[fault].judgedBy === 'oracle';
+      const outcomes = whole
+        ? await runOnce(vitest, collector, [fault], [], allFiles)
+        : files.length === 0
+          ? []
+          : await runOnce(vitest, collector, [fault], targets, files);
       const got = verdicts(outcomes, rules);
       const row: MatrixRow = {
         fault,

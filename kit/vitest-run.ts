@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { TestUserConfig as UserConfig } from 'vitest/node';
 import type { Reporter } from 'vitest/reporters';
 import { packageRoot } from '../spec/paths.js';
+import { QuotaLastSequencer } from './tier.js';
 
 /**
  * How the kit runs its checks through vitest, for a run and for each row of the fault matrix:
@@ -20,6 +21,8 @@ export function checkRunOptions(reporter: Reporter, extra: UserConfig = {}): Use
     fileParallelism: false,
     isolate: false,
     maxWorkers: 1,
+    // Some files must run late, the oracle's last, in every run (tier.ts): vitest's own order is by size.
+    sequence: { sequencer: QuotaLastSequencer },
     ...extra,
   };
 }

@@ -1,6 +1,14 @@
 import type { Rule, RuleLevel } from '../spec/rules.js';
 import { ruleArea, selectedByOnly } from '../spec/rules.js';
-import { classify, isKitError, isQuotaSpent, type QuotaInfo, quotaWords, RuleFailures } from '../spec/verdicts.js';
+import {
+  classify,
+  isKitError,
+  isQuotaSpent,
+  ORACLE_UNJUDGED,
+  type QuotaInfo,
+  quotaWords,
+  RuleFailures,
+} from '../spec/verdicts.js';
 
 export { quotaWords } from '../spec/verdicts.js';
 
@@ -189,7 +197,10 @@ export function buildReport(input: ReportInput): ConformanceReport {
   const rules: RuleResult[] = input.rules
     .filter((r) => selected(r.id))
     .map((rule) => {
-      const checks = (byRule.get(rule.id) ?? []).sort(
+      const all = byRule.get(rule.id) ?? [];
+      // The oracle's "no answer bore on it" says nothing about a rule other checks judged.
+      const told = all.filter((c) => !(c.verdict === 'skipped' && c.message === ORACLE_UNJUDGED));
+      const checks = (told.length > 0 ? told : all).sort(
         (a, b) => byCodePoint(a.name, b.name) || byCodePoint(a.file, b.file),
       );
       const { verdict, reason } = ruleVerdict(checks);

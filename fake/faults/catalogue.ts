@@ -12,6 +12,7 @@ import { NOTE_STATE_FAULTS } from './notes-state.js';
 import { NOTES_WRITE_FAULTS } from './notes-write.js';
 import { PERMISSION_FAULTS } from './permissions.js';
 import { SEAM_FAULTS } from './seams.js';
+import { STALE_VIEW_FAULTS } from './stale-views.js';
 import { DATE_FAULTS, TIMESTAMP_FAULTS } from './timestamps.js';
 
 export type { FaultSpec } from './hooks.js';
@@ -41,11 +42,13 @@ const AREAS = [
   MEMBERSHIP_LINK_FAULTS,
   ATTACHMENTS_FAULTS,
   ATTACHMENT_ACCESS_FAULTS,
+  STALE_VIEW_FAULTS,
 ] as const;
 
 /** Written out area by area: a mapped type over AREAS loses its keys in the service's circular imports. */
 export type FaultName =
   | keyof typeof SEAM_FAULTS
+  | keyof typeof STALE_VIEW_FAULTS
   | keyof typeof NOTES_WRITE_FAULTS
   | keyof typeof NOTES_LIFECYCLE_FAULTS
   | keyof typeof NOTE_STATE_FAULTS
@@ -79,7 +82,7 @@ export const FAULT_HOOKS: ReadonlyMap<FaultName, Fault> = (() => {
 
 export const FAULTS: Readonly<Record<FaultName, FaultSpec>> = Object.fromEntries([
   ...Object.entries(SEAM_FAULTS),
-  ...[...FAULT_HOOKS].map(([name, { rules, does }]) => [name, { rules, does }]),
+  ...[...FAULT_HOOKS].map(([name, { hooks: _, ...spec }]) => [name, spec]),
 ]) as Record<FaultName, FaultSpec>;
 
 export const FAULT_NAMES = Object.keys(FAULTS).sort() as FaultName[];

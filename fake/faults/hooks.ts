@@ -35,6 +35,11 @@ export interface FaultSpec {
   /** The rules this fault breaks; the first is the one it was written for. */
   readonly rules: readonly [string, ...string[]];
   readonly does: string;
+  /**
+   * 'oracle': no check sets up the situation; the run-wide oracle sees it in the traffic of the
+   * whole run, so the fault matrix proves it with a whole run, not the files of its rules.
+   */
+  readonly judgedBy?: 'oracle';
 }
 
 /** A fault with its behaviour beside its description: one entry in its area's file. */

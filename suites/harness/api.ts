@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EndpointDecl, Profile } from '../../spec/profile.js';
 import type { SchemaRegistry } from '../../spec/schemas.js';
+import type { ExchangeObserver } from '../oracle/observation.js';
 import type { Exchange, SendOptions, TargetClient } from './client.js';
 import { isCreateCapReached, isKitError, isQuotaSpent, KitError, QuotaSpent, quotaWords } from './errors.js';
 import type { Ledger, Owner } from './ledger.js';
@@ -8,6 +9,11 @@ import type { CreatedKind, CreateGuard } from './quota.js';
 import { tracked } from './signals.js';
 
 type Query = Record<string, string | number | boolean | undefined>;
+/** What a request means in the kit's own words, for the oracle: its path parameters and its input before wire names. */
+interface Meaning {
+  params?: Record<string, string>;
+  input?: Record<string, unknown>;
+}
 type Body = Record<string, unknown>;
 
 export interface ListNotesQuery {
@@ -81,6 +87,8 @@ export class Api {
     private readonly guard?: CreateGuard,
     /** A user whose quota is the thing under test: its quota refusals are answers to judge, not a reason to stop. */
     private readonly quotaUnderTest = false,
+    /** Told of every request and its answer (the run's oracle, suites/oracle/). */
+    private readonly observer?: ExchangeObserver,
   ) {}
 
   /** The same API as another user. */
@@ -95,6 +103,7 @@ export class Api {
       this.strict,
       this.guard,
       options.quotaUnderTest === true,
+      this.observer,
     );
   }
 
@@ -109,21 +118,33 @@ export class Api {
     return x;
   }
   getNote(id: string) {
-    return this.send('getNote', { method: 'GET', path: `/v2/notes/${id}` });
+    return this.send('getNote', { method: 'GET', path: `/v2/notes/${id}` }, { params: { note_id: id } });
   }
   updateNote(id: string, body: unknown) {
-    return this.send('updateNote', { method: 'PATCH', path: `/v2/notes/${id}`, json: body });
+    return this.send(
+      'updateNote',
+      { method: 'PATCH', path: `/v2/notes/${id}`, json: body },
+      { params: { note_id: id } },
+    );
   }
   setCreatedAt(id: string, body: unknown) {
-    return this.send('setNoteCreatedAt', { method: 'PATCH', path: `/v2/notes/${id}/created-at`, json: body });
+    return this.send(
+      'setNoteCreatedAt',
+      { method: 'PATCH', path: `/v2/notes/${id}/created-at`, json: body },
+      { params: { note_id: id } },
+    );
   }
   async deleteNote(id: string) {
-    const x = await this.send('deleteNote', { method: 'DELETE', path: `/v2/notes/${id}` });
+    const x = await this.send('deleteNote', { method: 'DELETE', path: `/v2/notes/${id}` }, { params: { note_id: id } });
     if ((x.status >= 200 && x.status < 300) || this.goneFor(x, 'note', id)) this.ledger.deleted('note', id);
     return x;
   }
   async trashNote(id: string) {
-    const x = await this.send('trashNote', { method: 'POST', path: `/v2/notes/${id}/trash` });
+    const x = await this.send(
+      'trashNote',
+      { method: 'POST', path: `/v2/notes/${id}/trash` },
+      { params: { note_id: id } },
+    );
     if (x.status >= 200 && x.status < 300) this.ledger.trashed('note', id);
     return x;
   }
@@ -142,7 +163,7 @@ export class Api {
       const value = q[k as keyof typeof CONTAINS];
       if (value !== undefined) query[this.name(names[wire], `names.notes_list.${wire}`)] = value;
     }
-    return this.send('listNotes', { method: 'GET', path: '/v2/notes', query });
+    return this.send('listNotes', { method: 'GET', path: '/v2/notes', query }, { input: { ...q } });
   }
   searchNotes(q: { limit?: number | string; offset?: number | string; snapshot_id?: string }, b: SearchNotesBody) {
     const names = this.profile.names?.notes_search ?? {};
@@ -157,10 +178,18 @@ export class Api {
       const value = b[k as keyof typeof CONTAINS];
       if (value !== undefined) body[this.name(names[wire], `names.notes_search.${wire}`)] = value;
     }
-    return this.send('searchNotes', { method: 'POST', path: '/v2/notes/search', query: q, json: body });
+    return this.send(
+      'searchNotes',
+      { method: 'POST', path: '/v2/notes/search', query: q, json: body },
+      { input: { query: q, body: b } },
+    );
   }
   relatedNotes(id: string, q: { limit?: number | string } = {}) {
-    return this.send('getRelatedNotes', { method: 'GET', path: `/v2/notes/${id}/related-notes`, query: q });
+    return this.send(
+      'getRelatedNotes',
+      { method: 'GET', path: `/v2/notes/${id}/related-notes`, query: q },
+      { params: { note_id: id }, input: { ...q } },
+    );
   }
 
   // ---- collections ----
@@ -174,13 +203,25 @@ export class Api {
     return x;
   }
   getCollection(id: string) {
-    return this.send('getCollection', { method: 'GET', path: `/v2/collections/${id}` });
+    return this.send(
+      'getCollection',
+      { method: 'GET', path: `/v2/collections/${id}` },
+      { params: { collection_id: id } },
+    );
   }
   updateCollection(id: string, body: unknown) {
-    return this.send('updateCollection', { method: 'PATCH', path: `/v2/collections/${id}`, json: body });
+    return this.send(
+      'updateCollection',
+      { method: 'PATCH', path: `/v2/collections/${id}`, json: body },
+      { params: { collection_id: id } },
+    );
   }
   async deleteCollection(id: string) {
-    const x = await this.send('deleteCollection', { method: 'DELETE', path: `/v2/collections/${id}` });
+    const x = await this.send(
+      'deleteCollection',
+      { method: 'DELETE', path: `/v2/collections/${id}` },
+      { params: { collection_id: id } },
+    );
     if ((x.status >= 200 && x.status < 300) || this.goneFor(x, 'collection', id)) this.ledger.deleted('collection', id);
     return x;
   }
@@ -203,26 +244,34 @@ export class Api {
     const query: Query = { limit: q.limit, order_by: q.order_by };
     if (q.cursor !== undefined) query[this.name(names.cursor, 'names.collections_list.cursor')] = q.cursor;
     for (const b of BOUNDS) if (q[b] !== undefined) query[this.name(names[b], `names.collections_list.${b}`)] = q[b];
-    return this.send('listCollections', { method: 'GET', path: '/v2/collections', query });
+    return this.send('listCollections', { method: 'GET', path: '/v2/collections', query }, { input: { ...q } });
   }
   searchCollections(b: SearchCollectionsBody) {
     const names = this.profile.names?.collections_search ?? {};
     const body: Body = {};
     if (b.query !== undefined) body[this.name(names.query, 'names.collections_search.query')] = b.query;
     for (const k of BOUNDS) if (b[k] !== undefined) body[this.name(names[k], `names.collections_search.${k}`)] = b[k];
-    return this.send('searchCollections', { method: 'POST', path: '/v2/collections/search', json: body });
+    return this.send(
+      'searchCollections',
+      { method: 'POST', path: '/v2/collections/search', json: body },
+      { input: { ...b } },
+    );
   }
 
   // ---- membership ----
   addToCollection(collectionId: string, noteId: string) {
-    return this.send('addNoteToCollection', { method: 'PUT', path: `/v2/collections/${collectionId}/notes/${noteId}` });
+    return this.send(
+      'addNoteToCollection',
+      { method: 'PUT', path: `/v2/collections/${collectionId}/notes/${noteId}` },
+      { params: { collection_id: collectionId, note_id: noteId } },
+    );
   }
   moveNote(sourceId: string, noteId: string, body: unknown) {
-    return this.send('moveNote', {
-      method: 'POST',
-      path: `/v2/collections/${sourceId}/notes/${noteId}/move`,
-      json: body,
-    });
+    return this.send(
+      'moveNote',
+      { method: 'POST', path: `/v2/collections/${sourceId}/notes/${noteId}/move`, json: body },
+      { params: { source_collection_id: sourceId, note_id: noteId } },
+    );
   }
   removeFromCollection(collectionId: string, noteId: string) {
     return this.sendEndpoint('removeNoteFromCollection', 'remove_note_from_collection', {
@@ -236,9 +285,24 @@ export class Api {
 
   /** Any request as this user (or with other credentials): for auth and bad-input checks. */
   async raw(opts: Omit<SendOptions, 'token'> & { token?: string | null }) {
-    const x = await tracked(() =>
-      this.client.send({ ...opts, token: opts.token === undefined ? this.token : opts.token }),
-    );
+    const ownToken = opts.token === undefined && opts.authorization === undefined;
+    const pending = this.observer?.sending({
+      op: undefined,
+      actor: this.owner,
+      ownToken,
+      method: opts.method,
+      path: opts.path,
+      params: {},
+      ...(opts.json === undefined ? {} : { body: opts.json }),
+    });
+    let x: Exchange;
+    try {
+      x = await tracked(() => this.client.send({ ...opts, token: opts.token === undefined ? this.token : opts.token }));
+    } catch (error) {
+      if (pending) this.observer!.unanswered(pending);
+      throw error;
+    }
+    if (pending) this.observer!.answered(pending, x);
     // A target that wrongly accepts a malformed create as this user still gets the result deleted.
     const asMe = opts.token === undefined && opts.authorization === undefined && opts.method === 'POST';
     if (asMe && opts.path === '/v2/notes') this.noteCreated(x, 'note');
@@ -278,8 +342,29 @@ export class Api {
     throw new QuotaSpent(`not judged: ${quotaWords(quota)}; no new notes can be created for this check`);
   }
 
-  private async send<Op extends string>(operationId: Op, opts: Omit<SendOptions, 'token'>): Promise<Exchange<Op>> {
-    const exchange = await tracked(() => this.client.send({ ...opts, token: this.token }));
+  private async send<Op extends string>(
+    operationId: Op,
+    opts: Omit<SendOptions, 'token'>,
+    meaning: Meaning = {},
+  ): Promise<Exchange<Op>> {
+    const pending = this.observer?.sending({
+      op: operationId,
+      actor: this.owner,
+      ownToken: true,
+      method: opts.method,
+      path: opts.path,
+      params: meaning.params ?? {},
+      ...(meaning.input ? { input: meaning.input } : {}),
+      ...(opts.json === undefined ? {} : { body: opts.json }),
+    });
+    let exchange: Exchange;
+    try {
+      exchange = await tracked(() => this.client.send({ ...opts, token: this.token }));
+    } catch (error) {
+      // No answer: the request may or may not have changed something; the oracle forgets what it named.
+      if (pending) this.observer!.unanswered(pending);
+      throw error;
+    }
     if (exchange.status >= 200 && exchange.status < 300) {
       const schema = this.schemas.responseSchemaOf(operationId);
       if (schema) {
@@ -290,6 +375,7 @@ export class Api {
         if (problems.length > 0) exchange.schemaProblems = problems;
       }
     }
+    if (pending) this.observer!.answered(pending, exchange);
     return exchange as Exchange<Op>;
   }
 
@@ -307,7 +393,7 @@ export class Api {
         throw new KitError(`endpoints.${field} uses {${name}}, which this operation does not supply`);
       return encodeURIComponent(value);
     });
-    return this.send(operationId, { method: decl.method, path, ...(json === undefined ? {} : { json }) });
+    return this.send(operationId, { method: decl.method, path, ...(json === undefined ? {} : { json }) }, { params });
   }
 
   private name(value: string | undefined, field: string): string {

@@ -64,6 +64,11 @@ export interface CheckSpec {
   doesWithout?: readonly string[];
   /** Runs in the smoke tier too (few requests, at least one rule per area); other checks run only in the full tier. */
   smoke?: boolean;
+  /**
+   * Judges whatever its traffic shows rather than one situation set up for its rules (the oracle,
+   * the model-based runs): the leave-one-out measure keeps it when it switches dedicated checks off.
+   */
+  generalist?: boolean;
 }
 
 export const NOT_IN_SMOKE = 'not in the smoke tier (run --tier full to judge it)';
@@ -103,6 +108,11 @@ export interface CheckContext {
    * here fails only these rules, and the check goes on to its other rules.
    */
   verify(rules: string | readonly string[], fn: () => void | Promise<void>): Promise<void>;
+  /**
+   * Fails rules on an answer judged elsewhere (the oracle judged it when another check sent it): that
+   * exchange is the evidence and the repro, after `context` (the answer that established what it contradicts).
+   */
+  failOn(rules: string | readonly string[], x: Exchange, message: string, context?: Exchange): void;
   /** Problems of the exchange's JSON body against a component schema of openapi.yaml (strict if the profile says so). */
   schemaProblems(x: Exchange, component: string): string[];
   /**
@@ -186,6 +196,8 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
   test(name, { meta, ...(spec.timeout ? { timeout: spec.timeout } : {}) }, async (vitestCtx) => {
     if (!selected(spec.rules, kit.ctx.only)) vitestCtx.skip();
     if (kit.ctx.tier === 'smoke' && !spec.smoke) vitestCtx.skip(NOT_IN_SMOKE);
+    if (!spec.generalist && kit.ctx.switchedOff?.some((id) => spec.rules.includes(id)))
+      vitestCtx.skip('switched off (leave-one-out)');
     for (const need of [...ruleNeeds(spec.rules, spec.doesWithout), ...(spec.needs ?? [])]) {
       const reason = unmetNeed(kit, need);
       if (reason) vitestCtx.skip(reason);
@@ -253,6 +265,16 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
           const message = (error as Error).message.split('\n')[0]!;
           judge(ids, reads.lastReadSince(mark));
           for (const id of ids) ruleFailures[id] ??= message;
+        }
+      },
+      failOn(rules, x, message, context) {
+        const ids = typeof rules === 'string' ? [rules] : rules;
+        declared(ids, 'failOn');
+        if (context) exchanges.push(context);
+        exchanges.push(x);
+        for (const id of ids) {
+          judgedAt[id] ??= exchanges.length - 1;
+          ruleFailures[id] ??= message;
         }
       },
       async property(arbitrary, predicate, n, examples = []) {

@@ -47,6 +47,11 @@ export interface KitContext {
   readonly tier?: Tier;
   /** At most this many notes and collections are created by the run (--max-notes); unset: no cap. */
   readonly createCaps?: { readonly notes: number; readonly collections: number };
+  /**
+   * Rules whose dedicated checks are switched off (the leave-one-out measure, kit/leave-one-out.ts):
+   * only the generalists (the oracle, the model-based runs) may still judge them.
+   */
+  readonly switchedOff?: readonly string[];
   /** Set by the run command, which cancels the workers itself on Ctrl-C and then sweeps. */
   readonly parentHandlesInterrupt?: boolean;
   /** The run records every exchange for `--har` (har.ts): each process appends to its file in runDir. */

@@ -1,3 +1,4 @@
+import type { ExchangeObserver } from '../oracle/observation.js';
 import type { TargetClient } from './client.js';
 import { KitError } from './errors.js';
 import { tracked } from './signals.js';
@@ -19,6 +20,8 @@ export class FixturesClient {
     private readonly client: TargetClient,
     private readonly prefix: string,
     private readonly adminToken: string,
+    /** Told when a fixture call changes a resource in a way the document does not describe (the oracle). */
+    private readonly observer?: Pick<ExchangeObserver, 'touchedByFixture'>,
   ) {}
 
   private async call(method: string, path: string, json?: unknown): Promise<Record<string, unknown>> {
@@ -47,6 +50,7 @@ export class FixturesClient {
   }
 
   async deleteUser(userId: string): Promise<void> {
+    this.observer?.touchedByFixture('user', userId);
     await this.call('DELETE', `/users/${userId}`);
   }
 
@@ -55,10 +59,12 @@ export class FixturesClient {
   }
 
   async addAttachment(noteId: string, attachment: Record<string, unknown>): Promise<Record<string, unknown>> {
+    this.observer?.touchedByFixture('note', noteId);
     return this.call('POST', `/notes/${noteId}/attachments`, attachment);
   }
 
   async addAudioRecording(noteId: string): Promise<string> {
+    this.observer?.touchedByFixture('note', noteId);
     return (await this.call('POST', `/notes/${noteId}/audio-recordings`)).audio_recording_id as string;
   }
 }

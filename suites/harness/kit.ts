@@ -2,7 +2,10 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { afterAll, beforeAll, inject } from 'vitest';
+import { selectedByOnly } from '../../spec/rules.js';
 import { createSchemaRegistry, type SchemaRegistry } from '../../spec/schemas.js';
+import { Oracle } from '../oracle/oracle.js';
+import { IsolationReplay } from '../oracle/replay.js';
 import { Api } from './api.js';
 import { cleanUp } from './cleanup.js';
 import { TargetClient } from './client.js';
@@ -13,7 +16,7 @@ import { harWriter } from './har.js';
 import { Ledger } from './ledger.js';
 import { CreateGuard } from './quota.js';
 import { leaveSignalsToRunCommand, registerWorker, SECRETS_FILE_PREFIX, stopSignal } from './signals.js';
-import { timestampPrecisionMs } from './timing.js';
+import { searchIndexLagMs, timestampPrecisionMs } from './timing.js';
 
 export interface Kit {
   readonly ctx: KitContext;
@@ -26,6 +29,10 @@ export interface Kit {
   readonly data: DataFactory;
   /** Creates counted against the run's caps, and accounts whose quota is spent (run-wide). */
   readonly guard: CreateGuard;
+  /** Judges every exchange of the run against everything it established (suites/oracle/). */
+  readonly oracle: Oracle;
+  /** Tries what the first user learned as the second user (suites/oracle/replay.ts). */
+  readonly replay: IsolationReplay;
 }
 
 let current: Kit | undefined;
@@ -68,7 +75,19 @@ function createKit(ctx: KitContext): Kit {
     ctx.createCaps ?? { notes: Number.MAX_SAFE_INTEGER, collections: Number.MAX_SAFE_INTEGER },
     ctx.runDir,
   );
-  const api = new Api(client, ctx.profile, schemas, ledger, ctx.tokens.primary, 'primary', ctx.strict, guard);
+  const oracle = new Oracle({ precisionMs: timestampPrecisionMs(ctx), lagMs: searchIndexLagMs(ctx) });
+  const api = new Api(
+    client,
+    ctx.profile,
+    schemas,
+    ledger,
+    ctx.tokens.primary,
+    'primary',
+    ctx.strict,
+    guard,
+    false,
+    oracle,
+  );
   return {
     ctx,
     client,
@@ -76,10 +95,35 @@ function createKit(ctx: KitContext): Kit {
     schemas,
     ledger,
     guard,
+    oracle,
+    replay: new IsolationReplay(oracle, ctx),
     secondary: ctx.tokens.secondary ? api.as(ctx.tokens.secondary, 'secondary') : undefined,
-    fixtures: ctx.fixtures ? new FixturesClient(client, ctx.fixtures.prefix, ctx.fixtures.adminToken) : undefined,
+    fixtures: ctx.fixtures
+      ? new FixturesClient(client, ctx.fixtures.prefix, ctx.fixtures.adminToken, oracle)
+      : undefined,
     data: new DataFactory(api, ctx.runId, timestampPrecisionMs(ctx)),
   };
+}
+
+/**
+ * Before a file's cleanup, while they exist: what the first user's checks learned is tried as the
+ * second user (suites/oracle/replay.ts). Not in the smoke tier, not when --only leaves out isolation.
+ */
+async function replayIsolation(kit: Kit): Promise<void> {
+  const { ctx } = kit;
+  if (!kit.secondary || ctx.tier === 'smoke' || ctx.targetProblem) return;
+  if (
+    ctx.only.length > 0 &&
+    !['auth.scope.notes-isolated', 'auth.scope.collections-isolated', 'auth.scope.notes-list-isolated'].some((id) =>
+      selectedByOnly(id, ctx.only),
+    )
+  )
+    return;
+  try {
+    await kit.replay.run(kit.api, kit.secondary);
+  } catch {
+    // A replay that could not finish (a budget, a target gone) judged what it sent; the checks report the rest.
+  }
 }
 
 /** The variables a reader of a repro sets for the run's credentials (README "Reports"). */
@@ -110,6 +154,7 @@ export function useKit(): Kit {
     sentAtStart = kit.client.sent;
   });
   afterAll(async () => {
+    await replayIsolation(kit);
     await cleanUp(kit);
     // Requests this file sent, for the report's count (files may run in several workers).
     const name = `requests-${process.pid}-${threadId}-${file}-${Date.now()}.json`;

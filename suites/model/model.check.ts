@@ -1,11 +1,13 @@
 import fc from 'fast-check';
 import type { CheckContext } from '../harness/check.js';
 import { checks, KitError, RuleViolation } from '../harness/index.js';
+import { DeleteCollection, UpdateCollection } from './commands/collection-writes.js';
 import { CreateCollection } from './commands/create-collection.js';
 import { CreateNote } from './commands/create-note.js';
 import { DeleteNote, RestoreNote, TrashNote } from './commands/lifecycle.js';
 import { AddNote, MoveNote, RemoveNote } from './commands/membership.js';
 import { ReadCollection, ReadNote } from './commands/observe.js';
+import { ListNotes, RelatedNotes, SearchNotes } from './commands/queries.js';
 import { SetCreatedAt } from './commands/set-created-at.js';
 import { UpdateNote } from './commands/update-note.js';
 import { emptyModel, type Model } from './model.js';
@@ -35,14 +37,20 @@ const CORE_RULES = [
   'membership.move.moves',
   'membership.collection-ids.current',
   'collections.read.note-count',
+  'collections.update.fields-applied',
+  'collections.delete.permanent',
+  'notes.search.response-fields',
+  'notes.related.response-fields',
+  'notes.list.response-fields',
 ] as const;
 
 type Command = fc.AsyncCommand<Model, Real>;
 
 /**
  * Operations of the shared model (operations.ts) as commands. The model runs plain creates (no
- * supplied timestamps, headings or collection on create) and no collection deletes or lists:
- * the differential run covers those against the reference fake.
+ * supplied timestamps, headings or collection on create; the differential run covers those), and
+ * renames and deletes collections, searches, lists and asks for related notes: views whose items
+ * the model cannot predict one by one, but the run's oracle judges against everything it knows.
  */
 function commands(withRestoreAndRemove: boolean): Array<fc.Arbitrary<Command>> {
   const index = fc.nat({ max: 50 });
@@ -82,6 +90,14 @@ function commands(withRestoreAndRemove: boolean): Array<fc.Arbitrary<Command>> {
     fc.tuple(index, index, index).map(([note, from, to]) => new MoveNote({ kind: 'moveNote', note, from, to })),
     index.map((note) => new ReadNote({ kind: 'readNote', note })),
     index.map((coll) => new ReadCollection({ kind: 'readCollection', coll })),
+    // Views the oracle judges against everything the run established (commands/queries.ts).
+    index.map((note) => new SearchNotes({ kind: 'searchNotes', note })),
+    index.map((note) => new RelatedNotes({ kind: 'relatedNotes', note })),
+    fc
+      .tuple(fc.integer({ min: 1, max: 5 }), fc.boolean())
+      .map(([pageSize, byCreated]) => new ListNotes({ kind: 'listNotes', pageSize, byCreated })),
+    fc.tuple(index, word).map(([coll, w]) => new UpdateCollection({ kind: 'updateCollection', coll, word: w })),
+    index.map((coll) => new DeleteCollection({ kind: 'deleteCollection', coll })),
   ];
   if (withRestoreAndRemove) {
     list.push(
@@ -97,13 +113,17 @@ function commands(withRestoreAndRemove: boolean): Array<fc.Arbitrary<Command>> {
 async function runModel(t: CheckContext, withRestoreAndRemove: boolean): Promise<void> {
   // Commands print the ids they acted on; shrinking re-runs them, so keep the steps of the last failing run.
   let failingSteps = '';
+  const since = new Date(Date.now() - t.ctx.clockToleranceMs).toISOString();
   const property = fc.asyncProperty(
     fc.commands(commands(withRestoreAndRemove), { maxCommands: t.budgets.model_max_commands, size: 'max' }),
     async (cmds) => {
       const steps: string[] = [];
       try {
         await fc.asyncModelRun(
-          () => ({ model: emptyModel(withRestoreAndRemove, withRestoreAndRemove), real: { t, api: t.api, steps } }),
+          () => ({
+            model: emptyModel(withRestoreAndRemove, withRestoreAndRemove),
+            real: { t, api: t.api, steps, since },
+          }),
           cmds,
         );
       } catch (error) {
@@ -127,6 +147,7 @@ check(
   'random sequences of creates, updates, backdates, trash, deletes and moves behave as documented (model-based)',
   {
     rules: CORE_RULES,
+    generalist: true,
     timeout: 600_000,
   },
   async (t) => runModel(t, false),
@@ -137,6 +158,7 @@ check(
   {
     rules: [...CORE_RULES, 'notes.restore.returns-to-active', 'membership.remove.unlinks'],
     needs: ['profile:endpoints.restore_note', 'profile:endpoints.remove_note_from_collection'],
+    generalist: true,
     timeout: 600_000,
   },
   async (t) => runModel(t, true),

@@ -10,6 +10,8 @@ export interface Real {
   api: Api;
   /** The steps of this run, as they ran (with the ids they touched). */
   steps: string[];
+  /** An instant before the run's first note (less the clock tolerance): the lists' created_after. */
+  since: string;
 }
 
 /** The target broke `rule` unless `condition` holds: the run stops, failing that rule only. */

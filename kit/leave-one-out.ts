@@ -1,0 +1,89 @@
+import { createVitest } from 'vitest/node';
+import { FAULT_NAMES, FAULTS, type FaultName } from '../fake/faults/catalogue.js';
+import { OutcomeCollector } from '../reporters/collector.js';
+import { buildReport, type Verdict } from '../reporters/report.js';
+import { loadRules } from '../spec/rules.js';
+import { readKitConfig } from './config.js';
+import { startRun } from './start.js';
+import { runsLate } from './tier.js';
+import { checkRunOptions } from './vitest-run.js';
+
+/** One fault run with every check that declares its rules switched off. */
+export interface LeaveOneOutRow {
+  fault: FaultName;
+  /** The rule the fault is written to break (its first). */
+  rule: string;
+  verdict: Verdict;
+  /** The fault's own rule failed: the oracle or a model-based run caught it without its checks. */
+  caught: boolean;
+  /** Documented rules that failed (the fault showed, perhaps under another rule's name). */
+  failed: string[];
+  ms: number;
+}
+
+/**
+ * The leave-one-out measure of generalisation: for each fault, a whole kit run against the fake
+ * with that fault, in which every check declaring one of the fault's rules is switched off. What
+ * still fails was caught by the generalists: the oracle, which judges every exchange the other
+ * checks make, and the model-based runs. A whole run per fault: the measure is slow by nature
+ * (about a kit run per fault), so the proofs test samples it and `npm run measure:leave-one-out`
+ * runs it whole.
+ */
+export async function runLeaveOneOut(
+  options: { faults?: readonly FaultName[]; onRow?: (row: LeaveOneOutRow, done: number, total: number) => void } = {},
+): Promise<LeaveOneOutRow[]> {
+  const rules = loadRules();
+  const levels = new Map(rules.map((r) => [r.id, r.level]));
+  const collector = new OutcomeCollector();
+  const vitest = await createVitest('test', checkRunOptions(collector));
+  const rows: LeaveOneOutRow[] = [];
+  try {
+    // The oracle's file last, as in a run (kit/tier.ts).
+    const specs = (await vitest.globTestSpecifications()).sort((a, b) => runsLate(a.moduleId) - runsLate(b.moduleId));
+    const faults = options.faults ?? FAULT_NAMES;
+    for (const fault of faults) {
+      const started = performance.now();
+      const off = [...FAULTS[fault].rules];
+      const run = await startRun(readKitConfig(['--fake-fault', fault], {}));
+      collector.outcomes.length = 0;
+      for (const project of vitest.projects) project.provide('kit', { ...run.context, switchedOff: off });
+      try {
+        await vitest.runTestSpecifications(specs);
+      } finally {
+        await run.finish();
+      }
+      const report = buildReport({
+        version: '',
+        target: '',
+        profileName: '',
+        profileDeclared: true,
+        seed: 0,
+        only: [],
+        rules,
+        outcomes: collector.outcomes,
+        requests: 0,
+        leftovers: 0,
+        runErrors: [],
+      });
+      const byId = new Map(report.rules.map((r) => [r.id, r.verdict]));
+      const rule = off[0]!;
+      const verdict = byId.get(rule) ?? 'error';
+      const row: LeaveOneOutRow = {
+        fault,
+        rule,
+        verdict,
+        caught: verdict === 'fail' || verdict === 'warn',
+        failed: report.rules
+          .filter((r) => r.verdict === 'fail' && levels.get(r.id) === 'documented')
+          .map((r) => r.id)
+          .sort(),
+        ms: Math.round(performance.now() - started),
+      };
+      rows.push(row);
+      options.onRow?.(row, rows.length, faults.length);
+    }
+  } finally {
+    await vitest.close();
+  }
+  return rows;
+}

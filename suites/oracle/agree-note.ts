@@ -1,0 +1,102 @@
+import type { Exchange } from '../harness/client.js';
+import type { Fact, NoteShadow } from '../model/world.js';
+import { agree, instantOf, ruleOf, sameNumber, sameText, show } from './compare.js';
+import type { Env } from './env.js';
+
+/** Where a note's fields were seen: its full form (read and write answers) or an item of a page. */
+export type NoteView = 'full' | 'list' | 'search' | 'related';
+
+/**
+ * Judges every field a response reports about a known note against the shadow. The caller has
+ * made sure the note was settled when the answer was made (no write in flight or since, the
+ * index lag passed for search and related notes).
+ */
+export function agreeNote(env: Env, n: NoteShadow, item: Record<string, unknown>, view: NoteView, x: Exchange): void {
+  const { j } = env;
+  const what = `${x.method} ${x.path} (note ${n.id})`;
+  const at = instantOf(env.precisionMs);
+  if ('content' in item) agree(j, n.content, n.refusals, 'content', item.content, sameText, x, what);
+  if ('title' in item) agree(j, n.title, n.refusals, 'title', item.title, sameText, x, what);
+  if ('version' in item) agree(j, n.version, n.refusals, 'version', item.version, sameNumber, x, what);
+  if ('created_at' in item) agree(j, listed(n.createdAt, view), n.refusals, 'created_at', item.created_at, at, x, what);
+  if ('updated_at' in item) agree(j, n.updatedAt, n.refusals, 'updated_at', item.updated_at, at, x, what);
+  if ('trashed_at' in item && n.trashed) {
+    const trashed = n.trashed;
+    const ok = trashed.value ? item.trashed_at !== null && item.trashed_at !== undefined : item.trashed_at === null;
+    j.that(
+      trashed.value && view === 'full' && x.method === 'GET' ? 'notes.read.trashed-included' : trashed.rule,
+      ok,
+      () =>
+        `${what}: trashed_at is ${show(item.trashed_at)}, but the note is ${trashed.value ? 'trashed' : 'active'}` +
+        ` since ${trashed.by.method} ${trashed.by.path}`,
+      x,
+      trashed.by,
+    );
+  }
+  if (Array.isArray(item.collection_ids)) agreeLinks(env, n, item.collection_ids, x, what);
+}
+
+/** After set-created-at, lists and searches show the new created_at under their own rule. */
+function listed(fact: Fact<number> | undefined, view: NoteView): Fact<number> | undefined {
+  if (!fact || view === 'full' || fact.rule !== 'notes.set-created-at.applied') return fact;
+  return { ...fact, rule: 'notes.set-created-at.lists-follow' };
+}
+
+/** collection_ids is exactly the set of collections holding the note, each once. */
+function agreeLinks(env: Env, n: NoteShadow, seen: unknown[], x: Exchange, what: string): void {
+  const { j } = env;
+  const links = n.links;
+  if (!links) return;
+  const ids = seen.filter((v): v is string => typeof v === 'string');
+  j.that(
+    'membership.collection-ids.current',
+    new Set(ids).size === seen.length,
+    () => `${what}: collection_ids lists a collection twice or holds a non-string: ${show(seen)}`,
+    x,
+  );
+  // A set that is not the collections holding the note breaks the general rule, besides the operation's own.
+  const current = ids.length === links.size && ids.every((id) => links.has(id));
+  j.that(
+    'membership.collection-ids.current',
+    current,
+    () => `${what}: collection_ids is ${show(ids)}, the note is in ${show([...links.keys()])}`,
+    x,
+  );
+  for (const id of ids) {
+    if (links.has(id)) continue;
+    const gone = n.unlinked.get(id);
+    const refusal = n.refusals.find((r) => r.asked.link === id);
+    const rule = refusal?.rule ?? gone?.rule ?? 'membership.collection-ids.current';
+    const by = refusal?.by ?? gone?.by;
+    j.that(
+      rule,
+      false,
+      () =>
+        refusal
+          ? `${what}: collection_ids holds ${id}, a link the target refused (${refusal.by.method} ${refusal.by.path} answered ${refusal.by.status})`
+          : gone
+            ? `${what}: collection_ids still holds ${id}, which ${gone.by.method} ${gone.by.path} took the note out of`
+            : `${what}: collection_ids holds ${id}, a collection the run never linked the note to`,
+      x,
+      by,
+    );
+  }
+  for (const [id, fact] of links) {
+    const present = ids.includes(id);
+    const blame = present
+      ? fact
+      : ruleOf(
+          fact,
+          n.refusals.filter((r) => r.asked.unlink === id),
+          'unlink',
+          id,
+        );
+    j.that(
+      blame.rule,
+      present,
+      () => `${what}: collection_ids ${show(ids)} lacks ${id}, linked by ${fact.by.method} ${fact.by.path}`,
+      x,
+      blame.by,
+    );
+  }
+}

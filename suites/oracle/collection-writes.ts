@@ -1,0 +1,306 @@
+import type { CollectionShadow, NoteShadow } from '../model/world.js';
+import { instantOf, ms, show } from './compare.js';
+import type { Env } from './env.js';
+import { isTokenUser, pick } from './note-writes.js';
+import { type Observation, objectOf } from './observation.js';
+import { collectionRefusalRule, membershipRefusalRule } from './refusal-rules.js';
+
+const ok = (o: Observation) => o.x.status >= 200 && o.x.status < 300;
+
+function liveCollection(env: Env, id: string | undefined, o: Observation): CollectionShadow | undefined {
+  const c = id === undefined ? undefined : env.world.collections.get(id);
+  if (!c || c.deleted || c.clock.inFlight > 1 || c.clock.lastEndSeq >= o.startSeq) return undefined;
+  return c;
+}
+
+function liveNote(env: Env, id: string | undefined, o: Observation): NoteShadow | undefined {
+  const n = id === undefined ? undefined : env.world.notes.get(id);
+  if (!n || n.deleted || n.clock.inFlight > 1 || n.clock.lastEndSeq >= o.startSeq) return undefined;
+  return n;
+}
+
+/** POST /v2/collections: the answer holds what was sent, and the collection enters the shadow, empty. */
+export function createCollection(env: Env, o: Observation): void {
+  const { j, world } = env;
+  const body = objectOf(o.body);
+  const supplied = typeof body.id === 'string' ? body.id : undefined;
+  const existing = liveCollection(env, supplied, o);
+  if (!ok(o)) {
+    if (existing && o.x.status < 500)
+      existing.refusals.push({
+        rule:
+          existing.owner === o.actor
+            ? 'collections.create.id-conflict-no-upsert'
+            : 'collections.create.id-conflict-409-other-user',
+        by: o.ev,
+        asked: pick(body, ['title', 'description', 'created_at', 'updated_at']),
+      });
+    return;
+  }
+  const r = objectOf(o.x.json);
+  if (typeof r.id !== 'string') return;
+  const what = `${o.method} ${o.path}`;
+  const at = instantOf(env.precisionMs);
+  if (existing && isTokenUser(existing.owner))
+    j.that(
+      'collections.create.id-conflict-409',
+      false,
+      () => `${what} with the id of an existing collection (${supplied}) was accepted (${o.x.status})`,
+      o.x,
+      existing.title?.by,
+    );
+  if (supplied)
+    j.that(
+      'collections.create.id-honoured',
+      r.id === supplied,
+      () => `${what}: sent id ${supplied}, answered id ${show(r.id)}`,
+      o.x,
+    );
+  if (typeof body.title === 'string')
+    j.that(
+      'collections.create.fields-stored',
+      r.title === body.title,
+      () => `${what}: title ${show(r.title)}, sent ${show(body.title)}`,
+      o.x,
+    );
+  if (
+    'description' in r &&
+    (typeof body.description === 'string' || body.description === null || !('description' in body))
+  )
+    j.that(
+      'collections.create.fields-stored',
+      r.description === (body.description ?? null),
+      () => `${what}: description ${show(r.description)}, sent ${show(body.description ?? null)}`,
+      o.x,
+    );
+  const created = ms(body.created_at);
+  const updated = ms(body.updated_at);
+  if (created !== undefined)
+    j.that(
+      'collections.create.created-at-honoured',
+      at(r.created_at, created),
+      () => `${what}: created_at ${show(r.created_at)}, sent ${show(body.created_at)}`,
+      o.x,
+    );
+  else if (updated !== undefined)
+    j.that(
+      'collections.create.created-at-defaults-to-updated-at',
+      at(r.created_at, updated),
+      () =>
+        `${what}: no created_at was sent, so it is the updated_at sent (${show(body.updated_at)}), not ${show(r.created_at)}`,
+      o.x,
+    );
+  if (updated !== undefined)
+    j.that(
+      'collections.create.updated-at-honoured',
+      at(r.updated_at, updated),
+      () => `${what}: updated_at ${show(r.updated_at)}, sent ${show(body.updated_at)}`,
+      o.x,
+    );
+  else if (created !== undefined)
+    j.that(
+      'collections.create.updated-at-defaults-to-created-at',
+      at(r.updated_at, created),
+      () =>
+        `${what}: no updated_at was sent, so it is the created_at sent (${show(body.created_at)}), not ${show(r.updated_at)}`,
+      o.x,
+    );
+  world.collections.delete(r.id);
+  const c = world.collection(r.id, o.actor);
+  c.clock.lastEndSeq = o.endSeq;
+  c.clock.lastEndAt = o.endedAt;
+  if (typeof body.title === 'string')
+    c.title = { value: body.title, rule: 'collections.create.fields-stored', by: o.ev };
+  if (typeof body.description === 'string' || body.description === null || !('description' in body))
+    c.description = {
+      value: (body.description as string | null | undefined) ?? null,
+      rule: 'collections.create.fields-stored',
+      by: o.ev,
+    };
+  const rc = ms(r.created_at);
+  if (rc !== undefined)
+    c.createdAt = {
+      value: rc,
+      rule:
+        created !== undefined
+          ? 'collections.create.created-at-honoured'
+          : updated !== undefined
+            ? 'collections.create.created-at-defaults-to-updated-at'
+            : 'collections.create.created-at-defaults-to-server-time',
+      by: o.ev,
+    };
+  const ru = ms(r.updated_at);
+  if (ru !== undefined)
+    c.updatedAt = {
+      value: ru,
+      rule:
+        updated !== undefined
+          ? 'collections.create.updated-at-honoured'
+          : created !== undefined
+            ? 'collections.create.updated-at-defaults-to-created-at'
+            : 'collections.create.created-at-defaults-to-server-time',
+      by: o.ev,
+    };
+  c.members = new Set();
+}
+
+/** PATCH /v2/collections/{id}: provided fields change, omitted ones and created_at stay. */
+export function updateCollection(env: Env, o: Observation): void {
+  const { j } = env;
+  const c = liveCollection(env, o.params.collection_id, o);
+  if (!c) return;
+  const body = objectOf(o.body);
+  if (!ok(o)) {
+    if (o.x.status < 500)
+      c.refusals.push({
+        rule: collectionRefusalRule('updateCollection', c, o),
+        by: o.ev,
+        asked: pick(body, ['title', 'description']),
+      });
+    return;
+  }
+  const r = objectOf(o.x.json);
+  const what = `${o.method} ${o.path}`;
+  for (const field of ['title', 'description'] as const) {
+    const sent = field in body;
+    const fact = c[field];
+    const expected = sent ? body[field] : fact?.value;
+    if (!sent && !fact) continue;
+    if (field in r)
+      j.that(
+        sent ? 'collections.update.fields-applied' : 'collections.update.partial',
+        r[field] === expected,
+        () =>
+          `${what}: ${field} is ${show(r[field])}, ${sent ? 'sent' : 'not sent, so unchanged from'} ${show(expected)}`,
+        o.x,
+        sent ? undefined : fact?.by,
+      );
+  }
+  const created = c.createdAt;
+  if (created && 'created_at' in r)
+    j.that(
+      'collections.update.partial',
+      instantOf(env.precisionMs)(r.created_at, created.value),
+      () => `${what}: created_at became ${show(r.created_at)}, it was ${new Date(created.value).toISOString()}`,
+      o.x,
+      created.by,
+    );
+  const updated = ms(body.updated_at);
+  if (updated !== undefined)
+    j.that(
+      'collections.update.updated-at-preserved',
+      instantOf(env.precisionMs)(r.updated_at, updated),
+      () => `${what}: updated_at ${show(r.updated_at)}, sent ${show(body.updated_at)}`,
+      o.x,
+    );
+  for (const field of ['title', 'description'] as const) {
+    if (field in body && (typeof body[field] === 'string' || body[field] === null))
+      c[field] = { value: body[field] as string, rule: 'collections.update.fields-applied', by: o.ev };
+    else if (c[field]) c[field] = { ...c[field]!, rule: 'collections.update.partial', by: o.ev } as never;
+  }
+  if (created) c.createdAt = { ...created, rule: 'collections.update.partial', by: o.ev };
+  const ru = ms(r.updated_at);
+  c.updatedAt =
+    ru === undefined
+      ? undefined
+      : {
+          value: ru,
+          rule:
+            updated !== undefined
+              ? 'collections.update.updated-at-preserved'
+              : 'collections.update.updated-at-defaults-to-server-time',
+          by: o.ev,
+        };
+  c.refusals = [];
+}
+
+/** DELETE /v2/collections/{id}: gone, and no note lists it any more; the notes stay. */
+export function deleteCollection(env: Env, o: Observation): void {
+  const c = liveCollection(env, o.params.collection_id, o);
+  if (!c) return;
+  if (!ok(o)) {
+    if (o.x.status < 500)
+      c.refusals.push({ rule: collectionRefusalRule('deleteCollection', c, o), by: o.ev, asked: { deleted: true } });
+    return;
+  }
+  c.deleted = { value: true, rule: 'collections.delete.permanent', by: o.ev };
+  for (const n of env.world.notes.values()) {
+    if (!n.links?.has(c.id)) continue;
+    n.links.delete(c.id);
+    n.unlinked.set(c.id, { value: false, rule: 'collections.delete.unlinks-notes', by: o.ev });
+  }
+}
+
+/**
+ * Add, move and remove: the links change as the document says. What a membership change does to
+ * the note's version and updated_at, or the collection's updated_at, is not shown: unknown until read.
+ */
+export function membership(env: Env, o: Observation): void {
+  const { world } = env;
+  const op = o.op!;
+  const body = objectOf(o.body);
+  const note = liveNote(env, o.params.note_id, o);
+  const source = liveCollection(env, o.params.collection_id ?? o.params.source_collection_id, o);
+  const targetId =
+    op === 'moveNote' && typeof body.target_collection_id === 'string' ? body.target_collection_id : undefined;
+  const target = liveCollection(env, targetId, o);
+  if (!ok(o)) {
+    if (note && o.x.status < 500) {
+      const rule = membershipRefusalRule(op, o, note, source, target);
+      const sourceId = o.params.collection_id ?? o.params.source_collection_id;
+      const asked =
+        op === 'addNoteToCollection'
+          ? { link: sourceId }
+          : op === 'moveNote'
+            ? { link: targetId, unlink: sourceId }
+            : { unlink: sourceId };
+      note.refusals.push({ rule, by: o.ev, asked });
+    }
+    return;
+  }
+  const touched = [source, target].filter((c): c is CollectionShadow => c !== undefined);
+  for (const c of touched) c.updatedAt = undefined;
+  if (!note) {
+    for (const c of touched) c.members = undefined;
+    return;
+  }
+  note.version = undefined;
+  note.updatedAt = undefined;
+  note.refusals = [];
+  // Only links between the actor's own note and collections are known for sure (another user's
+  // collections may be hidden from the owner's collection_ids).
+  const own =
+    touched.length === (op === 'moveNote' ? 2 : 1) && touched.every((c) => c.owner === note.owner && c.members);
+  if (!own || !note.links || note.owner !== o.actor) {
+    world.forgetLinks(note);
+    for (const c of touched) c.members = undefined;
+    return;
+  }
+  const link = (c: CollectionShadow, rule: string) => {
+    note.links!.set(c.id, { value: true, rule, by: o.ev });
+    note.unlinked.delete(c.id);
+    c.members!.add(note.id);
+  };
+  const unlink = (c: CollectionShadow, rule: string) => {
+    note.links!.delete(c.id);
+    note.unlinked.set(c.id, { value: false, rule, by: o.ev });
+    c.members!.delete(note.id);
+  };
+  if (op === 'addNoteToCollection') link(source!, 'membership.add.links');
+  else if (op === 'removeNoteFromCollection') unlink(source!, 'membership.remove.unlinks');
+  else if (target!.id !== source!.id) {
+    link(target!, 'membership.move.moves');
+    unlink(source!, 'membership.move.moves');
+  }
+  // Content and title are the note's own: a change now is the membership operation's doing.
+  const keep =
+    op === 'moveNote'
+      ? 'membership.move.content-unchanged'
+      : op === 'addNoteToCollection'
+        ? 'membership.add.link-only'
+        : undefined;
+  if (keep) {
+    if (note.content) note.content = { ...note.content, rule: keep, by: o.ev };
+    if (note.title) note.title = { ...note.title, rule: keep, by: o.ev };
+  }
+}

@@ -1,0 +1,83 @@
+import type { Exchange } from '../harness/client.js';
+import type { Fact, Refusal } from '../model/world.js';
+import type { Judgements } from './judge.js';
+
+/** Milliseconds of a timestamp the target sent, or undefined when it is none (the shape rules judge that). */
+export function ms(value: unknown): number | undefined {
+  if (typeof value !== 'string' || !/(Z|[+-]\d{2}:?\d{2})$/i.test(value)) return undefined;
+  const t = Date.parse(value);
+  return Number.isNaN(t) ? undefined : t;
+}
+
+/** Two instants the target reported for one value agree at its precision (it may cut or round at the step). */
+export function sameInstant(a: number, b: number, precisionMs: number): boolean {
+  return precisionMs <= 1 ? a === b : Math.abs(a - b) < precisionMs;
+}
+
+export function show(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+}
+
+/**
+ * The rule a contradiction of `fact` breaks: a refused request since then that asked for exactly
+ * what is now seen changed something it must not have (its rule); otherwise the operation that
+ * established the value (the fact's rule).
+ */
+export function ruleOf<T>(
+  fact: Fact<T>,
+  refusals: readonly Refusal[],
+  field: string,
+  seen: unknown,
+): Refusal | Fact<T> {
+  for (let i = refusals.length - 1; i >= 0; i--) {
+    const r = refusals[i]!;
+    if (field in r.asked && equalValue(r.asked[field], seen)) return r;
+  }
+  return fact;
+}
+
+function equalValue(asked: unknown, seen: unknown): boolean {
+  if (asked === seen) return true;
+  const a = ms(asked);
+  const b = ms(seen);
+  return a !== undefined && b !== undefined && a === b;
+}
+
+/** Judges one field the target reported against what the run established about it. */
+export function agree<T>(
+  j: Judgements,
+  fact: Fact<T> | undefined,
+  refusals: readonly Refusal[],
+  field: string,
+  seen: unknown,
+  equal: (seen: unknown, known: T) => boolean,
+  x: Exchange,
+  what: string,
+): void {
+  if (!fact) return;
+  const ok = equal(seen, fact.value);
+  const blame = ok ? fact : ruleOf(fact, refusals, field, seen);
+  const refused = 'asked' in blame;
+  j.that(
+    blame.rule,
+    ok,
+    () =>
+      refused
+        ? `${what}: ${field} is ${show(seen)}, the value of a request the target refused` +
+          ` (${blame.by.method} ${blame.by.path} answered ${blame.by.status}); a refusal must change nothing`
+        : `${what}: ${field} is ${show(seen)}, but ${fact.by.method} ${fact.by.path} left it ${show(fact.value)}` +
+          ' and nothing since explains the change',
+    x,
+    blame.by,
+  );
+}
+
+export const sameText = (seen: unknown, known: string | null) => seen === known;
+export const sameNumber = (seen: unknown, known: number) => seen === known;
+export const instantOf =
+  (precisionMs: number) =>
+  (seen: unknown, known: number): boolean => {
+    const t = ms(seen);
+    return t !== undefined && sameInstant(t, known, precisionMs);
+  };

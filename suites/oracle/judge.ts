@@ -1,0 +1,33 @@
+import type { Exchange } from '../harness/client.js';
+import { kept } from './observation.js';
+
+/** A rule the oracle found broken: the answer that broke it, and the one that established what it contradicts. */
+export interface Finding {
+  readonly rule: string;
+  readonly message: string;
+  readonly x: Exchange;
+  readonly context?: Exchange;
+}
+
+/** Findings kept per rule at most: the first tells the story, a few more show it is no accident. */
+const KEEP_PER_RULE = 3;
+
+/**
+ * The oracle's record: how many times each rule was judged, and the findings. A judgement that
+ * holds counts as evidence the rule was exercised; one that does not is a finding.
+ */
+export class Judgements {
+  readonly judged = new Map<string, number>();
+  readonly findings = new Map<string, Finding[]>();
+
+  /** Judges `rule` on the answer `x`: it holds, or the message says how it is broken. */
+  that(rule: string, holds: boolean, message: () => string, x: Exchange, context?: Exchange): boolean {
+    this.judged.set(rule, (this.judged.get(rule) ?? 0) + 1);
+    if (holds) return true;
+    const list = this.findings.get(rule) ?? [];
+    if (list.length < KEEP_PER_RULE)
+      list.push({ rule, message: message(), x: kept(x), ...(context ? { context: kept(context) } : {}) });
+    this.findings.set(rule, list);
+    return false;
+  }
+}

@@ -1,0 +1,381 @@
+import type { NoteShadow } from '../model/world.js';
+import { agreeNote } from './agree-note.js';
+import { instantOf, ms, sameInstant, show } from './compare.js';
+import type { Env } from './env.js';
+import { type Observation, objectOf } from './observation.js';
+import { noteRefusalRule } from './refusal-rules.js';
+
+const ok = (o: Observation) => o.x.status >= 200 && o.x.status < 300;
+const isNote = (value: unknown): value is Record<string, unknown> & { id: string } =>
+  typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string';
+
+/** A note the run knows, alive and settled for judging an answer to `o` (nothing else in flight on it). */
+function liveNote(env: Env, id: string | undefined, o: Observation): NoteShadow | undefined {
+  const n = id === undefined ? undefined : env.world.notes.get(id);
+  if (!n || n.deleted || n.clock.inFlight > 1 || n.clock.lastEndSeq >= o.startSeq) return undefined;
+  return n;
+}
+
+/** POST /v2/notes: the answer agrees with what was sent, and the new note enters the shadow. */
+export function createNote(env: Env, o: Observation): void {
+  const { j, world } = env;
+  const body = objectOf(o.body);
+  const supplied = typeof body.id === 'string' ? body.id : undefined;
+  const existing = liveNote(env, supplied, o);
+  if (!ok(o)) {
+    if (existing && o.x.status < 500)
+      existing.refusals.push({
+        rule:
+          existing.owner === o.actor ? 'notes.create.id-conflict-no-upsert' : 'notes.create.id-conflict-409-other-user',
+        by: o.ev,
+        asked: pick(body, ['content', 'created_at', 'updated_at']),
+      });
+    return;
+  }
+  const r = o.x.json;
+  if (!isNote(r)) return;
+  const what = `${o.method} ${o.path}`;
+  const at = instantOf(env.precisionMs);
+  if (existing && (existing.owner === 'primary' || existing.owner === 'secondary'))
+    j.that(
+      existing.trashed?.value ? 'notes.create.id-conflict-409-trashed' : 'notes.create.id-conflict-409',
+      false,
+      () => `${what} with the id of an existing note (${supplied}) was accepted (${o.x.status}), not refused with 409`,
+      o.x,
+      existing.content?.by,
+    );
+  if (supplied)
+    j.that(
+      'notes.create.id-honoured',
+      r.id === supplied,
+      () => `${what}: sent id ${supplied}, answered id ${show(r.id)}`,
+      o.x,
+    );
+  if (typeof body.content === 'string')
+    j.that(
+      'notes.create.content-stored',
+      r.content === body.content,
+      () => `${what}: the answer's content ${show(r.content)} is not the content sent ${show(body.content)}`,
+      o.x,
+    );
+  const created = ms(body.created_at);
+  const updated = ms(body.updated_at);
+  if (created !== undefined)
+    j.that(
+      'notes.create.created-at-honoured',
+      at(r.created_at, created),
+      () => `${what}: created_at ${show(r.created_at)}, sent ${show(body.created_at)}`,
+      o.x,
+    );
+  else if (updated !== undefined && body.created_at === undefined)
+    j.that(
+      'notes.create.created-at-defaults-to-updated-at',
+      at(r.created_at, updated),
+      () =>
+        `${what}: no created_at was sent, so it is the updated_at sent (${show(body.updated_at)}), not ${show(r.created_at)}`,
+      o.x,
+    );
+  if (updated !== undefined)
+    j.that(
+      'notes.create.updated-at-honoured',
+      at(r.updated_at, updated),
+      () => `${what}: updated_at ${show(r.updated_at)}, sent ${show(body.updated_at)}`,
+      o.x,
+    );
+  j.that(
+    'notes.create.version-positive',
+    Number.isInteger(r.version) && (r.version as number) >= 1,
+    () => `${what}: version ${show(r.version)} is not an integer of at least 1`,
+    o.x,
+  );
+  const answeredLinks = Array.isArray(r.collection_ids)
+    ? r.collection_ids.filter((v): v is string => typeof v === 'string')
+    : [];
+  for (const cid of Array.isArray(body.collection_ids) ? body.collection_ids : []) {
+    const c = typeof cid === 'string' ? world.collections.get(cid) : undefined;
+    if (!c || c.deleted || c.clock.inFlight > 1) continue;
+    if (c.owner === o.actor)
+      j.that(
+        'notes.create.collection-ids-linked',
+        answeredLinks.includes(c.id),
+        () =>
+          `${what}: collection_ids named the caller's collection ${c.id}, but the note is not in it (${show(r.collection_ids)})`,
+        o.x,
+      );
+    else if (isTokenUser(c.owner) && isTokenUser(o.actor))
+      j.that(
+        'notes.create.collection-ids-inaccessible-ignored',
+        !answeredLinks.includes(c.id),
+        () => `${what}: collection_ids named another user's collection ${c.id}, and the note was linked to it`,
+        o.x,
+      );
+  }
+  // The new note as the shadow knows it.
+  world.notes.delete(r.id);
+  const n = world.note(r.id, o.actor);
+  n.clock.lastEndSeq = o.endSeq;
+  n.clock.lastEndAt = o.endedAt;
+  if (typeof body.content === 'string')
+    n.content = { value: body.content, rule: 'notes.create.content-stored', by: o.ev };
+  if (typeof r.title === 'string') n.title = { value: r.title, rule: 'notes.title.first-line', by: o.ev };
+  if (Number.isInteger(r.version))
+    n.version = { value: r.version as number, rule: 'notes.update.version-from-read-or-write', by: o.ev };
+  const rc = ms(r.created_at);
+  if (rc !== undefined)
+    n.createdAt = {
+      value: rc,
+      rule:
+        created !== undefined
+          ? 'notes.create.created-at-honoured'
+          : updated !== undefined
+            ? 'notes.create.created-at-defaults-to-updated-at'
+            : 'notes.create.created-at-defaults-to-server-time',
+      by: o.ev,
+    };
+  const ru = ms(r.updated_at);
+  if (ru !== undefined)
+    n.updatedAt = {
+      value: ru,
+      rule:
+        updated !== undefined ? 'notes.create.updated-at-honoured' : 'notes.create.updated-at-defaults-to-server-time',
+      by: o.ev,
+    };
+  n.trashed = { value: false, rule: 'notes.trashed-at.null-when-active', by: o.ev };
+  // The backdate limit is the creation time as the create answer reported it, for notes created without created_at.
+  n.original = created === undefined && updated === undefined ? rc : undefined;
+  const named = Array.isArray(body.collection_ids) ? body.collection_ids : [];
+  const linked = answeredLinks.map((cid) => world.collections.get(cid));
+  if (linked.every((c) => c && c.owner === o.actor && c.members)) {
+    n.links = new Map();
+    for (const c of linked) {
+      const rule = named.includes(c!.id)
+        ? 'notes.create.collection-ids-linked'
+        : 'notes.create.collection-titles-case-insensitive';
+      n.links.set(c!.id, { value: true, rule, by: o.ev });
+      c!.members!.add(n.id);
+      c!.updatedAt = undefined;
+    }
+  } else {
+    for (const c of linked) if (c) c.members = undefined;
+  }
+}
+
+/** PATCH /v2/notes/{id}: the answer holds what was sent, and the note's content changes. */
+export function updateNote(env: Env, o: Observation): void {
+  const { j } = env;
+  const n = liveNote(env, o.params.note_id, o);
+  if (!n) return;
+  const body = objectOf(o.body);
+  if (!ok(o)) {
+    if (o.x.status < 500)
+      n.refusals.push({
+        rule: noteRefusalRule('updateNote', n, o),
+        by: o.ev,
+        asked: pick(body, ['content', 'updated_at']),
+      });
+    return;
+  }
+  const r = objectOf(o.x.json);
+  const what = `${o.method} ${o.path}`;
+  if (n.trashed?.value === true)
+    j.that(
+      'notes.update.trashed-refused',
+      false,
+      () => `${what} of a trashed note was accepted (${o.x.status})`,
+      o.x,
+      n.trashed.by,
+    );
+  if (n.version && Number.isInteger(body.version) && body.version !== n.version.value) {
+    const stale = (body.version as number) < n.version.value;
+    j.that(
+      stale ? 'notes.update.version-stale-refused' : 'notes.update.version-ahead-refused',
+      false,
+      () => `${what} with version ${body.version} was accepted though the note's version is ${n.version!.value}`,
+      o.x,
+      n.version!.by,
+    );
+  }
+  if (typeof body.content === 'string')
+    j.that(
+      'notes.update.content-replaced',
+      r.content === body.content,
+      () => `${what}: the answer's content ${show(r.content)} is not the content sent ${show(body.content)}`,
+      o.x,
+    );
+  if (Number.isInteger(body.version) && 'version' in r)
+    j.that(
+      'notes.update.version-changes',
+      Number.isInteger(r.version) && r.version !== body.version,
+      () => `${what}: the update sent version ${body.version} and answered version ${show(r.version)}`,
+      o.x,
+    );
+  const created = n.createdAt;
+  if (created)
+    j.that(
+      'notes.update.created-at-unchanged',
+      instantOf(env.precisionMs)(r.created_at, created.value),
+      () => `${what}: created_at became ${show(r.created_at)}, it was ${new Date(created.value).toISOString()}`,
+      o.x,
+      created.by,
+    );
+  const updated = ms(body.updated_at);
+  if (updated !== undefined)
+    j.that(
+      'notes.update.updated-at-honoured',
+      instantOf(env.precisionMs)(r.updated_at, updated),
+      () => `${what}: updated_at ${show(r.updated_at)}, sent ${show(body.updated_at)}`,
+      o.x,
+    );
+  if ('trashed_at' in r && n.trashed?.value === false)
+    j.that(
+      'notes.trashed-at.null-when-active',
+      r.trashed_at === null,
+      () => `${what}: trashed_at of an active note is ${show(r.trashed_at)}`,
+      o.x,
+    );
+  agreeNote(env, n, pick(r, ['collection_ids']), 'full', o.x);
+  if (typeof body.content === 'string')
+    n.content = { value: body.content, rule: 'notes.update.content-replaced', by: o.ev };
+  n.title = typeof r.title === 'string' ? { value: r.title, rule: 'notes.title.first-line', by: o.ev } : undefined;
+  n.version = Number.isInteger(r.version)
+    ? { value: r.version as number, rule: 'notes.update.version-from-read-or-write', by: o.ev }
+    : undefined;
+  const ru = ms(r.updated_at);
+  n.updatedAt =
+    ru === undefined
+      ? undefined
+      : {
+          value: ru,
+          rule:
+            updated !== undefined
+              ? 'notes.update.updated-at-honoured'
+              : 'notes.update.updated-at-defaults-to-server-time',
+          by: o.ev,
+        };
+  if (created) n.createdAt = { ...created, rule: 'notes.update.created-at-unchanged', by: o.ev };
+  n.refusals = [];
+}
+
+/** PATCH /v2/notes/{id}/created-at: metadata only, backdate only, version unchanged. */
+export function setCreatedAt(env: Env, o: Observation): void {
+  const { j } = env;
+  const n = liveNote(env, o.params.note_id, o);
+  if (!n) return;
+  const body = objectOf(o.body);
+  if (!ok(o)) {
+    if (o.x.status < 500)
+      n.refusals.push({ rule: noteRefusalRule('setNoteCreatedAt', n, o), by: o.ev, asked: pick(body, ['created_at']) });
+    return;
+  }
+  const r = objectOf(o.x.json);
+  const what = `${o.method} ${o.path}`;
+  const sent = ms(body.created_at);
+  if (n.trashed?.value === true)
+    j.that(
+      'notes.set-created-at.trashed-refused',
+      false,
+      () => `${what} on a trashed note was accepted (${o.x.status})`,
+      o.x,
+      n.trashed.by,
+    );
+  if (sent !== undefined && n.original !== undefined)
+    j.that(
+      'notes.set-created-at.backdate-only',
+      sent <= n.original || sameInstant(sent, n.original, env.precisionMs),
+      () =>
+        `${what}: created_at ${show(body.created_at)} is later than the note's original creation` +
+        ` ${new Date(n.original!).toISOString()}, and it was accepted`,
+      o.x,
+    );
+  if (sent !== undefined)
+    j.that(
+      'notes.set-created-at.applied',
+      instantOf(env.precisionMs)(r.created_at, sent),
+      () => `${what}: the answer's created_at is ${show(r.created_at)}, sent ${show(body.created_at)}`,
+      o.x,
+    );
+  if (n.version && 'version' in r)
+    j.that(
+      'notes.set-created-at.version-unchanged',
+      r.version === n.version.value,
+      () =>
+        `${what}: version went from ${n.version!.value} to ${show(r.version)}, though set-created-at changes metadata only, not the content document`,
+      o.x,
+      n.version.by,
+    );
+  for (const field of ['content', 'title'] as const) {
+    const fact = n[field];
+    if (fact && field in r)
+      j.that(
+        'notes.set-created-at.metadata-only',
+        r[field] === fact.value,
+        () => `${what}: ${field} became ${show(r[field])}, it was ${show(fact.value)}`,
+        o.x,
+        fact.by,
+      );
+  }
+  if ('trashed_at' in r && n.trashed?.value === false)
+    j.that(
+      'notes.trashed-at.null-when-active',
+      r.trashed_at === null,
+      () => `${what}: trashed_at of an active note is ${show(r.trashed_at)}`,
+      o.x,
+    );
+  agreeNote(env, n, pick(r, ['collection_ids']), 'full', o.x);
+  const rc = ms(r.created_at);
+  n.createdAt = rc === undefined ? undefined : { value: rc, rule: 'notes.set-created-at.applied', by: o.ev };
+  // The document leaves open whether updated_at moves; content, title and version stay (metadata only).
+  n.updatedAt = undefined;
+  for (const field of ['content', 'title', 'version'] as const) {
+    const fact = n[field];
+    if (fact)
+      (n as unknown as Record<string, unknown>)[field] = {
+        ...fact,
+        rule: field === 'version' ? 'notes.set-created-at.version-unchanged' : 'notes.set-created-at.metadata-only',
+        by: o.ev,
+      };
+  }
+  n.refusals = n.refusals.filter((f) => !('created_at' in f.asked));
+}
+
+/** Trash, restore and delete: the state changes as section 3 says; what it does to version and updated_at is not shown. */
+export function lifecycle(env: Env, o: Observation): void {
+  const { world } = env;
+  const n = liveNote(env, o.params.note_id, o);
+  if (!n) return;
+  if (!ok(o)) {
+    if (o.x.status < 500)
+      n.refusals.push({
+        rule: noteRefusalRule(o.op!, n, o),
+        by: o.ev,
+        asked: o.op === 'deleteNote' ? { deleted: true } : { trashed: o.op === 'trashNote' },
+      });
+    return;
+  }
+  const holders = n.links ? [...n.links.keys()] : undefined;
+  // Whether a collection's updated_at or note_count follows a member's state is not shown.
+  for (const c of world.collections.values())
+    if (holders ? holders.includes(c.id) : !c.members || c.members.has(n.id)) c.updatedAt = undefined;
+  if (o.op === 'deleteNote') {
+    n.deleted = { value: true, rule: 'notes.delete.permanent', by: o.ev };
+    for (const c of world.collections.values()) c.members?.delete(n.id);
+    return;
+  }
+  const trash = o.op === 'trashNote';
+  n.trashed = {
+    value: trash,
+    rule: trash ? 'notes.trash.sets-trashed-at' : 'notes.restore.returns-to-active',
+    by: o.ev,
+  };
+  n.version = undefined;
+  n.updatedAt = undefined;
+  n.refusals = [];
+}
+
+export function isTokenUser(owner: string): boolean {
+  return owner === 'primary' || owner === 'secondary';
+}
+
+export function pick(body: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(fields.filter((f) => f in body).map((f) => [f, body[f]]));
+}

@@ -1,0 +1,29 @@
+import { ORACLE_UNJUDGED } from '../harness/errors.js';
+import { checks } from '../harness/index.js';
+import { ORACLE_RULES } from './rules.js';
+
+/**
+ * The oracle's verdicts. Every exchange of the run passed through the oracle (suites/oracle/
+ * oracle.ts) as the other checks sent it; this file runs last (kit/tier.ts orders it) and turns
+ * what it found into the verdict of each rule, with the exchange that broke the rule as evidence
+ * and repro. It sends no request.
+ */
+const { kit, check } = checks();
+
+for (const rule of ORACLE_RULES) {
+  check(
+    'every answer of the run agrees with what the run established (oracle)',
+    { rules: [rule], generalist: true },
+    async (t) => {
+      const { judgements } = kit.oracle;
+      const findings = judgements.findings.get(rule) ?? [];
+      if (findings.length === 0) {
+        if (!judgements.judged.get(rule)) t.skip(ORACLE_UNJUDGED);
+        return;
+      }
+      const first = findings[0]!;
+      const more = findings.length > 1 ? ` (and ${findings.length - 1} more answer(s) of the run)` : '';
+      t.failOn(rule, first.x, `${first.message}${more}`, first.context);
+    },
+  );
+}

@@ -1,0 +1,200 @@
+import type { Exchange } from '../harness/client.js';
+import { World } from '../model/world.js';
+import { listCollections, searchCollections } from './collection-pages.js';
+import { createCollection, deleteCollection, membership, updateCollection } from './collection-writes.js';
+import { conventions } from './conventions.js';
+import type { Env } from './env.js';
+import { isolation } from './isolation.js';
+import { Judgements } from './judge.js';
+import { listNotes, relatedNotes, Snapshots, searchNotes } from './note-pages.js';
+import { createNote, lifecycle, setCreatedAt, updateNote } from './note-writes.js';
+import {
+  type ExchangeObserver,
+  kept,
+  type Observation,
+  objectOf,
+  type Pending,
+  type Sent,
+  touchesOf,
+} from './observation.js';
+import { getCollection, getNote } from './reads.js';
+import { Traversals } from './traversals.js';
+
+export interface OracleOptions {
+  /** The step to which the target keeps instants (timestamp_precision_ms). */
+  precisionMs: number;
+  /** How long search and related notes may lag a write (search_index_lag_ms). */
+  lagMs: number;
+}
+
+/**
+ * The run-wide response oracle: every exchange the API layer sends passes through it. It keeps the
+ * shadow of what the run established (suites/model/world.ts) and judges each answer against
+ * everything known, under the rule each judgement belongs to. It never sends a request, and it
+ * stays silent where the document leaves a choice open: ranking, names and statuses of the
+ * profile, results within the index lag, a membership change's effect on version and updated_at.
+ */
+export class Oracle implements ExchangeObserver {
+  readonly world = new World();
+  readonly judgements = new Judgements();
+  private readonly env: Env;
+  private readonly traversals = new Traversals();
+  private readonly snapshots = new Snapshots();
+  /** What the primary user's pages handed out, for the isolation replay (replay.ts): a few of each. */
+  readonly learned = {
+    cursors: [] as Array<{ cursor: string; input: Record<string, unknown> }>,
+    snapshots: [] as Array<{ snapshotId: string; body: Record<string, unknown>; offset: number }>,
+  };
+
+  constructor(options: OracleOptions) {
+    this.env = { world: this.world, j: this.judgements, precisionMs: options.precisionMs, lagMs: options.lagMs };
+  }
+
+  sending(sent: Sent): Pending {
+    const touches = this.widen(touchesOf(sent));
+    this.world.writeStarted(touches);
+    return { sent, touches, startSeq: this.world.tick(), startedAt: Date.now() };
+  }
+
+  answered(pending: Pending, x: Exchange): void {
+    const endSeq = this.world.tick();
+    const o: Observation = {
+      ...pending.sent,
+      x,
+      ev: kept(x),
+      startSeq: pending.startSeq,
+      endSeq,
+      startedAt: pending.startedAt,
+      endedAt: Date.now(),
+    };
+    try {
+      this.observe(o);
+    } finally {
+      this.world.writeEnded(pending.touches, endSeq, o.endedAt);
+    }
+  }
+
+  unanswered(pending: Pending): void {
+    const endSeq = this.world.tick();
+    for (const id of pending.touches.notes) {
+      const n = this.world.notes.get(id);
+      if (n) this.world.forgetNote(n);
+    }
+    for (const id of pending.touches.collections) {
+      const c = this.world.collections.get(id);
+      if (c) this.world.forgetCollection(c);
+    }
+    this.world.writeEnded(pending.touches, endSeq, Date.now());
+  }
+
+  touchedByFixture(kind: 'note' | 'collection' | 'user', id: string): void {
+    const { world } = this;
+    if (kind === 'note') {
+      const n = world.notes.get(id);
+      if (n) world.forgetNote(n);
+    } else if (kind === 'collection') {
+      const c = world.collections.get(id);
+      if (c) world.forgetCollection(c);
+    } else {
+      // A fixture user's data goes with it: the run no longer knows what held its notes.
+      for (const n of [...world.notes.values()])
+        if (n.owner === `user:${id}`) {
+          world.forgetLinks(n);
+          world.notes.delete(n.id);
+        }
+      for (const c of [...world.collections.values()]) if (c.owner === `user:${id}`) world.forgetCollection(c);
+    }
+  }
+
+  private observe(o: Observation): void {
+    conventions(this.env, o);
+    isolation(this.env, o);
+    const handle = o.op === undefined ? undefined : this.handlers[o.op];
+    if (handle) handle(o);
+    else this.unknownEffect(o);
+    this.learn(o);
+  }
+
+  /** Cursors and snapshot ids handed to the primary user: identifiers the isolation replay tries as the other. */
+  private learn(o: Observation): void {
+    if (o.actor !== 'primary' || o.x.status !== 200) return;
+    const body = objectOf(o.x.json);
+    const keep = <T>(list: T[], item: T) => {
+      list.push(item);
+      if (list.length > 10) list.shift();
+    };
+    if (o.op === 'listNotes' && typeof body.next_page === 'string') {
+      const { cursor: _, ...input } = o.input ?? {};
+      keep(this.learned.cursors, { cursor: body.next_page, input });
+    }
+    if (
+      o.op === 'searchNotes' &&
+      typeof body.snapshot_id === 'string' &&
+      Array.isArray(body.results) &&
+      body.results.length > 0
+    )
+      keep(this.learned.snapshots, { snapshotId: body.snapshot_id, body: objectOf(o.input?.body), offset: 0 });
+  }
+
+  /** The interpretation of each operation the document describes (the rest: unknownEffect). */
+  private readonly handlers: Readonly<Record<string, (o: Observation) => void>> = {
+    createNote: (o) => createNote(this.env, o),
+    updateNote: (o) => updateNote(this.env, o),
+    setNoteCreatedAt: (o) => setCreatedAt(this.env, o),
+    trashNote: (o) => lifecycle(this.env, o),
+    restoreNote: (o) => lifecycle(this.env, o),
+    deleteNote: (o) => lifecycle(this.env, o),
+    getNote: (o) => getNote(this.env, o),
+    listNotes: (o) => listNotes(this.env, o, this.traversals),
+    searchNotes: (o) => searchNotes(this.env, o, this.snapshots),
+    getRelatedNotes: (o) => relatedNotes(this.env, o),
+    createCollection: (o) => createCollection(this.env, o),
+    updateCollection: (o) => updateCollection(this.env, o),
+    deleteCollection: (o) => deleteCollection(this.env, o),
+    getCollection: (o) => getCollection(this.env, o),
+    listCollections: (o) => listCollections(this.env, o, this.traversals),
+    searchCollections: (o) => searchCollections(this.env, o),
+    addNoteToCollection: (o) => membership(this.env, o),
+    moveNote: (o) => membership(this.env, o),
+    removeNoteFromCollection: (o) => membership(this.env, o),
+  };
+
+  /**
+   * A request the oracle does not interpret (a raw request, a collection trash, an operation of
+   * the profile's own) that was accepted: what it did to the resources it names is unknown.
+   */
+  private unknownEffect(o: Observation): void {
+    if (o.x.status < 200 || o.x.status >= 300) return;
+    const touches = touchesOf(o);
+    for (const id of touches.notes) {
+      const n = this.world.notes.get(id);
+      if (n) this.world.forgetNote(n);
+    }
+    for (const id of touches.collections) {
+      const c = this.world.collections.get(id);
+      if (!c) continue;
+      this.world.forgetCollection(c);
+      // A trashed collection may leave lists and collection_ids: the run no longer knows it.
+      if (o.op === 'trashCollection') {
+        for (const n of this.world.notes.values()) if (n.links?.has(c.id)) this.world.forgetLinks(n);
+        this.world.collections.delete(c.id);
+      }
+    }
+  }
+
+  /**
+   * What else a write changes: a note's state changes the counts of the collections holding it,
+   * and a collection's delete changes the collection_ids of the notes it held.
+   */
+  private widen(t: { notes: string[]; collections: string[] }): { notes: string[]; collections: string[] } {
+    const notes = new Set(t.notes);
+    const collections = new Set(t.collections);
+    for (const id of t.notes) {
+      for (const c of this.world.collections.values()) if (c.members?.has(id)) collections.add(c.id);
+    }
+    for (const id of t.collections) {
+      for (const n of this.world.notes.values()) if (n.links?.has(id)) notes.add(n.id);
+    }
+    return { notes: [...notes], collections: [...collections] };
+  }
+}

@@ -1,0 +1,83 @@
+import { settled } from '../model/world.js';
+import { agreeCollection } from './agree-collection.js';
+import { agreeNote } from './agree-note.js';
+import type { Env } from './env.js';
+import { type Observation, objectOf } from './observation.js';
+
+/** GET /v2/notes/{id}: the full note agrees with everything known; what was unknown is learnt. */
+export function getNote(env: Env, o: Observation): void {
+  const n = env.world.notes.get(o.params.note_id ?? '');
+  if (!n || !settled(n.clock, o.startSeq, o.startedAt)) return;
+  const what = `${o.method} ${o.path}`;
+  if (o.x.status >= 400 && o.x.status < 500 && !n.deleted && n.owner === o.actor) {
+    // The owner's read of a note the run knows is alive: a refused delete or trash took effect.
+    const refusal = n.refusals.find((r) => 'deleted' in r.asked);
+    if (refusal)
+      env.j.that(
+        refusal.rule,
+        false,
+        () =>
+          `${what} answered ${o.x.status}: the note is gone, though its delete was refused` +
+          ` (${refusal.by.method} ${refusal.by.path} answered ${refusal.by.status})`,
+        o.x,
+        refusal.by,
+      );
+    else if (n.trashed?.value)
+      env.j.that(
+        'notes.trash.readable-by-id',
+        false,
+        () => `${what} answered ${o.x.status} for a trashed note, which stays readable by id`,
+        o.x,
+        n.trashed.by,
+      );
+    return;
+  }
+  if (o.x.status < 200 || o.x.status >= 300) return;
+  const r = objectOf(o.x.json);
+  if (n.deleted) {
+    env.j.that(
+      'notes.delete.permanent',
+      false,
+      () => `${what} answered ${o.x.status} for a note deleted by ${n.deleted!.by.method} ${n.deleted!.by.path}`,
+      o.x,
+      n.deleted.by,
+    );
+    return;
+  }
+  if (r.id !== n.id) return;
+  agreeNote(env, n, r, 'full', o.x);
+  learn(n, r, o);
+}
+
+/** Values a read tells that the shadow did not know (after an operation with an effect not shown). */
+function learn(n: import('../model/world.js').NoteShadow, r: Record<string, unknown>, o: Observation): void {
+  if (!n.version && Number.isInteger(r.version))
+    n.version = { value: r.version as number, rule: 'notes.update.version-from-read-or-write', by: o.ev };
+  if (!n.trashed && 'trashed_at' in r)
+    n.trashed = {
+      value: r.trashed_at !== null,
+      rule: r.trashed_at === null ? 'notes.trashed-at.null-when-active' : 'notes.read.trashed-included',
+      by: o.ev,
+    };
+}
+
+/** GET /v2/collections/{id}: metadata and note_count agree with everything known. */
+export function getCollection(env: Env, o: Observation): void {
+  const c = env.world.collections.get(o.params.collection_id ?? '');
+  if (!c || !settled(c.clock, o.startSeq, o.startedAt)) return;
+  if (o.x.status < 200 || o.x.status >= 300) return;
+  if (c.deleted) {
+    env.j.that(
+      'collections.delete.permanent',
+      false,
+      () =>
+        `${o.method} ${o.path} answered ${o.x.status} for a collection deleted by ${c.deleted!.by.method} ${c.deleted!.by.path}`,
+      o.x,
+      c.deleted.by,
+    );
+    return;
+  }
+  const r = objectOf(o.x.json);
+  if (r.id !== c.id) return;
+  agreeCollection(env, c, r, o.x);
+}

@@ -1,0 +1,93 @@
+import type { Owner } from '../harness/ledger.js';
+import type { Clock } from '../model/world.js';
+import { ms, sameInstant } from './compare.js';
+
+/** The time bounds of a list or search, in the kit's own names. */
+export const BOUNDS = ['created_after', 'created_before', 'updated_after', 'updated_before'] as const;
+export type Bound = (typeof BOUNDS)[number];
+
+/**
+ * A walk through the pages of one list: from a first page (no cursor) along next_page, with the
+ * same filters. When the last page arrives the walk is complete and must have held every known
+ * resource of the caller that matched its filters and did not change meanwhile.
+ */
+export interface Traversal {
+  readonly actor: Owner;
+  /** The filters and order, without the cursor: a page with other filters is not part of this walk. */
+  readonly key: string;
+  readonly startSeq: number;
+  readonly startedAt: number;
+  pages: number;
+  readonly seen: Map<string, number>;
+}
+
+export class Traversals {
+  private readonly byCursor = new Map<string, Traversal>();
+
+  /** The walk a page belongs to: a new one for a first page, the one whose cursor it followed, or none. */
+  page(
+    input: Readonly<Record<string, unknown>>,
+    cursor: unknown,
+    actor: Owner,
+    startSeq: number,
+    startedAt: number,
+  ): Traversal | undefined {
+    const key = keyOf(input);
+    if (cursor === undefined) return { actor, key, startSeq, startedAt, pages: 1, seen: new Map() };
+    const t = typeof cursor === 'string' ? this.byCursor.get(`${actor} ${cursor}`) : undefined;
+    if (!t || t.key !== key) return undefined;
+    this.byCursor.delete(`${actor} ${cursor}`);
+    t.pages++;
+    return t;
+  }
+
+  /** The page pointed on to `next`: the walk continues when a page asks for that cursor. */
+  continues(t: Traversal, next: string): void {
+    // Bounded: walks left unfinished by checks are dropped oldest first.
+    if (this.byCursor.size > 1_000) this.byCursor.delete(this.byCursor.keys().next().value!);
+    this.byCursor.set(`${t.actor} ${next}`, t);
+  }
+}
+
+function keyOf(input: Readonly<Record<string, unknown>>): string {
+  const rest = Object.entries(input)
+    .filter(([k, v]) => k !== 'cursor' && k !== 'limit' && v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  return JSON.stringify(rest);
+}
+
+/** Whether nothing changed the resource since the walk began (it must then be found exactly once). */
+export function unchangedSince(clock: Clock, startSeq: number): boolean {
+  return clock.inFlight === 0 && clock.lastEndSeq < startSeq;
+}
+
+/**
+ * Whether a known instant lies inside the bounds, outside them, or too close to one to tell at the
+ * target's precision ('edge'); 'exact' when it equals a bound to the millisecond at precision 1
+ * (inclusive bounds keep it).
+ */
+export function insideBounds(
+  value: { created_at?: number; updated_at?: number },
+  input: Readonly<Record<string, unknown>>,
+  precisionMs: number,
+): 'inside' | 'outside' | 'edge' | 'exact' | 'unknown' {
+  let verdict: 'inside' | 'exact' = 'inside';
+  for (const bound of BOUNDS) {
+    const limit = ms(input[bound]);
+    if (limit === undefined) continue;
+    const v = bound.startsWith('created') ? value.created_at : value.updated_at;
+    if (v === undefined) return 'unknown';
+    if (v === limit && precisionMs <= 1) {
+      verdict = 'exact';
+      continue;
+    }
+    if (sameInstant(v, limit, precisionMs) || Math.abs(v - limit) < precisionMs) return 'edge';
+    const after = bound.endsWith('after');
+    if (after ? v < limit : v > limit) return 'outside';
+  }
+  return verdict;
+}
+
+export function hasBounds(input: Readonly<Record<string, unknown>>): boolean {
+  return BOUNDS.some((b) => input[b] !== undefined);
+}

@@ -1,0 +1,234 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { packageRoot } from '../../../spec/paths.js';
+import { loadRules } from '../../../spec/rules.js';
+import type { Exchange } from '../../../suites/harness/client.js';
+import type { Owner } from '../../../suites/harness/ledger.js';
+import type { Sent } from '../../../suites/oracle/observation.js';
+import { Oracle } from '../../../suites/oracle/oracle.js';
+import { ORACLE_RULES } from '../../../suites/oracle/rules.js';
+
+/**
+ * The oracle on hand-made exchanges: what it must find, and where the document leaves room, what
+ * it must not. No target: each answer is written here as a server would send it.
+ */
+const NOTE = '11111111-1111-4111-8111-111111111111';
+const COLL = '22222222-2222-4222-8222-222222222222';
+const T0 = '2026-01-01T00:00:00.000Z';
+const T1 = '2026-01-01T00:00:05.000Z';
+
+function exchange(method: string, path: string, status: number, json: unknown): Exchange {
+  const body = json === undefined ? undefined : { request_id: 'r', ...(json as object) };
+  return {
+    method,
+    path,
+    requestHeaders: {},
+    status,
+    headers: {},
+    text: JSON.stringify(body ?? ''),
+    json: body,
+    durationMs: 1,
+  };
+}
+
+/** Sends one request through the oracle and answers it. */
+function send(
+  oracle: Oracle,
+  sent: Partial<Sent> & Pick<Sent, 'op' | 'method' | 'path'>,
+  status: number,
+  json?: unknown,
+): void {
+  const pending = oracle.sending({ actor: 'primary' as Owner, ownToken: true, params: {}, ...sent });
+  oracle.answered(pending, exchange(sent.method, sent.path, status, json));
+}
+
+const note = (over: Record<string, unknown> = {}) => ({
+  id: NOTE,
+  title: 'Alpha',
+  content: 'Alpha\nbody',
+  created_at: T0,
+  updated_at: T0,
+  version: 1,
+  collection_ids: [],
+  ...over,
+});
+
+function created(oracle: Oracle): void {
+  send(oracle, { op: 'createNote', method: 'POST', path: '/v2/notes', body: { content: 'Alpha\nbody' } }, 200, note());
+}
+
+function updated(oracle: Oracle): void {
+  send(
+    oracle,
+    {
+      op: 'updateNote',
+      method: 'PATCH',
+      path: `/v2/notes/${NOTE}`,
+      params: { note_id: NOTE },
+      body: { content: 'Beta\nbody', version: 1 },
+    },
+    200,
+    note({ title: 'Beta', content: 'Beta\nbody', version: 2, updated_at: T1, trashed_at: null }),
+  );
+}
+
+const findings = (oracle: Oracle, rule: string) => oracle.judgements.findings.get(rule) ?? [];
+
+describe('the oracle', () => {
+  it('finds a search item whose title is stale after an update', () => {
+    const oracle = new Oracle({ precisionMs: 1, lagMs: 0 });
+    created(oracle);
+    updated(oracle);
+    send(
+      oracle,
+      { op: 'searchNotes', method: 'POST', path: '/v2/notes/search', input: { query: {}, body: { query: 'alpha' } } },
+      200,
+      {
+        results: [{ ...note(), updated_at: T1 }],
+        total: 1,
+        limit: 20,
+        offset: 0,
+        has_next_page: false,
+        snapshot_id: 's',
+      },
+    );
+    expect(findings(oracle, 'notes.title.first-line')[0]?.message).toMatch(/title is "Alpha"/);
+  });
+
+  it('waits out the declared index lag before it judges a search', () => {
+    const oracle = new Oracle({ precisionMs: 1, lagMs: 60_000 });
+    created(oracle);
+    updated(oracle);
+    send(
+      oracle,
+      { op: 'searchNotes', method: 'POST', path: '/v2/notes/search', input: { query: {}, body: { query: 'alpha' } } },
+      200,
+      { results: [note()], total: 1, limit: 20, offset: 0, has_next_page: false, snapshot_id: 's' },
+    );
+    expect(findings(oracle, 'notes.title.first-line')).toEqual([]);
+  });
+
+  it('judges no version after a membership change (the document leaves it open)', () => {
+    const oracle = new Oracle({ precisionMs: 1, lagMs: 0 });
+    send(oracle, { op: 'createCollection', method: 'POST', path: '/v2/collections', body: { title: 'C' } }, 200, {
+      id: COLL,
+      title: 'C',
+      description: null,
+      created_at: T0,
+      updated_at: T0,
+    });
+    created(oracle);
+    const params = { collection_id: COLL, note_id: NOTE };
+    send(
+      oracle,
+      { op: 'addNoteToCollection', method: 'PUT', path: `/v2/collections/${COLL}/notes/${NOTE}`, params },
+      200,
+      {},
+    );
+    send(oracle, { op: 'getNote', method: 'GET', path: `/v2/notes/${NOTE}`, params: { note_id: NOTE } }, 200, {
+      ...note({ version: 7, collection_ids: [COLL] }),
+      trashed_at: null,
+    });
+    expect([...oracle.judgements.findings.keys()]).toEqual([]);
+    // ...but the link itself is documented: a read without it is a finding.
+    send(oracle, { op: 'getNote', method: 'GET', path: `/v2/notes/${NOTE}`, params: { note_id: NOTE } }, 200, {
+      ...note({ version: 7 }),
+      trashed_at: null,
+    });
+    expect(findings(oracle, 'membership.add.links')).toHaveLength(1);
+    expect(findings(oracle, 'membership.collection-ids.current')).toHaveLength(1);
+  });
+
+  it('blames a refused update whose content shows later on the refusal', () => {
+    const oracle = new Oracle({ precisionMs: 1, lagMs: 0 });
+    created(oracle);
+    updated(oracle);
+    send(
+      oracle,
+      {
+        op: 'updateNote',
+        method: 'PATCH',
+        path: `/v2/notes/${NOTE}`,
+        params: { note_id: NOTE },
+        body: { content: 'Gamma\nbody', version: 1 },
+      },
+      409,
+      { error: { type: 'version_mismatch' } },
+    );
+    send(oracle, { op: 'getNote', method: 'GET', path: `/v2/notes/${NOTE}`, params: { note_id: NOTE } }, 200, {
+      ...note({ title: 'Beta', content: 'Gamma\nbody', version: 2, updated_at: T1 }),
+      trashed_at: null,
+    });
+    expect(findings(oracle, 'notes.update.version-stale-refused')[0]?.message).toMatch(/refused/);
+  });
+
+  it('does not judge a reading that overlapped a write to the same note', () => {
+    const oracle = new Oracle({ precisionMs: 1, lagMs: 0 });
+    created(oracle);
+    const read = oracle.sending({
+      op: 'getNote',
+      actor: 'primary',
+      ownToken: true,
+      method: 'GET',
+      path: `/v2/notes/${NOTE}`,
+      params: { note_id: NOTE },
+    });
+    updated(oracle);
+    oracle.answered(read, exchange('GET', `/v2/notes/${NOTE}`, 200, { ...note(), trashed_at: null }));
+    expect([...oracle.judgements.findings.keys()]).toEqual([]);
+  });
+
+  it('finds a walk that ended without a note of the caller', () => {
+    const oracle = new Oracle({ precisionMs: 1, lagMs: 0 });
+    created(oracle);
+    send(oracle, { op: 'listNotes', method: 'GET', path: '/v2/notes', input: {} }, 200, { results: [], total: 0 });
+    expect(findings(oracle, 'notes.list.cursor-pages')).toHaveLength(1);
+  });
+
+  it('finds a success without request_id and a collection list lagging an update', () => {
+    const oracle = new Oracle({ precisionMs: 1, lagMs: 0 });
+    const coll = { id: COLL, title: 'C', description: null, created_at: T0, updated_at: T0 };
+    send(oracle, { op: 'createCollection', method: 'POST', path: '/v2/collections', body: { title: 'C' } }, 200, coll);
+    send(
+      oracle,
+      {
+        op: 'updateCollection',
+        method: 'PATCH',
+        path: `/v2/collections/${COLL}`,
+        params: { collection_id: COLL },
+        body: { title: 'D' },
+      },
+      200,
+      { ...coll, title: 'D', updated_at: T1 },
+    );
+    const pending = oracle.sending({
+      op: 'listCollections',
+      actor: 'primary',
+      ownToken: true,
+      method: 'GET',
+      path: '/v2/collections',
+      params: {},
+      input: {},
+    });
+    const list = { results: [{ ...coll, note_count: 0, updated_at: T1 }], total: 1, next_page: null };
+    oracle.answered(pending, { ...exchange('GET', '/v2/collections', 200, list), json: list });
+    expect(findings(oracle, 'conventions.request-id.on-every-success')).toHaveLength(1);
+    expect(findings(oracle, 'collections.update.fields-applied')[0]?.message).toMatch(/title is "C"/);
+  });
+});
+
+describe('the oracle rule list', () => {
+  it('names exactly the catalogue rules its judgements use', () => {
+    const dir = join(packageRoot, 'suites/oracle');
+    const used = new Set<string>();
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && f !== 'rules.ts'))
+      for (const m of readFileSync(join(dir, file), 'utf8').matchAll(
+        /'((?:conventions|notes|collections|membership|auth)\.[a-z0-9.-]+)'/g,
+      ))
+        used.add(m[1]!);
+    expect([...ORACLE_RULES].sort()).toEqual([...used].sort());
+    const known = new Set(loadRules().map((r) => r.id));
+    expect(ORACLE_RULES.filter((id) => !known.has(id))).toEqual([]);
+  });
+});
