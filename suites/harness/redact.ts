@@ -9,8 +9,25 @@ export const REDACTED = '***';
 /** Shorter values are not treated as secrets: redacting "abc" would mangle ordinary text. */
 const MIN_SECRET_LENGTH = 4;
 
-export function secretForms(secret: string): string[] {
+/**
+ * The forms of each secret met so far: every exchange is redacted with every secret, and a run
+ * knows a handful of secrets but sends thousands of requests. Bounded all the same.
+ */
+const formsOf = new Map<string, readonly string[]>();
+const MAX_CACHED_SECRETS = 1000;
+
+export function secretForms(secret: string): readonly string[] {
   if (secret.length < MIN_SECRET_LENGTH) return [];
+  let forms = formsOf.get(secret);
+  if (forms === undefined) {
+    if (formsOf.size >= MAX_CACHED_SECRETS) formsOf.clear();
+    forms = formsFor(secret);
+    formsOf.set(secret, forms);
+  }
+  return forms;
+}
+
+function formsFor(secret: string): string[] {
   const forms = new Set([
     secret,
     encodeURIComponent(secret),
