@@ -22,7 +22,7 @@ import { collectChecks, type DeclaredCheck, filesForOnly } from './coverage.js';
 import { Interrupt } from './interrupt.js';
 import { type RunTotals, startRun } from './start.js';
 import { planLine, QuotaLastSequencer } from './tier.js';
-import { checkRunOptions } from './vitest-run.js';
+import { checkRunOptions, sharedParsedYaml, workersFor } from './vitest-run.js';
 
 export interface RunResult {
   exitCode: number;
@@ -35,6 +35,7 @@ export async function runKit(
   env: Readonly<Record<string, string | undefined>>,
   print: (text: string) => void,
 ): Promise<RunResult> {
+  sharedParsedYaml(); // before the first spec file is read: the workers then find it parsed
   const config = readKitConfig(argv, env);
   const ruleIds = loadRules().map((r) => r.id);
   for (const prefix of config.only) {
@@ -195,7 +196,9 @@ async function runChecks(
   progress.setTotal(inRun.length);
   const files = config.only.length > 0 ? filesForOnly(declared, config.only) : [];
   if (interrupt.signal) return;
-  const vitest = await interrupt.createVitest(() => createVitest('test', checkRunOptions(collector, tierSequence())));
+  const vitest = await interrupt.createVitest(() =>
+    createVitest('test', checkRunOptions(collector, { ...tierSequence(), ...workersFor(ctx) })),
+  );
   // Workers leave the signals sent to the whole process group to this process, which cancels
   // them and sweeps (suites/harness/signals.ts says how).
   for (const project of vitest.projects) project.provide('kit', { ...ctx, parentHandlesInterrupt: true });

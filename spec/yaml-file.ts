@@ -12,18 +12,35 @@ import { parseDocument } from 'yaml';
  */
 export const PARSED_YAML_CACHE_ENV = 'NOTES_CONFORMANCE_PARSED_YAML';
 
-/** Parses a YAML file strictly; a syntax error names the file, line and column. */
-export function readYamlFile(path: string): unknown {
+/** A check of a file's contents (a schema, say) that throws when they are not what is expected. */
+export interface ContentCheck {
+  /** Names the check in the cache: the same text passes it again without running it. */
+  readonly name: string;
+  readonly run: (data: unknown) => void;
+}
+
+/**
+ * Parses a YAML file strictly; a syntax error names the file, line and column. With `check`, the
+ * parsed contents must pass it (it throws otherwise); a text that passed it once in this run
+ * (PARSED_YAML_CACHE_ENV) is not checked again.
+ */
+export function readYamlFile(path: string, check?: ContentCheck): unknown {
   const text = readFileSync(path, 'utf8');
   const dir = process.env[PARSED_YAML_CACHE_ENV];
-  if (!dir) return parseYamlText(text, path);
-  const cached = join(dir, `${createHash('sha256').update(text).digest('hex')}.v8`);
+  const parse = () => {
+    const value = parseYamlText(text, path);
+    check?.run(value);
+    return value;
+  };
+  if (!dir) return parse();
+  const hash = createHash('sha256').update(text).digest('hex');
+  const cached = join(dir, `${hash}${check ? `.${check.name}` : ''}.v8`);
   try {
     return deserialize(readFileSync(cached));
   } catch {
     // Not parsed yet in this run (or the directory is gone): parse, and keep it for the others.
   }
-  const value = parseYamlText(text, path);
+  const value = parse();
   try {
     // Written whole, then renamed: a worker reading at the same time sees all of it or nothing.
     const partial = `${cached}.${process.pid}-${threadId}.tmp`;
