@@ -22,7 +22,7 @@ import { collectChecks, type DeclaredCheck, filesForOnly } from './coverage.js';
 import { Interrupt } from './interrupt.js';
 import { type RunTotals, startRun } from './start.js';
 import { planLine, QuotaLastSequencer } from './tier.js';
-import { checkRunOptions, sharedParsedYaml, workersFor } from './vitest-run.js';
+import { checkRunOptions, sharedParsedYaml } from './vitest-run.js';
 
 export interface RunResult {
   exitCode: number;
@@ -196,9 +196,7 @@ async function runChecks(
   progress.setTotal(inRun.length);
   const files = config.only.length > 0 ? filesForOnly(declared, config.only) : [];
   if (interrupt.signal) return;
-  const vitest = await interrupt.createVitest(() =>
-    createVitest('test', checkRunOptions(collector, { ...tierSequence(), ...workersFor(ctx) })),
-  );
+  const vitest = await interrupt.createVitest(() => createVitest('test', checkRunOptions(collector, tierSequence())));
   // Workers leave the signals sent to the whole process group to this process, which cancels
   // them and sweeps (suites/harness/signals.ts says how).
   for (const project of vitest.projects) project.provide('kit', { ...ctx, parentHandlesInterrupt: true });

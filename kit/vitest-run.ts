@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestUserConfig as UserConfig } from 'vitest/node';
 import type { Reporter } from 'vitest/reporters';
@@ -28,17 +28,6 @@ export function checkRunOptions(reporter: Reporter, extra: UserConfig = {}): Use
     env: { [PARSED_YAML_CACHE_ENV]: sharedParsedYaml() },
     ...extra,
   };
-}
-
-/**
- * Workers of a run. Against the embedded fake, two files at a time: a check waits for each answer,
- * so one worker and the fake take turns and leave a second core idle (the checks isolate their
- * data, as on a shared staging account, so files may run side by side). Against any other target
- * one worker, whose one client keeps the pacing and the request budget of the run.
- */
-export function workersFor(target: { embedded: boolean }): UserConfig {
-  const workers = target.embedded ? Math.min(2, availableParallelism()) : 1;
-  return workers > 1 ? { maxWorkers: workers, fileParallelism: true } : {};
 }
 
 let parsedYamlDir: string | undefined;
