@@ -7,7 +7,7 @@ import { readKitConfig } from './config.js';
 import { checkFilesByRule, collectChecks } from './coverage.js';
 import { startRun } from './start.js';
 import { runsLate } from './tier.js';
-import { checkRunOptions } from './vitest-run.js';
+import { checkRunOptions, sharedParsedYaml } from './vitest-run.js';
 
 export interface MatrixRow {
   fault: FaultName;
@@ -40,6 +40,7 @@ export interface MatrixOptions {
 export async function runFaultMatrix(
   options: MatrixOptions = {},
 ): Promise<{ clean: Map<string, Verdict>; rows: MatrixRow[] }> {
+  sharedParsedYaml(); // a worker per row: each then reads the spec files parsed
   const rules = loadRules();
   const collector = new OutcomeCollector();
   // Which files to run for a fault: those whose checks declare its rules (vitest meta.rules).

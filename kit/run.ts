@@ -24,7 +24,7 @@ import { causedByInterrupt, Interrupt } from './interrupt.js';
 import { makeDirectories } from './report-paths.js';
 import { type RunTotals, startRun } from './start.js';
 import { planLine, QuotaLastSequencer } from './tier.js';
-import { checkRunOptions } from './vitest-run.js';
+import { checkRunOptions, sharedParsedYaml } from './vitest-run.js';
 
 export interface RunResult {
   exitCode: number;
@@ -37,6 +37,7 @@ export async function runKit(
   env: Readonly<Record<string, string | undefined>>,
   print: (text: string) => void,
 ): Promise<RunResult> {
+  sharedParsedYaml(); // before the first spec file is read: the workers then find it parsed
   const config = readKitConfig(argv, env);
   const ruleIds = loadRules().map((r) => r.id);
   for (const prefix of config.only) {

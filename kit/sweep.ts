@@ -16,7 +16,9 @@ export async function sweep(
 ): Promise<LedgerEntry[]> {
   const ledger = new Ledger(ctx.runDir);
   ledger.adopt(pendingInJournal(ctx.runDir));
-  const api = new Api(client, ctx.profile, createSchemaRegistry(), ledger, ctx.tokens.primary, 'primary', false);
+  // Deletes only: no schema is compiled unless an answer is validated.
+  const schemas = createSchemaRegistry(undefined, { compile: 'use' });
+  const api = new Api(client, ctx.profile, schemas, ledger, ctx.tokens.primary, 'primary', false);
   const users = new Set(
     ledger
       .pending()

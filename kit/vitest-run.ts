@@ -1,7 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestUserConfig as UserConfig } from 'vitest/node';
 import type { Reporter } from 'vitest/reporters';
 import { packageRoot } from '../spec/paths.js';
+import { PARSED_YAML_CACHE_ENV } from '../spec/yaml-file.js';
 import { QuotaLastSequencer } from './tier.js';
 
 /**
@@ -9,7 +12,9 @@ import { QuotaLastSequencer } from './tier.js';
  * the conformance project, one file at a time in one worker that keeps its modules. Against a
  * remote target one client then keeps pacing and budget for the run, and against the fake it is
  * several times faster than parallel isolated workers on a small machine (which re-import the
- * kit for every file).
+ * kit for every file). Vitest starts a new worker for every run of one instance (each row of the
+ * fault matrix), so what a worker prepares at start must be cheap: the spec files it reads are
+ * parsed once per kit process (sharedParsedYaml) and schemas are compiled on use.
  */
 export function checkRunOptions(reporter: Reporter, extra: UserConfig = {}): UserConfig {
   return {
@@ -23,6 +28,23 @@ export function checkRunOptions(reporter: Reporter, extra: UserConfig = {}): Use
     maxWorkers: 1,
     // Some files must run late, the oracle's last, in every run (tier.ts): vitest's own order is by size.
     sequence: { sequencer: QuotaLastSequencer },
+    env: { [PARSED_YAML_CACHE_ENV]: sharedParsedYaml() },
     ...extra,
   };
+}
+
+let parsedYamlDir: string | undefined;
+
+/**
+ * The directory where this process and its workers share parsed YAML (spec/yaml-file.ts), made
+ * on first call and removed at exit. Called before the process reads the spec files, so that
+ * workers find them parsed.
+ */
+export function sharedParsedYaml(): string {
+  if (parsedYamlDir) return parsedYamlDir;
+  const dir = mkdtempSync(join(tmpdir(), 'notes-conformance-yaml-'));
+  parsedYamlDir = dir;
+  process.env[PARSED_YAML_CACHE_ENV] = dir;
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }

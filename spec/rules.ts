@@ -61,12 +61,17 @@ let cached: readonly Rule[] | undefined;
 /** The rule catalogue, validated against its own schema; ids are unique. */
 export function loadRules(path = specFile('rules.yaml')): readonly Rule[] {
   if (cached && path === specFile('rules.yaml')) return cached;
-  const data = readYamlFile(path);
-  const validate = createAjv().compile(catalogueSchema);
-  if (!validate(data)) {
-    const lines = (validate.errors ?? []).map((e) => describeAjvError(e, data));
-    throw new SpecFileError(`${path}: invalid rule catalogue:\n  ${lines.join('\n  ')}`);
-  }
+  // Checked against its schema once per run: the kit's workers read the same text again.
+  const data = readYamlFile(path, {
+    name: 'rule-catalogue',
+    run(parsed) {
+      const validate = createAjv().compile(catalogueSchema);
+      if (!validate(parsed)) {
+        const lines = (validate.errors ?? []).map((e) => describeAjvError(e, parsed));
+        throw new SpecFileError(`${path}: invalid rule catalogue:\n  ${lines.join('\n  ')}`);
+      }
+    },
+  });
   const raw = (data as { rules: Array<Record<string, unknown>> }).rules;
   const seen = new Set<string>();
   const rules = raw.map((entry): Rule => {

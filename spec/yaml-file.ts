@@ -1,9 +1,55 @@
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import { threadId } from 'node:worker_threads';
 import { parseDocument } from 'yaml';
 
-/** Parses a YAML file strictly; a syntax error names the file, line and column. */
-export function readYamlFile(path: string): unknown {
-  return parseYamlText(readFileSync(path, 'utf8'), path);
+/**
+ * A directory private to one kit process and its vitest workers (kit/vitest-run.ts makes it)
+ * where parsed YAML files are kept by the hash of their text: every worker of the fault matrix
+ * would otherwise parse rules.yaml and openapi.yaml again (half a second each time).
+ */
+export const PARSED_YAML_CACHE_ENV = 'NOTES_CONFORMANCE_PARSED_YAML';
+
+/** A check of a file's contents (a schema, say) that throws when they are not what is expected. */
+export interface ContentCheck {
+  /** Names the check in the cache: the same text passes it again without running it. */
+  readonly name: string;
+  readonly run: (data: unknown) => void;
+}
+
+/**
+ * Parses a YAML file strictly; a syntax error names the file, line and column. With `check`, the
+ * parsed contents must pass it (it throws otherwise); a text that passed it once in this run
+ * (PARSED_YAML_CACHE_ENV) is not checked again.
+ */
+export function readYamlFile(path: string, check?: ContentCheck): unknown {
+  const text = readFileSync(path, 'utf8');
+  const dir = process.env[PARSED_YAML_CACHE_ENV];
+  const parse = () => {
+    const value = parseYamlText(text, path);
+    check?.run(value);
+    return value;
+  };
+  if (!dir) return parse();
+  const hash = createHash('sha256').update(text).digest('hex');
+  const cached = join(dir, `${hash}${check ? `.${check.name}` : ''}.v8`);
+  try {
+    return deserialize(readFileSync(cached));
+  } catch {
+    // Not parsed yet in this run (or the directory is gone): parse, and keep it for the others.
+  }
+  const value = parse();
+  try {
+    // Written whole, then renamed: a worker reading at the same time sees all of it or nothing.
+    const partial = `${cached}.${process.pid}-${threadId}.tmp`;
+    writeFileSync(partial, serialize(value));
+    renameSync(partial, cached);
+  } catch {
+    // A cache only: without it the next reader parses again.
+  }
+  return value;
 }
 
 export function parseYamlText(text: string, source: string): unknown {

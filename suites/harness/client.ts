@@ -95,7 +95,12 @@ export class TargetClient {
   private readonly agent: Agent;
   private readonly base: URL;
   private nextAllowedAt = 0;
-  private bucketEmptyUntil = 0;
+  /**
+   * Until when each credential's X-RateLimit bucket is empty (keyed by the Authorization sent):
+   * a bucket is the caller's, so a fixture user that empties its own (the rate-limit check) does
+   * not hold up the main user's requests.
+   */
+  private readonly bucketEmptyUntil = new Map<string, number>();
   private recorder: Exchange[] | undefined;
   private onRead: ((index: number) => void) | undefined;
   private readonly extraSecrets: string[] = [];
@@ -233,7 +238,8 @@ export class TargetClient {
     }
     if (this.stop?.aborted) throw stopped(this.stop);
     const url = this.urlFor(opts);
-    await this.pace(opts.ignoreRemaining === true, `${opts.method} ${this.redact(url.pathname)}`);
+    const credential = bucketKey(opts);
+    await this.pace(opts.ignoreRemaining === true, credential, `${opts.method} ${this.redact(url.pathname)}`);
     if (this.deadlineAt !== undefined && Date.now() >= this.deadlineAt)
       throw new KitError(`${opts.method} ${this.redact(url.pathname)} not sent: ${this.deadlineWhat} is over`);
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -302,7 +308,7 @@ export class TargetClient {
       ...(this.options.recording ? { id: `${this.options.recording.prefix}${seq}` } : {}),
     };
     if (this.options.recording) this.recordHar(exchange, url, startedAt, body);
-    this.afterResponse(exchange);
+    this.afterResponse(exchange, credential);
     if (!this.recorder) return exchange;
     // The record is for evidence, which is text: a parsed body of a million items stays with the caller only.
     const index = this.recorder.push({ ...exchange, json: undefined, text: cut(exchange.text) }) - 1;
@@ -366,9 +372,10 @@ export class TargetClient {
    * Waits for this request's slot. The slot is taken before waiting, so that concurrent sends
    * queue one interval apart instead of all reading the same free slot.
    */
-  private async pace(ignoreRemaining: boolean, what: string): Promise<void> {
+  private async pace(ignoreRemaining: boolean, credential: string, what: string): Promise<void> {
     const now = Date.now();
-    const bucketWait = ignoreRemaining ? 0 : this.bucketEmptyUntil - now;
+    const emptyUntil = this.bucketEmptyUntil.get(credential) ?? 0;
+    const bucketWait = ignoreRemaining ? 0 : emptyUntil - now;
     if (bucketWait > 0) {
       // An empty bucket that resets too late: a KitError naming the rate limit, without waiting.
       const refusal = this.waitRefusal(bucketWait);
@@ -380,17 +387,17 @@ export class TargetClient {
       }
       this.rateLimitedSince ??= now;
     }
-    const slot = Math.max(now, this.nextAllowedAt, ignoreRemaining ? 0 : this.bucketEmptyUntil);
+    const slot = Math.max(now, this.nextAllowedAt, ignoreRemaining ? 0 : emptyUntil);
     const rps = this.options.requestsPerSecond;
     this.nextAllowedAt = slot + (rps ? 1000 / rps : 0);
     if (slot > now) await this.sleep(slot - now);
   }
 
   /** Slows down when the target says the bucket is empty (X-RateLimit-Remaining: 0). */
-  private afterResponse(exchange: Exchange): void {
+  private afterResponse(exchange: Exchange, credential: string): void {
     const waitMs = emptyBucketWaitMs(exchange.headers);
     if (waitMs === undefined) return;
-    this.bucketEmptyUntil = Math.max(this.bucketEmptyUntil, Date.now() + waitMs);
+    this.bucketEmptyUntil.set(credential, Math.max(this.bucketEmptyUntil.get(credential) ?? 0, Date.now() + waitMs));
   }
 
   /** A credential learned during the run (a fixture user's token): redacted from now on. */
@@ -491,6 +498,11 @@ async function readCapped(
 }
 
 /** The wait X-RateLimit-Remaining: 0 asks for (X-RateLimit-Reset in seconds from now, or an epoch instant); else undefined. */
+/** Whose rate-limit bucket a request draws on: its credential as sent (none is a bucket too). */
+function bucketKey(opts: SendOptions): string {
+  return opts.authorization ?? (opts.token === null ? '' : `Bearer ${opts.token}`);
+}
+
 function emptyBucketWaitMs(headers: Readonly<Record<string, string>>): number | undefined {
   const remaining = Number(headers['x-ratelimit-remaining']);
   if (headers['x-ratelimit-remaining'] === undefined || !(remaining <= 0)) return undefined;

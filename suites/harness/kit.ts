@@ -69,7 +69,8 @@ function createKit(ctx: KitContext): Kit {
         }
       : {}),
   });
-  const schemas = createSchemaRegistry();
+  // Compiled on use: a worker of the fault matrix runs one file and needs a few of the schemas.
+  const schemas = createSchemaRegistry(undefined, { compile: 'use' });
   const ledger = new Ledger(ctx.runDir);
   const guard = new CreateGuard(
     ctx.createCaps ?? { notes: Number.MAX_SAFE_INTEGER, collections: Number.MAX_SAFE_INTEGER },

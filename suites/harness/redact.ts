@@ -13,8 +13,25 @@ const MIN_SECRET_LENGTH = 4;
 /** Base64 of a shorter secret is too short to tell from ordinary base64 text. */
 const MIN_BASE64_SECRET_LENGTH = 8;
 
-export function secretForms(secret: string): string[] {
+/**
+ * The forms of each secret met so far: every exchange is redacted with every secret, and a run
+ * knows a handful of secrets but sends thousands of requests. Bounded all the same.
+ */
+const formsOf = new Map<string, readonly string[]>();
+const MAX_CACHED_SECRETS = 1000;
+
+export function secretForms(secret: string): readonly string[] {
   if (secret.length < MIN_SECRET_LENGTH) return [];
+  let forms = formsOf.get(secret);
+  if (forms === undefined) {
+    if (formsOf.size >= MAX_CACHED_SECRETS) formsOf.clear();
+    forms = formsFor(secret);
+    formsOf.set(secret, forms);
+  }
+  return forms;
+}
+
+function formsFor(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
   const forms = new Set([
     secret,

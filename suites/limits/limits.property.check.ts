@@ -167,8 +167,11 @@ for (const limit of STRING_LIMITS) {
     const target: { note?: { id: string; version: number }; collection?: string } = {};
     if (limit.rule.startsWith('collections.update')) target.collection = (await t.data.collection()).id;
     // ASCII: max-3 .. max+3 characters. Two-byte: around max bytes with 'é', in whole characters.
-    // The exact boundary (max accepted, max+1 refused) always runs, whatever the run budget.
-    const sizes = fc.integer({ min: -3, max: 3 });
+    // The seven sizes are few enough to send each once, the exact boundary (max accepted, max+1
+    // refused) first: that judges every case random draws could reach (they drew 60 of the seven,
+    // mostly repeats of 200,000-character bodies), so no random runs are added.
+    const deltas = [0, 1, -1, 2, -2, 3, -3];
+    const sizes = fc.constantFrom(...deltas);
     const isContent =
       limit.rule === 'notes.create.content-max-chars' || limit.rule === 'notes.create.content-max-bytes';
     await t.property(
@@ -187,8 +190,8 @@ for (const limit of STRING_LIMITS) {
         const id = (x.json as { id?: unknown } | undefined)?.id;
         if (isContent && x.status === 200 && typeof id === 'string') await t.api.deleteNote(id);
       },
-      undefined,
-      [0, 1],
+      0,
+      deltas,
     );
   });
 }
