@@ -23,6 +23,7 @@ const PROOFS = [
   'test/kit/cost.test.ts',
   'test/kit/refused-creates.test.ts',
   'test/kit/remote-boundaries.test.ts',
+  'test/kit/leave-one-out.test.ts',
   'test/fake/soak.test.ts',
   'test/cli/**/*.test.ts',
 ];

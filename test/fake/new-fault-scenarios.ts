@@ -6,6 +6,19 @@ const DAY = 86_400_000;
 /** Scenarios for issue 10's missing rules (folded into fault-scenarios.ts when the branches meet). */
 export const NEW_SCENARIOS: Scenario[] = [
   {
+    name: 'views after writes: a search after an update, a collection list and read after a create and a PATCH',
+    rules: ['notes.title.first-line', 'collections.update.fields-applied', 'collections.create.fields-stored'],
+    run(s) {
+      const id = s.note('Sparrow\nbody');
+      s.call('PATCH', `/v2/notes/${id}`, { content: 'Heron sparrow\nbody', version: 1 });
+      s.call('POST', '/v2/notes/search', { query: 'sparrow' });
+      const c = s.coll('Birds', { description: 'Seen in spring' });
+      s.call('PATCH', `/v2/collections/${c}`, { title: 'Waders' });
+      s.call('GET', '/v2/collections');
+      s.call('GET', `/v2/collections/${c}`);
+    },
+  },
+  {
     name: 'a content update keeps created_at',
     rules: ['notes.update.created-at-unchanged'],
     run(s) {
