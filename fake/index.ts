@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { type FakeConfig, type FakeOptions, resolveConfig } from './config.js';
 import { type DataSummary, restoreState, seedData } from './data/start.js';
 import { saveState } from './data/state.js';
-import { FakeCore } from './http/core.js';
 import { nodeHandler } from './http/node-adapter.js';
 import type { RequestLogEntry } from './http/request-log.js';
 import type { FakeRequest, FakeResponse } from './http/types.js';
+import { createCore } from './instance.js';
 import * as fixtureOps from './service/fixtures.js';
 import type { View } from './service/views.js';
 import type { Store } from './store/store.js';
@@ -82,7 +82,7 @@ export interface CreateFakeOptions extends FakeOptions {
 /** Starts a reference fake; by default it listens on an ephemeral port of 127.0.0.1. */
 export async function createFake(options: CreateFakeOptions = {}): Promise<Fake> {
   const config = resolveConfig(options);
-  const core = new FakeCore(config);
+  const core = createCore(config);
   const restored = restoreState(core.ctx, config);
   const byToken = core.ctx.store.usersByToken;
   let tokens = config.users.map(

@@ -76,6 +76,12 @@ export const after = (op: string, change: (ctx: ServiceContext, call: Call, view
 
 export type { Operation };
 
+/** One fault made of hooks of different kinds (an operation wrapper and a route change, say). */
+export const combined =
+  (...factories: FaultFactory[]): FaultFactory =>
+  () =>
+    Object.assign({}, ...factories.map((create) => create()));
+
 /**
  * A create refused for a bad `field` (a validation error while `when` holds for its value) that
  * stores the resource anyway, without that field: the refusal is right and "creates nothing" is

@@ -1,5 +1,4 @@
 import type { EndpointDecl, Profile } from '../../spec/profile.js';
-import type { FaultName } from '../faults/catalogue.js';
 import { askAttachmentQuestion, attachmentDownloadUrl } from '../service/attachments.js';
 import {
   createCollection,
@@ -40,8 +39,11 @@ export interface Route {
   readonly query: Readonly<Record<string, string>>;
   /** Accepted body fields: wire name -> canonical name; undefined: no body is read. */
   readonly body?: Readonly<Record<string, string>>;
-  readonly run: (ctx: ServiceContext, call: Call) => View;
+  readonly run: Operation;
 }
+
+/** One operation as the route table runs it: canonical input in, view out (or a thrown DomainError). */
+export type Operation = (ctx: ServiceContext, call: Call) => View;
 
 /** Where the profile leaves a name unset, the fake uses its own default (spec/profiles/fake.yaml). */
 export type Names = {
@@ -69,12 +71,11 @@ const DOCUMENTED_BOUNDS = {
 };
 
 /** The route table of one instance: documented paths, plus the endpoints and names its profile chose. */
-export function buildRoutes(names: Names, endpoints: Endpoints, broken: (f: FaultName) => boolean): Route[] {
+export function buildRoutes(names: Names, endpoints: Endpoints): Route[] {
   const list = names.notes_list;
   const search = names.notes_search;
   const collList = names.collections_list;
   const collSearch = names.collections_search;
-  const swapped = (fault: FaultName, name: string) => (broken(fault) ? `${name}_v1` : name);
   const extra = (decl: EndpointDecl, op: string, run: Route['run'], body?: Route['body']): Route => ({
     op,
     method: decl.method,
@@ -105,7 +106,7 @@ export function buildRoutes(names: Names, endpoints: Endpoints, broken: (f: Faul
         order_by: 'order_by',
         ...DOCUMENTED_BOUNDS,
         [list.cursor]: 'cursor',
-        [swapped('notes.list.names-swapped', list.collection)]: 'collection',
+        [list.collection]: 'collection',
         [list.contains_open_tasks]: 'open_tasks',
         [list.contains_tasks]: 'tasks',
         [list.contains_images]: 'images',
@@ -122,13 +123,12 @@ export function buildRoutes(names: Names, endpoints: Endpoints, broken: (f: Faul
       body: {
         query: 'query',
         ...DOCUMENTED_BOUNDS,
-        [swapped('notes.search.names-swapped', search.collections)]: 'collections',
+        [search.collections]: 'collections',
         [search.contains_open_tasks]: 'open_tasks',
         [search.contains_tasks]: 'tasks',
         [search.contains_images]: 'images',
         [search.contains_files]: 'files',
         [search.response_shape]: 'response_shape',
-        ...(broken('notes.search.paging-from-body') ? identity('limit', 'offset', 'snapshot_id') : {}),
       },
       run: (ctx, c) => searchNotes(ctx, c.user, c.query, c.body),
     },
@@ -193,7 +193,7 @@ export function buildRoutes(names: Names, endpoints: Endpoints, broken: (f: Faul
       query: {
         limit: 'limit',
         order_by: 'order_by',
-        [swapped('collections.list.names-swapped', collList.cursor)]: 'cursor',
+        [collList.cursor]: 'cursor',
         ...bounds(collList),
       },
       run: (ctx, c) => listCollections(ctx, c.user, c.query),
@@ -203,7 +203,7 @@ export function buildRoutes(names: Names, endpoints: Endpoints, broken: (f: Faul
       method: 'POST',
       path: '/v2/collections/search',
       query: {},
-      body: { [swapped('collections.search.names-swapped', collSearch.query)]: 'query', ...bounds(collSearch) },
+      body: { [collSearch.query]: 'query', ...bounds(collSearch) },
       // The body is required (openapi.yaml): a missing one is refused by the service like any non-object.
       run: (ctx, c) => searchCollections(ctx, c.user, c.body),
     },

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FAULT_HOOKS, FAULT_NAMES, FAULTS, type FaultName } from '../../fake/faults/catalogue.js';
+import { FAULT_NAMES, FAULTS, FAULTS_BY_NAME, type FaultName } from '../../fake/faults/catalogue.js';
+import { SEAMS } from '../../fake/service/seams.js';
 import { packageRoot } from '../../spec/paths.js';
 import { rulesById } from '../../spec/rules.js';
 import { SCENARIOS } from './fault-scenarios.js';
@@ -22,21 +23,29 @@ describe('fault catalogue', () => {
     expect(unknown).toEqual([]);
   });
 
-  it('gives every fault a behaviour: a hook in the registry, a seam, or a response change', () => {
-    const fake = join(packageRoot, 'fake');
-    const seamsAndResponses = [
-      sources(join(fake, 'service')),
-      sources(join(fake, 'http')),
-      readFileSync(join(fake, 'faults', 'response-faults.ts'), 'utf8'),
-    ].join('\n');
-    const elsewhere = (f: string) => seamsAndResponses.includes(`'${f}'`);
-    expect(FAULT_NAMES.filter((f) => !FAULT_HOOKS.has(f) && !elsewhere(f))).toEqual([]);
+  it('gives every fault a behaviour: hooks that change something', () => {
+    const inert = FAULT_NAMES.filter((f) => Object.keys(FAULTS_BY_NAME[f].hooks()).length === 0);
+    expect(inert).toEqual([]);
+  });
+
+  it('keeps the seams true: each one asked inside fake/service and switched on by a fault', () => {
+    const service = sources(join(packageRoot, 'fake', 'service'));
+    const asked = new Set([...service.matchAll(/\bbroken\('([^']+)'\)/g)].map((m) => m[1]));
+    const switched = new Set(FAULT_NAMES.flatMap((f) => FAULTS_BY_NAME[f].hooks().seams ?? []));
+    expect([...SEAMS].filter((s) => !asked.has(s) || !switched.has(s))).toEqual([]);
+    expect([...asked].filter((s) => !(SEAMS as readonly string[]).includes(s!))).toEqual([]);
   });
 
   it('keeps the reference readable: at most 25 fault seams inside fake/service', () => {
     const service = sources(join(packageRoot, 'fake', 'service'));
     const seams = service.match(/\bbroken\(/g) ?? [];
     expect(seams.length).toBeLessThanOrEqual(25);
+  });
+
+  it('keeps fake/http free of faults: no fault name and no import from fake/faults', () => {
+    const http = sources(join(packageRoot, 'fake', 'http'));
+    expect(FAULT_NAMES.filter((f) => http.includes(`'${f}'`))).toEqual([]);
+    expect(http).not.toMatch(/from '\.\.\/faults\//);
   });
 
   it('has at least one fault for every documented rule', () => {
