@@ -1,6 +1,6 @@
 import type { Profile, RefusalKind } from '../../spec/profile.js';
 import type { DomainError, DomainErrorKind } from '../service/errors.js';
-import type { HttpStages } from './pipeline.js';
+import type { HttpRefusalKind, HttpStages } from './pipeline.js';
 
 /** The fake's own defaults where a profile leaves a refusal's status or code unset (spec/profiles/fake.yaml). */
 const DEFAULT_STATUS: Record<DomainErrorKind, number> = {
@@ -30,12 +30,9 @@ const DEFAULT_CODE: Record<DomainErrorKind, string> = {
   conflict: 'conflict',
 };
 
-/**
- * Refusals of the transport, not of the API: routing, body size, slow clients. Their statuses
- * are HTTP's own (the profile has no statuses key for them, see profile.schema.json); their
- * bodies follow the profile's error_body shape like every other refusal.
- */
-export type HttpRefusalKind = 'method_not_allowed' | 'payload_too_large' | 'request_timeout';
+/** Transport refusals (pipeline.ts): HTTP's own statuses; their bodies follow the profile's error shape. */
+export type { HttpRefusalKind } from './pipeline.js';
+
 const HTTP_REFUSAL_STATUS: Record<HttpRefusalKind, number> = {
   method_not_allowed: 405,
   payload_too_large: 413,

@@ -1,8 +1,13 @@
 import type { ServiceContext } from '../service/context.js';
 import type { DomainErrorKind } from '../service/errors.js';
 import type { UserRecord } from '../store/records.js';
-import type { HttpRefusalKind } from './error-map.js';
 import type { FakeRequest } from './types.js';
+
+/**
+ * Refusals of the transport, not of the API: routing, body size, slow clients. Their statuses
+ * are HTTP's own (the profile has no statuses key for them, see profile.schema.json).
+ */
+export type HttpRefusalKind = 'method_not_allowed' | 'payload_too_large' | 'request_timeout';
 
 /**
  * An answer before it is serialised. The core builds one per request (a success from the view, a

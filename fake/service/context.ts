@@ -2,9 +2,11 @@ import type { Clock } from '../clock.js';
 import type { IdSource } from '../ids.js';
 import type { RateLimitConfig } from '../store/records.js';
 import type { Store } from '../store/store.js';
-import type { TitleDerivation } from './content.js';
 import type { Policy } from './policy.js';
 import type { Seam } from './seams.js';
+
+/** How a note's title comes from its first line (profile: title.derivation). */
+export type TitleDerivation = 'as_is' | 'strip_heading_markers';
 
 /** The not-shown choices and presentation of one fake instance that the service needs. */
 export interface FakeSettings {
