@@ -1,3 +1,4 @@
+import type { RuleId } from '../../spec/rule-ids.js';
 import type { HookFactory } from '../http/hooks.js';
 
 export type {
@@ -21,7 +22,7 @@ export type { Exchange, Reply, Respond } from '../http/pipeline.js';
 /** What a fault breaks, in the catalogue's words. */
 export interface FaultSpec {
   /** The rules this fault breaks; the first is the one it was written for. */
-  readonly rules: readonly [string, ...string[]];
+  readonly rules: readonly [RuleId, ...RuleId[]];
   readonly does: string;
 }
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { test } from 'vitest';
 import type { Profile } from '../../spec/profile.js';
 import { profileField } from '../../spec/profile.js';
+import type { RuleId } from '../../spec/rule-ids.js';
 import { loadRules, selectedByOnly } from '../../spec/rules.js';
 import type { Api } from './api.js';
 import type { Exchange } from './client.js';
@@ -54,7 +55,7 @@ export type Need =
   | { notes: number };
 
 export interface CheckSpec {
-  rules: readonly [string, ...string[]];
+  rules: readonly [RuleId, ...RuleId[]];
   needs?: readonly Need[];
   timeout?: number;
   /** Catalogue `needs` fields this check does without (it judges the rules another way), e.g. capabilities.fixtures. */
@@ -94,12 +95,12 @@ export interface CheckContext {
    * Reports some of the check's rules as skipped (reason in the report) while it goes on to judge
    * the others: a rule the check cannot verify must never read as a pass.
    */
-  skipRule(rules: string | readonly string[], reason: string): void;
+  skipRule(rules: RuleId | readonly RuleId[], reason: string): void;
   /**
    * Asserts something about one rule (or a few) without stopping the check: a failed expect
    * here fails only these rules, and the check goes on to its other rules.
    */
-  verify(rules: string | readonly string[], fn: () => void | Promise<void>): Promise<void>;
+  verify(rules: RuleId | readonly RuleId[], fn: () => void | Promise<void>): Promise<void>;
   /** Problems of the exchange's JSON body against a component schema of openapi.yaml (strict if the profile says so). */
   schemaProblems(x: Exchange, component: string): string[];
   /**
@@ -198,7 +199,7 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
       for (const id of ids) if (exchanges.length > 0) judgedAt[id] ??= exchanges.length - 1;
     };
     const declared = (ids: readonly string[], what: string) => {
-      const stray = ids.filter((id) => !spec.rules.includes(id));
+      const stray = ids.filter((id) => !(spec.rules as readonly string[]).includes(id));
       if (stray.length > 0) throw new Error(`${what} names rule(s) the check does not declare: ${stray.join(', ')}`);
     };
     const sentBefore = kit.client.sent;

@@ -1,3 +1,4 @@
+import type { RuleId } from '../../spec/rule-ids.js';
 import { checks, expectRefused } from '../harness/index.js';
 import { expectCreatesRefused } from '../harness/patterns.js';
 
@@ -23,7 +24,11 @@ check(
         body: { collection_titles: [] },
         what: 'a create with other fields but no content',
       },
-      ...types.map(([what, body]) => ({ rules: 'notes.create.field-types', body, what: `a create with ${what}` })),
+      ...types.map(([what, body]) => ({
+        rules: 'notes.create.field-types' as const,
+        body,
+        what: `a create with ${what}`,
+      })),
     ]);
   },
 );

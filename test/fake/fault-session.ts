@@ -3,6 +3,7 @@ import { type FakeOptions, resolveConfig } from '../../fake/config.js';
 import type { FakeCore } from '../../fake/http/core.js';
 import { createCore } from '../../fake/instance.js';
 import { createUser } from '../../fake/service/fixtures.js';
+import type { RuleId } from '../../spec/rule-ids.js';
 
 export const T0 = Date.parse('2026-06-01T12:00:00.000Z');
 export const iso = (ms: number) => new Date(ms).toISOString();
@@ -76,7 +77,7 @@ export class Session {
 export interface Scenario {
   name: string;
   /** The rules this scenario exercises. */
-  rules: readonly string[];
+  rules: readonly RuleId[];
   options?: FakeOptions;
   run(s: Session): void;
 }
