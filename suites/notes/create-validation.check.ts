@@ -1,4 +1,3 @@
-import type { RuleId } from '../../spec/rule-ids.js';
 import { checks, expectRefused } from '../harness/index.js';
 import { expectCreatesRefused } from '../harness/patterns.js';
 
