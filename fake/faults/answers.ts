@@ -1,3 +1,4 @@
+import type { OperationId } from '../../spec/operations.js';
 import type { View } from '../service/views.js';
 import type { Exchange, FaultFactory, Reply, ResponseWrapper } from './hooks.js';
 
@@ -6,7 +7,10 @@ import type { Exchange, FaultFactory, Reply, ResponseWrapper } from './hooks.js'
  * the reference made them and before they are serialised.
  */
 export const answers =
-  (ops: readonly string[], change: (reply: Reply, exchange: Exchange) => Reply | undefined): FaultFactory =>
+  (
+    ops: readonly (OperationId | '*')[],
+    change: (reply: Reply, exchange: Exchange) => Reply | undefined,
+  ): FaultFactory =>
   () => {
     const wrap: ResponseWrapper = (next) => (reply, exchange) => {
       const out = next(reply, exchange);
@@ -16,18 +20,21 @@ export const answers =
   };
 
 /** The same, for successes only, editing the JSON body in place. */
-export const successBodies = (ops: readonly string[], edit: (body: View, exchange: Exchange) => void): FaultFactory =>
+export const successBodies = (
+  ops: readonly (OperationId | '*')[],
+  edit: (body: View, exchange: Exchange) => void,
+): FaultFactory =>
   answers(ops, (reply, exchange) => {
     if (reply.refusal === undefined && isObject(reply.body)) edit(reply.body, exchange);
     return undefined;
   });
 
 /** A success answered with another status. */
-export const successStatus = (ops: readonly string[], status: number): FaultFactory =>
+export const successStatus = (ops: readonly OperationId[], status: number): FaultFactory =>
   answers(ops, (reply) => (reply.refusal === undefined ? { ...reply, status } : undefined));
 
 /** A success answered {} without request_id. */
-export const emptySuccess = (op: string): FaultFactory =>
+export const emptySuccess = (op: OperationId): FaultFactory =>
   answers([op], (reply) => (reply.refusal === undefined ? { ...reply, body: {} } : undefined));
 
 /** Some headers of every answer removed or renamed (lower-case names; undefined removes). */

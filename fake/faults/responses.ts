@@ -1,8 +1,9 @@
+import type { OperationId } from '../../spec/operations.js';
 import type { View } from '../service/views.js';
 import { answers, drop, eachItem, emptySuccess, successBodies, successStatus } from './answers.js';
 import type { Fault } from './hooks.js';
 
-const NOTE_WRITES = ['getNote', 'updateNote', 'setNoteCreatedAt'];
+const NOTE_WRITES: OperationId[] = ['getNote', 'updateNote', 'setNoteCreatedAt'];
 const TEXT = 'text/plain; charset=utf-8';
 
 /** Answers changed after the reference made them: missing or extra fields, other statuses and bodies. */

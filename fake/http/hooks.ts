@@ -1,3 +1,4 @@
+import type { OperationId } from '../../spec/operations.js';
 import type { FakeSettings } from '../service/context.js';
 import { type DeepPartial, type Policy, REFERENCE_POLICY, withOverrides } from '../service/policy.js';
 import type { Seam } from '../service/seams.js';
@@ -34,10 +35,10 @@ export interface Hooks {
   readonly settings?: (settings: FakeSettings) => FakeSettings;
   readonly store?: StoreWrappers;
   /** Keyed by the operation id of openapi.yaml (the route table's `op`). */
-  readonly ops?: Readonly<Record<string, OperationWrapper>>;
+  readonly ops?: Readonly<Partial<Record<OperationId, OperationWrapper>>>;
   readonly routes?: (table: readonly Route[]) => Route[];
   readonly http?: HttpWrappers;
-  readonly responses?: Readonly<Record<string, ResponseWrapper>>;
+  readonly responses?: Readonly<Partial<Record<OperationId | '*', ResponseWrapper>>>;
   readonly seams?: readonly Seam[];
 }
 
@@ -50,7 +51,7 @@ export interface InstalledHooks {
   settings(base: FakeSettings): FakeSettings;
   broken(seam: Seam): boolean;
   wrapStore(store: Store): void;
-  wrapOperation(op: string, run: Operation): Operation;
+  wrapOperation(op: OperationId, run: Operation): Operation;
   routes(table: Route[]): Route[];
   stages(base: HttpStages): HttpStages;
   /** The response stage of one operation: identity when no hook changes it. */
@@ -85,7 +86,7 @@ export function installHooks(factories: readonly HookFactory[]): InstalledHooks 
       if (!respond) {
         respond = hooks.reduce((next, h) => {
           const forAll = h.responses?.['*'];
-          const forOp = h.responses?.[op];
+          const forOp = h.responses?.[op as OperationId];
           const inner = forOp ? forOp(next) : next;
           return forAll ? forAll(inner) : inner;
         }, ANSWER_AS_IS);

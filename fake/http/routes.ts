@@ -1,3 +1,4 @@
+import { OPERATIONS, type OperationId } from '../../spec/operations.js';
 import type { EndpointDecl, Profile } from '../../spec/profile.js';
 import { askAttachmentQuestion, attachmentDownloadUrl } from '../service/attachments.js';
 import {
@@ -31,8 +32,8 @@ export interface Call {
 }
 
 export interface Route {
-  /** The operation id of openapi.yaml (or the fake's own, for extras). */
-  readonly op: string;
+  /** The operation id of openapi.yaml. */
+  readonly op: OperationId;
   readonly method: Method;
   readonly path: string;
   /** Accepted query parameters: wire name -> canonical name; any other is refused. */
@@ -51,6 +52,8 @@ export type Names = {
 };
 export type Endpoints = Required<NonNullable<Profile['endpoints']>>;
 
+/** A route where the document shows it: method and path from openapi.yaml (spec/operations.ts). */
+const documented = (op: OperationId) => ({ op, method: OPERATIONS[op].method, path: OPERATIONS[op].path });
 const identity = (...fields: string[]) => Object.fromEntries(fields.map((f) => [f, f]));
 const bounds = (n: {
   created_after: string;
@@ -76,7 +79,7 @@ export function buildRoutes(names: Names, endpoints: Endpoints): Route[] {
   const search = names.notes_search;
   const collList = names.collections_list;
   const collSearch = names.collections_search;
-  const extra = (decl: EndpointDecl, op: string, run: Route['run'], body?: Route['body']): Route => ({
+  const extra = (decl: EndpointDecl, op: OperationId, run: Route['run'], body?: Route['body']): Route => ({
     op,
     method: decl.method,
     path: decl.path,
@@ -87,9 +90,7 @@ export function buildRoutes(names: Names, endpoints: Endpoints): Route[] {
   const noteCreateFields = identity('content', 'collection_ids', 'collection_titles', 'created_at', 'updated_at', 'id');
   return [
     {
-      op: 'createNote',
-      method: 'POST',
-      path: '/v2/notes',
+      ...documented('createNote'),
       query: {},
       body: noteCreateFields,
       run: (ctx, c) => createNote(ctx, c.user, c.body),
@@ -98,9 +99,7 @@ export function buildRoutes(names: Names, endpoints: Endpoints): Route[] {
     // note create body and creates the note at once, so clients that call capture can be developed.
     extra(endpoints.capture, 'captureNote', (ctx, c) => captured(createNote(ctx, c.user, c.body)), noteCreateFields),
     {
-      op: 'listNotes',
-      method: 'GET',
-      path: '/v2/notes',
+      ...documented('listNotes'),
       query: {
         limit: 'limit',
         order_by: 'order_by',
@@ -116,9 +115,7 @@ export function buildRoutes(names: Names, endpoints: Endpoints): Route[] {
       run: (ctx, c) => listNotes(ctx, c.user, c.query),
     },
     {
-      op: 'searchNotes',
-      method: 'POST',
-      path: '/v2/notes/search',
+      ...documented('searchNotes'),
       query: identity('limit', 'offset', 'snapshot_id'),
       body: {
         query: 'query',
@@ -133,63 +130,47 @@ export function buildRoutes(names: Names, endpoints: Endpoints): Route[] {
       run: (ctx, c) => searchNotes(ctx, c.user, c.query, c.body),
     },
     {
-      op: 'getNote',
-      method: 'GET',
-      path: '/v2/notes/{note_id}',
+      ...documented('getNote'),
       query: {},
       run: (ctx, c) => getNote(ctx, c.user, c.params.note_id!),
     },
     {
-      op: 'updateNote',
-      method: 'PATCH',
-      path: '/v2/notes/{note_id}',
+      ...documented('updateNote'),
       query: {},
       body: identity('content', 'version', 'updated_at'),
       run: (ctx, c) => updateNote(ctx, c.user, c.params.note_id!, c.body),
     },
     {
-      op: 'deleteNote',
-      method: 'DELETE',
-      path: '/v2/notes/{note_id}',
+      ...documented('deleteNote'),
       query: {},
       run: (ctx, c) => deleteNote(ctx, c.user, c.params.note_id!),
     },
     {
-      op: 'setNoteCreatedAt',
-      method: 'PATCH',
-      path: '/v2/notes/{note_id}/created-at',
+      ...documented('setNoteCreatedAt'),
       query: {},
       body: identity('created_at'),
       run: (ctx, c) => setNoteCreatedAt(ctx, c.user, c.params.note_id!, c.body),
     },
     {
-      op: 'getRelatedNotes',
-      method: 'GET',
-      path: '/v2/notes/{note_id}/related-notes',
+      ...documented('getRelatedNotes'),
       query: identity('limit'),
       run: (ctx, c) => relatedNotes(ctx, c.user, c.params.note_id!, c.query),
     },
     {
-      op: 'trashNote',
-      method: 'POST',
-      path: '/v2/notes/{note_id}/trash',
+      ...documented('trashNote'),
       query: {},
       run: (ctx, c) => trashNote(ctx, c.user, c.params.note_id!),
     },
     extra(endpoints.restore_note, 'restoreNote', (ctx, c) => restoreNote(ctx, c.user, c.params.note_id!)),
 
     {
-      op: 'createCollection',
-      method: 'POST',
-      path: '/v2/collections',
+      ...documented('createCollection'),
       query: {},
       body: identity('title', 'description', 'id', 'created_at', 'updated_at'),
       run: (ctx, c) => createCollection(ctx, c.user, c.body),
     },
     {
-      op: 'listCollections',
-      method: 'GET',
-      path: '/v2/collections',
+      ...documented('listCollections'),
       query: {
         limit: 'limit',
         order_by: 'order_by',
@@ -199,33 +180,25 @@ export function buildRoutes(names: Names, endpoints: Endpoints): Route[] {
       run: (ctx, c) => listCollections(ctx, c.user, c.query),
     },
     {
-      op: 'searchCollections',
-      method: 'POST',
-      path: '/v2/collections/search',
+      ...documented('searchCollections'),
       query: {},
       body: { [collSearch.query]: 'query', ...bounds(collSearch) },
       // The body is required (openapi.yaml): a missing one is refused by the service like any non-object.
       run: (ctx, c) => searchCollections(ctx, c.user, c.body),
     },
     {
-      op: 'getCollection',
-      method: 'GET',
-      path: '/v2/collections/{collection_id}',
+      ...documented('getCollection'),
       query: {},
       run: (ctx, c) => getCollection(ctx, c.user, c.params.collection_id!),
     },
     {
-      op: 'updateCollection',
-      method: 'PATCH',
-      path: '/v2/collections/{collection_id}',
+      ...documented('updateCollection'),
       query: {},
       body: identity('title', 'description', 'updated_at'),
       run: (ctx, c) => updateCollection(ctx, c.user, c.params.collection_id!, c.body),
     },
     {
-      op: 'deleteCollection',
-      method: 'DELETE',
-      path: '/v2/collections/{collection_id}',
+      ...documented('deleteCollection'),
       query: {},
       run: (ctx, c) => deleteCollection(ctx, c.user, c.params.collection_id!),
     },
@@ -234,16 +207,12 @@ export function buildRoutes(names: Names, endpoints: Endpoints): Route[] {
     ),
 
     {
-      op: 'addNoteToCollection',
-      method: 'PUT',
-      path: '/v2/collections/{collection_id}/notes/{note_id}',
+      ...documented('addNoteToCollection'),
       query: {},
       run: (ctx, c) => addNoteToCollection(ctx, c.user, c.params.collection_id!, c.params.note_id!),
     },
     {
-      op: 'moveNote',
-      method: 'POST',
-      path: '/v2/collections/{source_collection_id}/notes/{note_id}/move',
+      ...documented('moveNote'),
       query: {},
       body: identity('target_collection_id'),
       run: (ctx, c) => moveNote(ctx, c.user, c.params.source_collection_id!, c.params.note_id!, c.body),
@@ -253,9 +222,7 @@ export function buildRoutes(names: Names, endpoints: Endpoints): Route[] {
     ),
 
     {
-      op: 'getAttachmentDownloadUrl',
-      method: 'GET',
-      path: '/v2/note-attachments/{attachment_id}/download-url',
+      ...documented('getAttachmentDownloadUrl'),
       query: {},
       run: (ctx, c) => attachmentDownloadUrl(ctx, c.user, c.params.attachment_id!),
     },
