@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { FAULT_NAMES, FAULTS } from '../fake/faults/catalogue.js';
+import { boundedLog } from '../fake/http/request-log.js';
 import {
   type CreateFakeOptions,
   createFake,
@@ -30,19 +31,27 @@ Serves the reference fake of the Notes and Collections API v2.
   --seed N             deterministic ids and request ids
   --fault NAME         start with a deliberate rule violation (repeatable)
   --log                print one line per request to stdout: method, path with query, status,
-                       milliseconds, user name (never the token)
+                       milliseconds, the user name and id of the request's token (never a token:
+                       tokens and access_token values read ***; every field is percent-escaped).
+                       Lines are dropped, and counted, while the reader does not keep up
   --no-cors            no CORS headers and no preflight answers (default: any Origin is allowed)
   --data FILE          create the collections and notes of a JSON or YAML file (arrays "collections" and
                        "notes" of create bodies; notes link by collection_titles) for the first user
   --generate N         create N realistic notes and N/50 collections for the first user (same --seed, same data)
-  --state FILE         load users, notes and collections from FILE at start (when it exists) and save them
-                       there on exit; --data and --generate apply only when FILE does not exist yet
+  --state FILE         keep users, notes and collections in FILE: loaded at start (when it exists), every
+                       answered change journaled to FILE.journal at once, all saved to FILE on exit
+                       (SIGINT, SIGTERM, SIGHUP); one fake per FILE; --data and --generate apply only
+                       when FILE does not exist yet
   --list-faults        print every fault and the rule it breaks, then exit
   -h, --help           this text`;
 
 export interface FakeCommandIo {
   out: (line: string) => void;
-  /** Resolves when the server should stop (SIGINT/SIGTERM in the real CLI). */
+  /** Problems while serving (a failed save); default: out. */
+  err?: (line: string) => void;
+  /** Bytes written to out but not yet taken by its reader (process.stdout.writableLength): bounds --log. */
+  backlog?: () => number;
+  /** Resolves when the server should stop (SIGINT, SIGTERM or SIGHUP in the real CLI). */
   untilStopped: () => Promise<void>;
 }
 
@@ -80,6 +89,8 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
   }
   for (const token of values.token ?? []) checkToken(token, '--token');
   if (values['admin-token'] !== undefined) checkToken(values['admin-token'], '--admin-token');
+  const err = io.err ?? io.out;
+  const log = values.log ? boundedLog(io.out, io.backlog ?? (() => 0)) : undefined;
   const options: CreateFakeOptions = {
     port: integer(values.port ?? '8080', '--port', 0, 65535),
     host: host(values.host ?? '127.0.0.1'),
@@ -92,7 +103,8 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
       : {}),
     ...(values['rate-limit'] ? { rateLimit: rateLimit(values['rate-limit']) } : {}),
     ...(values['no-cors'] ? { cors: false } : {}),
-    ...(values.log ? { log: (entry) => io.out(formatLogLine(entry)) } : {}),
+    ...(log ? { log: (entry) => log.write(formatLogLine(entry)) } : {}),
+    report: (line) => err(`notes-conformance fake: ${line}`),
     ...dataOptions(values),
   };
   let fake: Fake;
@@ -116,7 +128,15 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
   if (options.state || options.data || options.generate)
     io.out(`data:        ${describeData(fake.data, options.state)}`);
   await io.untilStopped();
-  await fake.close();
+  try {
+    await fake.close();
+  } catch (error) {
+    // The last save failed: say so, and do not exit 0 as if the session's data were kept.
+    err(`notes-conformance fake: ${oneLine((error as Error).message)}`);
+    return 1;
+  } finally {
+    log?.flush();
+  }
   return 0;
 }
 
@@ -223,9 +243,9 @@ function describeData(
     ? `restored from ${state}`
     : `${data.notes} notes and ${data.collections} collections created for the first token`;
   return state && !data.restored
-    ? `${loaded}; saved to ${state} on exit`
+    ? `${loaded}; kept in ${state} (journal ${state}.journal)`
     : state
-      ? `${loaded}; saved there on exit`
+      ? `${loaded}; kept there (journal ${state}.journal)`
       : loaded;
 }
 

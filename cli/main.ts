@@ -40,10 +40,12 @@ async function dispatch(argv: string[]): Promise<number> {
   if (argv[0] === 'fake') {
     return await fakeCommand(argv.slice(1), {
       out: (line) => process.stdout.write(`${line}\n`),
+      err: (line) => process.stderr.write(`${line}\n`),
+      backlog: () => process.stdout.writableLength,
+      // SIGHUP too: a closed terminal must not lose what --state has not folded into its file yet.
       untilStopped: () =>
         new Promise<void>((resolve) => {
-          process.once('SIGINT', resolve);
-          process.once('SIGTERM', resolve);
+          for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, resolve);
         }),
     });
   }

@@ -1,9 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type FakeConfig, type FakeOptions, resolveConfig } from './config.js';
-import { type DataSummary, restoreState, seedData } from './data/start.js';
-import { saveState } from './data/state.js';
-import { nodeHandler } from './http/node-adapter.js';
+import { DurableState } from './data/durable-state.js';
+import { type DataSummary, seedData } from './data/start.js';
+import type { AnswerLimits } from './http/answer-writer.js';
+import type { FakeCore, Served } from './http/core.js';
+import { DEFAULT_ANSWER_LIMITS, nodeHandler } from './http/node-adapter.js';
 import type { RequestLogEntry } from './http/request-log.js';
 import type { FakeRequest, FakeResponse } from './http/types.js';
 import { createCore } from './instance.js';
@@ -77,13 +79,34 @@ export interface CreateFakeOptions extends FakeOptions {
   host?: string;
   /** Called once per request answered over HTTP (the CLI's --log prints formatLogLine(entry)). */
   log?: (entry: RequestLogEntry) => void;
+  /** Backpressure on answers: how long a client may read nothing, and the bytes held for all (node-adapter.ts). */
+  answers?: Partial<AnswerLimits>;
+  /** Where `state` reports a failed or recovered save, one line each (default: standard error). */
+  report?: (line: string) => void;
 }
 
 /** Starts a reference fake; by default it listens on an ephemeral port of 127.0.0.1. */
 export async function createFake(options: CreateFakeOptions = {}): Promise<Fake> {
   const config = resolveConfig(options);
   const core = createCore(config);
-  const restored = restoreState(core.ctx, config);
+  const report = options.report ?? ((line: string) => process.stderr.write(`notes-conformance fake: ${line}\n`));
+  const opened = config.stateFile === undefined ? undefined : DurableState.open(core.ctx, config.stateFile, { report });
+  const durable = opened?.durable;
+  try {
+    return await startFake(options, config, core, opened?.restored ?? false, durable);
+  } catch (error) {
+    durable?.close();
+    throw error;
+  }
+}
+
+async function startFake(
+  options: CreateFakeOptions,
+  config: FakeConfig,
+  core: FakeCore,
+  restored: boolean,
+  durable: DurableState | undefined,
+): Promise<Fake> {
   const byToken = core.ctx.store.usersByToken;
   let tokens = config.users.map(
     (u) =>
@@ -102,11 +125,15 @@ export async function createFake(options: CreateFakeOptions = {}): Promise<Fake>
       tokens = ['user-1', 'user-2'].map((name) => fixtureOps.createUser(core.ctx, { name }).token as string);
     data = await seedData(core.ctx, config, byToken.get(tokens[0]!)!);
   }
+  durable?.start();
+  const serve = durable ? durableServe(core, durable) : (request: FakeRequest) => core.serve(request);
   let server: Server | undefined;
   let url: string | undefined;
   if (options.listen !== false) {
     const { headersMs, bodyMs, idleMs } = config.timeouts;
     const handler = nodeHandler(core, {
+      serve,
+      answers: { ...DEFAULT_ANSWER_LIMITS, ...options.answers },
       bodyLimitBytes: config.bodyLimitBytes,
       bodyTimeoutMs: bodyMs,
       ...(options.log ? { log: options.log } : {}),
@@ -130,15 +157,21 @@ export async function createFake(options: CreateFakeOptions = {}): Promise<Fake>
     url = `http://${host}:${address.port}`;
   }
   const ctx = core.ctx;
+  // In-process fixture calls change state outside any request: journal them like one.
+  const saved = <T>(result: T, ...ids: string[]): T => {
+    const failure = durable?.touched(ids);
+    if (failure) throw new Error(failure);
+    return result;
+  };
   const fixtures: FakeFixtures = {
-    createUser: (input = {}) => fixtureOps.createUser(ctx, input) as { user_id: string; token: string },
-    deleteUser: (userId) => void fixtureOps.deleteUser(ctx, userId),
-    grant: (input) => void fixtureOps.grant(ctx, input),
-    setQuota: (userId, quota) => void fixtureOps.setQuota(ctx, userId, quota),
-    addAttachment: (noteId, input) => fixtureOps.addAttachment(ctx, noteId, input),
-    addAudioRecording: (noteId) => fixtureOps.addAudioRecording(ctx, noteId),
+    createUser: (input = {}) => saved(fixtureOps.createUser(ctx, input) as { user_id: string; token: string }),
+    deleteUser: (userId) => saved(void fixtureOps.deleteUser(ctx, userId)),
+    grant: (input) => saved(void fixtureOps.grant(ctx, input)),
+    setQuota: (userId, quota) => saved(void fixtureOps.setQuota(ctx, userId, quota)),
+    addAttachment: (noteId, input) => saved(fixtureOps.addAttachment(ctx, noteId, input), noteId),
+    addAudioRecording: (noteId) => saved(fixtureOps.addAudioRecording(ctx, noteId), noteId),
     reset: () =>
-      void core.handle({
+      void serve({
         method: 'POST',
         url: `${config.fixturesPrefix}/reset`,
         headers: { authorization: `Bearer ${config.adminToken}` },
@@ -159,13 +192,36 @@ export async function createFake(options: CreateFakeOptions = {}): Promise<Fake>
       query: Object.keys(r.query),
       body: Object.keys(r.body ?? {}),
     })),
-    handle: (request) => core.handle(request),
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (config.stateFile !== undefined) saveState(ctx, config.stateFile);
-        if (!server) return resolve();
-        server.close(() => resolve());
+    handle: (request) => serve(request).response,
+    close: async () => {
+      if (server) {
+        const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
         server.closeAllConnections();
-      }),
+        await closed;
+      }
+      // After the last request: the final save folds the journal into the state file.
+      durable?.close();
+    },
+  };
+}
+
+/**
+ * The core with --state around it: a write is refused (503) while the state cannot be saved, and
+ * every change is in the journal before its answer leaves; one that cannot be journaled is not
+ * answered as a success.
+ */
+function durableServe(core: FakeCore, durable: DurableState): (request: FakeRequest) => Served {
+  const prefix = core.config.fixturesPrefix;
+  return (request) => {
+    const q = request.url.indexOf('?');
+    const path = q === -1 ? request.url : request.url.slice(0, q);
+    const refusal = durable.refusal(request.method, path);
+    if (refusal) return { response: core.decorate(request, core.refuse('state_not_saved', refusal)) };
+    const served = core.serve(request);
+    const fixture = path === prefix || path.startsWith(`${prefix}/`);
+    const failure = durable.afterRequest(request.method, path, served.response.status, fixture);
+    if (!failure) return served;
+    const message = `${failure}; this change is held in memory only and writes are refused from now on`;
+    return { ...served, response: core.decorate(request, core.refuse('state_not_saved', message)) };
   };
 }

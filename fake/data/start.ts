@@ -1,11 +1,7 @@
-import { accessSync, constants } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import type { FakeConfig } from '../config.js';
 import type { ServiceContext } from '../service/context.js';
 import type { UserRecord } from '../store/records.js';
-import { DataFileError } from './errors.js';
 import { applySeed, checkSeedData, readSeedFile } from './seed-file.js';
-import { loadState } from './state.js';
 
 /** What the instance started with, for the start-up banner. */
 export interface DataSummary {
@@ -13,19 +9,6 @@ export interface DataSummary {
   restored: boolean;
   collections: number;
   notes: number;
-}
-
-/** Loads the state file when there is one; refuses a state path the fake could not save to at exit. */
-export function restoreState(ctx: ServiceContext, config: FakeConfig): boolean {
-  if (config.stateFile === undefined) return false;
-  try {
-    accessSync(dirname(resolve(config.stateFile)), constants.W_OK);
-  } catch {
-    throw new DataFileError(
-      `${config.stateFile}: cannot save the state there (the directory is missing or not writable)`,
-    );
-  }
-  return loadState(ctx, config.stateFile);
 }
 
 /** Applies `data` and `generate` for `owner` (the first user); nothing when the state was restored. */

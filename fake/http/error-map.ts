@@ -37,6 +37,10 @@ const HTTP_REFUSAL_STATUS: Record<HttpRefusalKind, number> = {
   method_not_allowed: 405,
   payload_too_large: 413,
   request_timeout: 408,
+  // --state could not be saved: writes are refused rather than acknowledged and lost.
+  state_not_saved: 503,
+  // The node adapter holds its most for answers clients are not reading (Retry-After: 1).
+  server_busy: 503,
 };
 
 export interface ErrorResponse {

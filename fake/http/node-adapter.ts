@@ -1,38 +1,69 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type AnswerLimits, AnswerWriter } from './answer-writer.js';
 import type { FakeCore, Served } from './core.js';
-import type { RequestLogEntry } from './request-log.js';
+import { type RequestLogEntry, redactUrl } from './request-log.js';
 import type { FakeRequest, FakeResponse } from './types.js';
 
 export interface NodeHandlerOptions {
   bodyLimitBytes: number;
   /** From the request's headers to the end of its body; past it the client gets 408 and a closed connection. */
   bodyTimeoutMs: number;
+  /** How answers reach clients that read slowly or not at all. */
+  answers?: AnswerLimits;
+  /** The core's serve(), or a wrapper around it (--state journals each change). */
+  serve?: (request: FakeRequest) => Served;
   /** Called once per answered request (the --log flag). */
   log?: (entry: RequestLogEntry) => void;
 }
 
+export const DEFAULT_ANSWER_LIMITS: AnswerLimits = {
+  stallMs: 10_000,
+  evictAfterMs: 3_000,
+  budgetBytes: 48 * 1024 * 1024,
+};
+
 /**
  * node:http in front of the core. Bodies are read up to the limit and refused with 413 beyond
  * it, by Content-Length before reading or by counting while reading: never buffered unbounded;
- * a body that does not arrive within the deadline is refused with 408.
+ * a body that does not arrive within the deadline is refused with 408. Answers go out with
+ * backpressure (answer-writer.ts).
  */
 export function nodeHandler(
   core: FakeCore,
   options: NodeHandlerOptions,
-): (req: IncomingMessage, res: ServerResponse) => void {
+): ((req: IncomingMessage, res: ServerResponse) => void) & { writer: AnswerWriter } {
   const { bodyLimitBytes, bodyTimeoutMs, log } = options;
-  return (req, res) => {
+  const serve = options.serve ?? ((request: FakeRequest) => core.serve(request));
+  const writer = new AnswerWriter(options.answers ?? DEFAULT_ANSWER_LIMITS);
+  const isToken = (value: string) => core.ctx.store.usersByToken.has(value) || value === core.config.adminToken;
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const request: FakeRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers };
+    // Built only when a big answer is involved: the hot path of small answers pays nothing for it.
+    const key = () => `${request.method} ${request.url} ${req.headers.authorization ?? ''}`;
+    const busy = (): Served => {
+      const response = core.decorate(
+        request,
+        core.refuse('server_busy', 'the fake holds its most for answers clients are not reading; retry shortly'),
+      );
+      response.headers['retry-after'] = '1';
+      return { response };
+    };
     const reply = (served: Served, close: boolean) => {
       if (res.headersSent) return;
-      send(res, served.response, close);
+      let response = served.response;
+      let bytes = Buffer.byteLength(response.text);
+      if (!writer.admit(bytes, key)) {
+        response = busy().response;
+        bytes = Buffer.byteLength(response.text);
+      }
+      send(res, writer, response, bytes, close);
       log?.({
         method: request.method,
-        url: request.url,
-        status: served.response.status,
+        url: redactUrl(request.url, isToken),
+        status: response.status,
         ms: performance.now() - started,
-        ...(served.user ? { user: served.user.name } : {}),
+        ...(served.user ? { user: served.user.name, userId: served.user.id } : {}),
       });
     };
     const refuse = (kind: 'payload_too_large' | 'request_timeout', message: string) => {
@@ -49,7 +80,7 @@ export function nodeHandler(
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
       // No body (most GETs): answer at once instead of waiting for the end of an empty stream.
       req.resume();
-      reply(answer(core, request), false);
+      reply(writer.mayServe(key) ? answer(serve, request) : busy(), false);
       return;
     }
     const chunks: Buffer[] = [];
@@ -78,14 +109,15 @@ export function nodeHandler(
       clearTimeout(deadline);
       if (refused) return;
       const body = chunks.length === 0 ? undefined : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-      reply(answer(core, body ? { ...request, body } : request), false);
+      reply(writer.mayServe(key) ? answer(serve, body ? { ...request, body } : request) : busy(), false);
     });
   };
+  return Object.assign(handler, { writer });
 }
 
-function answer(core: FakeCore, request: FakeRequest): Served {
+function answer(serve: (request: FakeRequest) => Served, request: FakeRequest): Served {
   try {
-    return core.serve(request);
+    return serve(request);
   } catch (error) {
     // The core never throws; this guards the process against a bug all the same.
     const text = JSON.stringify({ error: { type: 'internal_error', message: String(error) } });
@@ -93,11 +125,11 @@ function answer(core: FakeCore, request: FakeRequest): Served {
   }
 }
 
-function send(res: ServerResponse, response: FakeResponse, close: boolean): void {
+function send(res: ServerResponse, writer: AnswerWriter, response: FakeResponse, bytes: number, close: boolean): void {
   const headers: Record<string, string | number> = { ...response.headers };
   // HEAD keeps the GET's Content-Length (set by the core); node sends no body for HEAD either way.
-  headers['content-length'] ??= Buffer.byteLength(response.text);
+  headers['content-length'] ??= bytes;
   if (close) headers.connection = 'close';
   res.writeHead(response.status, headers);
-  res.end(response.text);
+  writer.write(res, response.text, bytes);
 }

@@ -4,10 +4,16 @@ import type { UserRecord } from '../store/records.js';
 import type { FakeRequest } from './types.js';
 
 /**
- * Refusals of the transport, not of the API: routing, body size, slow clients. Their statuses
- * are HTTP's own (the profile has no statuses key for them, see profile.schema.json).
+ * Refusals of the transport, not of the API: routing, body size, slow clients, a state file that
+ * cannot be saved, a server too busy. Their statuses are HTTP's own (the profile has no statuses
+ * key for them, see profile.schema.json).
  */
-export type HttpRefusalKind = 'method_not_allowed' | 'payload_too_large' | 'request_timeout';
+export type HttpRefusalKind =
+  | 'method_not_allowed'
+  | 'payload_too_large'
+  | 'request_timeout'
+  | 'state_not_saved'
+  | 'server_busy';
 
 /**
  * An answer before it is serialised. The core builds one per request (a success from the view, a

@@ -1,17 +1,116 @@
-/** One answered request, as `notes-conformance fake --log` prints it. Never holds the token. */
+/** One answered request, as `notes-conformance fake --log` prints it. Never holds a token. */
 export interface RequestLogEntry {
   method: string;
-  /** Path with its query string, as the client sent it. */
+  /** Path with its query string as the client sent it, tokens and access_token values replaced by `***`. */
   url: string;
   status: number;
   ms: number;
-  /** The authenticated user's name; absent when the request was refused before authentication. */
+  /** The name of the user whose token made the request; absent when it was refused before authentication. */
   user?: string;
+  /** That user's id (names need not be unique). */
+  userId?: string;
 }
 
-/** `GET /v2/notes?limit=5 200 1.2ms user-1`: one line, fields separated by single spaces. */
+/** Query names whose values are secrets wherever they appear. */
+const SECRET_NAMES = /^(access_?token|token|api_?key|apikey|key|secret|password|auth|authorization)$/i;
+
+/**
+ * The URL with every secret replaced by `***`: the values of access_token and similar query
+ * names, and any path segment or query value that is a token the fake knows.
+ */
+export function redactUrl(url: string, isToken: (value: string) => boolean): string {
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  const redact = (raw: string) => (isToken(decoded(raw)) ? '***' : raw);
+  const safePath = path.split('/').map(redact).join('/');
+  if (q === -1) return safePath;
+  const query = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq === -1) return redact(pair);
+      const name = pair.slice(0, eq);
+      return SECRET_NAMES.test(decoded(name)) ? `${name}=***` : `${name}=${redact(pair.slice(eq + 1))}`;
+    })
+    .join('&');
+  return `${safePath}?${query}`;
+}
+
+function decoded(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * A value as one field of the line: anything but printable ASCII, and `%` itself, is percent-encoded
+ * (UTF-8), so no value (a user name with a newline or spaces, say) can split or forge a line.
+ */
+export function escapeLogField(value: string): string {
+  // '-' stands for "none" in the line, and an empty field would merge two separators.
+  if (value === '' || value === '-') return value === '' ? '""' : '%2D';
+  return value.replace(/[^\x21-\x24\x26-\x7e]/gu, percentEncode);
+}
+
+function percentEncode(c: string): string {
+  try {
+    return encodeURIComponent(c);
+  } catch {
+    // A lone surrogate has no UTF-8 form.
+    return '%EF%BF%BD';
+  }
+}
+
+/** `GET /v2/notes?limit=5 200 1.2ms user-1 9a3c...`: one line, fields separated by single spaces. */
 export function formatLogLine(entry: RequestLogEntry): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what the log line must not carry raw
-  const url = entry.url.replace(/[\s\u0000-\u001f\u007f]/g, (c) => encodeURIComponent(c));
-  return `${entry.method} ${url} ${entry.status} ${entry.ms.toFixed(1)}ms ${entry.user ?? '-'}`;
+  const fields = [
+    escapeLogField(entry.method),
+    escapeLogField(entry.url),
+    String(entry.status),
+    `${entry.ms.toFixed(1)}ms`,
+    entry.user === undefined ? '-' : escapeLogField(entry.user),
+    entry.userId === undefined ? '-' : escapeLogField(entry.userId),
+  ];
+  return fields.join(' ');
+}
+
+export interface LogSink {
+  write(line: string): void;
+  /** Lines dropped so far because the reader did not keep up. */
+  readonly dropped: number;
+  /** Reports lines still counted as dropped (at exit). */
+  flush(): void;
+}
+
+/**
+ * The log's output with a bound: while the reader lets more than `maxBacklogBytes` pile up, lines
+ * are dropped and counted, and the count is printed once the reader catches up, so a stalled log
+ * reader costs the fake a bounded amount of memory instead of all of it.
+ */
+export function boundedLog(out: (line: string) => void, backlog: () => number, maxBacklogBytes = 1024 * 1024): LogSink {
+  let dropped = 0;
+  let pending = 0;
+  const note = () => {
+    if (pending === 0) return;
+    out(`log: ${pending} line(s) dropped while the log reader was not keeping up`);
+    pending = 0;
+  };
+  return {
+    write(line) {
+      if (backlog() > maxBacklogBytes) {
+        dropped++;
+        pending++;
+        return;
+      }
+      note();
+      out(line);
+    },
+    get dropped() {
+      return dropped;
+    },
+    flush: note,
+  };
 }

@@ -220,7 +220,11 @@ describe('--state: data survives restarts', () => {
       ).json,
     ).toMatchObject({ collection_ids: [coll.id] });
     expect(call(restored, 'POST', '/v2/notes/search', { query: 'edited' }).json).toMatchObject({ total: 1 });
+    // One fake per state file: a second one refuses to start until the first has closed.
+    expect(await dataError({ state })).toMatch(/state\.json: already in use by another fake/);
+    await restored.close();
     const withoutUsers = await start({ state });
+    await withoutUsers.close();
     expect([...withoutUsers.tokens].sort()).toEqual(['first-token', 'second-token']);
     expect(JSON.parse(readFileSync(state, 'utf8')).format).toBe('notes-conformance-fake-state');
   });
@@ -288,7 +292,7 @@ describe('fake command data flags', () => {
       }),
     ).toBe(0);
     expect(lines.find((l) => l.startsWith('data:'))).toMatch(
-      /50 notes and 3 collections created for the first token; saved to .* on exit/,
+      /50 notes and 3 collections created for the first token; kept in .*cli-state-ok\.json \(journal /,
     );
     expect(JSON.parse(readFileSync(state, 'utf8')).notes).toHaveLength(50);
   });

@@ -1,0 +1,123 @@
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeCommand } from '../../cli/fake-command.js';
+import { boundedLog, escapeLogField, redactUrl } from '../../fake/http/request-log.js';
+import { createFake, type Fake, formatLogLine, type RequestLogEntry } from '../../fake/index.js';
+
+describe('--log lines', () => {
+  it('escape every value, so no name or path can split or forge a line', () => {
+    const forged = 'mallory\nGET /v2/notes 200 0.1ms admin';
+    const line = formatLogLine({
+      method: 'GET',
+      url: '/v2/notes?q=a b%0A',
+      status: 200,
+      ms: 1,
+      user: forged,
+      userId: 'u',
+    });
+    expect(line).not.toContain('\n');
+    expect(line.split(' ')).toHaveLength(6);
+    expect(line).toBe('GET /v2/notes?q=a%20b%250A 200 1.0ms mallory%0AGET%20/v2/notes%20200%200.1ms%20admin u');
+    expect(escapeLogField('Zoë\t\u0000\ud800')).toBe('Zo%C3%AB%09%00%EF%BF%BD');
+    expect(escapeLogField('-')).toBe('%2D');
+    expect(formatLogLine({ method: 'GET', url: '/', status: 401, ms: 0 })).toBe('GET / 401 0.0ms - -');
+  });
+
+  it('redact access_token and similar query values, and any known token in the path or query', () => {
+    const known = (v: string) => v === 'sekret-token-1';
+    expect(redactUrl('/v2/notes?access_token=abc&limit=2', known)).toBe('/v2/notes?access_token=***&limit=2');
+    expect(redactUrl('/v2/notes?Access_Token=abc&api_key=k&accessToken=t', known)).toBe(
+      '/v2/notes?Access_Token=***&api_key=***&accessToken=***',
+    );
+    expect(redactUrl('/x/sekret-token-1/y?q=sekret-token-1&other=1', known)).toBe('/x/***/y?q=***&other=1');
+    expect(redactUrl('/v2/notes?q=sekret%2Dtoken%2D1', known)).toBe('/v2/notes?q=***');
+    expect(redactUrl('/v2/notes?limit=2', known)).toBe('/v2/notes?limit=2');
+  });
+
+  it('drop lines, and count them, while the reader lets the backlog grow past its bound', () => {
+    const out: string[] = [];
+    let backlog = 0;
+    const sink = boundedLog(
+      (line) => out.push(line),
+      () => backlog,
+      100,
+    );
+    sink.write('one');
+    backlog = 101;
+    for (let i = 0; i < 5; i++) sink.write(`lost ${i}`);
+    expect(out).toEqual(['one']);
+    expect(sink.dropped).toBe(5);
+    backlog = 0;
+    sink.write('two');
+    expect(out).toEqual(['one', 'log: 5 line(s) dropped while the log reader was not keeping up', 'two']);
+    backlog = 101;
+    sink.write('lost again');
+    sink.flush();
+    expect(out.at(-1)).toBe('log: 1 line(s) dropped while the log reader was not keeping up');
+  });
+});
+
+describe('--log over HTTP', () => {
+  let fake: Fake;
+  const entries: RequestLogEntry[] = [];
+  beforeAll(async () => {
+    fake = await createFake({ users: ['log-token-1'], log: (e) => entries.push(e) });
+  });
+  afterAll(() => fake.close());
+
+  it("names the token's user (name and id), escapes a forged name and never prints a token", async () => {
+    const evil = fake.fixtures.createUser({ name: 'eve\n"GET /v2/x 200 0.1ms root', token: 'evil-token-1' });
+    entries.length = 0;
+    for (const [token, query] of [
+      ['log-token-1', '?limit=1'],
+      ['evil-token-1', '?access_token=evil-token-1'],
+      ['evil-token-1', '?limit=1&x=log-token-1'],
+    ] as const) {
+      const res = await request(`${fake.url}/v2/notes${query}`, { headers: { authorization: `Bearer ${token}` } });
+      await res.body.dump();
+    }
+    const lines = entries.map(formatLogLine);
+    const first = fake.store.usersByToken.get('log-token-1')!;
+    expect(lines[0]).toMatch(new RegExp(`^GET /v2/notes\\?limit=1 200 \\d+\\.\\dms ${first.name} ${first.id}$`));
+    expect(lines[1]).toContain(`?access_token=*** `);
+    expect(lines[1]).toContain(` eve%0A"GET%20/v2/x%20200%200.1ms%20root ${evil.user_id}`);
+    expect(lines[2]).toContain('x=***');
+    expect(lines.join('\n')).not.toMatch(/log-token-1|evil-token-1/);
+    expect(lines.every((l) => l.split(' ').length === 6)).toBe(true);
+  });
+});
+
+describe('fake --log with a reader that stalls', () => {
+  it('keeps serving, drops lines beyond the bound and reports how many', async () => {
+    const out: string[] = [];
+    let stop!: () => void;
+    let ready!: (url: string) => void;
+    const started = new Promise<string>((r) => (ready = r));
+    let stalled = false;
+    const done = fakeCommand(['--port', '0', '--token', 'stall-token-1', '--log'], {
+      out: (line) => {
+        out.push(line);
+        const m = /listening on (\S+)/.exec(line);
+        if (m) ready(m[1]!);
+      },
+      backlog: () => (stalled ? 10 * 1024 * 1024 : 0),
+      untilStopped: () => new Promise<void>((r) => (stop = r)),
+    });
+    const url = await started;
+    const get = async () => {
+      const res = await request(`${url}/v2/notes`, { headers: { authorization: 'Bearer stall-token-1' } });
+      await res.body.dump();
+      return res.statusCode;
+    };
+    expect(await get()).toBe(200);
+    stalled = true;
+    for (let i = 0; i < 20; i++) expect(await get()).toBe(200);
+    stalled = false;
+    expect(await get()).toBe(200);
+    stop();
+    expect(await done).toBe(0);
+    const log = out.filter((l) => /^(GET|log:)/.test(l));
+    expect(log).toHaveLength(3);
+    expect(log[1]).toBe('log: 20 line(s) dropped while the log reader was not keeping up');
+  });
+});
