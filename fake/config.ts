@@ -1,7 +1,6 @@
 import { type BuiltinProfileName, loadBuiltinProfile, loadProfile, type Profile } from '../spec/profile.js';
 import { type Clock, systemClock } from './clock.js';
 import type { SeedData } from './data/seed-file.js';
-import { type FaultName, parseFaults } from './faults/catalogue.js';
 import type { Endpoints, Names } from './http/routes.js';
 import { type IdSource, randomIds, seededIds } from './ids.js';
 import type { TitleDerivation } from './service/content.js';
@@ -91,7 +90,8 @@ export interface FakeConfig {
   presentation: NonNullable<Profile['fake']>;
   /** Other valid choices the profile's `fake` section switches on (fake/variants/); all off by default. */
   variants: VariantSettings;
-  faults: ReadonlySet<FaultName>;
+  /** Fault names as given (fake/instance.ts checks them against the catalogue and installs them). */
+  faults: ReadonlySet<string>;
   clock: Clock;
   ids: IdSource;
   seeded: boolean;
@@ -144,7 +144,7 @@ export function resolveConfig(options: FakeOptions = {}): FakeConfig {
     },
     presentation: profile.fake ?? {},
     variants: variantSettings(profile),
-    faults: parseFaults(options.faults ?? []),
+    faults: new Set(options.faults ?? []),
     clock: options.clock ?? systemClock,
     ids,
     seeded: options.seed !== undefined,

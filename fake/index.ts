@@ -4,10 +4,11 @@ import { type FakeConfig, type FakeOptions, resolveConfig } from './config.js';
 import { DurableState } from './data/durable-state.js';
 import { type DataSummary, seedData } from './data/start.js';
 import type { AnswerLimits } from './http/answer-writer.js';
-import { FakeCore, type Served } from './http/core.js';
+import type { FakeCore, Served } from './http/core.js';
 import { DEFAULT_ANSWER_LIMITS, nodeHandler } from './http/node-adapter.js';
 import type { RequestLogEntry } from './http/request-log.js';
 import type { FakeRequest, FakeResponse } from './http/types.js';
+import { createCore } from './instance.js';
 import * as fixtureOps from './service/fixtures.js';
 import type { View } from './service/views.js';
 import type { Store } from './store/store.js';
@@ -87,7 +88,7 @@ export interface CreateFakeOptions extends FakeOptions {
 /** Starts a reference fake; by default it listens on an ephemeral port of 127.0.0.1. */
 export async function createFake(options: CreateFakeOptions = {}): Promise<Fake> {
   const config = resolveConfig(options);
-  const core = new FakeCore(config);
+  const core = createCore(config);
   const report = options.report ?? ((line: string) => process.stderr.write(`notes-conformance fake: ${line}\n`));
   const opened = config.stateFile === undefined ? undefined : DurableState.open(core.ctx, config.stateFile, { report });
   const durable = opened?.durable;

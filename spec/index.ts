@@ -5,6 +5,7 @@
  */
 
 export { listOperations, loadOpenApi, type OpenApiDocument, type OperationInfo } from './openapi.js';
+export { OPERATIONS, type OperationId } from './operations.js';
 export { packageRoot, specFile } from './paths.js';
 export {
   type BuiltinProfileName,
@@ -20,6 +21,7 @@ export {
   type RefusalKind,
   validateProfile,
 } from './profile.js';
+export { RULE_IDS, type RuleId } from './rule-ids.js';
 export { loadRules, RULE_ID_PATTERN, type Rule, type RuleLevel, ruleArea, rulesById, selectedByOnly } from './rules.js';
 export { createSchemaRegistry, type SchemaRegistry } from './schemas.js';
 export { kitVersion } from './version.js';

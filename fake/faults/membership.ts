@@ -1,3 +1,4 @@
+import type { OperationId } from '../../spec/operations.js';
 import type { Call } from '../http/routes.js';
 import { isUuid } from '../ids.js';
 import { contentFields } from '../service/content.js';
@@ -8,7 +9,7 @@ import { checkString } from '../service/validate.js';
 import { noteCreatedView, type View } from '../service/views.js';
 import type { CollectionRecord, Level, NoteRecord, UserRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
-import type { Fault, FaultFactory } from './hooks.js';
+import type { Fault, FaultFactory, Operation } from './hooks.js';
 import { after, around, before, createdNote, fields, pathNote, withFields } from './support.js';
 
 // ---- links made by a note create (collection_ids, collection_titles) ----
@@ -69,7 +70,7 @@ const relinked =
 
 /** A fault under which one operation leaves out a store call (link or unlink) and answers as if it had made it. */
 const leavingOut =
-  (method: 'link' | 'unlink', op: string): FaultFactory =>
+  (method: 'link' | 'unlink', op: OperationId): FaultFactory =>
   () => {
     let running = false;
     const skip =
@@ -79,14 +80,16 @@ const leavingOut =
       };
     return {
       ops: {
-        [op]: (next) => (ctx, call) => {
-          running = true;
-          try {
-            return next(ctx, call);
-          } finally {
-            running = false;
-          }
-        },
+        [op]:
+          (next: Operation): Operation =>
+          (ctx, call) => {
+            running = true;
+            try {
+              return next(ctx, call);
+            } finally {
+              running = false;
+            }
+          },
       },
       store: method === 'link' ? { link: skip } : { unlink: skip },
     };

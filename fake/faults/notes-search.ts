@@ -5,7 +5,7 @@ import type { View } from '../service/views.js';
 import type { NoteRecord } from '../store/records.js';
 import type { Fault } from './hooks.js';
 import { containsAll, exclusiveBounds, pretendingEach, wantedFeatures } from './query-support.js';
-import { after, around, before, fields, withFields, withQuery } from './support.js';
+import { after, around, before, combined, fields, withFields, withQuery } from './support.js';
 
 /** A query that is not blank but has no searchable term: it passes the query rules and matches nothing by itself. */
 const TERMLESS = '-';
@@ -26,17 +26,27 @@ export const NOTES_SEARCH_FAULTS = {
     does: 'the default search limit is 10',
     hooks: () => ({ policy: { notesSearch: { fallback: 10 } } }),
   },
-  // The route reads these fields from the body too (fake/http/routes.ts); here they replace the query's.
+  // The route accepts these fields in the body too; the operation then reads them there instead of the query.
   'notes.search.paging-from-body': {
     rules: ['notes.search.paging-in-query'],
     does: 'limit, offset and snapshot_id are read from the body',
-    hooks: before('searchNotes', (_ctx, call) => {
-      const body = call.body;
-      if (body === null || typeof body !== 'object' || Array.isArray(body)) return call;
-      const { limit, offset, snapshot_id } = fields(call);
-      const moved = withFields(call, { limit: undefined, offset: undefined, snapshot_id: undefined });
-      return { ...moved, query: { limit, offset, snapshot_id } };
-    }),
+    hooks: combined(
+      () => ({
+        routes: (table) =>
+          table.map((r) =>
+            r.op === 'searchNotes'
+              ? { ...r, body: { ...r.body, limit: 'limit', offset: 'offset', snapshot_id: 'snapshot_id' } }
+              : r,
+          ),
+      }),
+      before('searchNotes', (_ctx, call) => {
+        const body = call.body;
+        if (body === null || typeof body !== 'object' || Array.isArray(body)) return call;
+        const { limit, offset, snapshot_id } = fields(call);
+        const moved = withFields(call, { limit: undefined, offset: undefined, snapshot_id: undefined });
+        return { ...moved, query: { limit, offset, snapshot_id } };
+      }),
+    ),
   },
   'notes.search.negative-offset-accepted': {
     rules: ['notes.search.offset-min-0'],
@@ -148,10 +158,13 @@ export const NOTES_SEARCH_FAULTS = {
   'notes.search.query-optional': {
     rules: ['notes.search.query-required'],
     does: 'a search without query lists recent notes',
-    hooks: before('searchNotes', (_ctx, call) => {
-      const query = fields(call).query;
-      return query === undefined || isBlank(query) ? withFields(call, { query: TERMLESS }) : call;
-    }),
+    hooks: combined(
+      before('searchNotes', (_ctx, call) => {
+        const query = fields(call).query;
+        return query === undefined || isBlank(query) ? withFields(call, { query: TERMLESS }) : call;
+      }),
+      () => ({ seams: ['notes.search.query-optional'] }),
+    ),
   },
   'notes.search.whitespace-query-accepted': {
     rules: ['notes.search.query-non-whitespace'],

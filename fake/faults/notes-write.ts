@@ -1,3 +1,4 @@
+import type { OperationId } from '../../spec/operations.js';
 import type { Call } from '../http/routes.js';
 import { contentFields } from '../service/content.js';
 import type { ServiceContext } from '../service/context.js';
@@ -51,7 +52,7 @@ const setOriginal = (note: NoteRecord, ms: number) => {
   (note as { originalCreatedAt: number }).originalCreatedAt = ms;
 };
 /** Runs a write on a trashed note as if it were active (the trash refusal is skipped). */
-const ignoringTrash = (op: string): FaultFactory =>
+const ignoringTrash = (op: OperationId): FaultFactory =>
   around(op, (next) => (ctx, call) => {
     const note = pathNote(ctx, call);
     return note && note.trashedAt !== null

@@ -1,11 +1,10 @@
-import { FAULT_HOOKS, type FaultName } from './catalogue.js';
-import { type InstalledFaults, installFaults } from './hooks.js';
+import type { HookFactory } from '../http/hooks.js';
+import { FAULTS_BY_NAME, parseFaults } from './catalogue.js';
 
-/** The hooks of the faults an instance was started with (name order, so composition is stable). */
-export function installed(active: ReadonlySet<FaultName>): InstalledFaults {
-  const factories = [...active].sort().flatMap((name) => {
-    const fault = FAULT_HOOKS.get(name);
-    return fault ? [fault.hooks] : [];
-  });
-  return installFaults(factories);
+/**
+ * The hooks of the named faults, in name order so that composition is stable; an unknown name is
+ * refused with the list of known ones pointed to.
+ */
+export function faultHooks(names: Iterable<string>): HookFactory[] {
+  return [...parseFaults([...names])].sort().map((name) => FAULTS_BY_NAME[name].hooks);
 }

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../service/context.js';
 import type { View } from '../service/views.js';
-import type { Fault, FaultFactory } from './hooks.js';
+import type { Fault, FaultFactory, OperationWrapper } from './hooks.js';
 
 /**
  * Views that lag: one answer about a resource shows an older value than the others. No check sets
@@ -16,22 +16,19 @@ function firstValueIn(
 ): FaultFactory {
   return () => {
     const first = new Map<string, unknown>();
-    return {
-      ops: {
-        [remember]: (next) => (ctx, call) => {
-          const view = next(ctx, call);
-          if (typeof view.id === 'string' && !first.has(view.id)) first.set(view.id, view[field]);
-          return view;
-        },
-        [showIn]: (next) => (ctx, call) => {
-          const view = next(ctx, call);
-          const results = (view.results as View[]).map((item) =>
-            first.has(item.id as string) ? { ...item, [field]: first.get(item.id as string) } : item,
-          );
-          return { ...view, results };
-        },
-      },
+    const keep: OperationWrapper = (next) => (ctx, call) => {
+      const view = next(ctx, call);
+      if (typeof view.id === 'string' && !first.has(view.id)) first.set(view.id, view[field]);
+      return view;
     };
+    const show: OperationWrapper = (next) => (ctx, call) => {
+      const view = next(ctx, call);
+      const results = (view.results as View[]).map((item) =>
+        first.has(item.id as string) ? { ...item, [field]: first.get(item.id as string) } : item,
+      );
+      return { ...view, results };
+    };
+    return { ops: { [remember]: keep, [showIn]: show } };
   };
 }
 

@@ -1,3 +1,4 @@
+import type { OperationId } from '../../spec/operations.js';
 import type { Call } from '../http/routes.js';
 import type { ServiceContext } from '../service/context.js';
 import { DomainError } from '../service/errors.js';
@@ -63,18 +64,24 @@ export function pretending<T extends object, K extends keyof T>(
 
 /** A fault that wraps one operation. */
 export const around =
-  (op: string, wrap: OperationWrapper): FaultFactory =>
+  (op: OperationId, wrap: OperationWrapper): FaultFactory =>
   () => ({ ops: { [op]: wrap } });
 
 /** A fault that rewrites one operation's input before the reference sees it. */
-export const before = (op: string, rewrite: (ctx: ServiceContext, call: Call) => Call): FaultFactory =>
+export const before = (op: OperationId, rewrite: (ctx: ServiceContext, call: Call) => Call): FaultFactory =>
   around(op, (next) => (ctx, call) => next(ctx, rewrite(ctx, call)));
 
 /** A fault that changes the state and the answer after the reference ran (view rebuilt by the fault). */
-export const after = (op: string, change: (ctx: ServiceContext, call: Call, view: View) => View): FaultFactory =>
+export const after = (op: OperationId, change: (ctx: ServiceContext, call: Call, view: View) => View): FaultFactory =>
   around(op, (next) => (ctx, call) => change(ctx, call, next(ctx, call)));
 
 export type { Operation };
+
+/** One fault made of hooks of different kinds (an operation wrapper and a route change, say). */
+export const combined =
+  (...factories: FaultFactory[]): FaultFactory =>
+  () =>
+    Object.assign({}, ...factories.map((create) => create()));
 
 /**
  * A create refused for a bad `field` (a validation error while `when` holds for its value) that
@@ -89,19 +96,21 @@ export const storedDespiteRefusal =
   ): FaultFactory =>
   () => ({
     ops: {
-      [op]: (next) => (ctx, call) => {
-        try {
-          return next(ctx, call);
-        } catch (error) {
-          if (!(error instanceof DomainError) || error.kind !== 'validation' || !when(fields(call)[field], ctx))
-            throw error;
+      [op]:
+        (next: Operation): Operation =>
+        (ctx, call) => {
           try {
-            next(ctx, withFields(call, { [field]: undefined }));
-          } catch {
-            // refused for another reason too: nothing to store
+            return next(ctx, call);
+          } catch (error) {
+            if (!(error instanceof DomainError) || error.kind !== 'validation' || !when(fields(call)[field], ctx))
+              throw error;
+            try {
+              next(ctx, withFields(call, { [field]: undefined }));
+            } catch {
+              // refused for another reason too: nothing to store
+            }
+            throw error;
           }
-          throw error;
-        }
-      },
+        },
     },
   });

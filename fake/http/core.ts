@@ -1,7 +1,4 @@
 import type { FakeConfig } from '../config.js';
-import type { FaultName } from '../faults/catalogue.js';
-import { installed } from '../faults/registry.js';
-import { applyResponseFaults, EMPTY_BODY_FAULTS } from '../faults/response-faults.js';
 import { isUuid } from '../ids.js';
 import type { FakeSettings, ServiceContext } from '../service/context.js';
 import { DomainError } from '../service/errors.js';
@@ -9,24 +6,19 @@ import { type BucketReading, COMPLEXITY_COST, LeakyBuckets } from '../service/ra
 import type { View } from '../service/views.js';
 import type { UserRecord } from '../store/records.js';
 import { Store } from '../store/store.js';
-import { installVariants } from '../variants/index.js';
+import { variantFactories } from '../variants/index.js';
 import { Cors } from './cors.js';
-import { createErrorMapper, type ErrorMapper, type HttpRefusalKind } from './error-map.js';
+import { createErrorMapper, type ErrorMapper, type HttpRefusalKind, referenceRefusals } from './error-map.js';
 import { FixtureApi } from './fixtures.js';
+import { type HookFactory, type InstalledHooks, installHooks } from './hooks.js';
 import { header, parseJsonBody } from './parse.js';
+import type { HttpStages, Reply } from './pipeline.js';
 import { type RouteMatch, Router } from './router.js';
 import { buildRoutes, type Call, type Route } from './routes.js';
 import type { FakeRequest, FakeResponse } from './types.js';
 import { WireNames } from './wire-names.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const ANONYMOUS: UserRecord = {
-  id: '00000000-0000-4000-8000-000000000000',
-  token: '',
-  name: 'anonymous',
-  quota: undefined,
-  rateLimit: undefined,
-};
 const UUID_PARAMS = new Set(['note_id', 'collection_id', 'source_collection_id', 'attachment_id', 'user_id']);
 
 export interface Served {
@@ -36,15 +28,20 @@ export interface Served {
 }
 
 /**
- * The transport-free core: a request in, a response out, synchronously. Routing, parsing,
- * authentication, rate limiting and serialising live here; every rule of the API lives in
- * service/, which this layer calls with canonical inputs.
+ * The transport-free core: a request in, a response out, synchronously. Every rule of the API
+ * lives in service/, which this layer calls with canonical inputs; here a request goes through a
+ * small pipeline: route, authenticate, rate limit, path parameters, body, the operation, then the
+ * reply (a success or a refusal) through the response stage, serialised. The stages, the route
+ * table, the operations and the store are plain reference functions that hooks given at
+ * construction may wrap (fake/http/hooks.ts): the valid variants always, faults when asked.
  */
 export class FakeCore {
   readonly ctx: ServiceContext;
   private readonly router: Router<Route>;
   /** The route table in effect (documented paths plus the profile's endpoints and names). */
   readonly routes: readonly Route[];
+  private readonly hooks: InstalledHooks;
+  private readonly stages: HttpStages;
   private readonly mapError: ErrorMapper;
   private readonly cors: Cors | undefined;
   private readonly namesByRoute = new Map<Route, WireNames>();
@@ -54,43 +51,47 @@ export class FakeCore {
   private readonly rateHeaderFields: ReadonlyArray<{ wire: string; name: string; read: (r: BucketReading) => number }>;
   private requestCounter = 0;
 
-  constructor(readonly config: FakeConfig) {
-    const faults = config.faults;
-    const broken = (f: FaultName) => faults.has(f);
+  /** `extensions`: hooks wrapped around the reference and its variants (the faults of fake/instance.ts). */
+  constructor(
+    readonly config: FakeConfig,
+    extensions: readonly HookFactory[] = [],
+  ) {
+    // The valid variants first, closest to the reference: a fault breaks whichever choice is served.
+    const hooks = installHooks([...variantFactories(config), ...extensions]);
+    this.hooks = hooks;
     const settings: FakeSettings = {
       titleDerivation: config.titleDerivation,
       newestFirst: config.newestFirst,
-      formatTime: timeFormatter(config, broken('conventions.timestamps.no-offset-in-responses')),
+      formatTime: timeFormatter(config),
       snapshotTtlMs: config.snapshotTtlMs,
       defaultQuota: config.defaultQuota,
       defaultRateLimit: config.defaultRateLimit,
     };
-    const faultHooks = installed(faults);
-    // Valid choices other than the reference's, inside the faults: a fault breaks whichever choice is served.
-    const variants = installVariants(config);
     const store = new Store();
-    variants.wrapStore(store);
-    faultHooks.wrapStore(store);
+    hooks.wrapStore(store);
     this.ctx = {
       store,
       clock: config.clock,
       ids: config.ids,
-      settings: faultHooks.settings(settings),
-      policy: faultHooks.policy,
-      broken,
+      settings: hooks.settings(settings),
+      policy: hooks.policy,
+      broken: hooks.broken,
     };
-    this.routes = buildRoutes(config.names, config.endpoints, broken).map((r) => ({
-      ...r,
-      run: faultHooks.wrapOperation(r.op, variants.wrapOperation(r.op, r.run)),
-    }));
+    this.routes = hooks
+      .routes(buildRoutes(config.names, config.endpoints))
+      .map((r) => ({ ...r, run: hooks.wrapOperation(r.op, r.run) }));
     this.router = new Router(this.routes);
-    this.mapError = createErrorMapper(config.profile, broken);
+    this.stages = hooks.stages({
+      authenticate: (authorization) => this.authenticate(authorization),
+      pathParams: canonicalPathParams,
+      parseBody: parseJsonBody,
+      ...referenceRefusals(config.profile),
+    });
+    this.mapError = createErrorMapper(this.stages, config.profile);
     this.fixtures = new FixtureApi(this.ctx, config, (user) => this.buckets.delete(user.id));
     this.rateHeaderFields = config.rateHeaders.names.flatMap((name) => {
       const read = headerReader(name);
-      const wire =
-        name === 'X-RateLimit-Remaining' && broken('headers.rate-limit.names-differ') ? 'X-RateLimit-Left' : name;
-      return read ? [{ wire: wire.toLowerCase(), name: wire, read }] : [];
+      return read ? [{ wire: name.toLowerCase(), name, read }] : [];
     });
     if (config.cors) {
       const exposed = this.rateHeaderFields.map((f) => f.name);
@@ -131,45 +132,54 @@ export class FakeCore {
     let user: UserRecord | undefined;
     try {
       const found = this.router.match(method, path);
-      if (found.kind !== 'matched') return { response: this.routeMiss(found, path) };
-      const { route, params } = found;
+      if (found.kind !== 'matched') return { response: this.answer(op, this.routeMiss(found, path)) };
+      const { route } = found;
       op = route.op;
-      user = this.authenticate(header(request.headers, 'authorization'), method);
+      user = this.stages.authenticate(header(request.headers, 'authorization'), method);
       reading = this.bucketFor(user).take(COMPLEXITY_COST[op] ?? 1, this.ctx.clock.now());
       if (!reading.allowed)
         throw new DomainError('rate_limited', `rate limit exceeded; retry after ${reading.retryAfter} s`);
-      this.checkParams(op, params);
+      const params = this.stages.pathParams(op, found.params);
       names = this.wireNames(route);
       const call: Call = {
         user,
         params,
         query: names.query(search),
-        body: route.body ? names.body(this.parseBody(request)) : undefined,
+        body: route.body
+          ? names.body(this.stages.parseBody(request.body, header(request.headers, 'content-type')))
+          : undefined,
       };
       const view = route.run(this.ctx, call);
-      return { response: this.success(view, op, reading), user };
+      return { response: this.answer(op, this.success(view, op, reading)), user };
     } catch (error) {
-      if (error instanceof DomainError)
-        return { response: this.failure(error, op, reading, names), ...(user ? { user } : {}) };
-      return { response: this.internalError(error), ...(user ? { user } : {}) };
+      const response =
+        error instanceof DomainError
+          ? this.answer(op, this.failure(error, op, reading, names))
+          : this.internalError(error);
+      return { response, ...(user ? { user } : {}) };
     }
   }
 
-  /** The fixture API: admin token first, then its own routes. */
+  /** The last stage: the reply through the response hooks of its operation, then serialised. */
+  private answer(op: string, reply: Reply): FakeResponse {
+    return serialise(this.hooks.respond(op)(reply, { op, ctx: this.ctx }));
+  }
+
+  /** The fixture API: admin token first, then its own routes (not an API operation: no response hooks). */
   private fixture(request: FakeRequest, method: string, path: string): FakeResponse {
     try {
       this.fixtures.authorize(header(request.headers, 'authorization'));
       const found = this.fixtures.match(method, path);
-      if (found.kind !== 'matched') return this.routeMiss(found, path);
-      return this.success(this.fixtures.run(found.route, found.params, request.body), 'fixture', undefined);
+      if (found.kind !== 'matched') return serialise(this.routeMiss(found, path));
+      return serialise(this.success(this.fixtures.run(found.route, found.params, request.body), 'fixture', undefined));
     } catch (error) {
-      if (error instanceof DomainError) return this.failure(error, 'fixture', undefined, undefined);
+      if (error instanceof DomainError) return serialise(this.failure(error, 'fixture', undefined, undefined));
       return this.internalError(error);
     }
   }
 
   /** 404, 405 with Allow, or 400 for a path parameter that is not valid percent-encoding. */
-  private routeMiss(found: Exclude<RouteMatch<unknown>, { kind: 'matched' }>, path: string): FakeResponse {
+  private routeMiss(found: Exclude<RouteMatch<unknown>, { kind: 'matched' }>, path: string): Reply {
     switch (found.kind) {
       case 'not_found':
         return this.failure(new DomainError('not_found', `no endpoint at ${path}`), 'unknown', undefined, undefined);
@@ -182,9 +192,12 @@ export class FakeCore {
         );
       case 'method_not_allowed': {
         const allow = this.cors ? [...found.allowed, 'OPTIONS'] : found.allowed;
-        const response = this.refuse('method_not_allowed', `this method is not allowed here; use ${allow.join(', ')}`);
-        response.headers.allow = allow.join(', ');
-        return response;
+        const reply = this.transportRefusal(
+          'method_not_allowed',
+          `this method is not allowed here; use ${allow.join(', ')}`,
+        );
+        reply.headers.allow = allow.join(', ');
+        return reply;
       }
     }
   }
@@ -198,27 +211,10 @@ export class FakeCore {
     return names;
   }
 
-  private parseBody(request: FakeRequest): unknown {
-    try {
-      return parseJsonBody(request.body, header(request.headers, 'content-type'));
-    } catch (error) {
-      if (
-        this.ctx.broken('errors.bad-input.crashes-on-malformed-json') &&
-        /not valid JSON/.test((error as Error).message)
-      ) {
-        throw new Error('unexpected token in JSON');
-      }
-      throw error;
-    }
-  }
-
-  private authenticate(authorization: string | undefined, method: string): UserRecord {
+  private authenticate(authorization: string | undefined): UserRecord {
     const token = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
     const user = token === undefined ? undefined : this.ctx.store.usersByToken.get(token);
     if (user) return user;
-    if (token === undefined && method === 'GET' && this.ctx.broken('auth.bearer.missing-allowed-on-get'))
-      return ANONYMOUS;
-    if (token !== undefined && this.ctx.broken('auth.bearer.any-token-accepted')) return ANONYMOUS;
     throw new DomainError(
       'unauthenticated',
       token === undefined ? 'send Authorization: Bearer <token>' : 'the bearer token is not valid',
@@ -235,37 +231,12 @@ export class FakeCore {
     return bucket;
   }
 
-  private checkParams(op: string, params: Record<string, string>): void {
-    for (const name in params) {
-      const value = params[name]!;
-      if (!UUID_PARAMS.has(name) || isUuid(value)) continue;
-      const crash =
-        (name === 'note_id' && this.ctx.broken('notes.read.invalid-id-500') && op === 'getNote') ||
-        (name === 'collection_id' && this.ctx.broken('collections.read.invalid-id-500') && op === 'getCollection');
-      if (crash) throw new Error(`cannot parse ${name}`);
-      throw new DomainError('validation', `${name} must be a UUID`);
-    }
-    for (const key in params) if (UUID_PARAMS.has(key)) params[key] = params[key]!.toLowerCase();
-  }
-
-  private success(view: View, op: string, reading: BucketReading | undefined): FakeResponse {
+  private success(view: View, op: string, reading: BucketReading | undefined): Reply {
     const headers: Record<string, string> = { 'content-type': JSON_TYPE };
     this.rateHeaders(headers, op, reading);
-    const emptyFault = EMPTY_BODY_FAULTS[op];
-    if (emptyFault && this.ctx.broken(emptyFault)) return respond(200, headers, {});
-    if (op === 'addNoteToCollection' && this.ctx.broken('conventions.json.text-bodies')) {
-      return {
-        status: 200,
-        headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' },
-        json: undefined,
-        text: 'OK',
-      };
-    }
     const body: View = { ...view, request_id: this.requestId() };
     if (this.config.presentation.extra_fields && op !== 'fixture') addExtraFields(body);
-    const status = applyResponseFaults(this.ctx, op, body, this.config.faults) ?? 200;
-    if (this.ctx.broken('conventions.json.content-type-text')) headers['content-type'] = 'text/plain; charset=utf-8';
-    return respond(status, headers, body);
+    return { status: 200, headers, body };
   }
 
   private failure(
@@ -273,25 +244,23 @@ export class FakeCore {
     op: string,
     reading: BucketReading | undefined,
     names: WireNames | undefined,
-  ): FakeResponse {
+  ): Reply {
     const { status, body } = this.mapError.domain(error, names ? names.message(error) : error.message);
     const headers: Record<string, string> = { 'content-type': JSON_TYPE };
     this.rateHeaders(headers, op, reading);
-    if (
-      error.kind === 'rate_limited' &&
-      reading &&
-      this.config.rateHeaders.retryAfter &&
-      !this.ctx.broken('headers.rate-limit.no-retry-after')
-    ) {
+    if (error.kind === 'rate_limited' && reading && this.config.rateHeaders.retryAfter)
       headers['retry-after'] = String(reading.retryAfter);
-    }
-    return respond(status, headers, body);
+    return { status, headers, body, refusal: error.kind };
   }
 
-  /** A transport refusal: 405 here, and the node adapter's 413 (oversized body) and 408 (slow body). */
-  refuse(kind: HttpRefusalKind, message: string): FakeResponse {
+  private transportRefusal(kind: HttpRefusalKind, message: string): Reply {
     const { status, body } = this.mapError.http(kind, message);
-    return respond(status, { 'content-type': JSON_TYPE }, body);
+    return { status, headers: { 'content-type': JSON_TYPE }, body, refusal: kind };
+  }
+
+  /** A transport refusal: the node adapter's 413 (oversized body) and 408 (slow body). */
+  refuse(kind: HttpRefusalKind, message: string): FakeResponse {
+    return serialise(this.transportRefusal(kind, message));
   }
 
   /** Adds the CORS headers to a response made outside serve() (the node adapter's refusals). */
@@ -305,21 +274,36 @@ export class FakeCore {
     const body = {
       error: { type: 'internal_error', message: `internal error: ${(error as Error)?.message ?? String(error)}` },
     };
-    return respond(500, { 'content-type': JSON_TYPE }, body);
+    return serialise({ status: 500, headers: { 'content-type': JSON_TYPE }, body });
   }
 
   private rateHeaders(headers: Record<string, string>, op: string, reading: BucketReading | undefined): void {
-    if (!reading || !this.config.rateHeaders.operations.has(op) || this.ctx.broken('headers.rate-limit.missing'))
-      return;
+    if (!reading || !this.config.rateHeaders.operations.has(op)) return;
     for (const field of this.rateHeaderFields) headers[field.wire] = String(field.read(reading));
   }
 
   private requestId(): string {
-    if (this.ctx.broken('conventions.request-id.repeated')) return 'req-0000';
     if (this.config.presentation.request_ids === 'prefixed')
       return `req_${(++this.requestCounter).toString(36).padStart(8, '0')}`;
     return this.ctx.ids.uuid();
   }
+}
+
+/** Path parameters that name a resource are UUIDs, compared in lower case. */
+function canonicalPathParams(_op: string, params: Record<string, string>): Record<string, string> {
+  for (const name in params) {
+    if (!UUID_PARAMS.has(name)) continue;
+    const value = params[name]!;
+    if (!isUuid(value)) throw new DomainError('validation', `${name} must be a UUID`);
+    params[name] = value.toLowerCase();
+  }
+  return params;
+}
+
+function serialise(reply: Reply): FakeResponse {
+  if (reply.text !== undefined)
+    return { status: reply.status, headers: reply.headers, json: undefined, text: reply.text };
+  return { status: reply.status, headers: reply.headers, json: reply.body, text: JSON.stringify(reply.body) };
 }
 
 /** HEAD: the GET's status and headers (Content-Length included), no body. */
@@ -330,10 +314,6 @@ function withoutBody(response: FakeResponse): FakeResponse {
     json: undefined,
     text: '',
   };
-}
-
-function respond(status: number, headers: Record<string, string>, json: unknown): FakeResponse {
-  return { status, headers, json, text: JSON.stringify(json) };
 }
 
 /** How to read a declared header name's value from the buckets (unknown suffixes are not sent). */
@@ -364,10 +344,9 @@ function addExtraFields(body: View): void {
 }
 
 const TWO_HOURS = 2 * 3_600_000;
-function timeFormatter(config: FakeConfig, noOffset: boolean): (ms: number) => string {
-  const format: (ms: number) => string = noOffset
-    ? (ms) => new Date(ms).toISOString().slice(0, 23)
-    : config.presentation.timestamps === 'offset_micros'
+function timeFormatter(config: FakeConfig): (ms: number) => string {
+  const format: (ms: number) => string =
+    config.presentation.timestamps === 'offset_micros'
       ? (ms) => `${new Date(ms + TWO_HOURS).toISOString().slice(0, 23)}000+02:00`
       : (ms) => new Date(ms).toISOString();
   // Reads render the same few instants over and over; Date#toISOString is a hot spot.

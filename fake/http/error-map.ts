@@ -1,6 +1,6 @@
 import type { Profile, RefusalKind } from '../../spec/profile.js';
-import type { FaultName } from '../faults/catalogue.js';
 import type { DomainError, DomainErrorKind } from '../service/errors.js';
+import type { HttpRefusalKind, HttpStages } from './pipeline.js';
 
 /** The fake's own defaults where a profile leaves a refusal's status or code unset (spec/profiles/fake.yaml). */
 const DEFAULT_STATUS: Record<DomainErrorKind, number> = {
@@ -29,28 +29,10 @@ const DEFAULT_CODE: Record<DomainErrorKind, string> = {
   rate_limited: 'rate_limited',
   conflict: 'conflict',
 };
-const WRONG_STATUS_FAULT: Partial<Record<DomainErrorKind, FaultName>> = {
-  validation: 'errors.status.validation-wrong',
-  not_found: 'errors.status.not-found-wrong',
-  forbidden: 'errors.status.forbidden-wrong',
-  unauthenticated: 'errors.status.unauthenticated-wrong',
-  version_mismatch: 'errors.status.version-mismatch-wrong',
-  trashed: 'errors.status.trashed-wrong',
-  quota_exceeded: 'errors.status.quota-exceeded-wrong',
-  unknown_snapshot: 'errors.status.unknown-snapshot-wrong',
-};
 
-/**
- * Refusals of the transport, not of the API: routing, body size, slow clients. Their statuses
- * are HTTP's own (the profile has no statuses key for them, see profile.schema.json); their
- * bodies follow the profile's error_body shape like every other refusal.
- */
-export type HttpRefusalKind =
-  | 'method_not_allowed'
-  | 'payload_too_large'
-  | 'request_timeout'
-  | 'state_not_saved'
-  | 'server_busy';
+/** Transport refusals (pipeline.ts): HTTP's own statuses; their bodies follow the profile's error shape. */
+export type { HttpRefusalKind } from './pipeline.js';
+
 const HTTP_REFUSAL_STATUS: Record<HttpRefusalKind, number> = {
   method_not_allowed: 405,
   payload_too_large: 413,
@@ -73,30 +55,36 @@ export interface ErrorMapper {
   http(kind: HttpRefusalKind, message: string): ErrorResponse;
 }
 
-/** The one table from refusals to statuses and bodies, through the profile. */
-export function createErrorMapper(profile: Profile, broken: (f: FaultName) => boolean): ErrorMapper {
-  const statuses = profile.statuses ?? {};
+type RefusalStages = Pick<HttpStages, 'refusalStatus' | 'errorBody'>;
+
+/** The reference's refusal stages: statuses and the error body shape through the profile. */
+export function referenceRefusals(profile: Profile): RefusalStages {
+  const statuses = (profile.statuses ?? {}) as Partial<Record<RefusalKind, number>>;
   const shape = profile.error_body ?? { kind_pointer: '/error/type', message_pointer: '/error/message' };
-  const codes = shape.kinds ?? {};
-  const errorBody = (code: string, message: string): Record<string, unknown> => {
-    const body: Record<string, unknown> = {};
-    if (!broken('errors.body.kind-missing')) setPointer(body, shape.kind_pointer, code);
-    setPointer(body, shape.message_pointer ?? '/error/message', message);
-    return body;
+  return {
+    refusalStatus: (kind) => statuses[kind as RefusalKind] ?? DEFAULT_STATUS[kind],
+    errorBody(code, message) {
+      const body: Record<string, unknown> = {};
+      if (code !== undefined) setPointer(body, shape.kind_pointer, code);
+      setPointer(body, shape.message_pointer ?? '/error/message', message);
+      return body;
+    },
   };
+}
+
+/** The one table from refusals to statuses and bodies (the stages above, or hooks around them). */
+export function createErrorMapper(stages: RefusalStages, profile: Profile): ErrorMapper {
+  const codes = (profile.error_body?.kinds ?? {}) as Partial<Record<string, string>>;
   const domain = (error: DomainError, message = error.message): ErrorResponse => {
-    let status =
-      (statuses as Partial<Record<RefusalKind, number>>)[error.kind as RefusalKind] ?? DEFAULT_STATUS[error.kind];
-    const wrong = WRONG_STATUS_FAULT[error.kind];
-    if (wrong && broken(wrong)) status = 418;
+    const status = stages.refusalStatus(error.kind);
     // quota_exceeded has a documented body; everything else follows the profile's shape.
     if (error.kind === 'quota_exceeded' && error.body) return { status, body: error.body };
-    return {
-      status,
-      body: errorBody((codes as Partial<Record<string, string>>)[error.kind] ?? DEFAULT_CODE[error.kind], message),
-    };
+    return { status, body: stages.errorBody(codes[error.kind] ?? DEFAULT_CODE[error.kind], message) };
   };
-  return { domain, http: (kind, message) => ({ status: HTTP_REFUSAL_STATUS[kind], body: errorBody(kind, message) }) };
+  return {
+    domain,
+    http: (kind, message) => ({ status: HTTP_REFUSAL_STATUS[kind], body: stages.errorBody(kind, message) }),
+  };
 }
 
 function setPointer(target: Record<string, unknown>, pointer: string, value: unknown): void {

@@ -1,5 +1,4 @@
 import type { FakeConfig } from '../config.js';
-import { FAULT_NAMES } from '../faults/catalogue.js';
 import type { ServiceContext } from '../service/context.js';
 import { DomainError } from '../service/errors.js';
 import {
@@ -51,7 +50,7 @@ export class FixtureApi {
       { method: 'POST', path: '/notes/{note_id}/audio-recordings', run: (p) => addAudioRecording(ctx, p.note_id!) },
       { method: 'POST', path: '/reset', run: () => this.reset() },
       { method: 'GET', path: '/stats', run: () => stats(ctx) },
-      { method: 'GET', path: '/faults', run: () => ({ active: [...config.faults].sort(), known: FAULT_NAMES.length }) },
+      { method: 'GET', path: '/faults', run: () => ({ active: [...config.faults].sort() }) },
     ];
     this.router = new Router(this.routes);
   }

@@ -1,5 +1,5 @@
+import { OPERATIONS, type OperationId } from '../../spec/operations.js';
 import type { EndpointDecl, Profile } from '../../spec/profile.js';
-import type { FaultName } from '../faults/catalogue.js';
 import { askAttachmentQuestion, attachmentDownloadUrl } from '../service/attachments.js';
 import {
   createCollection,
@@ -32,16 +32,19 @@ export interface Call {
 }
 
 export interface Route {
-  /** The operation id of openapi.yaml (or the fake's own, for extras). */
-  readonly op: string;
+  /** The operation id of openapi.yaml. */
+  readonly op: OperationId;
   readonly method: Method;
   readonly path: string;
   /** Accepted query parameters: wire name -> canonical name; any other is refused. */
   readonly query: Readonly<Record<string, string>>;
   /** Accepted body fields: wire name -> canonical name; undefined: no body is read. */
   readonly body?: Readonly<Record<string, string>>;
-  readonly run: (ctx: ServiceContext, call: Call) => View;
+  readonly run: Operation;
 }
+
+/** One operation as the route table runs it: canonical input in, view out (or a thrown DomainError). */
+export type Operation = (ctx: ServiceContext, call: Call) => View;
 
 /** Where the profile leaves a name unset, the fake uses its own default (spec/profiles/fake.yaml). */
 export type Names = {
@@ -49,6 +52,8 @@ export type Names = {
 };
 export type Endpoints = Required<NonNullable<Profile['endpoints']>>;
 
+/** A route where the document shows it: method and path from openapi.yaml (spec/operations.ts). */
+const documented = (op: OperationId) => ({ op, method: OPERATIONS[op].method, path: OPERATIONS[op].path });
 const identity = (...fields: string[]) => Object.fromEntries(fields.map((f) => [f, f]));
 const bounds = (n: {
   created_after: string;
@@ -69,13 +74,12 @@ const DOCUMENTED_BOUNDS = {
 };
 
 /** The route table of one instance: documented paths, plus the endpoints and names its profile chose. */
-export function buildRoutes(names: Names, endpoints: Endpoints, broken: (f: FaultName) => boolean): Route[] {
+export function buildRoutes(names: Names, endpoints: Endpoints): Route[] {
   const list = names.notes_list;
   const search = names.notes_search;
   const collList = names.collections_list;
   const collSearch = names.collections_search;
-  const swapped = (fault: FaultName, name: string) => (broken(fault) ? `${name}_v1` : name);
-  const extra = (decl: EndpointDecl, op: string, run: Route['run'], body?: Route['body']): Route => ({
+  const extra = (decl: EndpointDecl, op: OperationId, run: Route['run'], body?: Route['body']): Route => ({
     op,
     method: decl.method,
     path: decl.path,
@@ -86,9 +90,7 @@ export function buildRoutes(names: Names, endpoints: Endpoints, broken: (f: Faul
   const noteCreateFields = identity('content', 'collection_ids', 'collection_titles', 'created_at', 'updated_at', 'id');
   return [
     {
-      op: 'createNote',
-      method: 'POST',
-      path: '/v2/notes',
+      ...documented('createNote'),
       query: {},
       body: noteCreateFields,
       run: (ctx, c) => createNote(ctx, c.user, c.body),
@@ -97,15 +99,13 @@ export function buildRoutes(names: Names, endpoints: Endpoints, broken: (f: Faul
     // note create body and creates the note at once, so clients that call capture can be developed.
     extra(endpoints.capture, 'captureNote', (ctx, c) => captured(createNote(ctx, c.user, c.body)), noteCreateFields),
     {
-      op: 'listNotes',
-      method: 'GET',
-      path: '/v2/notes',
+      ...documented('listNotes'),
       query: {
         limit: 'limit',
         order_by: 'order_by',
         ...DOCUMENTED_BOUNDS,
         [list.cursor]: 'cursor',
-        [swapped('notes.list.names-swapped', list.collection)]: 'collection',
+        [list.collection]: 'collection',
         [list.contains_open_tasks]: 'open_tasks',
         [list.contains_tasks]: 'tasks',
         [list.contains_images]: 'images',
@@ -115,117 +115,90 @@ export function buildRoutes(names: Names, endpoints: Endpoints, broken: (f: Faul
       run: (ctx, c) => listNotes(ctx, c.user, c.query),
     },
     {
-      op: 'searchNotes',
-      method: 'POST',
-      path: '/v2/notes/search',
+      ...documented('searchNotes'),
       query: identity('limit', 'offset', 'snapshot_id'),
       body: {
         query: 'query',
         ...DOCUMENTED_BOUNDS,
-        [swapped('notes.search.names-swapped', search.collections)]: 'collections',
+        [search.collections]: 'collections',
         [search.contains_open_tasks]: 'open_tasks',
         [search.contains_tasks]: 'tasks',
         [search.contains_images]: 'images',
         [search.contains_files]: 'files',
         [search.response_shape]: 'response_shape',
-        ...(broken('notes.search.paging-from-body') ? identity('limit', 'offset', 'snapshot_id') : {}),
       },
       run: (ctx, c) => searchNotes(ctx, c.user, c.query, c.body),
     },
     {
-      op: 'getNote',
-      method: 'GET',
-      path: '/v2/notes/{note_id}',
+      ...documented('getNote'),
       query: {},
       run: (ctx, c) => getNote(ctx, c.user, c.params.note_id!),
     },
     {
-      op: 'updateNote',
-      method: 'PATCH',
-      path: '/v2/notes/{note_id}',
+      ...documented('updateNote'),
       query: {},
       body: identity('content', 'version', 'updated_at'),
       run: (ctx, c) => updateNote(ctx, c.user, c.params.note_id!, c.body),
     },
     {
-      op: 'deleteNote',
-      method: 'DELETE',
-      path: '/v2/notes/{note_id}',
+      ...documented('deleteNote'),
       query: {},
       run: (ctx, c) => deleteNote(ctx, c.user, c.params.note_id!),
     },
     {
-      op: 'setNoteCreatedAt',
-      method: 'PATCH',
-      path: '/v2/notes/{note_id}/created-at',
+      ...documented('setNoteCreatedAt'),
       query: {},
       body: identity('created_at'),
       run: (ctx, c) => setNoteCreatedAt(ctx, c.user, c.params.note_id!, c.body),
     },
     {
-      op: 'getRelatedNotes',
-      method: 'GET',
-      path: '/v2/notes/{note_id}/related-notes',
+      ...documented('getRelatedNotes'),
       query: identity('limit'),
       run: (ctx, c) => relatedNotes(ctx, c.user, c.params.note_id!, c.query),
     },
     {
-      op: 'trashNote',
-      method: 'POST',
-      path: '/v2/notes/{note_id}/trash',
+      ...documented('trashNote'),
       query: {},
       run: (ctx, c) => trashNote(ctx, c.user, c.params.note_id!),
     },
     extra(endpoints.restore_note, 'restoreNote', (ctx, c) => restoreNote(ctx, c.user, c.params.note_id!)),
 
     {
-      op: 'createCollection',
-      method: 'POST',
-      path: '/v2/collections',
+      ...documented('createCollection'),
       query: {},
       body: identity('title', 'description', 'id', 'created_at', 'updated_at'),
       run: (ctx, c) => createCollection(ctx, c.user, c.body),
     },
     {
-      op: 'listCollections',
-      method: 'GET',
-      path: '/v2/collections',
+      ...documented('listCollections'),
       query: {
         limit: 'limit',
         order_by: 'order_by',
-        [swapped('collections.list.names-swapped', collList.cursor)]: 'cursor',
+        [collList.cursor]: 'cursor',
         ...bounds(collList),
       },
       run: (ctx, c) => listCollections(ctx, c.user, c.query),
     },
     {
-      op: 'searchCollections',
-      method: 'POST',
-      path: '/v2/collections/search',
+      ...documented('searchCollections'),
       query: {},
-      body: { [swapped('collections.search.names-swapped', collSearch.query)]: 'query', ...bounds(collSearch) },
+      body: { [collSearch.query]: 'query', ...bounds(collSearch) },
       // The body is required (openapi.yaml): a missing one is refused by the service like any non-object.
       run: (ctx, c) => searchCollections(ctx, c.user, c.body),
     },
     {
-      op: 'getCollection',
-      method: 'GET',
-      path: '/v2/collections/{collection_id}',
+      ...documented('getCollection'),
       query: {},
       run: (ctx, c) => getCollection(ctx, c.user, c.params.collection_id!),
     },
     {
-      op: 'updateCollection',
-      method: 'PATCH',
-      path: '/v2/collections/{collection_id}',
+      ...documented('updateCollection'),
       query: {},
       body: identity('title', 'description', 'updated_at'),
       run: (ctx, c) => updateCollection(ctx, c.user, c.params.collection_id!, c.body),
     },
     {
-      op: 'deleteCollection',
-      method: 'DELETE',
-      path: '/v2/collections/{collection_id}',
+      ...documented('deleteCollection'),
       query: {},
       run: (ctx, c) => deleteCollection(ctx, c.user, c.params.collection_id!),
     },
@@ -234,16 +207,12 @@ export function buildRoutes(names: Names, endpoints: Endpoints, broken: (f: Faul
     ),
 
     {
-      op: 'addNoteToCollection',
-      method: 'PUT',
-      path: '/v2/collections/{collection_id}/notes/{note_id}',
+      ...documented('addNoteToCollection'),
       query: {},
       run: (ctx, c) => addNoteToCollection(ctx, c.user, c.params.collection_id!, c.params.note_id!),
     },
     {
-      op: 'moveNote',
-      method: 'POST',
-      path: '/v2/collections/{source_collection_id}/notes/{note_id}/move',
+      ...documented('moveNote'),
       query: {},
       body: identity('target_collection_id'),
       run: (ctx, c) => moveNote(ctx, c.user, c.params.source_collection_id!, c.params.note_id!, c.body),
@@ -253,9 +222,7 @@ export function buildRoutes(names: Names, endpoints: Endpoints, broken: (f: Faul
     ),
 
     {
-      op: 'getAttachmentDownloadUrl',
-      method: 'GET',
-      path: '/v2/note-attachments/{attachment_id}/download-url',
+      ...documented('getAttachmentDownloadUrl'),
       query: {},
       run: (ctx, c) => attachmentDownloadUrl(ctx, c.user, c.params.attachment_id!),
     },

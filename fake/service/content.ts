@@ -1,8 +1,8 @@
 import { type AttachmentRecord, FEATURE, type NoteRecord } from '../store/records.js';
-import type { ServiceContext } from './context.js';
+import type { ServiceContext, TitleDerivation } from './context.js';
 import { hasMarkdownFileLink, hasMarkdownImage } from './markdown-links.js';
 
-export type TitleDerivation = 'as_is' | 'strip_heading_markers';
+export type { TitleDerivation } from './context.js';
 
 const SNIPPET_CHARS = 200;
 

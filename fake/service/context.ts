@@ -1,10 +1,12 @@
 import type { Clock } from '../clock.js';
-import type { FaultName } from '../faults/catalogue.js';
 import type { IdSource } from '../ids.js';
 import type { RateLimitConfig } from '../store/records.js';
 import type { Store } from '../store/store.js';
-import type { TitleDerivation } from './content.js';
 import type { Policy } from './policy.js';
+import type { Seam } from './seams.js';
+
+/** How a note's title comes from its first line (profile: title.derivation). */
+export type TitleDerivation = 'as_is' | 'strip_heading_markers';
 
 /** The not-shown choices and presentation of one fake instance that the service needs. */
 export interface FakeSettings {
@@ -28,8 +30,8 @@ export interface ServiceContext {
   /** Limits, defaults and levels (faults override them; see policy.ts). */
   readonly policy: Policy;
   /**
-   * A seam: whether the instance was started with this fault. Most faults wrap operations or the
-   * store from fake/faults/; the few that live inside an algorithm ask here (a test counts them).
+   * Whether a seam inside an algorithm is switched on (seams.ts). Faults otherwise wrap the
+   * reference from outside (fake/http/hooks.ts); only these few live inside it.
    */
-  broken(fault: FaultName): boolean;
+  broken(seam: Seam): boolean;
 }

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { FaultFactory, OperationWrapper } from '../faults/hooks.js';
+import type { HookFactory, OperationWrapper } from '../http/hooks.js';
 import type { Store } from '../store/store.js';
 
 /**
@@ -17,7 +17,7 @@ import type { Store } from '../store/store.js';
  * The index catches up lazily: each search or related-notes request first indexes the writes whose
  * time has come. Snapshots already taken keep what they froze.
  */
-export function laggingSearchIndex(lagMs: number, clock: Clock): FaultFactory {
+export function laggingSearchIndex(lagMs: number, clock: Clock): HookFactory {
   return () => {
     /** note seq -> when the index sees its current text. */
     const pending = new Map<number, number>();

@@ -1,4 +1,4 @@
-import type { FaultFactory, OperationWrapper } from '../faults/hooks.js';
+import type { HookFactory, OperationWrapper } from '../http/hooks.js';
 
 /**
  * A server that counts a note's collection membership as part of the note: adding it to a
@@ -7,7 +7,7 @@ import type { FaultFactory, OperationWrapper } from '../faults/hooks.js';
  * stays as it is: the document says nothing either way, and this choice bumps `version` only.
  * A note created with collections starts at the first version like any other.
  */
-export function versionOnMembership(): FaultFactory {
+export function versionOnMembership(): HookFactory {
   const bumpWhenChanged: OperationWrapper = (next) => (ctx, call) => {
     const note = ctx.store.notes.get(call.params.note_id ?? '');
     const before = note ? [...note.collectionIds].sort().join() : '';

@@ -1,4 +1,4 @@
-import type { FaultFactory } from '../faults/hooks.js';
+import type { HookFactory } from '../http/hooks.js';
 import type { NoteRecord } from '../store/records.js';
 
 /**
@@ -7,7 +7,7 @@ import type { NoteRecord } from '../store/records.js';
  * alike, and is read back cut. Comparisons the service makes before storing (the set-created-at
  * backdate bound, bounds filters) see the stored, cut values, as a database query would.
  */
-export function truncatedInstants(stepMs: number): FaultFactory {
+export function truncatedInstants(stepMs: number): HookFactory {
   const cut = (ms: number) => Math.floor(ms / stepMs) * stepMs;
   return () => ({
     store: {

@@ -1,6 +1,7 @@
 import type { Api } from '../../suites/harness/api.js';
 import type { Ledger } from '../../suites/harness/ledger.js';
 import type { Op } from '../../suites/model/operations.js';
+import { execute } from './execute.js';
 import { differingFields, type Observation } from './normalise.js';
 import { Side } from './side.js';
 
@@ -47,7 +48,7 @@ export async function runSequence(
   const steps: string[] = [];
   try {
     for (const op of ops) {
-      const [t, r] = await Promise.all([target.run(op), reference.run(op)]);
+      const [t, r] = await Promise.all([execute(target, op), execute(reference, op)]);
       if (!t && !r) continue;
       steps.push(t?.line ?? r!.line);
       const a = t?.observed ?? { skipped: 'not determined in this state' };

@@ -1,15 +1,4 @@
 import type { Api } from '../../suites/harness/api.js';
-import type { Op } from '../../suites/model/operations.js';
-import {
-  addNote,
-  createCollection,
-  deleteCollection,
-  listCollection,
-  moveNote,
-  readCollection,
-  removeNote,
-} from './exec-collections.js';
-import { createNote, deleteNote, readNote, restoreNote, setCreatedAt, trashNote, updateNote } from './exec-notes.js';
 import { type Observation, Symbols } from './normalise.js';
 import { SideState } from './state.js';
 
@@ -37,39 +26,6 @@ export class Side {
   ) {
     this.state = new SideState(windowStart);
     this.sym = new Symbols(precisionMs);
-  }
-
-  run(op: Op): Promise<Step | undefined> {
-    switch (op.kind) {
-      case 'createNote':
-        return createNote(this, op);
-      case 'updateNote':
-        return updateNote(this, op);
-      case 'setCreatedAt':
-        return setCreatedAt(this, op);
-      case 'trashNote':
-        return trashNote(this, op.note);
-      case 'restoreNote':
-        return restoreNote(this, op.note);
-      case 'deleteNote':
-        return deleteNote(this, op.note);
-      case 'readNote':
-        return readNote(this, op.note);
-      case 'createCollection':
-        return createCollection(this, op);
-      case 'deleteCollection':
-        return deleteCollection(this, op.coll);
-      case 'readCollection':
-        return readCollection(this, op.coll);
-      case 'listCollection':
-        return listCollection(this, op.coll);
-      case 'addNote':
-        return addNote(this, op.note, op.coll);
-      case 'moveNote':
-        return moveNote(this, op.note, op.from, op.to);
-      case 'removeNote':
-        return removeNote(this, op.note, op.coll);
-    }
   }
 
   /** N3, or N3 (deleted) / N3 (trashed): the state matters to read the step. */

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { RuleId } from '../../spec/rule-ids.js';
 import type { Exchange } from '../harness/index.js';
 import { checks, expectRefused, expectSameInstant, expectServerTime, setupOk, show } from '../harness/index.js';
 import { collectionState, collectionStateOf, futureIso } from '../harness/patterns.js';
@@ -200,7 +201,7 @@ check(
     // again when the helper sends them a second time to find the one a broken target took.
     let sent = 0;
     const changed = () => `Must not be stored ${word} ${++sent}`;
-    const attempts: Array<[string, () => Record<string, unknown>, string]> = [
+    const attempts: Array<[RuleId, () => Record<string, unknown>, string]> = [
       ['collections.update.field-types', () => ({ title: 42 }), 'a PATCH with a numeric title'],
       ['collections.update.field-types', () => ({ description: 7 }), 'a PATCH with a numeric description'],
       [

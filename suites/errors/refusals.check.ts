@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { RefusalKind } from '../../spec/profile.js';
+import type { RuleId } from '../../spec/rule-ids.js';
 import { checks, type Exchange, expectDeclaredStatus, expectRefused, setupOk, show } from '../harness/index.js';
 import { noteState } from '../harness/patterns.js';
 
@@ -124,7 +125,7 @@ check(
 
     const statuses = t.profile.statuses ?? {};
     const shape = t.profile.error_body;
-    const rule: Record<string, string> = {
+    const rule: Record<string, RuleId> = {
       validation: 'errors.status.validation',
       version_mismatch: 'errors.status.version-mismatch',
       trashed: 'errors.status.trashed',

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { OPERATIONS, type OperationId } from '../../spec/operations.js';
 import type { EndpointDecl, Profile } from '../../spec/profile.js';
 import type { SchemaRegistry } from '../../spec/schemas.js';
 import type { ExchangeObserver } from '../oracle/observation.js';
@@ -70,6 +71,20 @@ const CONTAINS = {
 } as const;
 
 /**
+ * Method and path of a documented operation (spec/operations.ts, from openapi.yaml), the path's
+ * template filled with the values as given: a check may name a malformed id on purpose.
+ */
+function at(op: OperationId, params: Readonly<Record<string, string>> = {}): { method: string; path: string } {
+  const { method, path } = OPERATIONS[op];
+  const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`${op} needs the path parameter ${name}`);
+    return value;
+  });
+  return { method, path: filled };
+}
+
+/**
  * The API of the document, spoken with the target's names (its profile) for one user. Creates
  * and deletes go into the cleanup ledger; every 200 body is checked against its schema and the
  * problems are kept on the exchange for the shape rules.
@@ -111,40 +126,32 @@ export class Api {
   async createNote(body: unknown) {
     if (!this.quotaUnderTest) this.guard?.beforeCreate(this.token, 'note', this.capped);
     const x = await this.unlessUnanswered('note', body, () =>
-      this.send('createNote', { method: 'POST', path: '/v2/notes', json: body }),
+      this.send('createNote', { ...at('createNote'), json: body }),
     );
     this.noteCreated(x, 'note', body);
     await this.afterCreate(x, 'note');
     return x;
   }
   getNote(id: string) {
-    return this.send('getNote', { method: 'GET', path: `/v2/notes/${id}` }, { params: { note_id: id } });
+    return this.send('getNote', at('getNote', { note_id: id }), { params: { note_id: id } });
   }
   updateNote(id: string, body: unknown) {
-    return this.send(
-      'updateNote',
-      { method: 'PATCH', path: `/v2/notes/${id}`, json: body },
-      { params: { note_id: id } },
-    );
+    return this.send('updateNote', { ...at('updateNote', { note_id: id }), json: body }, { params: { note_id: id } });
   }
   setCreatedAt(id: string, body: unknown) {
     return this.send(
       'setNoteCreatedAt',
-      { method: 'PATCH', path: `/v2/notes/${id}/created-at`, json: body },
+      { ...at('setNoteCreatedAt', { note_id: id }), json: body },
       { params: { note_id: id } },
     );
   }
   async deleteNote(id: string) {
-    const x = await this.send('deleteNote', { method: 'DELETE', path: `/v2/notes/${id}` }, { params: { note_id: id } });
+    const x = await this.send('deleteNote', at('deleteNote', { note_id: id }), { params: { note_id: id } });
     if ((x.status >= 200 && x.status < 300) || this.goneFor(x, 'note', id)) this.ledger.deleted('note', id);
     return x;
   }
   async trashNote(id: string) {
-    const x = await this.send(
-      'trashNote',
-      { method: 'POST', path: `/v2/notes/${id}/trash` },
-      { params: { note_id: id } },
-    );
+    const x = await this.send('trashNote', at('trashNote', { note_id: id }), { params: { note_id: id } });
     if (x.status >= 200 && x.status < 300) this.ledger.trashed('note', id);
     return x;
   }
@@ -163,7 +170,7 @@ export class Api {
       const value = q[k as keyof typeof CONTAINS];
       if (value !== undefined) query[this.name(names[wire], `names.notes_list.${wire}`)] = value;
     }
-    return this.send('listNotes', { method: 'GET', path: '/v2/notes', query }, { input: { ...q } });
+    return this.send('listNotes', { ...at('listNotes'), query }, { input: { ...q } });
   }
   searchNotes(q: { limit?: number | string; offset?: number | string; snapshot_id?: string }, b: SearchNotesBody) {
     const names = this.profile.names?.notes_search ?? {};
@@ -178,16 +185,12 @@ export class Api {
       const value = b[k as keyof typeof CONTAINS];
       if (value !== undefined) body[this.name(names[wire], `names.notes_search.${wire}`)] = value;
     }
-    return this.send(
-      'searchNotes',
-      { method: 'POST', path: '/v2/notes/search', query: q, json: body },
-      { input: { query: q, body: b } },
-    );
+    return this.send('searchNotes', { ...at('searchNotes'), query: q, json: body }, { input: { query: q, body: b } });
   }
   relatedNotes(id: string, q: { limit?: number | string } = {}) {
     return this.send(
       'getRelatedNotes',
-      { method: 'GET', path: `/v2/notes/${id}/related-notes`, query: q },
+      { ...at('getRelatedNotes', { note_id: id }), query: q },
       { params: { note_id: id }, input: { ...q } },
     );
   }
@@ -196,32 +199,26 @@ export class Api {
   async createCollection(body: unknown) {
     this.guard?.beforeCreate(this.token, 'collection', this.capped);
     const x = await this.unlessUnanswered('collection', body, () =>
-      this.send('createCollection', { method: 'POST', path: '/v2/collections', json: body }),
+      this.send('createCollection', { ...at('createCollection'), json: body }),
     );
     this.noteCreated(x, 'collection', body);
     await this.afterCreate(x, 'collection');
     return x;
   }
   getCollection(id: string) {
-    return this.send(
-      'getCollection',
-      { method: 'GET', path: `/v2/collections/${id}` },
-      { params: { collection_id: id } },
-    );
+    return this.send('getCollection', at('getCollection', { collection_id: id }), { params: { collection_id: id } });
   }
   updateCollection(id: string, body: unknown) {
     return this.send(
       'updateCollection',
-      { method: 'PATCH', path: `/v2/collections/${id}`, json: body },
+      { ...at('updateCollection', { collection_id: id }), json: body },
       { params: { collection_id: id } },
     );
   }
   async deleteCollection(id: string) {
-    const x = await this.send(
-      'deleteCollection',
-      { method: 'DELETE', path: `/v2/collections/${id}` },
-      { params: { collection_id: id } },
-    );
+    const x = await this.send('deleteCollection', at('deleteCollection', { collection_id: id }), {
+      params: { collection_id: id },
+    });
     if ((x.status >= 200 && x.status < 300) || this.goneFor(x, 'collection', id)) this.ledger.deleted('collection', id);
     return x;
   }
@@ -244,32 +241,28 @@ export class Api {
     const query: Query = { limit: q.limit, order_by: q.order_by };
     if (q.cursor !== undefined) query[this.name(names.cursor, 'names.collections_list.cursor')] = q.cursor;
     for (const b of BOUNDS) if (q[b] !== undefined) query[this.name(names[b], `names.collections_list.${b}`)] = q[b];
-    return this.send('listCollections', { method: 'GET', path: '/v2/collections', query }, { input: { ...q } });
+    return this.send('listCollections', { ...at('listCollections'), query }, { input: { ...q } });
   }
   searchCollections(b: SearchCollectionsBody) {
     const names = this.profile.names?.collections_search ?? {};
     const body: Body = {};
     if (b.query !== undefined) body[this.name(names.query, 'names.collections_search.query')] = b.query;
     for (const k of BOUNDS) if (b[k] !== undefined) body[this.name(names[k], `names.collections_search.${k}`)] = b[k];
-    return this.send(
-      'searchCollections',
-      { method: 'POST', path: '/v2/collections/search', json: body },
-      { input: { ...b } },
-    );
+    return this.send('searchCollections', { ...at('searchCollections'), json: body }, { input: { ...b } });
   }
 
   // ---- membership ----
   addToCollection(collectionId: string, noteId: string) {
     return this.send(
       'addNoteToCollection',
-      { method: 'PUT', path: `/v2/collections/${collectionId}/notes/${noteId}` },
+      at('addNoteToCollection', { collection_id: collectionId, note_id: noteId }),
       { params: { collection_id: collectionId, note_id: noteId } },
     );
   }
   moveNote(sourceId: string, noteId: string, body: unknown) {
     return this.send(
       'moveNote',
-      { method: 'POST', path: `/v2/collections/${sourceId}/notes/${noteId}/move`, json: body },
+      { ...at('moveNote', { source_collection_id: sourceId, note_id: noteId }), json: body },
       { params: { source_collection_id: sourceId, note_id: noteId } },
     );
   }
@@ -305,10 +298,10 @@ export class Api {
     if (pending) this.observer!.answered(pending, x);
     // A target that wrongly accepts a malformed create as this user still gets the result deleted.
     const asMe = opts.token === undefined && opts.authorization === undefined && opts.method === 'POST';
-    if (asMe && opts.path === '/v2/notes') this.noteCreated(x, 'note');
-    if (asMe && opts.path === '/v2/collections') this.noteCreated(x, 'collection');
-    if (asMe && (opts.path === '/v2/notes' || opts.path === '/v2/collections'))
-      await this.afterCreate(x, opts.path === '/v2/notes' ? 'note' : 'collection');
+    if (asMe && opts.path === OPERATIONS.createNote.path) this.noteCreated(x, 'note');
+    if (asMe && opts.path === OPERATIONS.createCollection.path) this.noteCreated(x, 'collection');
+    if (asMe && (opts.path === OPERATIONS.createNote.path || opts.path === OPERATIONS.createCollection.path))
+      await this.afterCreate(x, opts.path === OPERATIONS.createNote.path ? 'note' : 'collection');
     return x;
   }
 
@@ -331,8 +324,7 @@ export class Api {
     if (!this.guard.naturalRefusal) {
       const refusedId = randomUUID();
       const refusal = await this.send('createNote', {
-        method: 'POST',
-        path: '/v2/notes',
+        ...at('createNote'),
         json: { id: refusedId, content: 'notes-conformance quota probe' },
       });
       this.noteCreated(refusal, 'note');

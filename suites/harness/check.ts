@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { test } from 'vitest';
 import type { Profile } from '../../spec/profile.js';
 import { profileField } from '../../spec/profile.js';
+import type { RuleId } from '../../spec/rule-ids.js';
 import { loadRules, selectedByOnly } from '../../spec/rules.js';
 import type { Api } from './api.js';
 import type { Exchange } from './client.js';
@@ -57,7 +58,7 @@ export type Need =
   | { notes: number };
 
 export interface CheckSpec {
-  rules: readonly [string, ...string[]];
+  rules: readonly [RuleId, ...RuleId[]];
   needs?: readonly Need[];
   timeout?: number;
   /** Catalogue `needs` fields this check does without (it judges the rules another way), e.g. capabilities.fixtures. */
@@ -102,17 +103,17 @@ export interface CheckContext {
    * Reports some of the check's rules as skipped (reason in the report) while it goes on to judge
    * the others: a rule the check cannot verify must never read as a pass.
    */
-  skipRule(rules: string | readonly string[], reason: string): void;
+  skipRule(rules: RuleId | readonly RuleId[], reason: string): void;
   /**
    * Asserts something about one rule (or a few) without stopping the check: a failed expect
    * here fails only these rules, and the check goes on to its other rules.
    */
-  verify(rules: string | readonly string[], fn: () => void | Promise<void>): Promise<void>;
+  verify(rules: RuleId | readonly RuleId[], fn: () => void | Promise<void>): Promise<void>;
   /**
    * Fails rules on an answer judged elsewhere (the oracle judged it when another check sent it): that
    * exchange is the evidence and the repro, after `context` (the answer that established what it contradicts).
    */
-  failOn(rules: string | readonly string[], x: Exchange, message: string, context?: Exchange): void;
+  failOn(rules: RuleId | readonly RuleId[], x: Exchange, message: string, context?: Exchange): void;
   /** Problems of the exchange's JSON body against a component schema of openapi.yaml (strict if the profile says so). */
   schemaProblems(x: Exchange, component: string): string[];
   /**
@@ -196,7 +197,7 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
   test(name, { meta, ...(spec.timeout ? { timeout: spec.timeout } : {}) }, async (vitestCtx) => {
     if (!selected(spec.rules, kit.ctx.only)) vitestCtx.skip();
     if (kit.ctx.tier === 'smoke' && !spec.smoke) vitestCtx.skip(NOT_IN_SMOKE);
-    if (!spec.generalist && kit.ctx.switchedOff?.some((id) => spec.rules.includes(id)))
+    if (!spec.generalist && spec.rules.some((id) => kit.ctx.switchedOff?.includes(id)))
       vitestCtx.skip('switched off (leave-one-out)');
     for (const need of [...ruleNeeds(spec.rules, spec.doesWithout), ...(spec.needs ?? [])]) {
       const reason = unmetNeed(kit, need);
@@ -216,7 +217,7 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
       for (const id of ids) if (index >= 0) judgedAt[id] ??= index;
     };
     const declared = (ids: readonly string[], what: string) => {
-      const stray = ids.filter((id) => !spec.rules.includes(id));
+      const stray = ids.filter((id) => !(spec.rules as readonly string[]).includes(id));
       if (stray.length > 0) throw new Error(`${what} names rule(s) the check does not declare: ${stray.join(', ')}`);
     };
     const sentBefore = kit.client.sent;

@@ -1,5 +1,16 @@
-import type { Kit } from './kit.js';
-import type { LedgerEntry } from './ledger.js';
+import type { Api } from './api.js';
+import type { TargetClient } from './client.js';
+import type { FixturesClient } from './fixtures-client.js';
+import type { Ledger, LedgerEntry } from './ledger.js';
+
+/** What cleaning up needs of the worker's kit (kit.ts calls cleanUp with itself; no import back). */
+type Kit = {
+  readonly client: TargetClient;
+  readonly api: Api;
+  readonly secondary: Api | undefined;
+  readonly fixtures: FixturesClient | undefined;
+  readonly ledger: Ledger;
+};
 
 /** Deletes what this worker created and has not deleted yet; a failure leaves it for the run's sweep. */
 export async function cleanUp(kit: Kit): Promise<void> {

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { RuleId } from '../../spec/rule-ids.js';
 import type { CheckContext } from './check.js';
 import type { Exchange } from './client.js';
 import { show } from './expect.js';
@@ -15,7 +16,7 @@ export interface ContainsKinds {
 export type ContainsFilter = { open_tasks?: true; tasks?: true; images?: true; files?: true };
 
 export interface ContainsCase {
-  readonly rule: string;
+  readonly rule: RuleId;
   readonly what: string;
   readonly filter: ContainsFilter;
   readonly keep: string[];

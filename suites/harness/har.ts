@@ -1,6 +1,6 @@
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Exchange } from './client.js';
+import type { Exchange } from './exchange.js';
 
 /**
  * The run's recording as HAR 1.2 (`--har FILE`), which a browser's developer tools open (Network

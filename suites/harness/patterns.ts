@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
+import type { RuleId } from '../../spec/rule-ids.js';
 import type { Api } from './api.js';
 import type { OkBody } from './bodies.js';
 import type { CheckContext } from './check.js';
@@ -54,7 +55,7 @@ export function collectionStateOf(read: Exchange<'getCollection'>, step = 'read 
 
 /** A create that must be refused and make nothing; `what` names it in the verdict. */
 export interface RefusedCreate {
-  rules: string | readonly string[];
+  rules: RuleId | readonly RuleId[];
   body: Record<string, unknown>;
   what: string;
 }

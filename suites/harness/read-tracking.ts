@@ -1,4 +1,4 @@
-import type { Exchange } from './client.js';
+import type { Exchange } from './exchange.js';
 
 /** The parts of an exchange that hold the target's answer: reading one is judging the answer. */
 const ANSWER = new Set<PropertyKey>(['status', 'json', 'text', 'headers']);

@@ -1,11 +1,12 @@
 import { expect } from 'vitest';
+import type { RuleId } from '../../spec/rule-ids.js';
 import type { CheckContext } from './check.js';
 import type { Exchange } from './client.js';
 import { expectRefused } from './expect.js';
 
 /** One request that must be refused and change nothing; `what` names it in the verdict. */
 export interface RefusedAttempt {
-  rules: string | readonly string[];
+  rules: RuleId | readonly RuleId[];
   what: string;
   send(): Promise<Exchange>;
 }

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
+import type { RuleId } from '../../spec/rule-ids.js';
 import type { Api } from '../harness/api.js';
 import { type CheckContext, checks, type Exchange, setupOk, show } from '../harness/index.js';
 import { text } from './sizes.js';
@@ -17,7 +18,7 @@ function expectWithin(x: Exchange, within: boolean, what: string): void {
 }
 
 interface StringLimit {
-  rule: string;
+  rule: RuleId;
   what: string;
   max: number;
   /** Two-byte characters: the limit is tested in UTF-8 bytes. */
@@ -197,7 +198,7 @@ for (const limit of STRING_LIMITS) {
 }
 
 interface NumericLimit {
-  rule: string;
+  rule: RuleId;
   what: string;
   min: number;
   max?: number;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'vitest';
+import type { RuleId } from '../../spec/rule-ids.js';
 import type { Api } from '../harness/api.js';
 import type { CollectionRef, NoteRef } from '../harness/data.js';
 import type { CheckContext, Exchange } from '../harness/index.js';
@@ -220,7 +221,7 @@ check(
       (last = { note: await noteState(t.api, id), counts: await noteCounts(t.api, [source, target]) });
     const first = await noteState(t.api, note.id);
     const before: MoveState = { note: first, counts: await countsBefore(t.api, taken, first.collection_ids) };
-    const attempts: Array<[string, () => Promise<Exchange>, string]> = [
+    const attempts: Array<[RuleId, () => Promise<Exchange>, string]> = [
       [
         'membership.move.target-required',
         () => t.api.moveNote(source.id, note.id, {}),

@@ -23,7 +23,11 @@ check(
         body: { collection_titles: [] },
         what: 'a create with other fields but no content',
       },
-      ...types.map(([what, body]) => ({ rules: 'notes.create.field-types', body, what: `a create with ${what}` })),
+      ...types.map(([what, body]) => ({
+        rules: 'notes.create.field-types' as const,
+        body,
+        what: `a create with ${what}`,
+      })),
     ]);
   },
 );

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { RuleId } from '../../spec/rule-ids.js';
 import { type CheckContext, NOT_IN_SMOKE } from '../harness/check.js';
 import type { NoteRef, TimeWindow } from '../harness/data.js';
 import { checks, expectRefused, expectServerTime, KitError, setupOk, show } from '../harness/index.js';
@@ -7,8 +8,12 @@ import { expectRefusalsChangeNothing } from '../harness/refusals.js';
 
 const { check } = checks();
 
-const TRASHED_REFUSED = ['notes.update.trashed-refused', 'notes.set-created-at.trashed-refused'];
-const DELETE_RULES = ['notes.delete.active-or-trashed', 'notes.delete.permanent', 'notes.delete.response-fields'];
+const TRASHED_REFUSED: RuleId[] = ['notes.update.trashed-refused', 'notes.set-created-at.trashed-refused'];
+const DELETE_RULES: RuleId[] = [
+  'notes.delete.active-or-trashed',
+  'notes.delete.permanent',
+  'notes.delete.response-fields',
+];
 
 // The note trashed here is the trashed note the full tier then deletes (a note and its cleanup fewer).
 check(

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { RuleId } from '../../spec/rule-ids.js';
 import { type CheckContext, NOT_IN_SMOKE } from '../harness/check.js';
 import { checks, expectSameInstant, setupInstant, show } from '../harness/index.js';
 import { futureIso, type NoteState, noteState } from '../harness/patterns.js';
@@ -8,7 +9,7 @@ const { check } = checks();
 
 // Notes here are created without created_at, so their original creation is unambiguous.
 
-const REFUSAL_RULES = [
+const REFUSAL_RULES: RuleId[] = [
   'notes.set-created-at.backdate-only',
   'notes.set-created-at.not-future',
   'notes.set-created-at.offset-required',
@@ -92,7 +93,7 @@ async function expectSetCreatedAtRefusals(t: CheckContext, id: string, original:
   // Each value moves on when its attempt is sent again: when a broken target took one and the helper sends
   // them again to find which, the one taken changes the note again, even at a precision of whole seconds.
   let [after, ahead, noOffset] = [0, 0, 0];
-  const attempts: Array<[string, () => Record<string, unknown>, string]> = [
+  const attempts: Array<[RuleId, () => Record<string, unknown>, string]> = [
     // Precision steps after the original creation (1 ms unless timestamp_precision_ms says more: a store
     // that cuts instants may cut a smaller step away): in the past by now, but not a backdate.
     [

@@ -1,3 +1,4 @@
+import type { RuleId } from '../../spec/rule-ids.js';
 import { NOT_IN_SMOKE } from '../harness/check.js';
 import { checks, setupOk } from '../harness/index.js';
 import { noteState } from '../harness/patterns.js';
@@ -5,7 +6,7 @@ import { expectRefusalsChangeNothing } from '../harness/refusals.js';
 
 const { check } = checks();
 
-const BODY_RULES = [
+const BODY_RULES: RuleId[] = [
   'notes.update.field-types',
   'notes.update.content-required',
   'notes.update.updated-at-offset-required',
@@ -52,7 +53,7 @@ check(
       return x;
     };
     const current = () => seen.version;
-    const versions: Array<[string, () => Record<string, unknown>, string]> = [
+    const versions: Array<[RuleId, () => Record<string, unknown>, string]> = [
       [
         'notes.update.version-stale-refused',
         () => ({ version: staleVersion }),
@@ -77,7 +78,7 @@ check(
     const smoke = t.ctx.tier === 'smoke';
     if (smoke) t.skipRule(BODY_RULES, NOT_IN_SMOKE);
     const content = t.data.content('Must not be stored');
-    const bodies: Array<[string, string, () => Record<string, unknown>]> = [
+    const bodies: Array<[RuleId, string, () => Record<string, unknown>]> = [
       ['notes.update.field-types', 'content as a number', () => ({ content: 42, version: current() })],
       ['notes.update.field-types', 'content as an array', () => ({ content: [content], version: current() })],
       ['notes.update.field-types', 'the version as a numeric string', () => ({ content, version: String(current()) })],

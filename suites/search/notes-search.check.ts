@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
+import type { RuleId } from '../../spec/rule-ids.js';
 import type { OkBody } from '../harness/bodies.js';
 import { checks, expectDeclaredStatus, expectRefused, setupOk } from '../harness/index.js';
 import { field, items, searchFinding } from './search-helpers.js';
@@ -25,7 +26,7 @@ check(
     // (A later page without snapshot_id is refused: the snapshot property judges it in every tier, with the
     // offset of its pages.)
     const word = t.data.word();
-    const attempts: Array<[string, Parameters<typeof t.api.searchNotes>, string]> = [
+    const attempts: Array<[RuleId, Parameters<typeof t.api.searchNotes>, string]> = [
       ['notes.search.query-required', [{}, {}], 'a search without query'],
       ['notes.search.query-required', [{}, { query: 42 }], 'a search whose query is a number'],
       ['notes.search.query-non-whitespace', [{}, { query: '' }], 'an empty query'],

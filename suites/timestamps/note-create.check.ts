@@ -83,7 +83,7 @@ check(
     const noOffset = ['2021-05-06T07:08:09', '2021-05-06T07:08:09.123', '2021-05-06 07:08:09'];
     await expectCreatesRefused(t, 'note', [
       ...noOffset.map((local) => ({
-        rules: 'notes.create.created-at-offset-required',
+        rules: 'notes.create.created-at-offset-required' as const,
         body: { content, created_at: local },
         what: `created_at ${local} (no offset)`,
       })),

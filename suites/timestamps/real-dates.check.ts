@@ -21,7 +21,7 @@ check(
     rules: ['conventions.timestamps.real-dates'],
   },
   async (t) => {
-    const rules = 'conventions.timestamps.real-dates';
+    const rules = 'conventions.timestamps.real-dates' as const;
     await expectCreatesRefused(t, 'note', [
       ...IMPOSSIBLE.map((value) => ({
         rules,

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
+import type { RuleId } from '../../spec/rule-ids.js';
 import {
   type CheckContext,
   checks,
@@ -57,8 +58,8 @@ function stamps(t: CheckContext): fc.Arbitrary<Stamp> {
 
 interface Field {
   what: string;
-  offsetRule: string;
-  futureRule?: string;
+  offsetRule: RuleId;
+  futureRule?: RuleId;
   /** Sends the stamp; when accepted, the stored instant (for fields that echo it). */
   send(t: CheckContext, value: string): Promise<{ x: Exchange; stored?: unknown }>;
 }
@@ -113,7 +114,7 @@ const FIELDS: Field[] = [
 ];
 
 for (const field of FIELDS) {
-  const rules = [field.offsetRule, ...(field.futureRule ? [field.futureRule] : [])] as [string, ...string[]];
+  const rules = [field.offsetRule, ...(field.futureRule ? [field.futureRule] : [])] as [RuleId, ...RuleId[]];
   check(`${field.what}: offsets, precision and past or future instants (property)`, { rules }, async (t) => {
     await t.property(stamps(t), async (s) => {
       const ms = Date.now() + s.fromNow;

@@ -1,7 +1,9 @@
 import { ManualClock } from '../../fake/clock.js';
 import { type FakeOptions, resolveConfig } from '../../fake/config.js';
-import { FakeCore } from '../../fake/http/core.js';
+import type { FakeCore } from '../../fake/http/core.js';
+import { createCore } from '../../fake/instance.js';
 import { createUser } from '../../fake/service/fixtures.js';
+import type { RuleId } from '../../spec/rule-ids.js';
 
 export const T0 = Date.parse('2026-06-01T12:00:00.000Z');
 export const iso = (ms: number) => new Date(ms).toISOString();
@@ -20,7 +22,7 @@ export class Session {
   readonly clock = new ManualClock(T0);
 
   constructor(options: FakeOptions) {
-    this.core = new FakeCore(resolveConfig({ seed: 11, clock: this.clock, ...options }));
+    this.core = createCore(resolveConfig({ seed: 11, clock: this.clock, ...options }));
     createUser(this.core.ctx, { token: 'alice-token' });
     createUser(this.core.ctx, { token: 'bob-token-0' });
   }
@@ -75,7 +77,7 @@ export class Session {
 export interface Scenario {
   name: string;
   /** The rules this scenario exercises. */
-  rules: readonly string[];
+  rules: readonly RuleId[];
   options?: FakeOptions;
   run(s: Session): void;
 }

@@ -1,8 +1,9 @@
 import { expect } from 'vitest';
 import { ManualClock } from '../../fake/clock.js';
 import { type FakeOptions, resolveConfig } from '../../fake/config.js';
-import { FakeCore } from '../../fake/http/core.js';
+import type { FakeCore } from '../../fake/http/core.js';
 import type { FakeResponse } from '../../fake/http/types.js';
+import { createCore } from '../../fake/instance.js';
 import type { ServiceContext } from '../../fake/service/context.js';
 import { DomainError, type DomainErrorKind } from '../../fake/service/errors.js';
 import { createUser } from '../../fake/service/fixtures.js';
@@ -24,7 +25,7 @@ export interface Harness {
 /** A deterministic fake (seeded ids, manual clock) with two users, for service-level tests. */
 export function harness(options: FakeOptions = {}): Harness {
   const clock = new ManualClock(T0);
-  const core = new FakeCore(resolveConfig({ seed: 7, clock, ...options }));
+  const core = createCore(resolveConfig({ seed: 7, clock, ...options }));
   const ctx = core.ctx;
   const user = (token: string) => {
     createUser(ctx, { token });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../fake/config.js';
-import { FakeCore } from '../../fake/http/core.js';
+import { createCore } from '../../fake/instance.js';
 import { listOperations } from '../../spec/openapi.js';
 import { createSchemaRegistry } from '../../spec/schemas.js';
 import { responseExamples } from './response-examples.js';
@@ -62,7 +62,7 @@ describe('openapi.yaml', () => {
   });
 
   it("describes every endpoint the reference fake serves, fixture API included, at its default profile's paths", () => {
-    const core = new FakeCore(resolveConfig());
+    const core = createCore(resolveConfig());
     const key = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, '{}')}`;
     const described = new Set(operations.map((o) => key(o.method, o.path)));
     const served = [

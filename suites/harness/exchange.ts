@@ -1,0 +1,27 @@
+/** One request and its answer, as recorded for evidence (bodies cut, secrets redacted). */
+/**
+ * One request and its answer. `Op` is the operationId it was sent for (a type only: it lets
+ * `setupOk` give the body its documented type).
+ */
+export interface Exchange<Op extends string = string> {
+  /** The operation it was sent for, as a type (never set at run time). */
+  readonly operation?: Op;
+  readonly method: string;
+  /** Path and query, relative to the target's base URL. */
+  readonly path: string;
+  readonly requestHeaders: Readonly<Record<string, string>>;
+  readonly requestBody?: string;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The response body as text (cut for the record, whole for parsing). */
+  readonly text: string;
+  /** The parsed JSON body, or undefined when the body is not JSON. */
+  readonly json: unknown;
+  readonly durationMs: number;
+  /** Problems of a 200 body against its schema in spec/ (set by the api layer). */
+  schemaProblems?: string[];
+  /** A shell command sending this request again as it was sent, credentials as variables (repro.ts). */
+  readonly repro?: string;
+  /** The exchange's entry in the run's recording (`--har`; har.ts), when it is recorded. */
+  readonly id?: string;
+}
