@@ -1,8 +1,8 @@
 import { Agent, request, errors as undiciErrors } from 'undici';
 import { Breaker, TargetUnavailable } from './breaker.js';
 import { KitError } from './errors.js';
-import { type HarEntry, harEntry } from './har.js';
 import type { Exchange } from './exchange.js';
+import { type HarEntry, harEntry } from './har.js';
 import { trackReads } from './read-tracking.js';
 import { redactText } from './redact.js';
 import { curlRepro, type NamedSecret } from './repro.js';
