@@ -1,5 +1,5 @@
 import type { CollectionRecord, UserRecord } from '../store/records.js';
-import { tokenize } from '../store/search-index.js';
+import { forEachTerm, termCounts, tokenize } from '../store/terms.js';
 import type { ServiceContext } from './context.js';
 import { readBounds, withinBounds } from './notes-list.js';
 import { decodeCursor, encodeCursor, filtersHash, pageOf } from './paging.js';
@@ -60,14 +60,19 @@ export function searchCollections(ctx: ServiceContext, user: UserRecord, body: u
     ranked = visible.sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : 1));
   } else {
     const { titleWeight, descriptionWeight } = ctx.policy.collectionsSearch;
+    // Score = sum over the query's terms (repeats count) of the weighted occurrences in the title
+    // and description: each side is read once and met in a term -> repeats map, so the cost is
+    // the query's length plus the visible texts' lengths, never their product.
+    const repeats = termCounts(text ?? '');
     const scored = visible
       .map((c) => {
-        const titleTerms = tokenize(c.title);
-        const bodyTerms = tokenize(c.description ?? '');
         let score = 0;
-        const count = (words: string[], term: string) => words.filter((t) => t === term).length;
-        for (const term of terms)
-          score += titleWeight * count(titleTerms, term) + descriptionWeight * count(bodyTerms, term);
+        const add = (weight: number) => (term: string) => {
+          const times = repeats.get(term);
+          if (times !== undefined) score += weight * times;
+        };
+        forEachTerm(c.title, add(titleWeight));
+        forEachTerm(c.description ?? '', add(descriptionWeight));
         return { c, score };
       })
       .filter((s) => s.score > 0);

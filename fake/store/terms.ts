@@ -1,0 +1,63 @@
+/**
+ * Terms of a text: maximal runs of letters and digits (Unicode `\p{L}` and `\p{N}`) of the
+ * lower-cased text, at most MAX_TERM_LENGTH UTF-16 units long (longer runs are dropped). The same
+ * terms as `text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)`, found by a scan of character codes:
+ * the regex allocated a match array per term, which made a 4 MiB query cost seconds.
+ */
+export const MAX_TERM_LENGTH = 64;
+
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+/** Per BMP code unit: 0 not yet known, 1 a letter or digit, 2 neither (filled as characters are met). */
+const bmpClass = new Uint8Array(65_536);
+for (let c = 0; c < 128; c++)
+  bmpClass[c] = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) ? 1 : 2;
+
+function isWordUnit(c: number): boolean {
+  let k = bmpClass[c]!;
+  if (k === 0) {
+    k = WORD_CHAR.test(String.fromCharCode(c)) ? 1 : 2;
+    bmpClass[c] = k;
+  }
+  return k === 1;
+}
+
+/** Calls `visit` with each term of the text, in order (repeats included). */
+export function forEachTerm(text: string, visit: (term: string) => void): void {
+  const lower = text.toLowerCase();
+  const n = lower.length;
+  let start = -1;
+  let i = 0;
+  while (i < n) {
+    const c = lower.charCodeAt(i);
+    let width = 1;
+    let word: boolean;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+      const low = lower.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        width = 2;
+        word = WORD_CHAR.test(lower.slice(i, i + 2));
+      } else word = false;
+    } else word = isWordUnit(c);
+    if (word) {
+      if (start === -1) start = i;
+    } else if (start !== -1) {
+      if (i - start <= MAX_TERM_LENGTH) visit(lower.slice(start, i));
+      start = -1;
+    }
+    i += width;
+  }
+  if (start !== -1 && n - start <= MAX_TERM_LENGTH) visit(lower.slice(start, n));
+}
+
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  forEachTerm(text, (term) => out.push(term));
+  return out;
+}
+
+/** How often each term occurs in the text, in first-occurrence order. */
+export function termCounts(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  forEachTerm(text, (term) => counts.set(term, (counts.get(term) ?? 0) + 1));
+  return counts;
+}
