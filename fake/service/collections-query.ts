@@ -1,5 +1,6 @@
 import type { CollectionRecord, UserRecord } from '../store/records.js';
-import { forEachTerm, termCounts, tokenize } from '../store/terms.js';
+import { TermTable } from '../store/term-table.js';
+import { forEachTermSpan } from '../store/terms.js';
 import type { ServiceContext } from './context.js';
 import { readBounds, withinBounds } from './notes-list.js';
 import { decodeCursor, encodeCursor, filtersHash, pageOf } from './paging.js';
@@ -54,25 +55,26 @@ export function searchCollections(ctx: ServiceContext, user: UserRecord, body: u
   const visible = [...ctx.store.collections.values()].filter(
     (c) => canSeeCollection(ctx, user, c) && withinBounds(c, bounds, false),
   );
-  const terms = text === undefined ? [] : tokenize(text);
+  const query = new TermTable(text ?? '');
   let ranked: CollectionRecord[];
-  if (terms.length === 0) {
+  if (query.size === 0) {
     ranked = visible.sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : 1));
   } else {
     const { titleWeight, descriptionWeight } = ctx.policy.collectionsSearch;
     // Score = sum over the query's terms (repeats count) of the weighted occurrences in the title
     // and description: each side is read once and met in a term -> repeats map, so the cost is
     // the query's length plus the visible texts' lengths, never their product.
-    const repeats = termCounts(text ?? '');
     const scored = visible
       .map((c) => {
         let score = 0;
-        const add = (weight: number) => (term: string) => {
-          const times = repeats.get(term);
-          if (times !== undefined) score += weight * times;
+        const add = (weight: number, field: string) => {
+          const lower = field.toLowerCase();
+          forEachTermSpan(lower, (start, end) => {
+            score += weight * query.countOf(lower, start, end);
+          });
         };
-        forEachTerm(c.title, add(titleWeight));
-        forEachTerm(c.description ?? '', add(descriptionWeight));
+        add(titleWeight, c.title);
+        add(descriptionWeight, c.description ?? '');
         return { c, score };
       })
       .filter((s) => s.score > 0);

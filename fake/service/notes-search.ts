@@ -1,5 +1,6 @@
 import type { NoteRecord, UserRecord } from '../store/records.js';
 import { tokenize } from '../store/search-index.js';
+import { TermTable } from '../store/term-table.js';
 import type { ServiceContext } from './context.js';
 import { DomainError, invalid } from './errors.js';
 import { matchesContains, readBounds, readContains, withinBounds } from './notes-list.js';
@@ -98,11 +99,13 @@ function rankWindow(
 
   const window = ctx.policy.notesSearch.window;
   const notes = ctx.store.notesBySeq;
-  const terms = tokenize(text);
+  // Only terms some note may hold become strings: a 4 MiB query of unknown words costs one scan.
+  const table = new TermTable(text);
+  const terms = table.terms((hash) => ctx.store.search.mightHold(hash));
   const view = relevanceView(ctx, user);
   const recentFirst = (a: NoteRecord, b: NoteRecord) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : 1);
   let ranked: NoteRecord[];
-  if (terms.length === 0 && ctx.broken('notes.search.query-optional')) {
+  if (table.size === 0 && ctx.broken('notes.search.query-optional')) {
     // Seam: a server without the query rule lists the most recent notes when the query has no terms.
     ranked = [...ctx.store.notes.values()].filter(accept).sort(recentFirst).slice(0, window);
   } else if (ctx.broken('notes.search.unranked')) {

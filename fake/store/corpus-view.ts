@@ -65,6 +65,11 @@ export class CorpusView {
     return Math.log(1 + (this.documents - df + 0.5) / (df + 0.5));
   }
 
+  /** The term's postings in the caller's own partition (walked inline by the scorers: the hot loop). */
+  ownPostings(term: string): Postings | undefined {
+    return this.own?.postings.get(term);
+  }
+
   /** Every (seq, tf) of the term among the view's notes. */
   eachPosting(term: string, visit: (seq: number, tf: number) => void): void {
     const list = this.own?.postings.get(term);
@@ -75,7 +80,8 @@ export class CorpusView {
     if (!this.ownOnly) this.eachSharedPosting(term, visit);
   }
 
-  private eachSharedPosting(term: string, visit: (seq: number, tf: number) => void): void {
+  /** Every (seq, tf) of the term among the notes shared with the caller. */
+  eachSharedPosting(term: string, visit: (seq: number, tf: number) => void): void {
     for (const [partition, seqs] of this.shared) {
       const list = partition.postings.get(term);
       if (!list) continue;

@@ -1,5 +1,6 @@
 import { CorpusView, Partition } from './corpus-view.js';
 import { findPosting, insertPosting, internalised, pairsOf, removePosting } from './postings.js';
+import { TermFilter } from './term-filter.js';
 import { forEachTerm } from './terms.js';
 import { type Hit, TopK } from './top-k.js';
 
@@ -45,11 +46,16 @@ export class SearchIndex {
   /** seq -> document length (sum of term frequencies). */
   private readonly docLength: number[] = [];
   private documents = 0;
+  /** Which terms any partition holds, by hash (see TermFilter). */
+  private readonly filter = new TermFilter(() => this.everyTerm());
   /** Scratch accumulators by seq, zero between calls. */
   private scores = new Float64Array(1024);
   private marks = new Uint8Array(1024);
   /** seq -> squared TF-IDF norm in its own partition, valid while the partition's generation holds. */
   private norms = new Float64Array(1024);
+  /** seq -> the norm pass that last wrote norms[seq] (a pass stamps instead of zeroing first). */
+  private stamps = new Int32Array(1024);
+  private stamp = 0;
 
   /** `textOf` must answer, for an indexed document, the text it was added with, until it is removed. */
   constructor(private readonly textOf: DocumentText) {}
@@ -63,6 +69,16 @@ export class SearchIndex {
     this.partitionOf.length = 0;
     this.docLength.length = 0;
     this.documents = 0;
+    this.filter.clear();
+  }
+
+  /** Whether some partition may hold a term of this hash (terms.ts hashUnits); false is certain. */
+  mightHold(hash: number): boolean {
+    return this.filter.mightHold(hash);
+  }
+
+  private *everyTerm(): Iterable<string> {
+    for (const partition of this.partitions.values()) yield* partition.postings.keys();
   }
 
   /** Indexes the document's current text under its owner (removing the document first is the caller's job). */
@@ -79,6 +95,7 @@ export class SearchIndex {
       const list = partition.postings.get(term);
       const grown = insertPosting(list ?? [], seq, tf);
       if (grown !== list) partition.postings.set(list ? term : internalised(term), grown);
+      if (!list) this.filter.added(term);
       length += tf;
     }
     this.ensureCapacity(seq);
@@ -99,7 +116,10 @@ export class SearchIndex {
       const list = partition.postings.get(term);
       if (!list) continue;
       const at = findPosting(list, seq);
-      if (at !== -1 && removePosting(list, at) === 0) partition.postings.delete(term);
+      if (at !== -1 && removePosting(list, at) === 0) {
+        partition.postings.delete(term);
+        this.filter.removed(term);
+      }
     }
     partition.documents--;
     partition.totalLength -= this.docLength[seq]!;
@@ -144,11 +164,21 @@ export class SearchIndex {
     const touched: number[] = [];
     for (const term of unique) {
       const idf = view.idf(term);
-      view.eachPosting(term, (seq, tf) => {
+      const accumulate = (seq: number, tf: number) => {
         if (scores[seq] === 0) touched.push(seq);
-        const len = docLength[seq]!;
-        scores[seq]! += idf * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * len) / avg)));
-      });
+        scores[seq]! += idf * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * docLength[seq]!) / avg)));
+      };
+      const list = view.ownPostings(term);
+      if (list) {
+        const pairs = pairsOf(list);
+        for (let i = 0; i < list.length; i += 2) {
+          const seq = pairs[i]!;
+          const tf = pairs[i + 1]!;
+          if (scores[seq] === 0) touched.push(seq);
+          scores[seq]! += idf * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * docLength[seq]!) / avg)));
+        }
+      }
+      if (!view.ownOnly) view.eachSharedPosting(term, accumulate);
     }
     const heap = new TopK(k, tieBreak);
     for (const seq of touched) {
@@ -185,10 +215,20 @@ export class SearchIndex {
       // factor, 1 + ln tf, comes from the posting.
       const idf = view.idf(term);
       const w = weight * idf * idf;
-      view.eachPosting(term, (other, tf) => {
-        if (scores[other] === 0) touched.push(other);
-        scores[other]! += w * logTf(tf);
-      });
+      const list = view.ownPostings(term);
+      if (list) {
+        const pairs = pairsOf(list);
+        for (let i = 0; i < list.length; i += 2) {
+          const other = pairs[i]!;
+          if (scores[other] === 0) touched.push(other);
+          scores[other]! += w * logTf(pairs[i + 1]!);
+        }
+      }
+      if (!view.ownOnly)
+        view.eachSharedPosting(term, (other, tf) => {
+          if (scores[other] === 0) touched.push(other);
+          scores[other]! += w * logTf(tf);
+        });
     }
     for (const [term] of strongest) view.eachPosting(term, (other) => void (marks[other] = 1));
     const heap = new TopK(k, tieBreak);
@@ -242,52 +282,51 @@ export class SearchIndex {
     const own = view.own;
     if (view.ownOnly) {
       if (own && own.normsGeneration !== own.generation) {
-        this.accumulateNorms(view, own, this.norms, undefined);
+        const { norms, stamps } = this;
+        const stamp = ++this.stamp;
+        for (const [term, list] of own.postings) {
+          const idf = view.idf(term);
+          const idf2 = idf * idf;
+          const pairs = pairsOf(list);
+          for (let i = 0; i < list.length; i += 2) {
+            const seq = pairs[i]!;
+            const w = logTf(pairs[i + 1]!);
+            if (stamps[seq] === stamp) norms[seq]! += w * w * idf2;
+            else {
+              stamps[seq] = stamp;
+              norms[seq] = w * w * idf2;
+            }
+          }
+        }
         own.normsGeneration = own.generation;
       }
       return (seq) => this.norms[seq]!;
     }
+    // Each document sits in one partition: walk the own partition whole and the shared ones
+    // filtered to the shared documents, each term's idf taken once.
     const local = new Map<number, number>();
-    const into = {
-      reset: (seq: number) => void local.set(seq, 0),
-      add: (seq: number, value: number) => void local.set(seq, local.get(seq)! + value),
-    };
-    if (own) this.accumulateNorms(view, own, undefined, into);
-    for (const [partition, seqs] of view.shared) this.accumulateNorms(view, partition, undefined, into, seqs);
-    return (seq) => local.get(seq) ?? 0;
-  }
-
-  private accumulateNorms(
-    view: CorpusView,
-    partition: Partition,
-    array: Float64Array | undefined,
-    into: { reset(seq: number): void; add(seq: number, value: number): void } | undefined,
-    only?: ReadonlySet<number>,
-  ): void {
-    for (const pass of [0, 1]) {
+    const walk = (partition: Partition, only?: ReadonlySet<number>) => {
       for (const [term, list] of partition.postings) {
-        const idf = pass === 1 ? view.idf(term) : 0;
-        const idf2 = idf * idf;
+        const idf = view.idf(term);
         const pairs = pairsOf(list);
         for (let i = 0; i < list.length; i += 2) {
           const seq = pairs[i]!;
           if (only && !only.has(seq)) continue;
-          const w = pass === 1 ? logTf(pairs[i + 1]!) : 0;
-          if (array) {
-            if (pass === 0) array[seq] = 0;
-            else array[seq]! += w * w * idf2;
-          } else if (pass === 0) into!.reset(seq);
-          else into!.add(seq, w * w * idf2);
+          const w = logTf(pairs[i + 1]!) * idf;
+          local.set(seq, (local.get(seq) ?? 0) + w * w);
         }
       }
-    }
+    };
+    if (own) walk(own);
+    for (const [partition, seqs] of view.shared) walk(partition, seqs);
+    return (seq) => local.get(seq) ?? 0;
   }
 
   private ensureCapacity(seq: number): void {
     if (seq < this.scores.length) return;
     let size = this.scores.length;
     while (size <= seq) size *= 2;
-    const grow = <T extends Float64Array | Uint8Array>(old: T, make: (n: number) => T): T => {
+    const grow = <T extends Float64Array | Uint8Array | Int32Array>(old: T, make: (n: number) => T): T => {
       const next = make(size);
       next.set(old);
       return next;
@@ -295,5 +334,6 @@ export class SearchIndex {
     this.scores = grow(this.scores, (n) => new Float64Array(n));
     this.norms = grow(this.norms, (n) => new Float64Array(n));
     this.marks = grow(this.marks, (n) => new Uint8Array(n));
+    this.stamps = grow(this.stamps, (n) => new Int32Array(n));
   }
 }

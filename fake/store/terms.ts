@@ -24,6 +24,15 @@ function isWordUnit(c: number): boolean {
 /** Calls `visit` with each term of the text, in order (repeats included). */
 export function forEachTerm(text: string, visit: (term: string) => void): void {
   const lower = text.toLowerCase();
+  forEachTermSpan(lower, (start, end) => visit(lower.slice(start, end)));
+}
+
+/**
+ * Calls `visit(start, end)` for each term of an already lower-cased text (runs longer than
+ * MAX_TERM_LENGTH are skipped): no string is made, so callers that only count or compare terms
+ * pay nothing per occurrence.
+ */
+export function forEachTermSpan(lower: string, visit: (start: number, end: number) => void): void {
   const n = lower.length;
   let start = -1;
   let i = 0;
@@ -41,12 +50,19 @@ export function forEachTerm(text: string, visit: (term: string) => void): void {
     if (word) {
       if (start === -1) start = i;
     } else if (start !== -1) {
-      if (i - start <= MAX_TERM_LENGTH) visit(lower.slice(start, i));
+      if (i - start <= MAX_TERM_LENGTH) visit(start, i);
       start = -1;
     }
     i += width;
   }
-  if (start !== -1 && n - start <= MAX_TERM_LENGTH) visit(lower.slice(start, n));
+  if (start !== -1 && n - start <= MAX_TERM_LENGTH) visit(start, n);
+}
+
+/** FNV-1a over the UTF-16 units of text[start, end): the same for a term and for its span. */
+export function hashUnits(text: string, start = 0, end = text.length): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 export function tokenize(text: string): string[] {
