@@ -1,24 +1,39 @@
-import { forEachTermSpan, hashUnits } from './terms.js';
+import { hashUnits, isWordUnit, MAX_TERM_LENGTH, WORD_CHAR } from './terms.js';
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
 
 /**
  * The distinct terms of one text (a query) with how often each occurs, found without making a
- * string per occurrence: terms are spans of the lower-cased text in an open-addressing table keyed
- * by hash and compared unit by unit. A 4 MiB query of a few words repeated costs one scan; a
- * 4 MiB query of distinct words makes strings only for the terms a caller asks for.
+ * string per occurrence: terms are spans of the lower-cased text (terms.ts rules) in an
+ * open-addressing table keyed by an FNV-1a hash computed during the scan and compared unit by
+ * unit. Sized once from the text's length (a text of n units has at most n/2 + 1 terms), so a
+ * 4 MiB query is one scan with no rehashing, and strings are made only for the terms asked for.
  */
 export class TermTable {
   private readonly lower: string;
-  private starts = new Int32Array(64);
-  private ends = new Int32Array(64);
-  private counts = new Int32Array(64);
-  private hashes = new Uint32Array(64);
+  private readonly starts: Int32Array;
+  private readonly ends: Int32Array;
+  private readonly counts: Int32Array;
+  private readonly hashes: Uint32Array;
   /** Open addressing: entry index + 1, 0 for an empty slot. */
-  private slots = new Int32Array(128);
+  private readonly slots: Int32Array;
+  private readonly mask: number;
   private entries = 0;
 
   constructor(text: string) {
-    this.lower = text.toLowerCase();
-    forEachTermSpan(this.lower, (start, end) => this.add(start, end));
+    const lower = text.toLowerCase();
+    this.lower = lower;
+    const most = (lower.length >> 1) + 1;
+    this.starts = new Int32Array(most);
+    this.ends = new Int32Array(most);
+    this.counts = new Int32Array(most);
+    this.hashes = new Uint32Array(most);
+    let slots = 4;
+    while (slots < most * 2) slots *= 2;
+    this.slots = new Int32Array(slots);
+    this.mask = slots - 1;
+    this.scan();
   }
 
   /** Distinct terms. */
@@ -40,26 +55,57 @@ export class TermTable {
     return out;
   }
 
-  private add(start: number, end: number): void {
-    const hash = hashUnits(this.lower, start, end);
+  /** forEachTermSpan with the hash folded in as each unit is read (the hot loop of a big query). */
+  private scan(): void {
+    const lower = this.lower;
+    const n = lower.length;
+    let start = -1;
+    let hash = FNV_OFFSET;
+    let i = 0;
+    while (i < n) {
+      const c = lower.charCodeAt(i);
+      let width = 1;
+      let word: boolean;
+      if (c < 128) word = (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+        const low = lower.charCodeAt(i + 1);
+        word = low >= 0xdc00 && low <= 0xdfff && WORD_CHAR.test(lower.slice(i, i + 2));
+        if (low >= 0xdc00 && low <= 0xdfff) width = 2;
+      } else word = isWordUnit(c);
+      if (word) {
+        if (start === -1) {
+          start = i;
+          hash = FNV_OFFSET;
+        }
+        hash = Math.imul(hash ^ c, FNV_PRIME);
+        if (width === 2) hash = Math.imul(hash ^ lower.charCodeAt(i + 1), FNV_PRIME);
+      } else if (start !== -1) {
+        if (i - start <= MAX_TERM_LENGTH) this.add(start, i, hash >>> 0);
+        start = -1;
+      }
+      i += width;
+    }
+    if (start !== -1 && n - start <= MAX_TERM_LENGTH) this.add(start, n, hash >>> 0);
+  }
+
+  private add(start: number, end: number, hash: number): void {
     const found = this.find(this.lower, start, end, hash);
     if (found !== -1) {
       this.counts[found]!++;
       return;
     }
-    if (this.entries === this.starts.length) this.growEntries();
     const e = this.entries++;
     this.starts[e] = start;
     this.ends[e] = end;
     this.counts[e] = 1;
     this.hashes[e] = hash;
-    this.place(e);
-    if (this.entries * 2 > this.slots.length) this.rehash();
+    let slot = hash & this.mask;
+    while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
+    this.slots[slot] = e + 1;
   }
 
   private find(text: string, start: number, end: number, hash: number): number {
-    const mask = this.slots.length - 1;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = hash & this.mask; ; slot = (slot + 1) & this.mask) {
       const e = this.slots[slot]! - 1;
       if (e === -1) return -1;
       if (this.hashes[e] === hash && this.same(e, text, start, end)) return e;
@@ -71,29 +117,5 @@ export class TermTable {
     if (this.ends[e]! - s !== end - start) return false;
     for (let k = 0; k < end - start; k++) if (this.lower.charCodeAt(s + k) !== text.charCodeAt(start + k)) return false;
     return true;
-  }
-
-  private place(e: number): void {
-    const mask = this.slots.length - 1;
-    let slot = this.hashes[e]! & mask;
-    while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
-    this.slots[slot] = e + 1;
-  }
-
-  private rehash(): void {
-    this.slots = new Int32Array(this.slots.length * 2);
-    for (let e = 0; e < this.entries; e++) this.place(e);
-  }
-
-  private growEntries(): void {
-    const size = this.starts.length * 2;
-    const grow = <T extends Int32Array | Uint32Array>(old: T, next: T): T => {
-      next.set(old);
-      return next;
-    };
-    this.starts = grow(this.starts, new Int32Array(size));
-    this.ends = grow(this.ends, new Int32Array(size));
-    this.counts = grow(this.counts, new Int32Array(size));
-    this.hashes = grow(this.hashes, new Uint32Array(size));
   }
 }

@@ -6,13 +6,13 @@
  */
 export const MAX_TERM_LENGTH = 64;
 
-const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+export const WORD_CHAR = /^[\p{L}\p{N}]$/u;
 /** Per BMP code unit: 0 not yet known, 1 a letter or digit, 2 neither (filled as characters are met). */
 const bmpClass = new Uint8Array(65_536);
 for (let c = 0; c < 128; c++)
   bmpClass[c] = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) ? 1 : 2;
 
-function isWordUnit(c: number): boolean {
+export function isWordUnit(c: number): boolean {
   let k = bmpClass[c]!;
   if (k === 0) {
     k = WORD_CHAR.test(String.fromCharCode(c)) ? 1 : 2;

@@ -8,7 +8,8 @@ import { createNote, updateNote } from '../../fake/service/notes-write.js';
 import { relevanceView } from '../../fake/service/relevance-view.js';
 import type { View } from '../../fake/service/views.js';
 import { SearchIndex } from '../../fake/store/search-index.js';
-import { tokenize } from '../../fake/store/terms.js';
+import { TermTable } from '../../fake/store/term-table.js';
+import { forEachTermSpan, termCounts, tokenize } from '../../fake/store/terms.js';
 import { harness } from './helpers.js';
 
 const ids = (view: View) => (view.results as View[]).map((r) => r.id);
@@ -47,6 +48,23 @@ describe('terms', () => {
         expect(tokenize(t)).toEqual(expected);
       }),
       { numRuns: 300, seed: 5 },
+    );
+  });
+
+  it('are counted by the query table as by a map of strings, and looked up by span', () => {
+    const unit = fc.constantFrom('ab', 'AB', 'b', '7', ' ', 'İ', 'ẞ', '𝒳', '\ud800', '-', 'ab ab');
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 60 }), fc.array(unit, { maxLength: 20 }), (parts, others) => {
+        const text = parts.join('');
+        const table = new TermTable(text);
+        const counts = termCounts(text);
+        expect(table.terms()).toEqual([...counts.keys()]);
+        const other = others.join('').toLowerCase();
+        forEachTermSpan(other, (start, end) => {
+          expect(table.countOf(other, start, end)).toBe(counts.get(other.slice(start, end)) ?? 0);
+        });
+      }),
+      { numRuns: 500, seed: 9 },
     );
   });
 });
