@@ -100,12 +100,12 @@ function rankWindow(
   const window = ctx.policy.notesSearch.window;
   const notes = ctx.store.notesBySeq;
   // Only terms some note may hold become strings: a 4 MiB query of unknown words costs one scan.
-  const table = new TermTable(text);
-  const terms = table.terms((hash) => ctx.store.search.mightHold(hash));
+  const table = new TermTable(text, (hash) => ctx.store.search.mightHold(hash));
+  const terms = table.terms();
   const view = relevanceView(ctx, user);
   const recentFirst = (a: NoteRecord, b: NoteRecord) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : 1);
   let ranked: NoteRecord[];
-  if (table.size === 0 && ctx.broken('notes.search.query-optional')) {
+  if (table.occurrences === 0 && ctx.broken('notes.search.query-optional')) {
     // Seam: a server without the query rule lists the most recent notes when the query has no terms.
     ranked = [...ctx.store.notes.values()].filter(accept).sort(recentFirst).slice(0, window);
   } else if (ctx.broken('notes.search.unranked')) {

@@ -1,44 +1,44 @@
 import { hashUnits, isWordUnit, MAX_TERM_LENGTH, WORD_CHAR } from './terms.js';
 
-const FNV_OFFSET = 0x811c9dc5;
+const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 
 /**
  * The distinct terms of one text (a query) with how often each occurs, found without making a
  * string per occurrence: terms are spans of the lower-cased text (terms.ts rules) in an
  * open-addressing table keyed by an FNV-1a hash computed during the scan and compared unit by
- * unit. Sized once from the text's length (a text of n units has at most n/2 + 1 terms), so a
- * 4 MiB query is one scan with no rehashing, and strings are made only for the terms asked for.
+ * unit. `worthKeeping(hash)` drops terms that cannot matter before they cost a table entry (terms
+ * no index holds), so a 4 MiB query of unknown words is one scan; strings are made only for the
+ * terms asked for.
  */
 export class TermTable {
   private readonly lower: string;
-  private readonly starts: Int32Array;
-  private readonly ends: Int32Array;
-  private readonly counts: Int32Array;
-  private readonly hashes: Uint32Array;
+  private starts = new Int32Array(64);
+  private ends = new Int32Array(64);
+  private counts = new Int32Array(64);
+  private hashes = new Int32Array(64);
   /** Open addressing: entry index + 1, 0 for an empty slot. */
-  private readonly slots: Int32Array;
-  private readonly mask: number;
+  private slots = new Int32Array(128);
+  private mask = 127;
   private entries = 0;
+  private seen = 0;
 
-  constructor(text: string) {
-    const lower = text.toLowerCase();
-    this.lower = lower;
-    const most = (lower.length >> 1) + 1;
-    this.starts = new Int32Array(most);
-    this.ends = new Int32Array(most);
-    this.counts = new Int32Array(most);
-    this.hashes = new Uint32Array(most);
-    let slots = 4;
-    while (slots < most * 2) slots *= 2;
-    this.slots = new Int32Array(slots);
-    this.mask = slots - 1;
+  constructor(
+    text: string,
+    private readonly worthKeeping: (hash: number) => boolean = () => true,
+  ) {
+    this.lower = text.toLowerCase();
     this.scan();
   }
 
-  /** Distinct terms. */
+  /** Distinct terms kept. */
   get size(): number {
     return this.entries;
+  }
+
+  /** Term occurrences in the text, kept or not. */
+  get occurrences(): number {
+    return this.seen;
   }
 
   /** How often the term at other[start, end) (lower-cased) occurs in this text. */
@@ -80,28 +80,51 @@ export class TermTable {
         hash = Math.imul(hash ^ c, FNV_PRIME);
         if (width === 2) hash = Math.imul(hash ^ lower.charCodeAt(i + 1), FNV_PRIME);
       } else if (start !== -1) {
-        if (i - start <= MAX_TERM_LENGTH) this.add(start, i, hash >>> 0);
+        if (i - start <= MAX_TERM_LENGTH) this.add(start, i, hash);
         start = -1;
       }
       i += width;
     }
-    if (start !== -1 && n - start <= MAX_TERM_LENGTH) this.add(start, n, hash >>> 0);
+    if (start !== -1 && n - start <= MAX_TERM_LENGTH) this.add(start, n, hash);
   }
 
   private add(start: number, end: number, hash: number): void {
+    this.seen++;
     const found = this.find(this.lower, start, end, hash);
     if (found !== -1) {
       this.counts[found]!++;
       return;
     }
+    if (!this.worthKeeping(hash)) return;
+    if (this.entries === this.starts.length) this.grow();
     const e = this.entries++;
     this.starts[e] = start;
     this.ends[e] = end;
     this.counts[e] = 1;
     this.hashes[e] = hash;
-    let slot = hash & this.mask;
+    this.place(e);
+  }
+
+  private place(e: number): void {
+    let slot = this.hashes[e]! & this.mask;
     while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
     this.slots[slot] = e + 1;
+  }
+
+  /** Doubles the entries and the slots (kept at most half full). */
+  private grow(): void {
+    const size = this.starts.length * 2;
+    const copy = (old: Int32Array, next: Int32Array<ArrayBuffer>) => {
+      next.set(old);
+      return next;
+    };
+    this.starts = copy(this.starts, new Int32Array(size));
+    this.ends = copy(this.ends, new Int32Array(size));
+    this.counts = copy(this.counts, new Int32Array(size));
+    this.hashes = copy(this.hashes, new Int32Array(size));
+    this.slots = new Int32Array(size * 2);
+    this.mask = size * 2 - 1;
+    for (let e = 0; e < this.entries; e++) this.place(e);
   }
 
   private find(text: string, start: number, end: number, hash: number): number {

@@ -58,11 +58,14 @@ export function forEachTermSpan(lower: string, visit: (start: number, end: numbe
   if (start !== -1 && n - start <= MAX_TERM_LENGTH) visit(start, n);
 }
 
-/** FNV-1a over the UTF-16 units of text[start, end): the same for a term and for its span. */
+/**
+ * FNV-1a over the UTF-16 units of text[start, end): the same for a term and for its span. A signed
+ * 32-bit result, so it stays a small integer in V8 (an unsigned one above 2^31 is boxed).
+ */
 export function hashUnits(text: string, start = 0, end = text.length): number {
-  let h = 0x811c9dc5;
+  let h = 0x811c9dc5 | 0;
   for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+  return h;
 }
 
 export function tokenize(text: string): string[] {
