@@ -1,9 +1,11 @@
 // Benchmarks of the reference fake (a script, not a test: numbers depend on the machine).
 //   npm run build && npm run bench            full run (about a minute)
 //   BENCH_SECONDS=3 BENCH_NOTES=20000 ...     shorter
-// Reports GET-note and create-note throughput next to a bare node:http JSON server, search
-// latency percentiles at 100k notes, and RSS after seeding 100k notes (plain and --generate).
-import { fork } from 'node:child_process';
+// Reports GET-note and create-note throughput next to a bare node:http JSON server, search and
+// related-notes latency percentiles at 100k notes, RSS after seeding 100k notes (plain and
+// --generate), RSS after --generate 1,000,000 (BENCH_GENERATE_MAX; 0 skips it) and the one line
+// a heap too small for it answers. bench/worst-cases.js times the worst input per text path.
+import { fork, spawnSync } from 'node:child_process';
 import autocannon from 'autocannon';
 import { VOCAB } from './vocab.js';
 
@@ -70,6 +72,24 @@ rows.push([
   `${fmt(search.requests.average)} req/s`,
   `p50 ${search.latency.p50} ms, p99 ${search.latency.p99} ms, max ${search.latency.max} ms`,
 ]);
+/** Related notes of the first 1,000 notes in turn, one connection (no writes: norms stay cached). */
+async function relatedRun(target) {
+  let r = 0;
+  return run({
+    url: `${target.url}/v2/notes/${target.ids[0]}/related-notes`,
+    headers,
+    connections: 1,
+    requests: [
+      { setupRequest: (req) => ({ ...req, path: `/v2/notes/${target.ids[r++ % target.ids.length]}/related-notes` }) },
+    ],
+  });
+}
+const related = await relatedRun(big);
+rows.push([
+  `fake related notes at ${fmt(NOTES)} notes (1 connection)`,
+  `${fmt(related.requests.average)} req/s`,
+  `p50 ${related.latency.p50} ms, p99 ${related.latency.p99} ms, max ${related.latency.max} ms`,
+]);
 rows.push([
   `seeding ${fmt(NOTES)} notes in-process`,
   `${fmt(NOTES / (big.seedMs / 1000))} notes/s`,
@@ -83,7 +103,42 @@ rows.push([
   `${fmt(NOTES / (generated.seedMs / 1000))} notes/s`,
   `rss ${fmt(generated.rss / 1048576)} MiB`,
 ]);
+const generatedRelated = await relatedRun(generated);
+rows.push([
+  `fake related notes, --generate ${fmt(NOTES)} (1 connection)`,
+  `${fmt(generatedRelated.requests.average)} req/s`,
+  `p50 ${generatedRelated.latency.p50} ms, p99 ${generatedRelated.latency.p99} ms, max ${generatedRelated.latency.max} ms`,
+]);
 generated.child.kill();
+
+// The largest generation: its RSS after seeding, then what a heap too small for it answers.
+const GENERATE_MAX = Number(process.env.BENCH_GENERATE_MAX ?? 1_000_000);
+let million;
+if (GENERATE_MAX > 0) {
+  million = await start('generate', GENERATE_MAX);
+  rows.push([
+    `--generate ${fmt(GENERATE_MAX)}`,
+    `${fmt(GENERATE_MAX / (million.seedMs / 1000))} notes/s`,
+    `rss ${fmt(million.rss / 1048576)} MiB`,
+  ]);
+  million.child.kill();
+  const refused = spawnSync(
+    process.execPath,
+    [
+      '--max-old-space-size=256',
+      'bin/notes-conformance.js',
+      'fake',
+      '--port',
+      '0',
+      '--token',
+      TOKEN,
+      '--generate',
+      String(GENERATE_MAX),
+    ],
+    { encoding: 'utf8' },
+  );
+  rows.push([`--generate ${fmt(GENERATE_MAX)} in a 256 MiB heap`, `exit ${refused.status}`, refused.stderr.trim()]);
+}
 
 const ratio = fakeGet.requests.average / bareGet.requests.average;
 console.log(
@@ -94,6 +149,11 @@ console.log(`\nGET note: ${(ratio * 100).toFixed(0)}% of bare node:http (target 
 console.log(`create:   ${fmt(fakeCreate.requests.average)} req/s (target >= 7,000)`);
 console.log(`search:   p99 ${search.latency.p99} ms at ${fmt(NOTES)} notes (target < 20 ms)`);
 console.log(
+  `related:  p50 ${related.latency.p50} ms, p99 ${related.latency.p99} ms at ${fmt(NOTES)} notes; generated p50 ${generatedRelated.latency.p50} ms, p99 ${generatedRelated.latency.p99} ms (target p50 < 20 ms, p99 < 100 ms)`,
+);
+if (million)
+  console.log(`generate: ${fmt(million.rss / 1048576)} MiB RSS at ${fmt(GENERATE_MAX)} notes (target <= 2,048 MiB)`);
+console.log(
   `memory:   ${fmt(Math.max(big.rss, generated.rss) / 1048576)} MiB RSS at ${fmt(NOTES)} notes (target <= 400 MiB)`,
 );
 const errors =
@@ -103,5 +163,9 @@ const errors =
   search.errors +
   fakeGet.non2xx +
   fakeCreate.non2xx +
-  search.non2xx;
+  search.non2xx +
+  related.errors +
+  related.non2xx +
+  generatedRelated.errors +
+  generatedRelated.non2xx;
 if (errors > 0) console.log(`\nWARNING: ${errors} errors or non-2xx responses during the runs`);
