@@ -33,19 +33,20 @@ function run(opts) {
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 const rows = [];
+/** Keeps a row for the summary and prints it at once (a long run interrupted keeps what it measured). */
+function record(row) {
+  rows.push(row);
+  console.log(`  ${row.join('   ')}`);
+}
 
 const bare = await start('bare');
 const bareGet = await run({ url: `${bare.url}/v2/notes/x`, headers });
 bare.child.kill();
-rows.push([
-  'bare node:http GET (fixed JSON)',
-  `${fmt(bareGet.requests.average)} req/s`,
-  `p99 ${bareGet.latency.p99} ms`,
-]);
+record(['bare node:http GET (fixed JSON)', `${fmt(bareGet.requests.average)} req/s`, `p99 ${bareGet.latency.p99} ms`]);
 
 const small = await start('fake', 1000);
 const fakeGet = await run({ url: `${small.url}/v2/notes/${small.ids[0]}`, headers });
-rows.push(['fake GET /v2/notes/{id}', `${fmt(fakeGet.requests.average)} req/s`, `p99 ${fakeGet.latency.p99} ms`]);
+record(['fake GET /v2/notes/{id}', `${fmt(fakeGet.requests.average)} req/s`, `p99 ${fakeGet.latency.p99} ms`]);
 let n = 0;
 const fakeCreate = await run({
   url: `${small.url}/v2/notes`,
@@ -54,7 +55,7 @@ const fakeCreate = await run({
   setupClient: (client) =>
     client.setBody(JSON.stringify({ content: `bench note ${n++}\nsome body text for the note` })),
 });
-rows.push(['fake POST /v2/notes', `${fmt(fakeCreate.requests.average)} req/s`, `p99 ${fakeCreate.latency.p99} ms`]);
+record(['fake POST /v2/notes', `${fmt(fakeCreate.requests.average)} req/s`, `p99 ${fakeCreate.latency.p99} ms`]);
 small.child.kill();
 
 const big = await start('fake', NOTES);
@@ -67,7 +68,7 @@ const search = await run({
   connections: 1,
   requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ query: queries[q++ % queries.length] }) }) }],
 });
-rows.push([
+record([
   `fake search at ${fmt(NOTES)} notes (1 connection)`,
   `${fmt(search.requests.average)} req/s`,
   `p50 ${search.latency.p50} ms, p99 ${search.latency.p99} ms, max ${search.latency.max} ms`,
@@ -85,12 +86,12 @@ async function relatedRun(target) {
   });
 }
 const related = await relatedRun(big);
-rows.push([
+record([
   `fake related notes at ${fmt(NOTES)} notes (1 connection)`,
   `${fmt(related.requests.average)} req/s`,
   `p50 ${related.latency.p50} ms, p99 ${related.latency.p99} ms, max ${related.latency.max} ms`,
 ]);
-rows.push([
+record([
   `seeding ${fmt(NOTES)} notes in-process`,
   `${fmt(NOTES / (big.seedMs / 1000))} notes/s`,
   `rss ${fmt(big.rss / 1048576)} MiB`,
@@ -98,13 +99,13 @@ rows.push([
 big.child.kill();
 
 const generated = await start('generate', NOTES);
-rows.push([
+record([
   `--generate ${fmt(NOTES)} (json-schema-faker)`,
   `${fmt(NOTES / (generated.seedMs / 1000))} notes/s`,
   `rss ${fmt(generated.rss / 1048576)} MiB`,
 ]);
 const generatedRelated = await relatedRun(generated);
-rows.push([
+record([
   `fake related notes, --generate ${fmt(NOTES)} (1 connection)`,
   `${fmt(generatedRelated.requests.average)} req/s`,
   `p50 ${generatedRelated.latency.p50} ms, p99 ${generatedRelated.latency.p99} ms, max ${generatedRelated.latency.max} ms`,
@@ -116,7 +117,7 @@ const GENERATE_MAX = Number(process.env.BENCH_GENERATE_MAX ?? 1_000_000);
 let million;
 if (GENERATE_MAX > 0) {
   million = await start('generate', GENERATE_MAX);
-  rows.push([
+  record([
     `--generate ${fmt(GENERATE_MAX)}`,
     `${fmt(GENERATE_MAX / (million.seedMs / 1000))} notes/s`,
     `rss ${fmt(million.rss / 1048576)} MiB`,
@@ -137,7 +138,7 @@ if (GENERATE_MAX > 0) {
     ],
     { encoding: 'utf8' },
   );
-  rows.push([`--generate ${fmt(GENERATE_MAX)} in a 256 MiB heap`, `exit ${refused.status}`, refused.stderr.trim()]);
+  record([`--generate ${fmt(GENERATE_MAX)} in a 256 MiB heap`, `exit ${refused.status}`, refused.stderr.trim()]);
 }
 
 const ratio = fakeGet.requests.average / bareGet.requests.average;
