@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { generateSync, type JsonSchema, type Random } from 'json-schema-faker';
 import { loadOpenApi } from '../../spec/openapi.js';
 import { DataFileError } from './errors.js';
@@ -135,11 +136,52 @@ export function generateSeed(count: number, seed: number, now: number, sink: (ch
   const collections = batch(collectionSchema, collectionCount(count), mix(seed, 0), 0.7);
   for (const c of collections) collectionTitles.push(c.title as string);
   sink({ collections, notes: [] });
+  const memory = new MemoryGuard(count);
   for (let done = 0, chunk = 1; done < count; done += CHUNK, chunk++) {
     const notes = batch(noteSchema, Math.min(CHUNK, count - done), mix(seed, chunk), 0.9);
     for (const note of notes) orderTimestamps(note);
     // As a client's request would arrive: flat strings (the generator's are concatenation trees).
     sink(JSON.parse(JSON.stringify({ notes })) as SeedData);
+    memory.check(done + notes.length);
+  }
+}
+
+/** Stop while the heap still has room: V8 kills the process when it runs out. */
+const HEAP_SHARE = 0.85;
+/** Notes generated before their memory is projected (fewer would measure start-up, not notes). */
+const PROJECT_AFTER = 100_000;
+
+/**
+ * Ends a generation that will not fit in this process's heap with one line naming the limit,
+ * instead of a V8 out-of-memory abort minutes later: from PROJECT_AFTER notes on, the heap used
+ * per note so far projects the whole run; at any point, a heap past HEAP_SHARE of its limit stops it.
+ */
+class MemoryGuard {
+  private readonly start = getHeapStatistics().used_heap_size;
+  private nextProjection = PROJECT_AFTER;
+
+  constructor(private readonly count: number) {}
+
+  check(done: number): void {
+    if (done >= this.count) return;
+    const { used_heap_size: used, heap_size_limit: limit } = getHeapStatistics();
+    const budget = limit * HEAP_SHARE;
+    if (used > budget) this.refuse(limit, Math.max(0, done - 1_000), `the heap was full after ${done} notes`);
+    if (done < this.nextProjection) return;
+    this.nextProjection += PROJECT_AFTER;
+    const perNote = Math.max(1, (used - this.start) / done);
+    if (this.start + perNote * this.count > budget * 1.1) {
+      const fit = Math.floor((budget - this.start) / perNote / 1_000) * 1_000;
+      this.refuse(limit, fit, `about ${Math.round(perNote)} bytes a note`);
+    }
+  }
+
+  private refuse(limit: number, fit: number, why: string): never {
+    const mib = Math.round(limit / 1_048_576);
+    throw new DataFileError(
+      `--generate ${this.count}: does not fit in this process's ${mib} MiB heap (${why}); ` +
+        `about ${fit} notes fit, or raise the limit with NODE_OPTIONS=--max-old-space-size=<MiB>`,
+    );
   }
 }
 

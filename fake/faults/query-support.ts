@@ -99,7 +99,30 @@ export function containsAll(ctx: ServiceContext, wanted: ContainsFilter, run: ()
   return pretendingEach(ctx.store.notes.values(), 'features', lackingSome, run);
 }
 
-/** Runs the operation as if the caller owned every note (but `except`): isolation between users is gone. */
+/**
+ * Runs the operation as if the caller owned every note (but `except`): isolation between users is
+ * gone. The search index files notes under their owner, so each pretended note is re-filed for the
+ * request and filed back after it.
+ */
 export function owningAll(ctx: ServiceContext, userId: string, run: () => View, except?: string): View {
-  return pretendingEach(ctx.store.notes.values(), 'ownerId', (n) => (n.id === except ? undefined : userId), run);
+  const { search } = ctx.store;
+  const changed: Array<{ note: { ownerId: string; seq: number }; saved: string }> = [];
+  for (const note of ctx.store.notes.values()) {
+    if (note.id === except || note.ownerId === userId) continue;
+    const writable = note as { ownerId: string; seq: number };
+    search.remove(note.seq);
+    changed.push({ note: writable, saved: note.ownerId });
+    writable.ownerId = userId;
+    search.add(note.seq);
+  }
+  try {
+    return run();
+  } finally {
+    for (const { note, saved } of changed) {
+      if (note.ownerId !== userId) continue;
+      search.remove(note.seq);
+      note.ownerId = saved;
+      if (ctx.store.notesBySeq[note.seq] === note) search.add(note.seq);
+    }
+  }
 }

@@ -1,9 +1,11 @@
 import type { NoteRecord, UserRecord } from '../store/records.js';
 import { tokenize } from '../store/search-index.js';
+import { TermTable } from '../store/term-table.js';
 import type { ServiceContext } from './context.js';
 import { DomainError, invalid } from './errors.js';
 import { matchesContains, readBounds, readContains, withinBounds } from './notes-list.js';
 import { canSeeNote } from './permissions.js';
+import { relevanceView } from './relevance-view.js';
 import { checkArray, checkBoolean, checkString, checkUuid, type Input, intParam, requireObject } from './validate.js';
 import { noteListItem, type View } from './views.js';
 
@@ -97,15 +99,19 @@ function rankWindow(
 
   const window = ctx.policy.notesSearch.window;
   const notes = ctx.store.notesBySeq;
-  const terms = tokenize(text);
+  // Only terms some note may hold become strings: a 4 MiB query of unknown words costs one scan.
+  const table = new TermTable(text, (hash) => ctx.store.search.mightHold(hash));
+  const terms = table.terms();
+  const view = relevanceView(ctx, user);
   const recentFirst = (a: NoteRecord, b: NoteRecord) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : 1);
   let ranked: NoteRecord[];
-  if (terms.length === 0 && ctx.broken('notes.search.query-optional')) {
+  if (table.occurrences === 0 && ctx.broken('notes.search.query-optional')) {
     // Seam: a server without the query rule lists the most recent notes when the query has no terms.
     ranked = [...ctx.store.notes.values()].filter(accept).sort(recentFirst).slice(0, window);
   } else if (ctx.broken('notes.search.unranked')) {
     // Seam: the ranking itself; an unranked server orders every match by updated_at.
     const all = ctx.store.search.search(
+      view,
       terms,
       Number.MAX_SAFE_INTEGER,
       (seq) => accept(notes[seq]!),
@@ -121,7 +127,7 @@ function rankWindow(
     const inBody = (note: NoteRecord) =>
       tokenize(note.content.slice(note.content.indexOf('\n') + 1)).some((t) => terms.includes(t));
     const admit = (seq: number) => accept(notes[seq]!) && (!titleless || inBody(notes[seq]!));
-    const hits = ctx.store.search.search(terms, window, admit, (a, b) => recentFirst(notes[a]!, notes[b]!));
+    const hits = ctx.store.search.search(view, terms, window, admit, (a, b) => recentFirst(notes[a]!, notes[b]!));
     ranked = hits.map((h) => notes[h.seq]!);
   }
   return { ranked, includeContent };

@@ -67,11 +67,16 @@ export function checkBoolean(value: unknown, field: string): boolean {
 
 // RFC 3339 date-time; the offset (Z or ±hh:mm) is mandatory.
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|([+-])(\d{2}):(\d{2}))$/;
+const MAX_TIMESTAMP_CHARS = 64;
 const NO_OFFSET = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 
 /** Milliseconds since the epoch of an RFC 3339 timestamp with an offset; sub-millisecond digits are truncated. */
 export function parseTimestamp(value: unknown, field: string): number {
   if (typeof value !== 'string') throw invalid(`${field} must be a date-time string`, field);
+  // No date-time is this long (the longest form, nanoseconds and an offset, has 35 characters):
+  // refused before any pattern scans megabytes of digits.
+  if (value.length > MAX_TIMESTAMP_CHARS)
+    throw invalid(`${field} is not a valid date-time (longer than ${MAX_TIMESTAMP_CHARS} characters)`, field);
   const m = TIMESTAMP.exec(value);
   if (!m) {
     if (NO_OFFSET.test(value)) throw invalid(`${field} must carry a timezone offset (Z or such as +01:00)`, field);

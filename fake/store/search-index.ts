@@ -1,53 +1,61 @@
+import { CorpusView, Partition } from './corpus-view.js';
+import { findPosting, insertPosting, internalised, pairsOf, removePosting } from './postings.js';
+import { TermFilter } from './term-filter.js';
+import { forEachTerm } from './terms.js';
+import { type Hit, TopK } from './top-k.js';
+
+export { CorpusView } from './corpus-view.js';
+export { tokenize } from './terms.js';
+export type { Hit } from './top-k.js';
+
 /**
- * An inverted index with BM25 ranking over notes (title terms weigh TITLE_WEIGHT times body
- * terms), keyed by the notes' dense integer handles so scoring accumulates in a typed array.
+ * An inverted index with BM25 ranking for search and TF-IDF cosine similarity for related notes,
+ * partitioned by owner: every statistic a score uses is read from a CorpusView, the caller's own
+ * partition plus the notes shared with them. Title terms weigh TITLE_WEIGHT times body terms.
+ * Documents are the notes' dense integer handles, so scores accumulate in typed arrays.
  */
 const TITLE_WEIGHT = 3;
 const K1 = 1.2;
 const B = 0.75;
-const MAX_TERM_LENGTH = 64;
-const TERM = /[\p{L}\p{N}]+/gu;
+/** Related notes gather candidates through the subject's strongest terms only. */
+const RELATED_QUERY_TERMS = 32;
 
-export function tokenize(text: string): string[] {
-  const out: string[] = [];
-  for (const match of text.toLowerCase().matchAll(TERM)) {
-    const term = match[0];
-    if (term.length <= MAX_TERM_LENGTH) out.push(term);
-  }
-  return out;
-}
+/** 1 + ln(tf), the related-notes weight of a term frequency, looked up for small tf. */
+const LOG_TF = Float64Array.from({ length: 256 }, (_, tf) => (tf === 0 ? 0 : 1 + Math.log(tf)));
+const logTf = (tf: number) => (tf < 256 ? LOG_TF[tf]! : 1 + Math.log(tf));
 
-export interface Hit {
-  seq: number;
-  score: number;
-}
-
-/** The text a document was indexed with: the index keeps no copy of it. */
-export type DocumentText = (seq: number) => { title: string; body: string } | undefined;
+/** The text and owner a document was indexed with: the index keeps no copy of the text. */
+export type DocumentText = (seq: number) => { owner: string; title: string; body: string } | undefined;
 
 /**
  * Term frequencies of a document: title terms weigh TITLE_WEIGHT. Recomputed from the text on
- * removal and for related-note vectors instead of being kept per document: per-document term
- * maps (and their copies of every term string) were most of the fake's memory at 100,000 notes.
+ * removal instead of being kept per document: per-document term maps (and their copies of every
+ * term string) were most of the fake's memory at 100,000 notes.
  */
 function termFrequencies(title: string, body: string): Map<string, number> {
   const terms = new Map<string, number>();
-  for (const t of tokenize(title)) terms.set(t, (terms.get(t) ?? 0) + TITLE_WEIGHT);
-  for (const t of tokenize(body)) terms.set(t, (terms.get(t) ?? 0) + 1);
+  forEachTerm(title, (t) => terms.set(t, (terms.get(t) ?? 0) + TITLE_WEIGHT));
+  forEachTerm(body, (t) => terms.set(t, (terms.get(t) ?? 0) + 1));
   return terms;
 }
 
 export class SearchIndex {
-  /**
-   * term -> postings as flat pairs [seq, tf, seq, tf, ...] sorted by seq (see Postings), where a
-   * Map<seq, tf> per term took several times the memory.
-   */
-  private readonly postings = new Map<string, Postings>();
-  /** seq -> document length (sum of term frequencies); undefined for documents not indexed. */
-  private readonly docLength: (number | undefined)[] = [];
+  private readonly partitions = new Map<string, Partition>();
+  /** seq -> the partition it was indexed in (undefined: not indexed). */
+  private readonly partitionOf: (Partition | undefined)[] = [];
+  /** seq -> document length (sum of term frequencies). */
+  private readonly docLength: number[] = [];
   private documents = 0;
-  private totalLength = 0;
+  /** Which terms any partition holds, by hash (see TermFilter). */
+  private readonly filter = new TermFilter(() => this.everyTerm());
+  /** Scratch accumulators by seq, zero between calls. */
   private scores = new Float64Array(1024);
+  private marks = new Uint8Array(1024);
+  /** seq -> squared TF-IDF norm in its own partition, valid while the partition's generation holds. */
+  private norms = new Float64Array(1024);
+  /** seq -> the norm pass that last wrote norms[seq] (a pass stamps instead of zeroing first). */
+  private stamps = new Int32Array(1024);
+  private stamp = 0;
 
   /** `textOf` must answer, for an indexed document, the text it was added with, until it is removed. */
   constructor(private readonly textOf: DocumentText) {}
@@ -57,272 +65,275 @@ export class SearchIndex {
   }
 
   clear(): void {
-    this.postings.clear();
+    this.partitions.clear();
+    this.partitionOf.length = 0;
     this.docLength.length = 0;
     this.documents = 0;
-    this.totalLength = 0;
+    this.filter.clear();
   }
 
-  /** Indexes the document's current text (removing the document first is the caller's job). */
+  /** Whether some partition may hold a term of this hash (terms.ts hashUnits); false is certain. */
+  mightHold(hash: number): boolean {
+    return this.filter.mightHold(hash);
+  }
+
+  private *everyTerm(): Iterable<string> {
+    for (const partition of this.partitions.values()) yield* partition.postings.keys();
+  }
+
+  /** Indexes the document's current text under its owner (removing the document first is the caller's job). */
   add(seq: number): void {
     const text = this.textOf(seq);
-    if (!text || this.docLength[seq] !== undefined) return;
+    if (!text || this.partitionOf[seq] !== undefined) return;
+    let partition = this.partitions.get(text.owner);
+    if (!partition) {
+      partition = new Partition(text.owner);
+      this.partitions.set(text.owner, partition);
+    }
     let length = 0;
     for (const [term, tf] of termFrequencies(text.title, text.body)) {
-      const key = this.postings.has(term) ? term : internalised(term);
-      const list = this.postings.get(key);
+      const list = partition.postings.get(term);
       const grown = insertPosting(list ?? [], seq, tf);
-      if (grown !== list) this.postings.set(key, grown);
+      if (grown !== list) partition.postings.set(list ? term : internalised(term), grown);
+      if (!list) this.filter.added(term);
       length += tf;
     }
+    this.ensureCapacity(seq);
+    this.partitionOf[seq] = partition;
     this.docLength[seq] = length;
+    partition.documents++;
+    partition.totalLength += length;
+    partition.generation++;
     this.documents++;
-    this.totalLength += length;
   }
 
   /** Forgets the document; its text must still be what it was indexed with. */
   remove(seq: number): void {
-    const length = this.docLength[seq];
+    const partition = this.partitionOf[seq];
     const text = this.textOf(seq);
-    if (length === undefined || !text) return;
+    if (!partition || !text) return;
     for (const term of termFrequencies(text.title, text.body).keys()) {
-      const list = this.postings.get(term);
+      const list = partition.postings.get(term);
       if (!list) continue;
       const at = findPosting(list, seq);
-      if (at === -1) continue;
-      if (removePosting(list, at) === 0) this.postings.delete(term);
+      if (at !== -1 && removePosting(list, at) === 0) {
+        partition.postings.delete(term);
+        this.filter.removed(term);
+      }
     }
-    this.totalLength -= length;
-    this.docLength[seq] = undefined;
+    partition.documents--;
+    partition.totalLength -= this.docLength[seq]!;
+    partition.generation++;
+    if (partition.documents === 0) this.partitions.delete(partition.owner);
+    this.partitionOf[seq] = undefined;
     this.documents--;
   }
 
-  idf(term: string): number {
-    const n = this.documents;
-    const df = (this.postings.get(term)?.length ?? 0) / 2;
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  /** The statistics of `owner`'s notes plus `shared` (indexed notes of other owners visible to them). */
+  view(owner: string, shared: Iterable<number> = []): CorpusView {
+    const own = this.partitions.get(owner);
+    const byPartition = new Map<Partition, Set<number>>();
+    for (const seq of shared) {
+      const partition = this.partitionOf[seq];
+      if (!partition || partition === own) continue;
+      let seqs = byPartition.get(partition);
+      if (!seqs) {
+        seqs = new Set();
+        byPartition.set(partition, seqs);
+      }
+      seqs.add(seq);
+    }
+    return new CorpusView(own, byPartition, (seq) => this.docLength[seq]!);
   }
 
   /**
-   * The `k` best documents for the query terms among those `accept` admits, best first; ties
-   * broken by `tieBreak` (smaller first).
+   * BM25: the `k` best documents of the view for the query terms among those `accept` admits,
+   * best first; ties broken by `tieBreak` (smaller first).
    */
   search(
+    view: CorpusView,
     queryTerms: readonly string[],
     k: number,
     accept: (seq: number) => boolean,
     tieBreak: (a: number, b: number) => number,
   ): Hit[] {
-    const unique = [...new Set(queryTerms)].filter((t) => this.postings.has(t));
+    const unique = [...new Set(queryTerms)].filter((t) => view.df(t) > 0);
     if (unique.length === 0 || k <= 0) return [];
-    const avg = this.totalLength / Math.max(1, this.documents);
+    const avg = view.totalLength / Math.max(1, view.documents);
+    const { scores, docLength } = this;
     const touched: number[] = [];
     for (const term of unique) {
-      const idf = this.idf(term);
-      const list = this.postings.get(term)!;
-      const pairs = pairsOf(list);
-      for (let i = 0; i < list.length; i += 2) {
-        const seq = pairs[i]!;
-        const tf = pairs[i + 1]!;
-        if (seq >= this.scores.length) this.grow(seq);
-        if (this.scores[seq] === 0) touched.push(seq);
-        const len = this.docLength[seq]!;
-        this.scores[seq]! += idf * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * len) / avg)));
+      const idf = view.idf(term);
+      const accumulate = (seq: number, tf: number) => {
+        if (scores[seq] === 0) touched.push(seq);
+        scores[seq]! += idf * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * docLength[seq]!) / avg)));
+      };
+      const list = view.ownPostings(term);
+      if (list) {
+        const pairs = pairsOf(list);
+        for (let i = 0; i < list.length; i += 2) {
+          const seq = pairs[i]!;
+          const tf = pairs[i + 1]!;
+          if (scores[seq] === 0) touched.push(seq);
+          scores[seq]! += idf * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * docLength[seq]!) / avg)));
+        }
       }
+      if (!view.ownOnly) view.eachSharedPosting(term, accumulate);
     }
     const heap = new TopK(k, tieBreak);
     for (const seq of touched) {
-      const score = this.scores[seq]!;
-      this.scores[seq] = 0;
+      const score = scores[seq]!;
+      scores[seq] = 0;
       if (heap.admits(seq, score) && accept(seq)) heap.push(seq, score);
     }
     return heap.sorted();
   }
 
-  /** The TF-IDF vector of a document (for related notes), unit length. */
+  /**
+   * Related notes of an indexed document: cosine similarity of TF-IDF vectors ((1 + ln tf) x idf,
+   * idf of the view), among the view's documents sharing one of the subject's strongest terms;
+   * scores rounded to 6 decimals, only positive ones, the `k` best first, ties by `tieBreak`.
+   * Computed from postings and cached norms, never by re-reading the candidates' text.
+   */
+  related(
+    view: CorpusView,
+    seq: number,
+    k: number,
+    accept: (seq: number) => boolean,
+    tieBreak: (a: number, b: number) => number,
+  ): Hit[] {
+    const query = this.vectorIn(view, seq);
+    if (query.size === 0 || k <= 0) return [];
+    const norms = this.normsOf(view);
+    const strongest = [...query.entries()]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, RELATED_QUERY_TERMS);
+    const { scores, marks } = this;
+    const touched: number[] = [];
+    for (const [term, weight] of query) {
+      // The subject's unit weight (weight x idf) times the candidate's idf: the candidate's own
+      // factor, 1 + ln tf, comes from the posting.
+      const idf = view.idf(term);
+      const w = weight * idf * idf;
+      const list = view.ownPostings(term);
+      if (list) {
+        const pairs = pairsOf(list);
+        for (let i = 0; i < list.length; i += 2) {
+          const other = pairs[i]!;
+          if (scores[other] === 0) touched.push(other);
+          scores[other]! += w * logTf(pairs[i + 1]!);
+        }
+      }
+      if (!view.ownOnly)
+        view.eachSharedPosting(term, (other, tf) => {
+          if (scores[other] === 0) touched.push(other);
+          scores[other]! += w * logTf(tf);
+        });
+    }
+    for (const [term] of strongest) view.eachPosting(term, (other) => void (marks[other] = 1));
+    const heap = new TopK(k, tieBreak);
+    for (const other of touched) {
+      const dot = scores[other]!;
+      const candidate = marks[other] === 1;
+      scores[other] = 0;
+      marks[other] = 0;
+      if (!candidate || other === seq) continue;
+      const score = Math.round((dot / (Math.sqrt(norms(other)) || 1)) * 1e6) / 1e6;
+      if (score > 0 && heap.admits(other, score) && accept(other)) heap.push(other, score);
+    }
+    return heap.sorted();
+  }
+
+  /** The document's TF-IDF vector in its owner's own view, unit length (empty when not indexed). */
   vector(seq: number): Map<string, number> {
-    const text = this.docLength[seq] === undefined ? undefined : this.textOf(seq);
+    const partition = this.partitionOf[seq];
+    if (!partition) return new Map();
+    const view = this.view(partition.owner);
+    const unit = this.vectorIn(view, seq);
+    for (const [term, w] of unit) unit.set(term, w * view.idf(term));
+    return unit;
+  }
+
+  /**
+   * term -> (1 + ln tf) / |document vector| in the view: the unit vector without its idf factor,
+   * which the caller multiplies in per term.
+   */
+  private vectorIn(view: CorpusView, seq: number): Map<string, number> {
+    const text = this.partitionOf[seq] === undefined ? undefined : this.textOf(seq);
     const out = new Map<string, number>();
     if (!text) return out;
     let norm = 0;
     for (const [term, tf] of termFrequencies(text.title, text.body)) {
-      const w = (1 + Math.log(tf)) * this.idf(term);
+      const idf = view.idf(term);
+      const w = logTf(tf);
       out.set(term, w);
-      norm += w * w;
+      norm += w * w * idf * idf;
     }
     norm = Math.sqrt(norm) || 1;
     for (const [term, w] of out) out.set(term, w / norm);
     return out;
   }
 
-  /** Documents sharing a term with the vector (their handles). */
-  neighbours(vector: ReadonlyMap<string, number>, maxTerms: number): Set<number> {
-    const strongest = [...vector.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, maxTerms);
-    const out = new Set<number>();
-    for (const [term] of strongest) {
-      const list = this.postings.get(term) ?? [];
-      const pairs = pairsOf(list);
-      for (let i = 0; i < list.length; i += 2) out.add(pairs[i]!);
+  /**
+   * Squared TF-IDF norms of the view's documents. The caller's own partition keeps them until it
+   * changes (one pass over its postings); a view with shared notes computes its own each time.
+   */
+  private normsOf(view: CorpusView): (seq: number) => number {
+    const own = view.own;
+    if (view.ownOnly) {
+      if (own && own.normsGeneration !== own.generation) {
+        const { norms, stamps } = this;
+        const stamp = ++this.stamp;
+        for (const [term, list] of own.postings) {
+          const idf = view.idf(term);
+          const idf2 = idf * idf;
+          const pairs = pairsOf(list);
+          for (let i = 0; i < list.length; i += 2) {
+            const seq = pairs[i]!;
+            const w = logTf(pairs[i + 1]!);
+            if (stamps[seq] === stamp) norms[seq]! += w * w * idf2;
+            else {
+              stamps[seq] = stamp;
+              norms[seq] = w * w * idf2;
+            }
+          }
+        }
+        own.normsGeneration = own.generation;
+      }
+      return (seq) => this.norms[seq]!;
     }
-    return out;
+    // Each document sits in one partition: walk the own partition whole and the shared ones
+    // filtered to the shared documents, each term's idf taken once.
+    const local = new Map<number, number>();
+    const walk = (partition: Partition, only?: ReadonlySet<number>) => {
+      for (const [term, list] of partition.postings) {
+        const idf = view.idf(term);
+        const pairs = pairsOf(list);
+        for (let i = 0; i < list.length; i += 2) {
+          const seq = pairs[i]!;
+          if (only && !only.has(seq)) continue;
+          const w = logTf(pairs[i + 1]!) * idf;
+          local.set(seq, (local.get(seq) ?? 0) + w * w);
+        }
+      }
+    };
+    if (own) walk(own);
+    for (const [partition, seqs] of view.shared) walk(partition, seqs);
+    return (seq) => local.get(seq) ?? 0;
   }
 
-  private grow(seq: number): void {
+  private ensureCapacity(seq: number): void {
+    if (seq < this.scores.length) return;
     let size = this.scores.length;
     while (size <= seq) size *= 2;
-    const next = new Float64Array(size);
-    next.set(this.scores);
-    this.scores = next;
-  }
-}
-
-/**
- * A term string that holds no reference to the text it was cut from: V8 may keep a long note
- * alive through a short sliced string, and a term outlives the note version it came from.
- */
-function internalised(term: string): string {
-  return term.length < 13 ? term : ` ${term}`.slice(1);
-}
-
-/**
- * A term's postings: flat pairs [seq, tf, ...] sorted by seq, `length` numbers long. Short lists
- * (most terms are rare) are plain arrays, 8 bytes a number plus a small header; a list that grows
- * past PACK_AT numbers moves to an Int32Array (4 bytes a number, off the JS heap) with spare room.
- */
-interface PackedPostings {
-  data: Int32Array;
-  length: number;
-}
-type Postings = number[] | PackedPostings;
-const PACK_AT = 32;
-
-function pairsOf(list: Postings): ArrayLike<number> {
-  return Array.isArray(list) ? list : list.data;
-}
-
-/** Position (even index) of seq in a postings list, or -1. */
-function findPosting(list: Postings, seq: number): number {
-  const pairs = pairsOf(list);
-  const at = lowerPair(pairs, list.length, seq);
-  return at < list.length && pairs[at] === seq ? at : -1;
-}
-
-/**
- * Inserts (seq, tf) in seq order and answers the list to keep: the same one, or its packed form.
- * New documents have the largest seq, so this mostly appends.
- */
-function insertPosting(list: Postings, seq: number, tf: number): Postings {
-  const pairs = pairsOf(list);
-  const appending = list.length === 0 || pairs[list.length - 2]! < seq;
-  const at = appending ? list.length : lowerPair(pairs, list.length, seq);
-  if (Array.isArray(list)) {
-    if (appending) list.push(seq, tf);
-    else list.splice(at, 0, seq, tf);
-    if (list.length <= PACK_AT) return list;
-    const data = new Int32Array(list.length * 2);
-    data.set(list);
-    return { data, length: list.length };
-  }
-  if (list.length + 2 > list.data.length) {
-    const data = new Int32Array(Math.ceil(list.data.length * 1.5) + 2);
-    data.set(list.data.subarray(0, list.length));
-    list.data = data;
-  }
-  if (!appending) list.data.copyWithin(at + 2, at, list.length);
-  list.data[at] = seq;
-  list.data[at + 1] = tf;
-  list.length += 2;
-  return list;
-}
-
-/** Removes the pair at `at`; answers the numbers left. */
-function removePosting(list: Postings, at: number): number {
-  if (Array.isArray(list)) {
-    list.splice(at, 2);
-    return list.length;
-  }
-  list.data.copyWithin(at, at + 2, list.length);
-  list.length -= 2;
-  return list.length;
-}
-
-function lowerPair(pairs: ArrayLike<number>, length: number, seq: number): number {
-  let lo = 0;
-  let hi = length / 2;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (pairs[mid * 2]! < seq) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo * 2;
-}
-
-/** A bounded min-heap keeping the k best (score desc, then tieBreak asc). */
-class TopK {
-  private readonly seqs: number[] = [];
-  private readonly scores: number[] = [];
-  constructor(
-    private readonly k: number,
-    private readonly tieBreak: (a: number, b: number) => number,
-  ) {}
-
-  /** Whether (seq, score) would enter the heap: a cheap test before the caller's filter. */
-  admits(seq: number, score: number): boolean {
-    return this.seqs.length < this.k || this.better(seq, score, 0);
-  }
-
-  push(seq: number, score: number): void {
-    if (this.seqs.length < this.k) {
-      this.seqs.push(seq);
-      this.scores.push(score);
-      this.up(this.seqs.length - 1);
-    } else {
-      this.seqs[0] = seq;
-      this.scores[0] = score;
-      this.down(0);
-    }
-  }
-
-  sorted(): Hit[] {
-    const hits = this.seqs.map((seq, i) => ({ seq, score: this.scores[i]! }));
-    return hits.sort((a, b) => b.score - a.score || this.tieBreak(a.seq, b.seq));
-  }
-
-  /** Whether (seq, score) ranks better than the heap entry at i. */
-  private better(seq: number, score: number, i: number): boolean {
-    const s = this.scores[i]!;
-    return score > s || (score === s && this.tieBreak(seq, this.seqs[i]!) < 0);
-  }
-
-  private worse(i: number, j: number): boolean {
-    return this.better(this.seqs[j]!, this.scores[j]!, i);
-  }
-
-  private up(i: number): void {
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!this.worse(i, p)) return;
-      this.swap(i, p);
-      i = p;
-    }
-  }
-
-  private down(i: number): void {
-    const n = this.seqs.length;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < n && this.worse(l, m)) m = l;
-      if (r < n && this.worse(r, m)) m = r;
-      if (m === i) return;
-      this.swap(i, m);
-      i = m;
-    }
-  }
-
-  private swap(i: number, j: number): void {
-    [this.seqs[i], this.seqs[j]] = [this.seqs[j]!, this.seqs[i]!];
-    [this.scores[i], this.scores[j]] = [this.scores[j]!, this.scores[i]!];
+    const grow = <T extends Float64Array | Uint8Array | Int32Array>(old: T, make: (n: number) => T): T => {
+      const next = make(size);
+      next.set(old);
+      return next;
+    };
+    this.scores = grow(this.scores, (n) => new Float64Array(n));
+    this.norms = grow(this.norms, (n) => new Float64Array(n));
+    this.marks = grow(this.marks, (n) => new Uint8Array(n));
+    this.stamps = grow(this.stamps, (n) => new Int32Array(n));
   }
 }

@@ -22,10 +22,13 @@ export class Store {
   readonly notesByUpdated = new SortedIndex();
   readonly collectionsByCreated = new SortedIndex();
   readonly collectionsByUpdated = new SortedIndex();
-  /** Indexes each note's title and content, read back from the note itself (it keeps no copy). */
+  /**
+   * Indexes each note's title and content under its owner, read back from the note itself (it
+   * keeps no copy).
+   */
   readonly search = new SearchIndex((seq) => {
     const note = this.notesBySeq[seq];
-    return note && { title: note.title, body: note.content };
+    return note && { owner: note.ownerId, title: note.title, body: note.content };
   });
   readonly snapshots = new Map<string, SearchSnapshot>();
   /** Active collections by lower-cased title, per user who owns or holds a grant on them. */

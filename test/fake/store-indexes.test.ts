@@ -65,7 +65,9 @@ describe('search index (flat postings, packed when long, re-tokenized on removal
     fc.assert(
       fc.property(fc.array(op, { maxLength: 400 }), (ops) => {
         const docs = new Map<number, string>();
-        const index = new SearchIndex((seq) => (docs.has(seq) ? { title: '', body: docs.get(seq)! } : undefined));
+        const index = new SearchIndex((seq) =>
+          docs.has(seq) ? { owner: 'u', title: '', body: docs.get(seq)! } : undefined,
+        );
         for (const { doc, text: body } of ops) {
           if (docs.has(doc)) {
             index.remove(doc);
@@ -80,6 +82,7 @@ describe('search index (flat postings, packed when long, re-tokenized on removal
         for (const term of vocabulary) {
           const hits = index
             .search(
+              index.view('u'),
               [term],
               1_000,
               () => true,
@@ -100,12 +103,15 @@ describe('search index (flat postings, packed when long, re-tokenized on removal
 
   it('keeps scores of documents whose lists were packed, and forgets removed ones', () => {
     const docs = new Map<number, string>();
-    const index = new SearchIndex((seq) => (docs.has(seq) ? { title: `doc ${seq}`, body: docs.get(seq)! } : undefined));
+    const index = new SearchIndex((seq) =>
+      docs.has(seq) ? { owner: 'u', title: `doc ${seq}`, body: docs.get(seq)! } : undefined,
+    );
     for (let seq = 0; seq < 500; seq++) {
       docs.set(seq, seq % 7 === 0 ? 'common rare' : 'common');
       index.add(seq);
     }
     const rare = index.search(
+      index.view('u'),
       ['rare'],
       1_000,
       () => true,
@@ -122,6 +128,7 @@ describe('search index (flat postings, packed when long, re-tokenized on removal
     }
     expect(
       index.search(
+        index.view('u'),
         ['common'],
         1_000,
         () => true,
@@ -131,6 +138,7 @@ describe('search index (flat postings, packed when long, re-tokenized on removal
     expect(
       index
         .search(
+          index.view('u'),
           ['rare'],
           1_000,
           () => true,

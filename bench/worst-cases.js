@@ -1,0 +1,269 @@
+// The worst inputs per text path (a script, not a test: numbers depend on the machine).
+//   npm run build && node bench/worst-cases.js        (BENCH_NOTES=100000 by default)
+// The fake runs in a child process; the attacker owns BENCH_NOTES notes (the corpus its searches
+// walk) and sends the largest inputs the limits allow (4 MiB bodies, 200,000-character notes,
+// 10,000-character descriptions). For each case: the server time of the request, the CPU time of
+// fake.handle in the server process (body parsing included; the worst of REPEAT runs; wall time
+// beside it, which a busy shared machine inflates), then the same request over HTTP while a second
+// user's GET is sent 2 ms later: that GET's latency (the 4 MiB upload and its parse included)
+// says whether the slow request blocked everyone. Budget: 100 ms of server time per request.
+import { fork } from 'node:child_process';
+import { request } from 'node:http';
+import { VOCAB } from './vocab.js';
+
+const NOTES = Number(process.env.BENCH_NOTES ?? 100_000);
+const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
+const BUDGET_MS = 100;
+const MIB4 = 4 * 1024 * 1024 - 1024;
+const ATTACKER = 'attacker-token-1';
+const VICTIM = 'victim-token-01';
+
+/** Text of `unit` repeated to about `chars` characters. */
+const fill = (unit, chars) => unit.repeat(Math.floor(chars / unit.length));
+const allTerms = VOCAB.join(' ');
+const distinctWords = (n, prefix) => Array.from({ length: n }, (_, i) => `${prefix}${i.toString(36)}`).join(' ');
+/** A JSON body of about 4 MiB whose `query` is the text `unit` repeated. */
+const queryBody = (unit, extra = {}) => ({ ...extra, query: fill(unit, MIB4 - 200) });
+
+/** Each case: a setup run once in the server (as the attacker), then the timed request. */
+const CASES = [
+  {
+    path: 'note search',
+    what: `4 MiB query repeating all ${VOCAB.length} corpus terms (every posting walked)`,
+    request: () => ['POST', '/v2/notes/search?limit=50', queryBody(`${allTerms} `)],
+  },
+  {
+    path: 'note search',
+    what: '4 MiB query of 600,000 distinct unknown terms',
+    request: () => ['POST', '/v2/notes/search', { query: distinctWords(600_000, 'q').slice(0, MIB4 - 200) }],
+  },
+  {
+    path: 'note search',
+    what: '4 MiB query of one-letter terms "a a a ..."',
+    request: () => ['POST', '/v2/notes/search', queryBody('a ')],
+  },
+  {
+    path: 'case folding',
+    what: 'note search, 4 MiB query of "İ" (lower-cases to two units each)',
+    // Two UTF-8 bytes a character: half as many characters fill the body limit.
+    request: () => ['POST', '/v2/notes/search', { query: fill('İ', (MIB4 - 200) / 2) }],
+  },
+  {
+    path: 'case folding',
+    what: 'note search, 4 MiB query of 64-letter terms of "ẞ" (folded, then kept)',
+    // Three UTF-8 bytes a character.
+    request: () => ['POST', '/v2/notes/search', { query: fill(`${'ẞ'.repeat(64)} `, (MIB4 - 200) / 3) }],
+  },
+  {
+    path: 'related notes',
+    what: 'a 200,000-character note holding every corpus term, right after a write (norms recomputed)',
+    setup: [['POST', '/v2/notes', { content: `everything\n${fill(`${allTerms} `, 199_000)}` }]],
+    request: (ids) => ['GET', `/v2/notes/${ids[0]}/related-notes?limit=20`],
+    touch: true,
+  },
+  {
+    path: 'related notes',
+    what: 'a typical corpus note, right after a write (norms recomputed)',
+    request: (_ids, corpus) => ['GET', `/v2/notes/${corpus[7]}/related-notes?limit=20`],
+    touch: true,
+  },
+  {
+    path: 'collection search',
+    what: '10 collections of 10,000-character descriptions, 4 MiB query of the same words',
+    setup: Array.from({ length: 10 }, (_, i) => [
+      'POST',
+      '/v2/collections',
+      { title: `c${i}`, description: distinctWords(2_000, 'd').slice(0, 10_000) },
+    ]),
+    request: () => ['POST', '/v2/collections/search', { query: fill(`${distinctWords(2_000, 'd')} `, MIB4 - 200) }],
+  },
+  {
+    path: 'collection search',
+    what: '1,000 collections of 1,000-character titles and 10,000-character descriptions, 4 MiB query',
+    setup: Array.from({ length: 1_000 }, (_, i) => [
+      'POST',
+      '/v2/collections',
+      { title: fill(`t${i} `, 1_000), description: distinctWords(2_000, `e${i}`).slice(0, 10_000) },
+    ]),
+    request: () => ['POST', '/v2/collections/search', { query: fill(`${distinctWords(5_000, 'e1')} `, MIB4 - 200) }],
+  },
+  {
+    path: 'titles',
+    what: 'note create, a 200,000-character first line of "# " runs',
+    request: () => ['POST', '/v2/notes', { content: fill('# ', 200_000) }],
+  },
+  {
+    path: 'titles',
+    what: 'note create, 4 MiB of one-character collection_titles (1,000 collections owned)',
+    request: () => [
+      'POST',
+      '/v2/notes',
+      {
+        content: 'x',
+        collection_titles: Array.from({ length: 800_000 }, (_, i) => String.fromCharCode(97 + (i % 26))),
+      },
+    ],
+  },
+  {
+    path: 'titles',
+    what: 'note create, 4 MiB of 1,000-character "İ" collection_titles',
+    request: () => ['POST', '/v2/notes', { content: 'x', collection_titles: Array(2_000).fill('İ'.repeat(1_000)) }],
+  },
+  ...[
+    ['![](a', 'image starts without targets'],
+    ['[](x.pdf![](', 'file-link and image starts interleaved'],
+    ['- [ ] \t', 'task markers on one line'],
+    ['\n-\t[ ]', 'task lines without a closing space'],
+  ].map(([unit, label]) => ({
+    path: 'markdown detection',
+    what: `note create, 200,000 characters of ${label}`,
+    request: () => ['POST', '/v2/notes', { content: `x\n${fill(unit, 199_990)}` }],
+  })),
+  {
+    path: 'cursors',
+    what: 'note list, an 8 KiB forged cursor',
+    request: () => [
+      'GET',
+      `/v2/notes?page=${Buffer.from(JSON.stringify([1, 'x'.repeat(6_000), 'f'])).toString('base64url')}`,
+    ],
+  },
+  {
+    path: 'cursors',
+    what: `note list page after a cursor, contains filters, ${NOTES.toLocaleString('en-US')} notes`,
+    request: () => ['GET', '/v2/notes?limit=100&contains_tasks=true&contains_images=true'],
+  },
+  {
+    path: 'timestamps',
+    what: 'note create, created_at of 4 MiB of digits after the seconds',
+    request: () => [
+      'POST',
+      '/v2/notes',
+      { content: 'x', created_at: `2025-01-01T00:00:00.${'9'.repeat(MIB4 - 200)}Z` },
+    ],
+  },
+  {
+    path: 'timestamps',
+    what: 'note search, 4 MiB time bound of "+" and digits',
+    request: () => ['POST', '/v2/notes/search', { query: 'w1x', created_after: fill('+00:00', MIB4 - 200) }],
+  },
+];
+
+if (process.argv[2] === 'server') await serve();
+else await main();
+
+async function main() {
+  const server = fork(new URL(import.meta.url), ['server'], {
+    stdio: 'inherit',
+    execArgv: ['--max-old-space-size=4096'],
+  });
+  const ask = (message) =>
+    new Promise((resolve) => {
+      server.once('message', resolve);
+      server.send(message);
+    });
+  const { port } = await new Promise((resolve) => server.once('message', resolve));
+  const rows = [];
+  for (let i = 0; i < CASES.length; i++) {
+    const { ms, wall, status, request: req } = await ask({ case: i });
+    const blocked = await raced(port, req);
+    rows.push([CASES[i].path, CASES[i].what, ms, wall, status, blocked]);
+    console.log(
+      `${CASES[i].path}: ${CASES[i].what}: ${ms} ms CPU, ${wall} ms wall (${status}), second user waited ${blocked} ms`,
+    );
+  }
+  server.kill();
+  console.log(`\nWorst cases per text path at ${NOTES.toLocaleString('en-US')} notes (budget ${BUDGET_MS} ms)\n`);
+  console.log('| path | worst input | server CPU time (wall) | status | second user waited |');
+  console.log('|---|---|---|---|---|');
+  for (const [path, what, ms, wall, status, blocked] of rows)
+    console.log(
+      `| ${path} | ${what} | ${ms} ms (${wall} ms) | ${status} | ${blocked} ms${blocked > BUDGET_MS ? ' (blocked)' : ''} |`,
+    );
+  const over = rows.filter((r) => r[2] > BUDGET_MS);
+  console.log(
+    over.length === 0 ? `\nNo case above ${BUDGET_MS} ms.` : `\nOVER BUDGET: ${over.map((r) => r[1]).join('; ')}`,
+  );
+}
+
+/** The attack over HTTP, and 2 ms later the second user's GET: answers the GET's latency in ms. */
+async function raced(port, [method, url, body]) {
+  const send = (m, u, b, token) =>
+    new Promise((resolve) => {
+      const payload = b === undefined ? undefined : JSON.stringify(b);
+      const started = performance.now();
+      const req = request(
+        {
+          port,
+          host: '127.0.0.1',
+          method: m,
+          path: u,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(performance.now() - started));
+        },
+      );
+      req.on('error', () => resolve(performance.now() - started));
+      req.end(payload);
+    });
+  const attack = send(method, url, body, ATTACKER);
+  await new Promise((r) => setTimeout(r, 2));
+  const victim = send('GET', '/v2/notes?limit=1', undefined, VICTIM);
+  const [, waited] = await Promise.all([attack, victim]);
+  return Math.round(waited);
+}
+
+async function serve() {
+  const { createFake } = await import('../dist/fake/index.js');
+  const fake = await createFake({ users: [ATTACKER, VICTIM], port: 0 });
+  const call = (method, url, body) =>
+    fake.handle({
+      method,
+      url,
+      headers: { authorization: `Bearer ${ATTACKER}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  let seed = 42;
+  const rand = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const words = (n) => Array.from({ length: n }, () => VOCAB[Math.floor(VOCAB.length * rand() ** 3)]).join(' ');
+  const corpus = [];
+  for (let i = 0; i < NOTES; i++) {
+    const id = call('POST', '/v2/notes', { content: `${words(3)}\n${words(27)}\n- [ ] ${words(2)}` }).json.id;
+    if (corpus.length < 100) corpus.push(id);
+  }
+  fake.handle({
+    method: 'POST',
+    url: '/v2/notes',
+    headers: { authorization: `Bearer ${VICTIM}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ content: 'victim note' }),
+  });
+  process.on('message', ({ case: i }) => {
+    const c = CASES[i];
+    const ids = (c.setup ?? []).map(([m, u, b]) => call(m, u, b).json.id);
+    const req = c.request(ids, corpus);
+    let worst = 0;
+    let wall = 0;
+    let status = 0;
+    for (let r = 0; r < REPEAT; r++) {
+      // A write first where the case is about caches a write invalidates.
+      if (c.touch) call('POST', '/v2/notes', { content: `touch ${r}` });
+      // CPU time of this process (the request is handled synchronously): the machine may be shared,
+      // and wall time would count other processes' turns on the cores.
+      const cpu = process.cpuUsage();
+      const started = performance.now();
+      status = call(...req).status;
+      const used = process.cpuUsage(cpu);
+      worst = Math.max(worst, (used.user + used.system) / 1000);
+      wall = Math.max(wall, performance.now() - started);
+    }
+    if (c.touch) call('POST', '/v2/notes', { content: 'touch again' });
+    process.send({ ms: Math.round(worst), wall: Math.round(wall), status, request: req });
+  });
+  process.send({ port: Number(new URL(fake.url).port) });
+}

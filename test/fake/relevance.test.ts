@@ -1,0 +1,219 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createCollection } from '../../fake/service/collections.js';
+import { grant } from '../../fake/service/fixtures.js';
+import { relatedNotes } from '../../fake/service/notes-related.js';
+import { searchNotes } from '../../fake/service/notes-search.js';
+import { createNote, updateNote } from '../../fake/service/notes-write.js';
+import { relevanceView } from '../../fake/service/relevance-view.js';
+import type { View } from '../../fake/service/views.js';
+import { SearchIndex } from '../../fake/store/search-index.js';
+import { TermTable } from '../../fake/store/term-table.js';
+import { forEachTermSpan, termCounts, tokenize } from '../../fake/store/terms.js';
+import { harness } from './helpers.js';
+
+const ids = (view: View) => (view.results as View[]).map((r) => r.id);
+const scores = (view: View) => (view.results as View[]).map((r) => [r.title, r.score]);
+
+describe('terms', () => {
+  it('are the lower-cased letter and digit runs of /[\\p{L}\\p{N}]+/gu, at most 64 units long', () => {
+    const unit = fc.constantFrom(
+      'a',
+      'Z',
+      '7',
+      ' ',
+      '-',
+      'é',
+      'İ',
+      'ß',
+      'Σ',
+      '٣',
+      '\u0301',
+      '𝒳',
+      '😀',
+      '\ud800',
+      '中',
+      '\n',
+    );
+    const text = fc.oneof(
+      fc.array(unit, { maxLength: 80 }).map((u) => u.join('')),
+      fc.string({ unit: 'binary', maxLength: 80 }),
+      fc.integer({ min: 60, max: 70 }).map((n) => `x ${'a'.repeat(n)} y`),
+    );
+    fc.assert(
+      fc.property(text, (t) => {
+        const expected = [...t.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)]
+          .map((m) => m[0])
+          .filter((w) => w.length <= 64);
+        expect(tokenize(t)).toEqual(expected);
+      }),
+      { numRuns: 300, seed: 5 },
+    );
+  });
+
+  it('are counted by the query table as by a map of strings, and looked up by span', () => {
+    const unit = fc.constantFrom('ab', 'AB', 'b', '7', ' ', 'İ', 'ẞ', '𝒳', '\ud800', '-', 'ab ab');
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 60 }), fc.array(unit, { maxLength: 20 }), (parts, others) => {
+        const text = parts.join('');
+        const table = new TermTable(text);
+        const counts = termCounts(text);
+        expect(table.terms()).toEqual([...counts.keys()]);
+        const other = others.join('').toLowerCase();
+        forEachTermSpan(other, (start, end) => {
+          expect(table.countOf(other, start, end)).toBe(counts.get(other.slice(start, end)) ?? 0);
+        });
+      }),
+      { numRuns: 500, seed: 9 },
+    );
+  });
+});
+
+/**
+ * The related-notes rule written out plainly (what the fake computed by re-reading every note
+ * before the index scored from postings): TF-IDF vectors ((1 + ln tf) x idf over the corpus,
+ * title terms weighing 3), unit length; candidates share one of the subject's 32 strongest terms;
+ * cosine rounded to 6 decimals, positive only, best first, ties by id.
+ */
+function relatedByRule(corpus: Map<number, string>, subject: number, limit: number): Array<[number, number]> {
+  const tf = (seq: number) => {
+    const terms = new Map<string, number>();
+    for (const t of tokenize(corpus.get(seq)!)) terms.set(t, (terms.get(t) ?? 0) + 1);
+    return terms;
+  };
+  const df = new Map<string, number>();
+  for (const seq of corpus.keys()) for (const t of tf(seq).keys()) df.set(t, (df.get(t) ?? 0) + 1);
+  const idf = (t: string) => Math.log(1 + (corpus.size - df.get(t)! + 0.5) / (df.get(t)! + 0.5));
+  const vector = (seq: number) => {
+    const v = new Map<string, number>();
+    for (const [t, f] of tf(seq)) v.set(t, (1 + Math.log(f)) * idf(t));
+    const norm = Math.sqrt([...v.values()].reduce((s, w) => s + w * w, 0)) || 1;
+    for (const [t, w] of v) v.set(t, w / norm);
+    return v;
+  };
+  const q = vector(subject);
+  const strongest = [...q]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, 32)
+    .map(([t]) => t);
+  const out: Array<[number, number]> = [];
+  for (const seq of corpus.keys()) {
+    if (seq === subject || !strongest.some((t) => tf(seq).has(t))) continue;
+    let score = 0;
+    for (const [t, w] of vector(seq)) score += w * (q.get(t) ?? 0);
+    score = Math.round(score * 1e6) / 1e6;
+    if (score > 0) out.push([seq, score]);
+  }
+  return out.sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit);
+}
+
+describe('related notes from the index', () => {
+  // Documents 0, 3, 6, ... belong to another owner; of those, the even ones are shared with the caller.
+  const ownerOf = (doc: number) => (doc % 3 === 0 ? 'other' : 'caller');
+  const visible = (doc: number) => ownerOf(doc) === 'caller' || doc % 2 === 0;
+
+  it.each([
+    ['own notes only', false],
+    ['own notes and notes shared by another owner', true],
+  ])('rank exactly as the rule says, after random adds, edits and removals (%s)', (_, withShared) => {
+    const words = Array.from({ length: 60 }, (_, i) => `w${i}`);
+    const text = fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 45 }).map((w) => w.join(' '));
+    const op = fc.record({ doc: fc.integer({ min: 0, max: 50 }), text: fc.option(text, { nil: undefined }) });
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 150 }), fc.integer({ min: 1, max: 20 }), (ops, limit) => {
+        const docs = new Map<number, string>();
+        const owner = (doc: number) => (withShared ? ownerOf(doc) : 'caller');
+        const index = new SearchIndex((seq) =>
+          docs.has(seq) ? { owner: owner(seq), title: '', body: docs.get(seq)! } : undefined,
+        );
+        for (const { doc, text: body } of ops) {
+          if (docs.has(doc)) {
+            index.remove(doc);
+            docs.delete(doc);
+          }
+          if (body !== undefined) {
+            docs.set(doc, body);
+            index.add(doc);
+          }
+          // Ask between writes too: cached norms must follow every change.
+          const seen = new Map([...docs].filter(([seq]) => !withShared || visible(seq)));
+          const subject = [...seen.keys()].find((seq) => owner(seq) === 'caller');
+          if (subject === undefined) continue;
+          const shared = [...seen.keys()].filter((seq) => owner(seq) !== 'caller');
+          const got = index.related(
+            index.view('caller', shared),
+            subject,
+            limit,
+            () => true,
+            (a, b) => a - b,
+          );
+          expect(got.map((h) => [h.seq, h.score])).toEqual(relatedByRule(seen, subject, limit));
+        }
+      }),
+      { numRuns: 80, seed: 11 },
+    );
+  });
+});
+
+describe('relevance statistics are per user', () => {
+  const bobsNotes = [
+    'garden plan\nseeds tomato basil garden soil',
+    'garden tools\nrake spade garden',
+    'tomato recipe\ntomato basil pasta',
+    'trip notes\ntrain hotel museum',
+  ];
+  const alicesNotes = Array.from(
+    { length: 40 },
+    (_, i) => `garden ${i}\ntomato tomato basil garden ${i % 3 ? 'soil' : 'hotel'}`,
+  );
+
+  function bobsAnswers(withAlice: boolean) {
+    const h = harness();
+    if (withAlice) for (const content of alicesNotes) createNote(h.ctx, h.alice, { content });
+    const ids: string[] = [];
+    for (const content of bobsNotes) ids.push(createNote(h.ctx, h.bob, { content }).id as string);
+    if (withAlice) for (const content of alicesNotes) createNote(h.ctx, h.alice, { content: `${content} later` });
+    const titles = (view: View) => (view.results as View[]).map((r) => r.title);
+    const index = h.ctx.store.search;
+    const hits = index.search(
+      relevanceView(h.ctx, h.bob),
+      ['garden', 'tomato', 'hotel'],
+      10,
+      () => true,
+      (a, b) => a - b,
+    );
+    return {
+      search: titles(searchNotes(h.ctx, h.bob, {}, { query: 'garden tomato hotel' })),
+      bm25: hits.map((hit) => [h.ctx.store.notesBySeq[hit.seq]!.title, hit.score]),
+      related: ids.map((id) => scores(relatedNotes(h.ctx, h.bob, id, {}))),
+    };
+  }
+
+  it("user 2's search order, BM25 scores and related scores are the same whether or not user 1 has notes", () => {
+    const alone = bobsAnswers(false);
+    expect(alone.search.length).toBeGreaterThan(1);
+    expect(alone.related.flat().length).toBeGreaterThan(2);
+    expect(bobsAnswers(true)).toEqual(alone);
+  });
+
+  it('notes shared with the caller count in their statistics; notes merely in the store do not', () => {
+    const h = harness();
+    const own = createNote(h.ctx, h.bob, { content: 'garden plan\ngarden tomato basil' }).id as string;
+    createNote(h.ctx, h.bob, { content: 'tomato salad\ntomato basil oil' });
+    const before = scores(relatedNotes(h.ctx, h.bob, own, {}));
+    const shelf = createCollection(h.ctx, h.alice, { title: 'shared shelf' }).id as string;
+    for (let i = 0; i < 6; i++)
+      createNote(h.ctx, h.alice, { content: `basil ${i}\nbasil basil`, collection_ids: [shelf] });
+    expect(scores(relatedNotes(h.ctx, h.bob, own, {}))).toEqual(before);
+    grant(h.ctx, { resource: 'collection', id: shelf, token: 'bob-token-0', level: 'access' });
+    const shared = relatedNotes(h.ctx, h.bob, own, {});
+    // The shared notes are candidates now, and six more notes with "basil" lower its weight.
+    expect(ids(shared)).toHaveLength(7);
+    expect(scores(shared).find(([title]) => title === 'tomato salad')).not.toEqual(before[0]);
+    // The same answer from a fresh view computed the slow way (shared notes in the view, no cache).
+    const view = relevanceView(h.ctx, h.bob);
+    expect(view.documents).toBe(8);
+    updateNote(h.ctx, h.bob, own, { content: 'garden plan\ngarden tomato', version: 1 });
+    expect(ids(relatedNotes(h.ctx, h.bob, own, {}))).toContain(ids(shared)[0]);
+  });
+});
