@@ -3,6 +3,7 @@ import type { FaultName } from '../faults/catalogue.js';
 import { installed } from '../faults/registry.js';
 import { applyResponseFaults, EMPTY_BODY_FAULTS } from '../faults/response-faults.js';
 import { isUuid } from '../ids.js';
+import { settleCaptures } from '../service/capture.js';
 import type { FakeSettings, ServiceContext } from '../service/context.js';
 import { DomainError } from '../service/errors.js';
 import { type BucketReading, COMPLEXITY_COST, LeakyBuckets } from '../service/rate-limit.js';
@@ -13,11 +14,12 @@ import { installVariants } from '../variants/index.js';
 import { Cors } from './cors.js';
 import { createErrorMapper, type ErrorMapper, type HttpRefusalKind } from './error-map.js';
 import { FixtureApi } from './fixtures.js';
+import { nameDirectory } from './name-hints.js';
 import { header, parseJsonBody } from './parse.js';
 import { type RouteMatch, Router } from './router.js';
 import { buildRoutes, type Call, type Route } from './routes.js';
 import type { FakeRequest, FakeResponse } from './types.js';
-import { WireNames } from './wire-names.js';
+import { type RequestNames, WireNames } from './wire-names.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const ANONYMOUS: UserRecord = {
@@ -33,7 +35,15 @@ export interface Served {
   response: FakeResponse;
   /** The authenticated user, when the request got that far. */
   user?: UserRecord;
+  /**
+   * Names the request sent that the route does not know and unknown_fields: ignore dropped, as
+   * `cursor (query)` or `config.extra (body)`; also sent as the X-Ignored-Fields header.
+   */
+  ignored?: readonly string[];
 }
+
+/** The response header that tells a client which of its names were dropped (unknown_fields: ignore). */
+export const IGNORED_FIELDS_HEADER = 'X-Ignored-Fields';
 
 /**
  * The transport-free core: a request in, a response out, synchronously. Routing, parsing,
@@ -48,6 +58,7 @@ export class FakeCore {
   private readonly mapError: ErrorMapper;
   private readonly cors: Cors | undefined;
   private readonly namesByRoute = new Map<Route, WireNames>();
+  private readonly names: ReturnType<typeof nameDirectory>;
   private readonly buckets = new Map<string, LeakyBuckets>();
   /** The fixture API; its routes are relative to config.fixturesPrefix. */
   readonly fixtures: FixtureApi;
@@ -84,6 +95,7 @@ export class FakeCore {
       run: faultHooks.wrapOperation(r.op, variants.wrapOperation(r.op, r.run)),
     }));
     this.router = new Router(this.routes);
+    this.names = nameDirectory(this.routes);
     this.mapError = createErrorMapper(config.profile, broken);
     this.fixtures = new FixtureApi(this.ctx, config, (user) => this.buckets.delete(user.id));
     this.rateHeaderFields = config.rateHeaders.names.flatMap((name) => {
@@ -94,7 +106,12 @@ export class FakeCore {
     });
     if (config.cors) {
       const exposed = this.rateHeaderFields.map((f) => f.name);
-      this.cors = new Cors(config.rateHeaders.retryAfter ? [...exposed, 'Retry-After'] : exposed);
+      const retry = config.rateHeaders.retryAfter ? ['Retry-After'] : [];
+      this.cors = new Cors([
+        ...exposed,
+        ...retry,
+        ...(config.unknownFields === 'ignore' ? [IGNORED_FIELDS_HEADER] : []),
+      ]);
     }
   }
 
@@ -125,9 +142,11 @@ export class FakeCore {
       if (allowed.length > 0) return { response: this.cors.preflight(request, allowed) };
     }
     if (fixturePath !== undefined) return { response: this.fixture(request, method, fixturePath) };
+    // Captures accepted earlier are filed before anything else is served (the operation is asynchronous).
+    if (this.ctx.store.captures.length > 0) settleCaptures(this.ctx);
     let op = 'unknown';
     let reading: BucketReading | undefined;
-    let names: WireNames | undefined;
+    let names: RequestNames | undefined;
     let user: UserRecord | undefined;
     try {
       const found = this.router.match(method, path);
@@ -139,19 +158,16 @@ export class FakeCore {
       if (!reading.allowed)
         throw new DomainError('rate_limited', `rate limit exceeded; retry after ${reading.retryAfter} s`);
       this.checkParams(op, params);
-      names = this.wireNames(route);
-      const call: Call = {
-        user,
-        params,
-        query: names.query(search),
-        body: route.body ? names.body(this.parseBody(request)) : undefined,
-      };
-      const view = route.run(this.ctx, call);
-      return { response: this.success(view, op, reading), user };
+      names = this.wireNames(route).request();
+      const query = names.query(search);
+      const body = route.body ? names.body(this.parseBody(request)) : undefined;
+      names.settle();
+      const view = route.run(this.ctx, { user, params, query, body } satisfies Call);
+      return withIgnored({ response: this.success(view, op, reading), user }, names);
     } catch (error) {
-      if (error instanceof DomainError)
-        return { response: this.failure(error, op, reading, names), ...(user ? { user } : {}) };
-      return { response: this.internalError(error), ...(user ? { user } : {}) };
+      const response =
+        error instanceof DomainError ? this.failure(error, op, reading, names) : this.internalError(error);
+      return withIgnored({ response, ...(user ? { user } : {}) }, names);
     }
   }
 
@@ -192,7 +208,7 @@ export class FakeCore {
   private wireNames(route: Route): WireNames {
     let names = this.namesByRoute.get(route);
     if (!names) {
-      names = new WireNames(route, this.config.unknownFields);
+      names = new WireNames(route, this.config.unknownFields, this.config.nullFields, this.names);
       this.namesByRoute.set(route, names);
     }
     return names;
@@ -272,7 +288,7 @@ export class FakeCore {
     error: DomainError,
     op: string,
     reading: BucketReading | undefined,
-    names: WireNames | undefined,
+    names: RequestNames | undefined,
   ): FakeResponse {
     const { status, body } = this.mapError.domain(error, names ? names.message(error) : error.message);
     const headers: Record<string, string> = { 'content-type': JSON_TYPE };
@@ -320,6 +336,14 @@ export class FakeCore {
       return `req_${(++this.requestCounter).toString(36).padStart(8, '0')}`;
     return this.ctx.ids.uuid();
   }
+}
+
+/** The names unknown_fields: ignore dropped, on the answer (header) and for the request log. */
+function withIgnored(served: Served, names: RequestNames | undefined): Served {
+  const ignored = names?.ignored ?? [];
+  if (ignored.length === 0) return served;
+  served.response.headers[IGNORED_FIELDS_HEADER.toLowerCase()] = ignored.join(', ');
+  return { ...served, ignored };
 }
 
 /** HEAD: the GET's status and headers (Content-Length included), no body. */

@@ -69,9 +69,11 @@ export function createErrorMapper(profile: Profile, broken: (f: FaultName) => bo
   const statuses = profile.statuses ?? {};
   const shape = profile.error_body ?? { kind_pointer: '/error/type', message_pointer: '/error/message' };
   const codes = shape.kinds ?? {};
+  // A shape with a message and no kind ({"detail": "..."}, as FastAPI answers) carries no kind at all.
+  const kindPointer = shape.kind_pointer;
   const errorBody = (code: string, message: string): Record<string, unknown> => {
     const body: Record<string, unknown> = {};
-    if (!broken('errors.body.kind-missing')) setPointer(body, shape.kind_pointer, code);
+    if (kindPointer !== undefined && !broken('errors.body.kind-missing')) setPointer(body, kindPointer, code);
     setPointer(body, shape.message_pointer ?? '/error/message', message);
     return body;
   };
