@@ -201,7 +201,10 @@ function readable(errors: readonly AjvError[]): AjvError[] {
     .filter((e) => e.keyword !== 'if' && !insideChoice(e))
     .map((e) => {
       if (e.keyword === 'oneOf' && e.instancePath.startsWith('/names/'))
-        return { ...e, message: 'must be a name (a letter or _, then letters, digits, _ . - [ ]) or a non-empty list of names' };
+        return {
+          ...e,
+          message: 'must be a name (a letter or _, then letters, digits, _ . - [ ]) or a non-empty list of names',
+        };
       if (e.keyword === 'anyOf' && e.instancePath === '/error_body')
         return { ...e, message: 'must declare kind_pointer, message_pointer or both' };
       return e;

@@ -42,6 +42,12 @@ export function suggestionFor(directory: NameDirectory, route: Route, name: stri
   if (elsewhere) return belongsHere(elsewhere);
   const close = closest(name, namesIn(route, place));
   if (close !== undefined) return `did you mean ${close}?`;
+  // The name may be close to one of the other half of the request (a body field sent as a parameter).
+  for (const other of otherPlaces(route, place)) {
+    const there = closest(name, namesIn(route, other));
+    if (there !== undefined)
+      return `did you mean ${there}, ${belongsHere({ route, where: other.kind === 'inner' ? 'inner' : other.kind })}?`;
+  }
   const other = declared.find((d) => d.route !== route);
   if (other) return `a ${kindWord(other)} of ${other.route.method} ${other.route.path}`;
   return undefined;
@@ -56,6 +62,12 @@ function belongsHere(d: Declared): string {
 const kindWord = (d: Declared) =>
   d.where === 'query' ? 'query parameter' : d.where === 'body' ? 'body field' : `${d.holder} field`;
 
+/** The places of a route other than `place`: its query, its body and the objects of its body. */
+function otherPlaces(route: Route, place: Place): Place[] {
+  const all: Place[] = [{ kind: 'query' }, ...(route.body ? [{ kind: 'body' } as const] : [])];
+  return all.filter((p) => p.kind !== place.kind);
+}
+
 /** The declared wire names of the place the unknown name was sent in, with their canonical names. */
 function namesIn(route: Route, place: Place): ReadonlyArray<readonly [wire: string, canonical: string]> {
   const fields =
@@ -63,16 +75,11 @@ function namesIn(route: Route, place: Place): ReadonlyArray<readonly [wire: stri
   return Object.entries(fields ?? {});
 }
 
-/** Names other servers give the list cursor: none is close to another by spelling. */
-const CURSOR_NAMES = new Set([
-  'cursor',
-  'page',
-  'page_token',
-  'pagetoken',
-  'next',
-  'next_page',
-  'after',
-  'continuation',
+/** Names other servers give the same thing, by canonical name: none is close to another by spelling. */
+const SYNONYMS = new Map<string, ReadonlySet<string>>([
+  ['cursor', new Set(['cursor', 'page', 'page_token', 'pagetoken', 'next', 'next_page', 'after', 'continuation'])],
+  ['input', new Set(['input', 'content', 'text', 'body'])],
+  ['query', new Set(['query', 'q', 'text', 'search'])],
 ]);
 const PREFIXES = /^(filter_by_|contains_|has_|with_|include_|in_|is_)+/;
 const stem = (name: string) => name.toLowerCase().replace(PREFIXES, '');
@@ -80,7 +87,7 @@ const stem = (name: string) => name.toLowerCase().replace(PREFIXES, '');
 /**
  * The declared name closest to `name`: same stem once filter_by_/contains_/has_/with_/include_
  * prefixes are dropped (filter_by_contains_open_tasks ~ contains_open_tasks), the canonical name
- * itself or a common cursor name, else the smallest edit distance within a third of the length.
+ * itself or another server's name for it (page for a cursor), else the smallest edit distance within a third of the length.
  */
 export function closest(name: string, declared: ReadonlyArray<readonly [string, string]>): string | undefined {
   let best: string | undefined;
@@ -92,7 +99,7 @@ export function closest(name: string, declared: ReadonlyArray<readonly [string, 
       stem(lower) === stem(wire) ||
       lower === canonical ||
       stem(lower) === stem(canonical) ||
-      (canonical === 'cursor' && CURSOR_NAMES.has(lower));
+      SYNONYMS.get(canonical)?.has(lower) === true;
     const score = sameThing ? 0 : editDistance(lower, wire.toLowerCase());
     if (score <= limit && score < bestScore) {
       best = wire;
