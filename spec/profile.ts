@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createAjv, describeAjvError } from './ajv.js';
 import { specFile } from './paths.js';
 import { parseYamlText } from './yaml-file.js';
@@ -243,11 +243,13 @@ export const isBuiltinProfileName = (value: string): value is BuiltinProfileName
 
 /**
  * A profile named on a command line: a built-in name (fake, fake-divergent, hosted) unless a file
- * of that name exists in the working directory, else a YAML file path.
+ * of that name exists (a file, not the fake/ folder), else a YAML file path.
  */
 export function loadProfileArgument(value: string): Profile {
-  return isBuiltinProfileName(value) && !existsSync(value) ? loadBuiltinProfile(value) : loadProfile(value);
+  return isBuiltinProfileName(value) && !isFile(value) ? loadBuiltinProfile(value) : loadProfile(value);
 }
+
+const isFile = (path: string) => statSync(path, { throwIfNoEntry: false })?.isFile() === true;
 
 export function builtinProfilePath(name: BuiltinProfileName): string {
   return specFile('profiles', `${name}.yaml`);
