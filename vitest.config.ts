@@ -22,6 +22,7 @@ const PROOFS = [
   'test/kit/cost.test.ts',
   'test/kit/refused-creates.test.ts',
   'test/kit/remote-boundaries.test.ts',
+  'test/kit/declared-shapes.test.ts',
   'test/cli/**/*.test.ts',
 ];
 
