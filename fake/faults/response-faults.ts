@@ -119,6 +119,7 @@ export const EMPTY_BODY_FAULTS: Partial<Record<string, FaultName>> = {
   deleteCollection: 'collections.delete.response-empty',
   addNoteToCollection: 'membership.add.response-empty',
   moveNote: 'membership.move.response-empty',
+  captureNote: 'notes.capture.response-empty',
 };
 
 /** Applies the active response faults for one operation; returns an overriding status if any. */

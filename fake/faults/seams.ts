@@ -140,6 +140,14 @@ export const SEAM_FAULTS = {
     rules: ['membership.move.response-fields'],
     does: 'move answers {} without request_id',
   },
+  'notes.capture.bearer-optional': {
+    rules: ['notes.capture.bearer-required'],
+    does: 'a capture without a token is accepted (and filed for no one)',
+  },
+  'notes.capture.response-empty': {
+    rules: ['notes.capture.request-id'],
+    does: 'capture answers {} without request_id',
+  },
   'notes.create.response-missing-version': {
     rules: ['notes.create.response-fields'],
     does: 'the create response has no version',
