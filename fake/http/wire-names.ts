@@ -9,6 +9,9 @@ export type UnknownFields = 'refuse' | 'ignore';
 /** What a null in an optional field the document gives no null means (profile: null_fields). */
 export type NullFields = 'refuse' | 'absent';
 
+/** Unknown names described one by one, at most (a hostile body may carry thousands). */
+const LISTED_UNKNOWNS = 20;
+
 /** Where a name was sent: the query string, the body, or inside an object of the body (`config`). */
 type Place = { kind: 'query' } | { kind: 'body' } | { kind: 'inner'; field: string; wire: string };
 
@@ -42,6 +45,8 @@ export class RequestNames {
   /** canonical (or canonical.inner) -> the wire name this request used. */
   private readonly sent = new Map<string, string>();
   private readonly unknowns: Unknown[] = [];
+  /** Unknown names past the ones kept (counted, not described). */
+  private moreUnknowns = 0;
 
   constructor(private readonly names: WireNames) {}
 
@@ -81,7 +86,8 @@ export class RequestNames {
   settle(): void {
     if (this.unknowns.length === 0) return;
     if (this.names.unknown === 'refuse') {
-      throw new DomainError('validation', this.unknowns.map((u) => this.describe(u)).join('; '));
+      const more = this.moreUnknowns > 0 ? [`and ${this.moreUnknowns} more unknown names`] : [];
+      throw new DomainError('validation', [...this.unknowns.map((u) => this.describe(u)), ...more].join('; '));
     }
     const cursorName = this.wireOf('cursor', 'query');
     const lostCursor = this.unknowns.find(
@@ -97,7 +103,9 @@ export class RequestNames {
 
   /** The names the request sent that were dropped (unknown_fields: ignore), as `name (query)` or `config.x (body)`. */
   get ignored(): readonly string[] {
-    return this.names.unknown === 'ignore' ? this.unknowns.map((u) => `${qualified(u)} (${placeWord(u.place)})`) : [];
+    if (this.names.unknown !== 'ignore') return [];
+    const more = this.moreUnknowns > 0 ? [`${this.moreUnknowns} more`] : [];
+    return [...this.unknowns.map((u) => `${qualified(u)} (${placeWord(u.place)})`), ...more];
   }
 
   /**
@@ -143,7 +151,8 @@ export class RequestNames {
       this.sent.set(place.kind === 'inner' ? `${place.field}.${canonical}` : canonical, wire);
       return canonical;
     }
-    this.unknowns.push({ name: wire, place, value });
+    if (this.unknowns.length < LISTED_UNKNOWNS) this.unknowns.push({ name: wire, place, value });
+    else this.moreUnknowns++;
     return undefined;
   }
 

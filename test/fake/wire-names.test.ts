@@ -39,6 +39,17 @@ describe('a refusal of unknown names lists them all at once, each with a hint', 
     expect(h.ctx.store.snapshots.size).toBe(0);
   });
 
+  it('describes at most 20 unknown names and counts the rest (a hostile body may carry thousands)', () => {
+    const h = harness();
+    const many = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`extra_${i}`, i]));
+    const r = h.call('POST', '/v2/notes', { content: 'x', ...many });
+    expect(r.status).toBe(400);
+    const text = message(r) as string;
+    expect(text.split('; ')).toHaveLength(21);
+    expect(text.endsWith('; and 4980 more unknown names')).toBe(true);
+    expect(h.ctx.store.notes.size).toBe(0);
+  });
+
   it('finds close names by stem, by other servers’ names for the same thing and by edit distance', () => {
     const declared = [
       ['page', 'cursor'],
