@@ -84,6 +84,7 @@ describe('notes-conformance fake: banner, --log and --no-cors', () => {
     expect(banner).toMatch(/^profile: +hosted$/m);
     expect(banner).toMatch(/^ {2}POST +\/v2\/mem-it +body: input instructions context timestamp$/m);
     expect(banner).toMatch(/^ {2}POST +\/v2\/notes\/search +.*\bfilter_by_collection_ids\b/m);
+    expect(banner).toMatch(/ config\{include_note_content,include_content,include_snippet\}/);
   });
 
   it("prints the parameter names and endpoints in effect, the profile's where it chose", async () => {
