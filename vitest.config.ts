@@ -25,6 +25,7 @@ const PROOFS = [
   'test/kit/remote-boundaries.test.ts',
   'test/kit/leave-one-out.test.ts',
   'test/fake/soak.test.ts',
+  'test/kit/declared-shapes.test.ts',
   'test/cli/**/*.test.ts',
 ];
 

@@ -21,7 +21,8 @@ Serves the reference fake of the Notes and Collections API v2.
 
   --port N             port to listen on (default 8080; 0 picks a free one)
   --host ADDR          address to bind (default 127.0.0.1)
-  --profile P          not-shown choices: fake (default), fake-divergent, or a profile YAML file
+  --profile P          not-shown choices: fake (default), fake-divergent, hosted (the names public
+                       clients of the hosted service send), or a profile YAML file
   --token T            create a user with this bearer token (repeatable; default: two random users).
                        A token has 8 to 512 printable ASCII characters, no spaces; clients send it as
                        Authorization: Bearer T

@@ -1,4 +1,4 @@
-import { type BuiltinProfileName, loadBuiltinProfile, loadProfile, type Profile } from '../spec/profile.js';
+import { type BuiltinProfileName, loadBuiltinProfile, loadProfileArgument, type Profile } from '../spec/profile.js';
 import { type Clock, systemClock } from './clock.js';
 import type { SeedData } from './data/seed-file.js';
 import type { Endpoints, Names } from './http/routes.js';
@@ -14,7 +14,7 @@ export interface FakeUserOption {
 }
 
 export interface FakeOptions {
-  /** The not-shown choices: a profile object, a built-in name, or a YAML file path. Default: 'fake'. */
+  /** The not-shown choices: a profile object, a built-in name (fake, fake-divergent, hosted) or a YAML file path. Default: 'fake'. */
   profile?: Profile | BuiltinProfileName | string;
   /** Deliberate single-rule violations (see faults/catalogue.ts). */
   faults?: readonly string[];
@@ -104,6 +104,8 @@ export interface FakeConfig {
   cors: boolean;
   timeouts: ConnectionTimeouts;
   unknownFields: 'refuse' | 'ignore';
+  /** Optional fields sent as null where the document allows none: refused, or read as absent. */
+  nullFields: 'refuse' | 'absent';
   data: string | SeedData | undefined;
   generate: number;
   /** Seed of the generated data: the instance seed, else random. */
@@ -112,9 +114,8 @@ export interface FakeConfig {
 }
 
 function resolveProfile(option: FakeOptions['profile']): Profile {
-  if (option === undefined || option === 'fake' || option === 'fake-divergent')
-    return loadBuiltinProfile(option ?? 'fake');
-  if (typeof option === 'string') return loadProfile(option);
+  if (option === undefined) return loadBuiltinProfile('fake');
+  if (typeof option === 'string') return loadProfileArgument(option);
   return option;
 }
 
@@ -129,9 +130,17 @@ export function resolveConfig(options: FakeOptions = {}): FakeConfig {
     profile,
     names: {
       notes_list: group('notes_list'),
-      notes_search: group('notes_search'),
+      notes_search: {
+        ...group('notes_search'),
+        // The object's fields merge one by one: a profile naming one field keeps the default of the other.
+        response_shape_fields: {
+          ...base.names!.notes_search!.response_shape_fields,
+          ...profile.names?.notes_search?.response_shape_fields,
+        } as Names['notes_search']['response_shape_fields'],
+      },
       collections_list: group('collections_list'),
       collections_search: group('collections_search'),
+      capture: group('capture'),
     },
     endpoints: { ...base.endpoints, ...profile.endpoints } as Endpoints,
     titleDerivation: profile.title?.derivation ?? 'as_is',
@@ -157,6 +166,7 @@ export function resolveConfig(options: FakeOptions = {}): FakeConfig {
     cors: options.cors ?? true,
     timeouts: connectionTimeouts(options.timeouts),
     unknownFields: profile.unknown_fields ?? 'refuse',
+    nullFields: profile.null_fields ?? 'refuse',
     data: options.data,
     generate: options.generate ?? 0,
     generateSeed: options.seed ?? Math.floor(Math.random() * 2 ** 32),

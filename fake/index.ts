@@ -190,7 +190,11 @@ async function startFake(
       method: r.method,
       path: r.path,
       query: Object.keys(r.query),
-      body: Object.keys(r.body ?? {}),
+      // An object field shows its own fields: config{include_content,include_snippet}.
+      body: Object.keys(r.body ?? {}).map((wire) => {
+        const inner = r.inner?.[r.body![wire]!];
+        return inner ? `${wire}{${Object.keys(inner).join(',')}}` : wire;
+      }),
     })),
     handle: (request) => serve(request).response,
     close: async () => {

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { loadProfile, type Profile, ProfileError } from '../spec/profile.js';
+import { loadProfileArgument, type Profile, ProfileError } from '../spec/profile.js';
 import type { Tier } from '../suites/harness/context.js';
 import { UsageError } from '../suites/harness/errors.js';
 import { checkReportPaths } from './report-paths.js';
@@ -61,14 +61,15 @@ Target:
   --token T                bearer token of the main test user (env NOTES_TOKEN)
   --secondary-token T      a second user's token, for isolation checks (env NOTES_SECONDARY_TOKEN)
   --fixtures-token T       admin token of the target's fixture API, if its profile declares one (env NOTES_FIXTURES_TOKEN)
-  --profile FILE           the target's choices where the API document says "not shown" (env NOTES_PROFILE)
+  --profile FILE           the target's choices where the API document says "not shown" (env NOTES_PROFILE);
+                           or a built-in: hosted (the hosted service's names), fake, fake-divergent
 Run:
   --only ID                run only the checks of a rule id or id prefix such as notes.create (repeatable)
   --seed N                 replay property and model-based runs with this seed
   --tier smoke|full        smoke: at most 100 requests, at least one rule per area, for every deploy; full (default): every check
   --max-notes N            create at most N notes in the tokens' accounts (default for a remote target: 150 full, 20 smoke);
                            checks that need more are skipped with the reason. The run prints its caps before the first request
-  --fake-profile P         the embedded fake's profile: fake (default), fake-divergent or a file
+  --fake-profile P         the embedded fake's profile: fake (default), fake-divergent, hosted or a file
   --fake-fault NAME        start the embedded fake with a fault (repeatable; for proving the kit)
   --requests-per-second N  pace requests at most this fast (default 1.5 for a remote target; overrides the profile)
   --request-budget N       stop sending after N requests (default 1500 for a remote target; overrides the profile)
@@ -197,7 +198,7 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
   if (config.profilePath !== undefined) {
     let profile: Profile;
     try {
-      profile = loadProfile(config.profilePath);
+      profile = loadProfileArgument(config.profilePath);
     } catch (error) {
       if (error instanceof ProfileError) throw new UsageError(profileProblem('--profile', error));
       throw error;

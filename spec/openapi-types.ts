@@ -142,7 +142,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v2/notes/capture": {
+    "/v2/mem-it": {
         parameters: {
             query?: never;
             header?: never;
@@ -152,8 +152,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Capture a note (the capture operation of the document's history)
-         * @description The document's history names a capture operation (/v1; asynchronous in /v2) without its endpoint or shapes. The reference fake accepts a note create body, creates the note at once and answers that the request was accepted. The path is the fake's choice.
+         * Capture content (the capture operation of the document's history)
+         * @description The document's history names a capture operation (/v1; asynchronous in /v2; request status tracking planned) without its endpoint or fields. The path and field names are those public clients of the hosted service send (profile: endpoints.capture, names.capture). The reference fake checks the request, answers request_id only, and files the input as a note afterwards.
          */
         post: operations["captureNote"];
         delete?: never;
@@ -524,11 +524,15 @@ export interface components {
         FixtureRequest: Record<string, never>;
         /** @description A fixture API response (x-fake-extension). */
         FixtureResponse: Record<string, never>;
-        /** @description The reference fake's answer to a capture (x-fake-extension). */
+        /** @description A capture (x-fake-extension); the field names are the fake's defaults (profile: names.capture), as public clients of the hosted service send them. */
+        CaptureRequest: {
+            input: string;
+            instructions?: string;
+            context?: string;
+            timestamp?: components["schemas"]["DateTime"];
+        };
+        /** @description The answer to a capture (x-fake-extension); only that it was accepted, as every success, with request_id. */
         CaptureAccepted: {
-            /** @constant */
-            status: "accepted";
-            note_id: components["schemas"]["Uuid"];
             request_id: components["schemas"]["RequestId"];
         };
         RequestIdOnly: {
@@ -565,8 +569,11 @@ export interface components {
             contains_tasks?: boolean;
             contains_images?: boolean;
             contains_files?: boolean;
-            /** @description Response-shape options; fields not shown. */
-            config?: Record<string, never>;
+            /** @description Response-shape options; the document does not show the fields. The fake's defaults (profile: names.notes_search.response_shape_fields): include_content adds each item's content; include_snippet is accepted (items carry a snippet either way). */
+            config?: {
+                include_content?: boolean;
+                include_snippet?: boolean;
+            };
         };
         NoteCore: {
             id: components["schemas"]["Uuid"];
@@ -1053,11 +1060,11 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["NoteCreateRequest"];
+                "application/json": components["schemas"]["CaptureRequest"];
             };
         };
         responses: {
-            /** @description Accepted; the note exists and can be read */
+            /** @description Accepted; the input is filed asynchronously */
             200: {
                 headers: {
                     [name: string]: unknown;

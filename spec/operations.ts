@@ -15,7 +15,7 @@ export const OPERATIONS = {
   getRelatedNotes: { method: 'GET', path: '/v2/notes/{note_id}/related-notes' },
   trashNote: { method: 'POST', path: '/v2/notes/{note_id}/trash' },
   restoreNote: { method: 'POST', path: '/v2/notes/{note_id}/restore', endpoint: 'restore_note' },
-  captureNote: { method: 'POST', path: '/v2/notes/capture', endpoint: 'capture' },
+  captureNote: { method: 'POST', path: '/v2/mem-it', endpoint: 'capture' },
   listCollections: { method: 'GET', path: '/v2/collections' },
   createCollection: { method: 'POST', path: '/v2/collections' },
   searchCollections: { method: 'POST', path: '/v2/collections/search' },

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createAjv, describeAjvError } from './ajv.js';
 import { specFile } from './paths.js';
 import { parseYamlText } from './yaml-file.js';
@@ -22,28 +22,59 @@ export interface EndpointDecl {
   path: string;
 }
 
+/**
+ * A declared name: one name, or a list whose first entry the kit sends and whose others are
+ * aliases the reference fake also accepts (public clients of one service that disagree).
+ */
+export type Name = string | readonly string[];
+
+/** The name the kit sends: the first of a list. */
+export function primaryName(name: Name): string;
+export function primaryName(name: Name | undefined): string | undefined;
+export function primaryName(name: Name | undefined): string | undefined {
+  return typeof name === 'string' || name === undefined ? name : name[0];
+}
+
+/** Every spelling a declared name accepts, the one the kit sends first. */
+export function allNames(name: Name | undefined): readonly string[] {
+  return name === undefined ? [] : typeof name === 'string' ? [name] : name;
+}
+
 export interface NotesListNames {
-  cursor?: string;
-  collection?: string;
-  include_content?: string;
-  contains_open_tasks?: string;
-  contains_tasks?: string;
-  contains_images?: string;
-  contains_files?: string;
+  cursor?: Name;
+  collection?: Name;
+  include_content?: Name;
+  contains_open_tasks?: Name;
+  contains_tasks?: Name;
+  contains_images?: Name;
+  contains_files?: Name;
+}
+/** The fields of the search response-shape object. */
+export interface ResponseShapeNames {
+  include_content?: Name;
+  include_snippet?: Name;
 }
 export interface NotesSearchNames {
-  collections?: string;
-  response_shape?: string;
-  contains_open_tasks?: string;
-  contains_tasks?: string;
-  contains_images?: string;
-  contains_files?: string;
+  collections?: Name;
+  response_shape?: Name;
+  response_shape_fields?: ResponseShapeNames;
+  contains_open_tasks?: Name;
+  contains_tasks?: Name;
+  contains_images?: Name;
+  contains_files?: Name;
 }
 export interface BoundNames {
-  created_after?: string;
-  created_before?: string;
-  updated_after?: string;
-  updated_before?: string;
+  created_after?: Name;
+  created_before?: Name;
+  updated_after?: Name;
+  updated_before?: Name;
+}
+/** The request fields of the capture operation (endpoints.capture). */
+export interface CaptureNames {
+  input?: Name;
+  instructions?: Name;
+  context?: Name;
+  timestamp?: Name;
 }
 export type ContainsKind = 'open_tasks' | 'tasks' | 'images' | 'files';
 export const CONTAINS_KINDS: readonly ContainsKind[] = ['open_tasks', 'tasks', 'images', 'files'];
@@ -54,16 +85,18 @@ export interface Profile {
   name: string;
   description?: string;
   statuses?: Partial<Record<RefusalKind, number>>;
+  /** At least one of kind_pointer and message_pointer; kinds only with kind_pointer. */
   error_body?: {
-    kind_pointer: string;
+    kind_pointer?: string;
     message_pointer?: string;
     kinds?: Partial<Record<Exclude<RefusalKind, 'quota_exceeded'>, string>>;
   };
   names?: {
     notes_list?: NotesListNames;
     notes_search?: NotesSearchNames;
-    collections_list?: BoundNames & { cursor?: string };
-    collections_search?: BoundNames & { query?: string };
+    collections_list?: BoundNames & { cursor?: Name };
+    collections_search?: BoundNames & { query?: Name };
+    capture?: CaptureNames;
   };
   endpoints?: {
     restore_note?: EndpointDecl;
@@ -74,6 +107,8 @@ export interface Profile {
   };
   /** Query parameters and body fields a route does not know: refused with a validation error (default) or dropped. */
   unknown_fields?: 'refuse' | 'ignore';
+  /** Optional request fields sent as null where the document allows no null: refused (default) or read as absent. */
+  null_fields?: 'refuse' | 'absent';
   title?: { derivation?: 'as_is' | 'strip_heading_markers' };
   list_order?: 'newest_first' | 'oldest_first';
   content_markers?: { open_task?: string; done_task?: string; image?: string; file?: string };
@@ -139,10 +174,41 @@ function validator() {
 export function validateProfile(data: unknown, source: string): Profile {
   const validate = validator();
   if (!validate(data)) {
-    const problems = (validate.errors ?? []).filter((e) => e.keyword !== 'if').map((e) => describeAjvError(e, data));
+    const problems = readable(validate.errors ?? []).map((e) => describeAjvError(e, data));
     throw new ProfileError(source, [...new Set(problems)]);
   }
   return deepFreeze(data as Profile);
+}
+
+type AjvError = NonNullable<ReturnType<typeof validator>['errors']>[number];
+
+/**
+ * One line per problem: a failed choice (a name or a list of names; kind_pointer or
+ * message_pointer) says what it wanted instead of listing every branch it tried.
+ */
+function readable(errors: readonly AjvError[]): AjvError[] {
+  const choices = errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf');
+  // A name's branches fail at or under its path; error_body's branches fail as missing fields.
+  const insideChoice = (e: AjvError) =>
+    choices.some(
+      (c) =>
+        e !== c &&
+        (c.keyword === 'oneOf'
+          ? e.instancePath === c.instancePath || e.instancePath.startsWith(`${c.instancePath}/`)
+          : e.instancePath === c.instancePath && e.keyword === 'required'),
+    );
+  return errors
+    .filter((e) => e.keyword !== 'if' && !insideChoice(e))
+    .map((e) => {
+      if (e.keyword === 'oneOf' && e.instancePath.startsWith('/names/'))
+        return {
+          ...e,
+          message: 'must be a name (a letter or _, then letters, digits, _ . - [ ]) or a non-empty list of names',
+        };
+      if (e.keyword === 'anyOf' && e.instancePath === '/error_body')
+        return { ...e, message: 'must declare kind_pointer, message_pointer or both' };
+      return e;
+    });
 }
 
 export function parseProfile(text: string, source: string): Profile {
@@ -169,7 +235,22 @@ export function loadProfile(path: string): Profile {
   return parseProfile(text, path);
 }
 
-export type BuiltinProfileName = 'fake' | 'fake-divergent';
+export const BUILTIN_PROFILES = ['fake', 'fake-divergent', 'hosted'] as const;
+/** fake: the reference fake's choices; fake-divergent: other valid ones; hosted: the names public clients of the hosted service send. */
+export type BuiltinProfileName = (typeof BUILTIN_PROFILES)[number];
+export const isBuiltinProfileName = (value: string): value is BuiltinProfileName =>
+  (BUILTIN_PROFILES as readonly string[]).includes(value);
+
+/**
+ * A profile named on a command line: a built-in name (fake, fake-divergent, hosted) unless a file
+ * of that name exists (a file, not the fake/ folder), else a YAML file path.
+ */
+export function loadProfileArgument(value: string): Profile {
+  return isBuiltinProfileName(value) && !isFile(value) ? loadBuiltinProfile(value) : loadProfile(value);
+}
+
+const isFile = (path: string) => statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+
 export function builtinProfilePath(name: BuiltinProfileName): string {
   return specFile('profiles', `${name}.yaml`);
 }

@@ -127,6 +127,8 @@ export const RULE_IDS = [
   'membership.move.target-required',
   'membership.note.several-collections',
   'membership.remove.unlinks',
+  'notes.capture.bearer-required',
+  'notes.capture.request-id',
   'notes.create.collection-ids-inaccessible-ignored',
   'notes.create.collection-ids-linked',
   'notes.create.collection-ids-unknown-ignored',

@@ -16,15 +16,15 @@ const isUnauthenticated = (error: unknown) => error instanceof DomainError && er
 
 /** Authentication that lets some refused requests through as ANONYMOUS. */
 const letsThrough =
-  (when: (token: string | undefined, method: string) => boolean): FaultFactory =>
+  (when: (token: string | undefined, method: string, op: string) => boolean): FaultFactory =>
   () => ({
     http: {
-      authenticate: (next) => (authorization, method) => {
+      authenticate: (next) => (authorization, method, op) => {
         try {
-          return next(authorization, method);
+          return next(authorization, method, op);
         } catch (error) {
           const token = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
-          if (isUnauthenticated(error) && when(token, method)) return ANONYMOUS;
+          if (isUnauthenticated(error) && when(token, method, op)) return ANONYMOUS;
           throw error;
         }
       },
@@ -73,6 +73,11 @@ export const HTTP_FAULTS = {
     rules: ['auth.bearer.required'],
     does: 'GET requests without a token are served as an anonymous user',
     hooks: letsThrough((token, method) => token === undefined && method === 'GET'),
+  },
+  'notes.capture.bearer-optional': {
+    rules: ['notes.capture.bearer-required'],
+    does: 'a capture without a token is accepted (and filed for no one)',
+    hooks: letsThrough((token, _method, op) => token === undefined && op === 'captureNote'),
   },
   'notes.read.invalid-id-500': {
     rules: ['notes.read.invalid-id-refused'],

@@ -67,6 +67,11 @@ export const RESPONSE_FAULTS = {
     does: 'move answers {} without request_id',
     hooks: emptySuccess('moveNote'),
   },
+  'notes.capture.response-empty': {
+    rules: ['notes.capture.request-id'],
+    does: 'capture answers {} without request_id',
+    hooks: emptySuccess('captureNote'),
+  },
   'notes.create.response-missing-version': {
     rules: ['notes.create.response-fields'],
     does: 'the create response has no version',

@@ -1,5 +1,6 @@
 import type { FakeConfig } from '../config.js';
 import { isUuid } from '../ids.js';
+import { settleCaptures } from '../service/capture.js';
 import type { FakeSettings, ServiceContext } from '../service/context.js';
 import { DomainError } from '../service/errors.js';
 import { type BucketReading, COMPLEXITY_COST, LeakyBuckets } from '../service/rate-limit.js';
@@ -11,12 +12,13 @@ import { Cors } from './cors.js';
 import { createErrorMapper, type ErrorMapper, type HttpRefusalKind, referenceRefusals } from './error-map.js';
 import { FixtureApi } from './fixtures.js';
 import { type HookFactory, type InstalledHooks, installHooks } from './hooks.js';
+import { nameDirectory } from './name-hints.js';
 import { header, parseJsonBody } from './parse.js';
 import type { HttpStages, Reply } from './pipeline.js';
 import { type RouteMatch, Router } from './router.js';
 import { buildRoutes, type Call, type Route } from './routes.js';
 import type { FakeRequest, FakeResponse } from './types.js';
-import { WireNames } from './wire-names.js';
+import { type RequestNames, WireNames } from './wire-names.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const UUID_PARAMS = new Set(['note_id', 'collection_id', 'source_collection_id', 'attachment_id', 'user_id']);
@@ -25,7 +27,15 @@ export interface Served {
   response: FakeResponse;
   /** The authenticated user, when the request got that far. */
   user?: UserRecord;
+  /**
+   * Names the request sent that the route does not know and unknown_fields: ignore dropped, as
+   * `cursor (query)` or `config.extra (body)`; also sent as the X-Ignored-Fields header.
+   */
+  ignored?: readonly string[];
 }
+
+/** The response header that tells a client which of its names were dropped (unknown_fields: ignore). */
+export const IGNORED_FIELDS_HEADER = 'X-Ignored-Fields';
 
 /**
  * The transport-free core: a request in, a response out, synchronously. Every rule of the API
@@ -45,6 +55,7 @@ export class FakeCore {
   private readonly mapError: ErrorMapper;
   private readonly cors: Cors | undefined;
   private readonly namesByRoute = new Map<Route, WireNames>();
+  private readonly names: ReturnType<typeof nameDirectory>;
   private readonly buckets = new Map<string, LeakyBuckets>();
   /** The fixture API; its routes are relative to config.fixturesPrefix. */
   readonly fixtures: FixtureApi;
@@ -81,6 +92,7 @@ export class FakeCore {
       .routes(buildRoutes(config.names, config.endpoints))
       .map((r) => ({ ...r, run: hooks.wrapOperation(r.op, r.run) }));
     this.router = new Router(this.routes);
+    this.names = nameDirectory(this.routes);
     this.stages = hooks.stages({
       authenticate: (authorization) => this.authenticate(authorization),
       pathParams: canonicalPathParams,
@@ -95,7 +107,12 @@ export class FakeCore {
     });
     if (config.cors) {
       const exposed = this.rateHeaderFields.map((f) => f.name);
-      this.cors = new Cors(config.rateHeaders.retryAfter ? [...exposed, 'Retry-After'] : exposed);
+      const retry = config.rateHeaders.retryAfter ? ['Retry-After'] : [];
+      this.cors = new Cors([
+        ...exposed,
+        ...retry,
+        ...(config.unknownFields === 'ignore' ? [IGNORED_FIELDS_HEADER] : []),
+      ]);
     }
   }
 
@@ -126,37 +143,36 @@ export class FakeCore {
       if (allowed.length > 0) return { response: this.cors.preflight(request, allowed) };
     }
     if (fixturePath !== undefined) return { response: this.fixture(request, method, fixturePath) };
+    // Captures accepted earlier are filed before anything else is served (the operation is asynchronous).
+    if (this.ctx.store.captures.length > 0) settleCaptures(this.ctx);
     let op = 'unknown';
     let reading: BucketReading | undefined;
-    let names: WireNames | undefined;
+    let names: RequestNames | undefined;
     let user: UserRecord | undefined;
     try {
       const found = this.router.match(method, path);
       if (found.kind !== 'matched') return { response: this.answer(op, this.routeMiss(found, path)) };
       const { route } = found;
       op = route.op;
-      user = this.stages.authenticate(header(request.headers, 'authorization'), method);
+      user = this.stages.authenticate(header(request.headers, 'authorization'), method, op);
       reading = this.bucketFor(user).take(COMPLEXITY_COST[op] ?? 1, this.ctx.clock.now());
       if (!reading.allowed)
         throw new DomainError('rate_limited', `rate limit exceeded; retry after ${reading.retryAfter} s`);
       const params = this.stages.pathParams(op, found.params);
-      names = this.wireNames(route);
-      const call: Call = {
-        user,
-        params,
-        query: names.query(search),
-        body: route.body
-          ? names.body(this.stages.parseBody(request.body, header(request.headers, 'content-type')))
-          : undefined,
-      };
-      const view = route.run(this.ctx, call);
-      return { response: this.answer(op, this.success(view, op, reading)), user };
+      names = this.wireNames(route).request();
+      const query = names.query(search);
+      const body = route.body
+        ? names.body(this.stages.parseBody(request.body, header(request.headers, 'content-type')))
+        : undefined;
+      names.settle();
+      const view = route.run(this.ctx, { user, params, query, body } satisfies Call);
+      return withIgnored({ response: this.answer(op, this.success(view, op, reading)), user }, names);
     } catch (error) {
       const response =
         error instanceof DomainError
           ? this.answer(op, this.failure(error, op, reading, names))
           : this.internalError(error);
-      return { response, ...(user ? { user } : {}) };
+      return withIgnored({ response, ...(user ? { user } : {}) }, names);
     }
   }
 
@@ -205,7 +221,7 @@ export class FakeCore {
   private wireNames(route: Route): WireNames {
     let names = this.namesByRoute.get(route);
     if (!names) {
-      names = new WireNames(route, this.config.unknownFields);
+      names = new WireNames(route, this.config.unknownFields, this.config.nullFields, this.names);
       this.namesByRoute.set(route, names);
     }
     return names;
@@ -243,7 +259,7 @@ export class FakeCore {
     error: DomainError,
     op: string,
     reading: BucketReading | undefined,
-    names: WireNames | undefined,
+    names: RequestNames | undefined,
   ): Reply {
     const { status, body } = this.mapError.domain(error, names ? names.message(error) : error.message);
     const headers: Record<string, string> = { 'content-type': JSON_TYPE };
@@ -304,6 +320,14 @@ function serialise(reply: Reply): FakeResponse {
   if (reply.text !== undefined)
     return { status: reply.status, headers: reply.headers, json: undefined, text: reply.text };
   return { status: reply.status, headers: reply.headers, json: reply.body, text: JSON.stringify(reply.body) };
+}
+
+/** The names unknown_fields: ignore dropped, on the answer (header) and for the request log. */
+function withIgnored(served: Served, names: RequestNames | undefined): Served {
+  const ignored = names?.ignored ?? [];
+  if (ignored.length === 0) return served;
+  served.response.headers[IGNORED_FIELDS_HEADER.toLowerCase()] = ignored.join(', ');
+  return { ...served, ignored };
 }
 
 /** HEAD: the GET's status and headers (Content-Length included), no body. */

@@ -61,11 +61,13 @@ type RefusalStages = Pick<HttpStages, 'refusalStatus' | 'errorBody'>;
 export function referenceRefusals(profile: Profile): RefusalStages {
   const statuses = (profile.statuses ?? {}) as Partial<Record<RefusalKind, number>>;
   const shape = profile.error_body ?? { kind_pointer: '/error/type', message_pointer: '/error/message' };
+  // A shape with a message and no kind ({"detail": "..."}, as FastAPI answers) carries no kind at all.
+  const kindPointer = shape.kind_pointer;
   return {
     refusalStatus: (kind) => statuses[kind as RefusalKind] ?? DEFAULT_STATUS[kind],
     errorBody(code, message) {
       const body: Record<string, unknown> = {};
-      if (code !== undefined) setPointer(body, shape.kind_pointer, code);
+      if (code !== undefined && kindPointer !== undefined) setPointer(body, kindPointer, code);
       setPointer(body, shape.message_pointer ?? '/error/message', message);
       return body;
     },

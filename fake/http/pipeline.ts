@@ -45,8 +45,8 @@ export type Respond = (reply: Reply, exchange: Exchange) => Reply;
  * refusal to its status and body. Each is a plain function a hook may wrap (fake/http/hooks.ts).
  */
 export interface HttpStages {
-  /** The user the Authorization header names; throws `unauthenticated`. */
-  authenticate(authorization: string | undefined, method: string): UserRecord;
+  /** The user the Authorization header names; throws `unauthenticated`. `op`: the route's operation id. */
+  authenticate(authorization: string | undefined, method: string, op: string): UserRecord;
   /** The path parameters checked (ids are UUIDs) and made canonical; throws `validation`. */
   pathParams(op: string, params: Record<string, string>): Record<string, string>;
   /** The body as JSON; throws `validation` for anything else. */

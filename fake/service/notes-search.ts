@@ -133,9 +133,19 @@ function rankWindow(
   return { ranked, includeContent };
 }
 
-/** The response-shape object (fields not shown): the fake honours include_content. */
+/**
+ * The response-shape object (its fields are not shown; the profile names them): include_content
+ * adds each item's content; include_snippet is accepted, and items carry their snippet either way
+ * (the document lists snippet in every note list item). The http layer renamed the fields and
+ * refused or dropped unknown ones; one that still reaches here is refused, never skipped silently.
+ */
 function readShape(shape: unknown): boolean {
   if (shape === undefined) return false;
   const options = requireObject(shape, 'the response-shape object');
-  return options.include_content === undefined ? false : checkBoolean(options.include_content, 'include_content');
+  for (const field of Object.keys(options)) {
+    const path = `response_shape.${field}`;
+    if (field !== 'include_content' && field !== 'include_snippet') throw invalid(`unknown field ${path}`);
+    checkBoolean(options[field], path);
+  }
+  return options.include_content === true;
 }

@@ -83,3 +83,14 @@ export function pageOf(
   const last = ids[ids.length - 1];
   return { ids, total, ...(more && last !== undefined ? { next: { key: keyOf(last), id: last } } : {}) };
 }
+
+/** Whether a value is a cursor this fake issued (for any filters): a list cursor sent under a wrong name. */
+export function looksLikeListCursor(value: unknown): boolean {
+  if (typeof value !== 'string' || value.length === 0) return false;
+  try {
+    decodeCursor(value, '', false);
+    return true;
+  } catch {
+    return false;
+  }
+}

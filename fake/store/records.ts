@@ -82,3 +82,12 @@ export interface SearchSnapshot {
   /** Whether the first page asked for full content: later pages keep the shape. */
   readonly includeContent: boolean;
 }
+
+/** A capture accepted and not yet filed as a note (the operation is asynchronous). */
+export interface PendingCapture {
+  readonly userId: string;
+  /** The note's content: the captured input. */
+  readonly content: string;
+  /** The instant the input belongs to (the capture's timestamp), if given. */
+  readonly at: number | undefined;
+}

@@ -1,4 +1,4 @@
-import type { CollectionRecord, Level, NoteRecord, SearchSnapshot, UserRecord } from './records.js';
+import type { CollectionRecord, Level, NoteRecord, PendingCapture, SearchSnapshot, UserRecord } from './records.js';
 import { SearchIndex } from './search-index.js';
 import { SortedIndex } from './sorted-index.js';
 import { TitleIndex } from './title-index.js';
@@ -33,6 +33,8 @@ export class Store {
   readonly snapshots = new Map<string, SearchSnapshot>();
   /** Active collections by lower-cased title, per user who owns or holds a grant on them. */
   readonly collectionTitles = new TitleIndex();
+  /** Captures accepted and not yet filed, oldest first. */
+  readonly captures: PendingCapture[] = [];
   private nextSeq = 0;
 
   allocateSeq(): number {
@@ -44,6 +46,7 @@ export class Store {
     for (const map of [this.users, this.usersByToken, this.notes, this.collections, this.grants, this.snapshots])
       map.clear();
     this.notesBySeq.length = 0;
+    this.captures.length = 0;
     for (const index of [
       this.notesByCreated,
       this.notesByUpdated,

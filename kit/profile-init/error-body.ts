@@ -107,7 +107,56 @@ export function errorBodyFindings(
     };
   }
   const why = `no pointer holds a one-word kind in all ${describe(usable)} that is the same for the same kind`;
-  return { kindPointer: notObserved(why), messagePointer: notObserved(why), kinds: {} };
+  // A body with a message and no kind: {"detail": ...} (FastAPI, Starlette), {"message": ...}, {"errors": [...]}.
+  const message = messageOnlyPointer(usable);
+  return {
+    kindPointer: notObserved(why),
+    messagePointer: message
+      ? observed(message, `a message (words, or a list of error entries) at ${message} in ${describe(usable)}`)
+      : notObserved(why),
+    kinds: {},
+  };
+}
+
+/**
+ * Where a kind-less body keeps its message: a pointer whose value is, in every body, a string with
+ * words or a non-empty list of error entries (FastAPI answers {"detail": "Not Found"} but
+ * {"detail": [{"loc": ..., "msg": ..., "type": ...}]} for a validation failure). Named like a
+ * message (detail, message, errors, ...) and shallow wins.
+ */
+function messageOnlyPointer(samples: RefusalSample[]): string | undefined {
+  const [first, ...rest] = samples.map((s) => nodes(s.x.json));
+  const candidates = [...first!.entries()]
+    .filter(([, v]) => isMessageValue(v))
+    .map(([p]) => p)
+    .filter((p) => rest.every((n) => isMessageValue(n.get(p))));
+  const wordy = candidates.filter((p) =>
+    samples.some((s) => {
+      const v = nodes(s.x.json).get(p);
+      return typeof v !== 'string' || /\s/.test(v.trim());
+    }),
+  );
+  return rank(wordy, new Set([...MESSAGE_NAMES, 'errors', 'error']))[0];
+}
+
+/** Every value in a JSON document by JSON pointer, containers included (the root excepted). */
+function nodes(value: unknown, pointer = '', out = new Map<string, unknown>()): Map<string, unknown> {
+  if (pointer !== '') out.set(pointer, value);
+  if (Array.isArray(value)) for (const [i, item] of value.entries()) nodes(item, `${pointer}/${i}`, out);
+  else if (value !== null && typeof value === 'object')
+    for (const [key, inner] of Object.entries(value))
+      nodes(inner, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, out);
+  return out;
+}
+
+/** What the kit accepts as a message (suites/errors): words, or a non-empty list of strings or objects. */
+function isMessageValue(value: unknown): boolean {
+  if (typeof value === 'string') return /\S/.test(value);
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((e) => (typeof e === 'string' && /\S/.test(e)) || (e !== null && typeof e === 'object'))
+  );
 }
 
 function kindValues(samples: RefusalSample[], pointer: string): Partial<Record<KindName, Finding<string>>> {

@@ -100,14 +100,17 @@ function profileTree(f: Findings, meta: WriteMeta): Section {
       [
         'error_body',
         {
-          // kind_pointer is required: without it the whole error_body stays a placeholder.
+          // A kind and a message, or a message alone ({"detail": ...}); the kinds need the kind's pointer.
           entries: isObserved(body.kindPointer)
             ? [
                 ['kind_pointer', body.kindPointer],
                 ['message_pointer', body.messagePointer],
                 ['kinds', { entries: Object.entries(body.kinds) }],
               ]
-            : [['kind_pointer', body.kindPointer]],
+            : [
+                ['kind_pointer', body.kindPointer],
+                ['message_pointer', body.messagePointer],
+              ],
         },
       ],
       ['title', { entries: [['derivation', f.title]] }],

@@ -170,21 +170,39 @@ check(
       else t.skipRule(rule[kind]!, `the profile declares no statuses.${kind}`);
     }
     if (!shape) return t.skipRule('errors.body.shape', 'the profile declares no error_body');
+    // Only what the profile declares is judged: a kind, a message, or both.
     await t.verify('errors.body.shape', () => {
       for (const [kind, what, x] of refusals) {
-        const code = pointer(x.json, shape.kind_pointer);
-        const expected = (shape.kinds as Partial<Record<string, string>> | undefined)?.[kind];
-        expect(code, `${what}: the error kind at ${shape.kind_pointer}: ${show(x)}`).toBeTypeOf('string');
-        if (expected !== undefined)
-          expect(code, `${what}: the profile declares ${expected} for ${kind}`).toBe(expected);
-        if (shape.message_pointer)
-          expect(pointer(x.json, shape.message_pointer), `${what}: a message at ${shape.message_pointer}`).toBeTypeOf(
-            'string',
-          );
+        if (shape.kind_pointer !== undefined) {
+          const code = pointer(x.json, shape.kind_pointer);
+          const expected = (shape.kinds as Partial<Record<string, string>> | undefined)?.[kind];
+          expect(code, `${what}: the error kind at ${shape.kind_pointer}: ${show(x)}`).toBeTypeOf('string');
+          if (expected !== undefined)
+            expect(code, `${what}: the profile declares ${expected} for ${kind}`).toBe(expected);
+        }
+        if (shape.message_pointer !== undefined)
+          expect(
+            isMessage(pointer(x.json, shape.message_pointer)),
+            `${what}: a message at ${shape.message_pointer} (a string, or a list of error entries): ${show(x)}`,
+          ).toBe(true);
       }
     });
   },
 );
+
+/**
+ * A human-readable message as servers give one: a string with words, or a non-empty list of error
+ * entries (strings, or objects such as FastAPI's {loc, msg, type} validation entries).
+ */
+function isMessage(value: unknown): boolean {
+  if (typeof value === 'string') return /\S/.test(value);
+  if (!Array.isArray(value) || value.length === 0) return false;
+  return value.every(
+    (entry) =>
+      (typeof entry === 'string' && /\S/.test(entry)) ||
+      (entry !== null && typeof entry === 'object' && !Array.isArray(entry) && Object.keys(entry).length > 0),
+  );
+}
 
 function pointer(value: unknown, path: string): unknown {
   let node = value;

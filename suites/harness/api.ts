@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { OPERATIONS, type OperationId } from '../../spec/operations.js';
-import type { EndpointDecl, Profile } from '../../spec/profile.js';
+import { type EndpointDecl, type Name, type Profile, primaryName } from '../../spec/profile.js';
 import type { SchemaRegistry } from '../../spec/schemas.js';
 import type { ExchangeObserver } from '../oracle/observation.js';
 import type { Exchange, SendOptions, TargetClient } from './client.js';
@@ -44,6 +44,13 @@ export interface SearchNotesBody {
   tasks?: boolean;
   images?: boolean;
   files?: boolean;
+}
+/** The capture operation's request, under canonical names (the profile's names.capture rename them). */
+export interface CaptureBody {
+  input?: unknown;
+  instructions?: unknown;
+  context?: unknown;
+  timestamp?: unknown;
 }
 export interface ListCollectionsQuery {
   limit?: number | string;
@@ -180,12 +187,23 @@ export class Api {
     if (b.collections !== undefined)
       body[this.name(names.collections, 'names.notes_search.collections')] = b.collections;
     if (b.response_shape !== undefined)
-      body[this.name(names.response_shape, 'names.notes_search.response_shape')] = b.response_shape;
+      body[this.name(names.response_shape, 'names.notes_search.response_shape')] = this.responseShape(b.response_shape);
     for (const [k, wire] of Object.entries(CONTAINS)) {
       const value = b[k as keyof typeof CONTAINS];
       if (value !== undefined) body[this.name(names[wire], `names.notes_search.${wire}`)] = value;
     }
     return this.send('searchNotes', { ...at('searchNotes'), query: q, json: body }, { input: { query: q, body: b } });
+  }
+  /**
+   * The capture operation (endpoints.capture) with the profile's field names (names.capture): the
+   * document names the operation, and shows neither its endpoint nor its fields.
+   */
+  capture(b: CaptureBody) {
+    const names = this.profile.names?.capture ?? {};
+    const body: Body = {};
+    for (const field of ['input', 'instructions', 'context', 'timestamp'] as const)
+      if (b[field] !== undefined) body[this.name(names[field], `names.capture.${field}`)] = b[field];
+    return this.sendEndpoint('captureNote', 'capture', {}, body, { ...b });
   }
   relatedNotes(id: string, q: { limit?: number | string } = {}) {
     return this.send(
@@ -376,6 +394,7 @@ export class Api {
     field: keyof NonNullable<Profile['endpoints']>,
     params: Record<string, string>,
     json?: unknown,
+    input?: Record<string, unknown>,
   ): Promise<Exchange<Op>> {
     const decl: EndpointDecl | undefined = this.profile.endpoints?.[field];
     if (!decl) throw new KitError(`the profile declares no endpoints.${field}`);
@@ -385,12 +404,33 @@ export class Api {
         throw new KitError(`endpoints.${field} uses {${name}}, which this operation does not supply`);
       return encodeURIComponent(value);
     });
-    return this.send(operationId, { method: decl.method, path, ...(json === undefined ? {} : { json }) }, { params });
+    return this.send(
+      operationId,
+      { method: decl.method, path, ...(json === undefined ? {} : { json }) },
+      { params, ...(input ? { input } : {}) },
+    );
   }
 
-  private name(value: string | undefined, field: string): string {
-    if (value === undefined) throw new KitError(`the profile declares no ${field}`);
-    return value;
+  /** The name the kit sends: the first of the declared name's aliases. */
+  private name(value: Name | undefined, field: string): string {
+    const name = primaryName(value);
+    if (name === undefined) throw new KitError(`the profile declares no ${field}`);
+    return name;
+  }
+
+  /**
+   * The response-shape object with its known fields (include_content, include_snippet) under the
+   * profile's names; anything else (a non-object, other keys) is sent as given, for bad-input checks.
+   */
+  private responseShape(shape: unknown): unknown {
+    if (shape === null || typeof shape !== 'object' || Array.isArray(shape)) return shape;
+    const fields = this.profile.names?.notes_search?.response_shape_fields ?? {};
+    const out: Body = {};
+    for (const [key, value] of Object.entries(shape)) {
+      const known = key === 'include_content' || key === 'include_snippet' ? key : undefined;
+      out[known ? this.name(fields[known], `names.notes_search.response_shape_fields.${known}`) : key] = value;
+    }
+    return out;
   }
 
   private noteCreated(exchange: Exchange, kind: 'note' | 'collection', sent?: unknown): void {

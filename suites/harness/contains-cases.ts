@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { type Name, primaryName } from '../../spec/profile.js';
 import type { RuleId } from '../../spec/rule-ids.js';
 import type { CheckContext } from './check.js';
 import type { Exchange } from './client.js';
@@ -30,10 +31,17 @@ export interface ContainsCase {
  */
 export function containsCases(
   area: 'notes.list' | 'notes.search',
-  names: { contains_open_tasks?: string; contains_tasks?: string; contains_images?: string; contains_files?: string },
+  declared: { contains_open_tasks?: Name; contains_tasks?: Name; contains_images?: Name; contains_files?: Name },
   k: ContainsKinds,
   together: 'images-and-files' | 'open-tasks-and-images',
 ): ContainsCase[] {
+  // Messages name what the kit sends: the first of a name's aliases.
+  const names = {
+    contains_open_tasks: primaryName(declared.contains_open_tasks),
+    contains_tasks: primaryName(declared.contains_tasks),
+    contains_images: primaryName(declared.contains_images),
+    contains_files: primaryName(declared.contains_files),
+  };
   const one = (what: string, filter: ContainsFilter, keep: string[], drop: string[]): ContainsCase => ({
     rule: `${area}.contains-filters`,
     what,

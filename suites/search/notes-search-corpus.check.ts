@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { primaryName } from '../../spec/profile.js';
 import type { OkBody } from '../harness/bodies.js';
 import { containsCases, judgeContainsCase } from '../harness/contains-cases.js';
 import type { TimeWindow } from '../harness/data.js';
@@ -350,11 +351,19 @@ check(
         `the file's notes were made without collections, as ${COLLECTION_FILTER_NAME} was not declared`,
       );
     const names = t.profile.names?.notes_search ?? {};
-    // The response-shape fields are not shown: an empty object is all the kit can send.
-    const shaped = await t.api.searchNotes({ limit: 1 }, { query: f.word, response_shape: {} });
+    // The response-shape fields are not shown: the kit sends the include-content field the profile
+    // names, else an empty object.
+    const includeContent = primaryName(names.response_shape_fields?.include_content);
+    const shape = includeContent === undefined ? {} : { include_content: true };
+    const shaped = await t.api.searchNotes({ limit: 1 }, { query: f.word, response_shape: shape });
     const filtered = await t.api.searchNotes({ limit: 50 }, { query: f.word, collections });
     await t.verify('notes.search.parameter-names', () => {
       expect(shaped.status, `the response-shape object under ${names.response_shape}: ${show(shaped)}`).toBe(200);
+      if (includeContent !== undefined)
+        expect(
+          items(shaped).length > 0 && items(shaped).every((i) => typeof i.content === 'string'),
+          `the response-shape field ${includeContent} true adds each item's content: ${show(shaped)}`,
+        ).toBe(true);
       expect(filtered.status, `the collection filter under ${names.collections}: ${show(filtered)}`).toBe(200);
       expect(idsOf(filtered), `the collection filter under ${names.collections} takes effect`).not.toContain(
         kinds.plain,

@@ -78,6 +78,15 @@ describe('notes-conformance fake: banner, --log and --no-cors', () => {
     };
   }
 
+  it('serves the built-in hosted profile by name, with the names public clients send', async () => {
+    const fake = await start(['--profile', 'hosted']);
+    const banner = fake.lines.join('\n');
+    expect(banner).toMatch(/^profile: +hosted$/m);
+    expect(banner).toMatch(/^ {2}POST +\/v2\/mem-it +body: input instructions context timestamp$/m);
+    expect(banner).toMatch(/^ {2}POST +\/v2\/notes\/search +.*\bfilter_by_collection_ids\b/m);
+    expect(banner).toMatch(/ config\{include_note_content,include_content,include_snippet\}/);
+  });
+
   it("prints the parameter names and endpoints in effect, the profile's where it chose", async () => {
     const fake = await start(['--profile', 'fake-divergent']);
     const banner = fake.lines.join('\n');
@@ -86,7 +95,7 @@ describe('notes-conformance fake: banner, --log and --no-cors', () => {
       /^ {2}POST +\/v2\/notes\/search +query: limit offset snapshot_id {2}body: .*\bin_collections\b/m,
     );
     expect(banner).toMatch(/^ {2}POST +\/v2\/collections\/search +body: q /m);
-    expect(banner).toMatch(/^ {2}PUT +\/v2\/capture +body: content /m);
+    expect(banner).toMatch(/^ {2}PUT +\/v2\/capture +body: text hint about seen_at$/m);
     expect(banner).toMatch(/^ {2}DELETE +\/v2\/collections\/\{collection_id\}\/soft$/m);
     expect(banner).toMatch(/unknown query and body names are refused/);
     expect(banner).toMatch(/^cors: +on/m);

@@ -49,7 +49,7 @@ describe('http layer', () => {
     expect(call('GET', '/v2/notes?cursorz=1').status).toBe(400);
     expect(call('GET', '/v2/notes?limit=1&limit=2').status).toBe(400);
     expect(call('POST', '/v2/notes', { content: 'x', colection_ids: [] }).json).toMatchObject({
-      error: { message: 'unknown field colection_ids' },
+      error: { message: 'unknown field colection_ids (did you mean collection_ids?)' },
     });
   });
 
@@ -359,21 +359,41 @@ describe('validation messages name the parameter as the client sent it', () => {
 });
 
 describe('capture and the smaller agreements with the document', () => {
-  it('serves endpoints.capture as an accepted request that creates the note, validated as a create', () => {
+  it('accepts endpoints.capture with request_id only and files the input as a note before the next request', () => {
     const h = harness();
-    const captured = h.call('POST', '/v2/notes/capture', { content: 'Captured\nfrom the share sheet' });
+    const captured = h.call('POST', '/v2/mem-it', { input: 'Captured\nfrom the share sheet', context: 'phone' });
     expect(captured.status).toBe(200);
-    const { note_id, status } = captured.json as { note_id: string; status: string };
-    expect(status).toBe('accepted');
+    expect(Object.keys(captured.json as object)).toEqual(['request_id']);
     expect(createSchemaRegistry().validate('CaptureAccepted', captured.json, { strict: true })).toEqual([]);
-    expect(h.call('GET', `/v2/notes/${note_id}`).json).toMatchObject({ title: 'Captured', version: 1 });
-    expect(h.call('POST', '/v2/notes/capture', { content: 'x'.repeat(200_001) }).status).toBe(400);
-    expect(h.call('POST', '/v2/notes/capture', { text: 'x' }).status).toBe(400);
-    expect(h.ctx.store.notes.size).toBe(1);
-    expect(h.core.handle({ method: 'POST', url: '/v2/notes/capture', headers: {} }).status).toBe(401);
+    // Asynchronous: nothing exists when the answer is given; the next request finds the note.
+    expect(h.ctx.store.notes.size).toBe(0);
+    const listed = h.call('GET', '/v2/notes');
+    expect((listed.json as { results: Array<{ title: string }> }).results.map((r) => r.title)).toEqual(['Captured']);
+    const backdated = h.call('POST', '/v2/mem-it', { input: 'Old thought', timestamp: '2024-02-03T04:05:06+01:00' });
+    expect(backdated.status).toBe(200);
+    const old = (h.call('GET', '/v2/notes?order_by=created_at').json as { results: Array<Record<string, string>> })
+      .results;
+    expect(old.find((n) => n.title === 'Old thought')?.created_at).toBe('2024-02-03T03:05:06.000Z');
+    // Checked at once, like a create: nothing is queued for a refused capture.
+    for (const [body, message] of [
+      [{}, 'input is required'],
+      [{ input: '   ' }, 'input must contain at least one non-whitespace character'],
+      [{ input: 'x'.repeat(200_001) }, 'input must have at most 200000 characters (has 200001)'],
+      [{ input: 'x', instructions: 5 }, 'instructions must be a string'],
+      [{ input: 'x', timestamp: '2999-01-01T00:00:00Z' }, 'timestamp must not be in the future'],
+      [{ input: 'x', context: null }, 'context must be a string'],
+      [{ content: 'x' }, 'unknown field content (did you mean input?)'],
+    ] as const) {
+      const refused = h.call('POST', '/v2/mem-it', body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect((refused.json as { error: { message: string } }).error.message).toBe(message);
+    }
+    h.call('GET', '/v2/notes');
+    expect(h.ctx.store.notes.size).toBe(2);
+    expect(h.core.handle({ method: 'POST', url: '/v2/mem-it', headers: {} }).status).toBe(401);
     const divergent = harness({ profile: 'fake-divergent' });
-    expect(divergent.call('PUT', '/v2/capture', { content: 'y' }).status).toBe(200);
-    expect(divergent.call('PUT', '/v2/capture', {}).status).toBe(422);
+    expect(divergent.call('PUT', '/v2/capture', { text: 'y', hint: 'z' }).status).toBe(200);
+    expect(divergent.call('PUT', '/v2/capture', {}).json).toMatchObject({ detail: 'text is required' });
   });
 
   it('needs a body with a string query, if any, on collection search (openapi.yaml and the document)', () => {

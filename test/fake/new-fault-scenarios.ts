@@ -177,4 +177,13 @@ export const NEW_SCENARIOS: Scenario[] = [
       s.call('GET', '/v2/notes');
     },
   },
+  {
+    name: 'a capture, with and without a token, and the note it files',
+    rules: ['notes.capture.request-id', 'notes.capture.bearer-required'],
+    run(s) {
+      s.call('POST', '/v2/mem-it', { input: 'Captured\nthought' });
+      s.call('POST', '/v2/mem-it', { input: 'Anonymous' }, '');
+      s.call('GET', '/v2/notes');
+    },
+  },
 ];

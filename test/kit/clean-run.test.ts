@@ -41,6 +41,27 @@ describe('the kit against the reference fake', () => {
     expect(exitCode).toBe(0);
   }, 600_000);
 
+  it('passes every rule it judges of the fake serving the hosted profile when given that profile', async () => {
+    const { exitCode, report } = await runKit(
+      ['--quiet', '--fake-profile', 'hosted', '--profile', 'hosted'],
+      {},
+      quietly,
+    );
+    expect(report.profile).toBe('hosted');
+    const problems = report.rules.filter((r) => r.verdict === 'fail' || r.verdict === 'error' || r.verdict === 'warn');
+    expect(problems.map((r) => `${r.id}: ${r.verdict} (${r.reason})`)).toEqual([]);
+    // What the hosted profile names is judged under its names, capture included.
+    const judged = new Set(report.rules.filter((r) => r.verdict === 'pass').map((r) => r.id));
+    for (const id of [
+      'notes.list.parameter-names',
+      'notes.search.parameter-names',
+      'notes.capture.request-id',
+      'notes.capture.bearer-required',
+    ])
+      expect(judged.has(id), id).toBe(true);
+    expect(exitCode).toBe(0);
+  }, 600_000);
+
   it('given no profile, fails no documented rule of the divergent fake, only profile rules whose default differs', async () => {
     const tokens = ['divergent-primary-token', 'divergent-secondary-token'];
     const fake = await createFake({ profile: 'fake-divergent', users: tokens, adminToken: 'divergent-admin-token' });

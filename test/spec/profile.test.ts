@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { loadBuiltinProfile, loadProfile, ProfileError, parseProfile } from '../../spec/profile.js';
+import {
+  loadBuiltinProfile,
+  loadProfile,
+  loadProfileArgument,
+  ProfileError,
+  parseProfile,
+  primaryName,
+} from '../../spec/profile.js';
 
 const problemsOf = (text: string): readonly string[] => {
   try {
@@ -15,6 +22,37 @@ describe('target profiles', () => {
   it('loads the built-in profiles', () => {
     expect(loadBuiltinProfile('fake').name).toBe('reference-fake');
     expect(loadBuiltinProfile('fake-divergent').statuses?.validation).toBe(422);
+  });
+
+  it('loads the hosted profile by name, with aliases, response-shape fields and capture declared', () => {
+    const hosted = loadBuiltinProfile('hosted');
+    expect(hosted.names?.notes_search?.response_shape_fields?.include_content).toEqual([
+      'include_note_content',
+      'include_content',
+    ]);
+    expect(hosted.endpoints?.capture).toEqual({ method: 'POST', path: '/v2/mem-it' });
+    expect(loadProfileArgument('hosted').name).toBe('hosted');
+    // The fake/ folder of the package is not a profile file: the built-in name still wins.
+    expect(loadProfileArgument('fake').name).toBe('reference-fake');
+  });
+
+  it('takes an error body with a message and no kind, and refuses kinds without a kind pointer', () => {
+    expect(parseProfile('name: x\nerror_body: { message_pointer: /detail }\n', 'p.yaml').error_body).toEqual({
+      message_pointer: '/detail',
+    });
+    expect(problemsOf('name: x\nerror_body: {}\n')).toEqual([
+      '/error_body: must declare kind_pointer, message_pointer or both (got {})',
+    ]);
+    expect(problemsOf('name: x\nerror_body: { message_pointer: /detail, kinds: { validation: v } }\n')[0]).toMatch(
+      /^\/error_body: must have property kind_pointer when property kinds is present/,
+    );
+  });
+
+  it('says what a name must be, one or a list of aliases', () => {
+    expect(primaryName(['page', 'cursor'])).toBe('page');
+    expect(problemsOf('name: x\nnames:\n  notes_list:\n    cursor: []\n')).toEqual([
+      '/names/notes_list/cursor: must be a name (a letter or _, then letters, digits, _ . - [ ]) or a non-empty list of names (got [])',
+    ]);
   });
 
   it('accepts a profile that declares nothing but its name', () => {
