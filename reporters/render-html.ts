@@ -1,4 +1,13 @@
-import { assumedProfileNote, byArea, headline, rulesInDisplayOrder, type Standing, standingOf } from './group.js';
+import {
+  byArea,
+  DIFFERS,
+  headline,
+  rulesInDisplayOrder,
+  STANDINGS,
+  type Standing,
+  shownReason,
+  standingOf,
+} from './group.js';
 import { BASE_CSS, COPY_SCRIPT, copyableBlock, esc, MEASURE_SCRIPT, summaryBar } from './html-page.js';
 import {
   type CheckResult,
@@ -11,8 +20,8 @@ import { clip, plainReason } from './text.js';
 
 const GROUP_TITLE: Record<Standing, string> = {
   failing: 'Rules that fail the run',
-  assumed: 'Profile rules judged against assumed defaults (not counted)',
-  warn: 'Warnings (not counted)',
+  warn: 'Warnings and errors (not counted)',
+  differs: `Rules that ${DIFFERS}`,
   skipped: 'Skipped',
   pass: 'Passed',
 };
@@ -24,16 +33,14 @@ const GROUP_TITLE: Record<Standing, string> = {
  */
 export function renderHtml(report: ConformanceReport): string {
   const ordered = rulesInDisplayOrder(report);
-  const groups = (['failing', 'assumed', 'warn', 'skipped', 'pass'] as const)
-    .map((standing) => {
-      const rules = ordered.filter((r) => standingOf(report, r) === standing);
-      if (rules.length === 0) return '';
-      return (
-        `<section class="group" data-standing="${standing}"><h2>${GROUP_TITLE[standing]} (<span class="count">${rules.length}</span>)</h2>\n` +
-        `${rules.map((r) => ruleBlock(report, r, standing)).join('\n')}\n</section>`
-      );
-    })
-    .join('\n');
+  const groups = STANDINGS.map((standing) => {
+    const rules = ordered.filter((r) => standingOf(report, r) === standing);
+    if (rules.length === 0) return '';
+    return (
+      `<section class="group" data-standing="${standing}"><h2>${GROUP_TITLE[standing]} (<span class="count">${rules.length}</span>)</h2>\n` +
+      `${rules.map((r) => ruleBlock(report, r, standing)).join('\n')}\n</section>`
+    );
+  }).join('\n');
   const status = report.interrupted ? 'interrupted' : report.exit_code === 0 ? 'passing' : 'failing';
   const areas = byArea(report)
     .map((a) => `<option value="${esc(a.area)}">${esc(a.area)} (${a.rules.length})</option>`)
@@ -71,8 +78,8 @@ ${groups}
 `;
 }
 
-function ruleBlock(_report: ConformanceReport, rule: RuleResult, standing: Standing): string {
-  const reason = standing === 'assumed' ? assumedProfileNote(rule) : rule.reason;
+function ruleBlock(report: ConformanceReport, rule: RuleResult, standing: Standing): string {
+  const reason = shownReason(report, rule);
   const searchable = [rule.id, rule.statement, reason, ...rule.checks.flatMap((c) => [c.name, c.message])]
     .join(' ')
     .toLowerCase();

@@ -1,13 +1,13 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
-import { assumedProfileNote, byArea, standingOf } from './group.js';
+import { byArea, differsNote, standingOf, uncountedErrorNote } from './group.js';
 import type { ConformanceReport, RuleResult } from './report.js';
 import { clip, plainReason } from './text.js';
 
 /**
  * JUnit XML, one suite per area and one test case per rule. Failures and errors are exactly the
  * rules that make the exit status non-zero (plus a `run` suite for run errors and an interruption),
- * so CI and the kit agree. Profile rules judged against assumed defaults, skipped rules and
+ * so CI and the kit agree. Rules that differ from the reference profile, uncounted errors, skipped rules and
  * "not run" rules are <skipped message="...">; advisory warnings pass with their note in system-out.
  * The structure is decided here, the XML is written by xmlbuilder2 (escaping, characters XML 1.0
  * cannot carry replaced by U+FFFD).
@@ -88,12 +88,15 @@ function ruleCase(report: ConformanceReport, rule: RuleResult): Case {
             ? { kind: 'failure', message: reason, type: 'NonConformance' }
             : { kind: 'error', message: reason, type: 'KitError' },
       };
-    case 'assumed':
-      return { ...base, outcome: { kind: 'skipped', message: clip(plainReason(assumedProfileNote(rule)), 1200) } };
+    case 'differs':
+      return { ...base, outcome: { kind: 'skipped', message: clip(plainReason(differsNote(rule)), 1200) } };
     case 'skipped':
       return { ...base, outcome: { kind: 'skipped', message: reason } };
     case 'warn':
-      return { ...base, out: `WARN (${rule.level}, not counted): ${reason}\n${details}` };
+      // An error that does not count could not be judged: skipped, with why; an advisory warning passes.
+      return rule.verdict === 'error'
+        ? { ...base, outcome: { kind: 'skipped', message: clip(plainReason(uncountedErrorNote(rule)), 1200) } }
+        : { ...base, out: `WARN (${rule.level}, not counted): ${reason}\n${details}` };
     default:
       return base;
   }

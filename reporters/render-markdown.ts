@@ -1,9 +1,11 @@
 import {
-  assumedProfileNote,
   byArea,
   countsLine,
+  DIFFERS,
+  differsNote,
   headline,
   rulesInDisplayOrder,
+  shownReason,
   skipReasons,
   standingOf,
 } from './group.js';
@@ -75,8 +77,8 @@ export function renderMarkdown(report: ConformanceReport, options: MarkdownOptio
         'rule(s)',
       );
   };
-  foldedRules('Profile rules judged against assumed defaults, not counted', group('assumed'), assumedProfileNote);
-  foldedRules('Advisory warnings, not counted', group('warn'), (r) => r.reason);
+  foldedRules('Warnings and errors, not counted', group('warn'), (r) => `${r.verdict}: ${shownReason(report, r)}`);
+  foldedRules(`Rules that ${DIFFERS}`, group('differs'), differsNote);
   const skips = skipReasons(report.rules);
   if (skips.length > 0) {
     out.folded(
@@ -96,7 +98,7 @@ export function renderMarkdown(report: ConformanceReport, options: MarkdownOptio
         '| Rule | Level | Verdict | Reason |',
         '|---|---|---|---|',
         ...area.rules.map(
-          (r) => `| \`${r.id}\` | ${r.level} | ${r.verdict} | ${md(clip(plainReason(r.reason), 200))} |`,
+          (r) => `| \`${r.id}\` | ${r.level} | ${r.verdict} | ${md(clip(plainReason(shownReason(report, r)), 200))} |`,
         ),
         '',
         '',

@@ -1,4 +1,4 @@
-import { blockingRules, byArea, countsLine, headline, rulesInDisplayOrder, skipReasons, standingOf } from './group.js';
+import { blockingRules, byArea, countsLine, headline, rulesInDisplayOrder, shownReason, skipReasons } from './group.js';
 import type { ConformanceReport, RuleResult } from './report.js';
 import { clip, plainReason } from './text.js';
 
@@ -16,9 +16,18 @@ export function useColour(stream: { isTTY?: boolean }, env: Readonly<Record<stri
   return stream.isTTY === true && !env.NO_COLOR;
 }
 
-const MARK: Record<string, string> = { fail: 'FAIL ', error: 'ERROR', warn: 'WARN ', skipped: 'SKIP ', pass: 'PASS ' };
+const MARK: Record<string, string> = {
+  fail: 'FAIL ',
+  error: 'ERROR',
+  warn: 'WARN ',
+  skipped: 'SKIP ',
+  pass: 'PASS ',
+  differs: 'DIFF ',
+};
+// A difference from the reference profile is not a failure: cyan, neither red nor the warning yellow.
 const SGR: Record<string, string> = {
   fail: '31',
+  differs: '36',
   error: '33',
   warn: '33',
   skipped: '2',
@@ -67,10 +76,7 @@ export function renderTerminal(report: ConformanceReport, options: TerminalOptio
 
 function ruleLine(report: ConformanceReport, rule: RuleResult, paint: (code: string, text: string) => string): string {
   const mark = paint(rule.verdict, MARK[rule.verdict]!);
-  if (standingOf(report, rule) === 'assumed') {
-    return `  ${mark} ${rule.id} (profile, not counted: declare \`${rule.profile_field}\` to judge it): ${clip(plainReason(rule.reason), REASON_MAX)}`;
-  }
-  return `  ${mark} ${rule.id} (${rule.level}): ${clip(plainReason(rule.reason), REASON_MAX)}`;
+  return `  ${mark} ${rule.id} (${rule.level}): ${clip(plainReason(shownReason(report, rule)), REASON_MAX)}`;
 }
 
 /** "label a, b, c" wrapped at the line width, continuation lines indented. */

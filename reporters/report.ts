@@ -6,8 +6,13 @@ export { quotaWords } from '../spec/verdicts.js';
 
 import { plainReason, showInvisible } from './text.js';
 
-export type Verdict = 'pass' | 'fail' | 'error' | 'skipped' | 'warn';
-export const VERDICTS: readonly Verdict[] = ['pass', 'fail', 'error', 'skipped', 'warn'];
+/**
+ * `differs`: a profile rule the target broke while no profile was given. The kit judged it against the
+ * reference fake's choices, which the target never declared, so it is not the target's failure: it is
+ * shown neutrally with what was observed, and counted apart from `fail` in every rendering.
+ */
+export type Verdict = 'pass' | 'fail' | 'error' | 'skipped' | 'warn' | 'differs';
+export const VERDICTS: readonly Verdict[] = ['pass', 'fail', 'error', 'skipped', 'warn', 'differs'];
 
 /** One exchange of evidence, as recorded by the kit (redacted). */
 export interface EvidenceExchange {
@@ -159,7 +164,7 @@ export function checkVerdict(
 }
 
 /** Worst first: a failure shows the target breaks the rule even if another check could not judge. */
-const RANK: Record<Verdict, number> = { fail: 5, error: 4, warn: 3, pass: 2, skipped: 1 };
+const RANK: Record<Verdict, number> = { fail: 6, differs: 5, error: 4, warn: 3, pass: 2, skipped: 1 };
 
 export function buildReport(input: ReportInput): ConformanceReport {
   const byRule = new Map<string, CheckResult[]>();
@@ -168,13 +173,19 @@ export function buildReport(input: ReportInput): ConformanceReport {
   for (const outcome of input.outcomes) {
     for (const id of outcome.rules) {
       if (!levels.has(id) || !selected(id)) continue;
-      const { verdict, message } = checkVerdict(outcome, levels.get(id) === 'advisory', id);
+      const judged = checkVerdict(outcome, levels.get(id) === 'advisory', id);
+      const { message } = judged;
+      // No profile: a profile rule broken against the assumed choices differs; it did not fail.
+      const verdict: Verdict =
+        judged.verdict === 'fail' && levels.get(id) === 'profile' && !input.profileDeclared
+          ? 'differs'
+          : judged.verdict;
       const result: CheckResult = { name: outcome.name, verdict, message, file: outcome.file };
-      if (outcome.seed !== undefined && verdict !== 'pass' && verdict !== 'skipped') result.seed = outcome.seed;
-      if (verdict !== 'pass' && verdict !== 'skipped' && outcome.evidence?.length)
-        result.evidence = [...outcome.evidence];
+      const judgedSomething = verdict !== 'pass' && verdict !== 'skipped';
+      if (outcome.seed !== undefined && judgedSomething) result.seed = outcome.seed;
+      if (judgedSomething && outcome.evidence?.length) result.evidence = [...outcome.evidence];
       const repro = outcome.ruleRepros?.[id] ?? outcome.repro;
-      if (verdict !== 'pass' && verdict !== 'skipped' && repro) result.repro = repro;
+      if (judgedSomething && repro) result.repro = repro;
       if (outcome.durationMs !== undefined) result.duration_ms = Math.round(outcome.durationMs);
       if (outcome.requests !== undefined) result.requests = outcome.requests;
       byRule.get(id)?.push(result) ?? byRule.set(id, [result]);

@@ -58,7 +58,7 @@ describe('markInterrupted', () => {
       'notes.update.c': `skipped: ${NOT_RUN}`,
       'notes.update.d': 'pass: ',
     });
-    expect(interrupted.summary).toEqual({ pass: 1, fail: 1, error: 0, skipped: 3, warn: 0 });
+    expect(interrupted.summary).toEqual({ pass: 1, fail: 1, error: 0, skipped: 3, warn: 0, differs: 0 });
     expect(report.rules.find((r) => r.id === 'auth.bearer.e')!.verdict).toBe('error'); // pure: the input is unchanged
   });
 

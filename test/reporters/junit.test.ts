@@ -68,9 +68,10 @@ describe('renderJunit', () => {
 
   it('reports a profile rule judged on assumed defaults as skipped, with what was seen and the key that declares it', () => {
     const report = catalogueReport({ profileDeclared: false });
-    const profileRule = report.rules.find((r) => r.level === 'profile' && r.verdict === 'fail')!;
+    const profileRule = report.rules.find((r) => r.level === 'profile' && r.verdict === 'differs')!;
     const entry = outcomes(renderJunit(report)).get(`${profileRule.id} (profile)`)!;
     expect(entry.kind).toBe('skipped');
+    expect(entry.message).toContain('differs from the reference profile (not judged)');
     expect(entry.message).toContain('observed: oldest first');
     expect(entry.message).toContain(`declare \`${profileRule.profile_field}\` in a profile`);
   });

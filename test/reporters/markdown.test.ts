@@ -88,7 +88,7 @@ describe('renderMarkdown', () => {
     const md = renderMarkdown(report);
     expect(md).not.toContain('Truncated');
     for (const r of report.rules) expect(md).toContain(`\`${r.id}\``);
-    expect(md).toContain('<details><summary>Profile rules judged against assumed defaults, not counted (1)</summary>');
+    expect(md).toContain('<details><summary>Rules that differ from the reference profile (not judged) (1)</summary>');
     expect(md).toContain('<details><summary>Skipped (3)</summary>');
     expect(renderMarkdown(report)).toBe(md);
   });

@@ -11,9 +11,13 @@ describe('renderTerminal', () => {
     const lines = text.split('\n');
     const marks = lines.filter((l) => /^ {2}(FAIL|ERROR|WARN)/.test(l));
     expect(marks[0]).toMatch(/^ {2}FAIL {2}\S+ \(documented\)/);
-    const profileRule = report.rules.find((r) => r.level === 'profile' && r.verdict === 'fail')!;
-    const assumed = `  FAIL  ${profileRule.id} (profile, not counted: declare \`${profileRule.profile_field}\` to judge it): oldest first`;
-    expect(marks.indexOf(assumed)).toBeGreaterThan(marks.findIndex((l) => l.startsWith('  ERROR')));
+    // The profile rule broken with no profile given differs, after what counts, and is no FAIL line.
+    const profileRule = report.rules.find((r) => r.level === 'profile' && r.verdict === 'differs')!;
+    const differs =
+      `  DIFF  ${profileRule.id} (profile): differs from the reference profile (not judged): ` +
+      `declare \`${profileRule.profile_field}\` in a profile to have it judged; observed: oldest first`;
+    expect(lines.indexOf(differs)).toBeGreaterThan(lines.findIndex((l) => l.startsWith('  ERROR')));
+    expect(marks.filter((l) => l.startsWith('  FAIL'))).toHaveLength(2);
     expect(text).toContain("got 'hello\\u0020', expected 'hello'");
     expect(text).not.toContain('Object.is equality');
     expect(text).toContain('declare `');
