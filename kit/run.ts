@@ -54,6 +54,7 @@ export async function runKit(
 }
 
 async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text: string) => void): Promise<RunResult> {
+  const started = performance.now();
   const run = await startRun(config, interrupt.stopped);
   // After the start-up probe (which only reads) and before the first check creates anything; a
   // target the kit cannot reach is then one line, not a plan and a line.
@@ -98,6 +99,7 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
     ...(totals.quota ? { quota: totals.quota } : {}),
     leftovers: totals.leftovers,
     runErrors: collector.runErrors,
+    durationMs: performance.now() - started,
   });
   // A signal ended the run early: the report says so, with 130/143 and unrun checks "not run".
   // Redaction is the last step, so nothing added after it (the interruption's words) escapes it.

@@ -102,6 +102,8 @@ export interface ConformanceReport {
   /** Problems outside any check: a check file that failed to load, an unhandled error. */
   run_errors: string[];
   rules: RuleResult[];
+  /** The run's wall time in milliseconds, start-up and sweep included (JUnit `time`; left out of the JSON). */
+  duration_ms?: number;
 }
 
 /**
@@ -135,6 +137,8 @@ export interface ReportInput {
   quota?: SpentQuota;
   leftovers: number;
   runErrors: readonly string[];
+  /** The run's wall time, in milliseconds. */
+  durationMs?: number;
 }
 
 /** The verdict of one check for one rule: per-rule results first, then what the error means (`classify`). */
@@ -249,6 +253,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
     exit_reason,
     run_errors: [...input.runErrors].sort(),
     rules,
+    ...(input.durationMs !== undefined ? { duration_ms: Math.round(input.durationMs) } : {}),
   };
 }
 

@@ -36,6 +36,7 @@ function cli(args: readonly string[]): Promise<{ code: number | null; stdout: st
 describe('a run of the CLI', () => {
   it('shows N/M progress, a plain summary without colours off a terminal, and writes every report', async () => {
     const out = (name: string) => join(scratch, 'reports', name);
+    const started = Date.now();
     const { code, stdout, stderr } = await cli([
       '--only',
       'auth.bearer',
@@ -52,7 +53,15 @@ describe('a run of the CLI', () => {
       '--html-spec',
       out('spec.html'),
     ]);
+    const wallSeconds = (Date.now() - started) / 1000;
     expect(code, stderr).toBe(1);
+    // JUnit times are wall times: the run's within the process's, no test case longer than the run.
+    const junit = readFileSync(out('j.xml'), 'utf8');
+    const runSeconds = Number(/<testsuites [^>]*time="([\d.]+)"/.exec(junit)![1]);
+    expect(runSeconds).toBeGreaterThan(0);
+    expect(runSeconds).toBeLessThanOrEqual(wallSeconds);
+    for (const [, seconds] of junit.matchAll(/<test(?:suite|case) [^>]*time="([\d.]+)"/g))
+      expect(Number(seconds)).toBeLessThanOrEqual(runSeconds);
     // Not a terminal: a progress line at the end (and every 25 checks), with the total.
     const progress = /^ {2}(\d+)\/(\d+) checks, \d+:\d\d elapsed$/m.exec(stderr);
     expect(progress, stderr).not.toBeNull();
