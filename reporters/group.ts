@@ -8,6 +8,7 @@ import {
   VERDICTS,
   type Verdict,
 } from './report.js';
+import { plural } from './text.js';
 
 export interface AreaSummary {
   area: string;
@@ -135,5 +136,5 @@ export function headline(report: ConformanceReport): string {
         ? `QUOTA SPENT (${quotaWords(report.quota ?? {})})`
         : 'FAIL';
   const assumed = report.profile_declared || /assumed/i.test(report.profile) ? '' : ', assumed';
-  return `${status}: ${report.rules.length} rules against ${report.target} (profile ${report.profile}${assumed}): ${countsLine(report.summary, true)}`;
+  return `${status}: ${plural(report.rules.length, 'rule')} against ${report.target} (profile ${report.profile}${assumed}): ${countsLine(report.summary, true)}`;
 }

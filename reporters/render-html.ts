@@ -16,7 +16,7 @@ import {
   type RuleResult,
   VERDICTS,
 } from './report.js';
-import { clip, plainReason } from './text.js';
+import { clip, plainReason, plural } from './text.js';
 
 const GROUP_TITLE: Record<Standing, string> = {
   failing: 'Rules that fail the run',
@@ -59,7 +59,7 @@ export function renderHtml(report: ConformanceReport): string {
 <h1>Conformance report</h1>
 <p class="headline ${status}">${esc(headline(report))}</p>
 ${summaryBar(report)}
-<p class="meta">Target <code>${esc(report.target)}</code> · profile <b>${esc(report.profile)}</b>${report.profile_declared ? '' : ' (assumed: no profile given)'} · seed ${report.seed} · ${report.requests} requests · ${report.leftovers} resource(s) left behind · notes-conformance ${esc(report.kit.version)}</p>
+<p class="meta">Target <code>${esc(report.target)}</code> · profile <b>${esc(report.profile)}</b>${report.profile_declared ? '' : ' (assumed: no profile given)'} · seed ${report.seed} · ${plural(report.requests, 'request')} · ${plural(report.leftovers, 'resource')} left behind · notes-conformance ${esc(report.kit.version)}</p>
 <p class="exit"><b>Exit ${report.exit_code}</b>: ${esc(report.exit_reason)}.</p>
 </header>
 <form id="filter" class="filters" role="search" onsubmit="return false">
@@ -106,7 +106,7 @@ function checkItem(check: CheckResult, open: boolean): string {
   const evidence = check.evidence ?? [];
   if (evidence.length > 0) {
     parts.push(
-      `<details class="evidence"${open ? ' open' : ''}><summary>Evidence: ${evidence.length} exchange(s)</summary>${evidence.map(exchange).join('')}</details>`,
+      `<details class="evidence"${open ? ' open' : ''}><summary>Evidence: ${plural(evidence.length, 'exchange')}</summary>${evidence.map(exchange).join('')}</details>`,
     );
   }
   return `<li class="check">${parts.join('')}</li>`;

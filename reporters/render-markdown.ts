@@ -10,7 +10,7 @@ import {
   standingOf,
 } from './group.js';
 import type { CheckResult, ConformanceReport, RuleResult } from './report.js';
-import { clip, plainReason } from './text.js';
+import { clip, plainReason, plural } from './text.js';
 
 /** Under GitHub's 65,536-character limit for a pull-request comment, with room to spare. */
 export const MARKDOWN_MAX_CHARS = 60_000;
@@ -36,7 +36,7 @@ export function renderMarkdown(report: ConformanceReport, options: MarkdownOptio
     [
       `## notes-conformance: ${md(headline(report))}`,
       '',
-      `Target \`${report.target.replace(/`/g, "'")}\` · profile **${md(report.profile)}**${assumed} · seed ${report.seed} · ${report.requests} requests · ${report.leftovers} resource(s) left behind`,
+      `Target \`${report.target.replace(/`/g, "'")}\` · profile **${md(report.profile)}**${assumed} · seed ${report.seed} · ${plural(report.requests, 'request')} · ${plural(report.leftovers, 'resource')} left behind`,
       '',
       `**Exit ${report.exit_code}**: ${md(report.exit_reason)}.`,
       '',
@@ -60,7 +60,9 @@ export function renderMarkdown(report: ConformanceReport, options: MarkdownOptio
         brief.push(`- \`${rule.id}\` (${rule.level}) ${rule.verdict}: ${md(clip(plainReason(rule.reason), 200))}\n`);
     }
     if (brief.length > 0)
-      detailed.push(`\n${brief.length} more failing rule(s), in brief (their repro is in the full report):\n\n`);
+      detailed.push(
+        `\n${plural(brief.length, 'more failing rule')}, in brief (their repro is in the full report):\n\n`,
+      );
     out.section(`### Rules that fail the run (${failing.length})`, [...detailed, ...brief], 'failing rule(s)');
   }
   if (report.run_errors.length > 0)
@@ -118,7 +120,7 @@ function failureBlock(rule: RuleResult): string {
   ];
   const checks = rule.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'error');
   for (const check of checks.slice(0, 5)) lines.push(...checkLines(check));
-  if (checks.length > 5) lines.push(`- and ${checks.length - 5} more check(s) in the full report`, '');
+  if (checks.length > 5) lines.push(`- and ${plural(checks.length - 5, 'more check')} in the full report`, '');
   if (checks.length === 0) lines.push(`- ${md(clip(plainReason(rule.reason), 1000))}`, '');
   return `${lines.join('\n')}\n`;
 }

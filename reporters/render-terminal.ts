@@ -1,6 +1,6 @@
 import { blockingRules, byArea, countsLine, headline, rulesInDisplayOrder, shownReason, skipReasons } from './group.js';
 import type { ConformanceReport, RuleResult } from './report.js';
-import { clip, plainReason } from './text.js';
+import { clip, plainReason, plural } from './text.js';
 
 export interface TerminalOptions {
   /** Only the headline, the failing rule ids, the exit line and the seed. */
@@ -44,7 +44,7 @@ export function renderTerminal(report: ConformanceReport, options: TerminalOptio
   const paint = (code: string, text: string) => (options.color ? `\u001b[${SGR[code]}m${text}\u001b[0m` : text);
   const head = paint(
     'bold',
-    `notes-conformance: ${headline(report)}; ${report.requests} requests, ${report.leftovers} left behind`,
+    `notes-conformance: ${headline(report)}; ${plural(report.requests, 'request')}, ${report.leftovers} left behind`,
   );
   const exit = paint(report.exit_code === 0 ? 'pass' : 'fail', `exit ${report.exit_code}: ${report.exit_reason}`);
   const seed = `seed ${report.seed} (replay property runs with --seed ${report.seed})`;
@@ -64,7 +64,13 @@ export function renderTerminal(report: ConformanceReport, options: TerminalOptio
     lines.push(`  ${paint('error', 'RUN ERROR')} ${clip(plainReason(error), REASON_MAX)}`);
   const skips = skipReasons(report.rules);
   if (skips.length > 0 && !options.showSkipped) {
-    lines.push('', `  skipped ${skips.reduce((n, s) => n + s.count, 0)} rule(s):`);
+    lines.push(
+      '',
+      `  skipped ${plural(
+        skips.reduce((n, s) => n + s.count, 0),
+        'rule',
+      )}:`,
+    );
     for (const skip of skips)
       lines.push(
         paint('dim', `    ${String(skip.count).padStart(3)} x ${clip(plainReason(skip.reason), SKIP_REASON_MAX)}`),

@@ -4,7 +4,7 @@ import { classify, isKitError, isQuotaSpent, type QuotaInfo, quotaWords, RuleFai
 
 export { quotaWords } from '../spec/verdicts.js';
 
-import { plainReason, showInvisible } from './text.js';
+import { plainReason, plural, showInvisible } from './text.js';
 
 /**
  * `differs`: a profile rule the target broke while no profile was given. The kit judged it against the
@@ -231,12 +231,12 @@ export function buildReport(input: ReportInput): ConformanceReport {
     blocking.every((r) => r.verdict === 'error' && quotaRules.has(r.id));
   const exit_code: ExitCode = quotaOnly ? QUOTA_EXIT_CODE : blocking.length > 0 || input.runErrors.length > 0 ? 1 : 0;
   const exit_reason = quotaOnly
-    ? `${quotaWords(input.quota!)}: ${blocking.length} rule(s) that needed new notes could not be judged; no rule failed`
+    ? `${quotaWords(input.quota!)}: ${plural(blocking.length, 'rule')} that needed new notes could not be judged; no rule failed`
     : exit_code === 0
       ? 'no documented rule, and no rule the profile declares, failed or errored'
       : input.runErrors.length > 0 && blocking.length === 0
-        ? `${input.runErrors.length} run error(s) outside the checks`
-        : `${blocking.length} ${input.profileDeclared ? 'documented or declared' : 'documented'} rule(s) failed or errored${input.quota ? ` (and ${quotaWords(input.quota)})` : ''}`;
+        ? `${plural(input.runErrors.length, 'run error')} outside the checks`
+        : `${blocking.length} ${input.profileDeclared ? 'documented or declared' : 'documented'} ${blocking.length === 1 ? 'rule' : 'rules'} failed or errored${input.quota ? ` (and ${quotaWords(input.quota)})` : ''}`;
   return {
     kit: { name: 'notes-conformance', version: input.version },
     target: input.target,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../../reporters/report.js';
 import { packageRoot } from '../../spec/paths.js';
+import { loadRules } from '../../spec/rules.js';
 
 /** A run of the built CLI (npm run build first): progress, the terminal summary and every report file. */
 const scratch = mkdtempSync(join(tmpdir(), 'nc-run-output-'));
@@ -63,9 +64,11 @@ describe('a run of the CLI', () => {
     for (const [, seconds] of junit.matchAll(/<test(?:suite|case) [^>]*time="([\d.]+)"/g))
       expect(Number(seconds)).toBeLessThanOrEqual(runSeconds);
     // Not a terminal: a progress line at the end (and every 25 checks), with the total.
-    const progress = /^ {2}(\d+)\/(\d+) checks, \d+:\d\d elapsed$/m.exec(stderr);
+    // In rules, as the reports count: auth.bearer has 2 rules in the catalogue.
+    const progress = /^ {2}(\d+)\/(\d+) rules?, \d+:\d\d elapsed$/m.exec(stderr);
     expect(progress, stderr).not.toBeNull();
     expect(progress![1]).toBe(progress![2]);
+    expect(Number(progress![2])).toBe(loadRules().filter((r) => r.id.startsWith('auth.bearer.')).length);
     expect(stdout).not.toContain('\u001b[');
     expect(stdout).toMatch(/FAIL {2}auth\.bearer\.invalid-refused/);
     expect(stdout).toMatch(/^seed \d+ \(replay property runs with --seed \d+\)$/m);
@@ -92,7 +95,7 @@ describe('a run of the CLI', () => {
       'auth.bearer.any-token-accepted',
     ]);
     expect(code, stderr).toBe(1);
-    expect(stderr).not.toMatch(/checks, \d+:\d\d elapsed/);
+    expect(stderr).not.toMatch(/rules?, \d+:\d\d elapsed/);
     expect(stdout).toMatch(/^failing \(1\): auth\.bearer\.invalid-refused$/m);
     expect(stdout).toMatch(/^seed \d+/m);
   }, 120_000);

@@ -67,7 +67,7 @@ describe('markInterrupted', () => {
     expect(interrupted.interrupted).toEqual({ signal: 'SIGTERM', exit_code: 143 });
     expect(interrupted.exit_code).toBe(143);
     expect(interrupted.exit_reason).toBe(
-      'interrupted by SIGTERM: 3 of 5 rules not run; 1 rule(s) failed or errored before that',
+      'interrupted by SIGTERM: 3 of 5 rules not run; 1 rule failed or errored before that',
     );
   });
 

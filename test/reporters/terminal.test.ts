@@ -25,7 +25,7 @@ describe('renderTerminal', () => {
 
   it('puts each skip reason on its own short line', () => {
     const lines = renderTerminal(report).split('\n');
-    const start = lines.findIndex((l) => l.startsWith('  skipped 3 rule(s):'));
+    const start = lines.findIndex((l) => l.startsWith('  skipped 3 rules:'));
     expect(lines.slice(start + 1, start + 3)).toEqual([
       expect.stringMatching(
         /^ {4} {2}2 x the profile declares no rate-limit headers \(really\)[\s\S]*characters in all\)$/,
