@@ -1,14 +1,27 @@
 import { closest, distance } from 'fastest-levenshtein';
 
 /**
- * The known word a mistyped one most likely meant (`--targt` -> `--target`, `fak` -> `fake`), or
- * undefined when none is close: at most one edit in four characters, so a wild guess stays unsaid.
+ * The known word a mistyped one most likely meant (`targt` -> `target`, `fak` -> `fake`, `prot` ->
+ * `port`), or undefined when none is close: at most one edit in three characters, or two neighbours
+ * swapped (two edits to Levenshtein, one slip of the fingers), so a wild guess stays unsaid.
  */
 export function closestKnown(word: string, known: readonly string[]): string | undefined {
   if (word === '' || known.length === 0) return undefined;
   const best = closest(word, [...known]);
-  const allowed = Math.max(1, Math.floor(Math.max(word.length, best.length) / 4));
-  return distance(word, best) <= allowed ? best : undefined;
+  const allowed = Math.max(1, Math.floor(Math.max(word.length, best.length) / 3));
+  return distance(word, best) <= allowed || swapped(word, best) ? best : undefined;
+}
+
+/** `a` is `b` with two neighbouring characters swapped. */
+function swapped(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  const differ = [...a].flatMap((c, i) => (c === b[i] ? [] : [i]));
+  return (
+    differ.length === 2 &&
+    differ[1] === differ[0]! + 1 &&
+    a[differ[0]!] === b[differ[1]!] &&
+    a[differ[1]!] === b[differ[0]!]
+  );
 }
 
 /** " (did you mean --target?)", or '' when no known word is close. */
@@ -27,8 +40,9 @@ export function flagProblem(error: unknown, options: readonly string[]): string 
   const unknown = /^Unknown option '([^']+)'/.exec(message)?.[1];
   if (unknown !== undefined) {
     const name = unknown.replace(/=.*$/, '');
-    const long = options.map((o) => `--${o}`);
-    return `unknown option ${name}${name.startsWith('--') ? didYouMean(name, long) : ''}`;
+    // Compared without the dashes, which every flag shares.
+    const near = name.startsWith('--') ? closestKnown(name.slice(2), options) : undefined;
+    return `unknown option ${name}${near ? ` (did you mean --${near}?)` : ''}`;
   }
   const positional = /^Unexpected argument '([^']+)'/.exec(message)?.[1];
   if (positional !== undefined) return `unexpected argument ${positional}`;
