@@ -92,7 +92,7 @@ export function renderMarkdown(report: ConformanceReport, options: MarkdownOptio
     );
   }
   out.folded(
-    `All ${report.rules.length} rules by area`,
+    `All ${plural(report.rules.length, 'rule')} by area`,
     byArea(report).map((area) =>
       [
         `**${md(area.area)}**: ${countsLine(area.counts)}`,
@@ -215,7 +215,7 @@ class Budget {
     if (this.omitted.size > 0) {
       const what = [...this.omitted]
         .filter(([, n]) => n > 0)
-        .map(([unit, n]) => `${n} ${unit}`)
+        .map(([unit, n]) => `${n} ${unit.replace('(s)', n === 1 ? '' : 's')}`)
         .join(', ');
       const where = fullReport ? `the full report: ${md(clip(fullReport, 200))}` : 'the full report (--json or --html)';
       text += `\n---\n**Truncated** to stay under ${this.max.toLocaleString('en-US')} characters${what ? `: ${what} not shown` : ''}. See ${where}.\n`;

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { renderHtml } from '../../reporters/render-html.js';
+import { renderMarkdown } from '../../reporters/render-markdown.js';
 import { renderTerminal, useColour } from '../../reporters/render-terminal.js';
-import { catalogueReport } from './fixtures.js';
+import { buildReport } from '../../reporters/report.js';
+import { catalogueReport, outcome, rule } from './fixtures.js';
 
 const report = catalogueReport();
 const ESC = '\u001b[';
@@ -58,5 +61,32 @@ describe('renderTerminal', () => {
 
   it('is the same text on every call', () => {
     expect(renderTerminal(catalogueReport())).toBe(renderTerminal(report));
+  });
+});
+
+describe('counts in words', () => {
+  it('says "1 rule" and "1 request", not "1 rules" and "1 requests", in every rendering of the headline', () => {
+    const one = buildReport({
+      version: '1.0.0',
+      target: 'http://127.0.0.1:4010',
+      profileName: 'mine',
+      profileDeclared: true,
+      seed: 1,
+      only: [],
+      rules: [rule('notes.create.x')],
+      outcomes: [
+        outcome({ rules: ['notes.create.x'], state: 'failed', errors: [{ name: 'NonConformance', message: 'no' }] }),
+      ],
+      requests: 1,
+      leftovers: 1,
+      runErrors: [],
+    });
+    const texts = [renderTerminal(one), renderMarkdown(one), renderHtml(one)];
+    for (const text of texts) {
+      expect(text).toContain('FAIL: 1 rule against');
+      expect(text).not.toMatch(/\b1 (rules|requests|resources)\b|\(s\)/);
+    }
+    expect(renderTerminal(one)).toContain('; 1 request, 1 left behind');
+    expect(one.exit_reason).toBe('1 documented or declared rule failed or errored');
   });
 });
