@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { isObserved } from '../kit/profile-init/findings.js';
 import { type Inference, inferProfile, ProbeStopped } from '../kit/profile-init/infer.js';
 import { MAX_REQUESTS } from '../kit/profile-init/session.js';
+import { didYouMean, flagProblem } from '../spec/did-you-mean.js';
 import { UsageError } from '../suites/harness/errors.js';
 
 export const PROFILE_USAGE = `Usage: notes-conformance profile init --target URL --token T [--secondary-token T2] --out FILE [options]
@@ -56,28 +57,28 @@ export async function profileCommand(argv: readonly string[], env: Env, io: Prof
     io.out(PROFILE_USAGE);
     return 0;
   }
-  if (sub !== 'init') throw new UsageError(`profile: unknown subcommand ${sub}; the one there is: init ${SEE_HELP}`);
+  if (sub !== 'init')
+    throw new UsageError(
+      `profile: unknown subcommand ${sub}${didYouMean(sub, ['init'])}; the one there is: init ${SEE_HELP}`,
+    );
   const settings = readSettings(rest, env);
   return init(settings, io);
 }
 
+const INIT_OPTIONS = {
+  target: { type: 'string' },
+  token: { type: 'string' },
+  'secondary-token': { type: 'string' },
+  out: { type: 'string' },
+  force: { type: 'boolean' },
+  name: { type: 'string' },
+  'requests-per-second': { type: 'string' },
+  'request-timeout': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: false,
-    options: {
-      target: { type: 'string' },
-      token: { type: 'string' },
-      'secondary-token': { type: 'string' },
-      out: { type: 'string' },
-      force: { type: 'boolean' },
-      name: { type: 'string' },
-      'requests-per-second': { type: 'string' },
-      'request-timeout': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  return parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: INIT_OPTIONS });
 }
 
 function readSettings(argv: readonly string[], env: Env): InitSettings {
@@ -85,7 +86,7 @@ function readSettings(argv: readonly string[], env: Env): InitSettings {
   try {
     ({ values } = parse(argv));
   } catch (error) {
-    throw new UsageError(`profile init: ${(error as Error).message.split('\n')[0]} ${SEE_HELP}`);
+    throw new UsageError(`profile init: ${flagProblem(error, Object.keys(INIT_OPTIONS))} ${SEE_HELP}`);
   }
   const pick = (flag: string | undefined, name: string) => (flag ?? env[name]) || undefined;
   const target = pick(values.target, 'NOTES_TARGET_URL');

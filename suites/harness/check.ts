@@ -55,7 +55,8 @@ export type Need =
   | 'fixtures'
   | `fixtures:${'users' | 'grants' | 'quota' | 'attachments' | 'rate_limit'}`
   | `profile:${string}`
-  | { notes: number };
+  | { notes: number }
+  | { collections: number };
 
 export interface CheckSpec {
   rules: readonly [RuleId, ...RuleId[]];
@@ -150,6 +151,15 @@ const ASSUMED_ONLY = /^(names|endpoints|content_markers)(\.|$)/;
 
 export function unmetNeed(kit: Kit, need: Need): string | undefined {
   const { ctx } = kit;
+  if (typeof need === 'object' && 'collections' in need) {
+    // The seed budget bounds what one check creates, collections too; the reason names what it needs.
+    const max = ctx.budgets.max_seed_notes;
+    if (need.collections > max)
+      return `needs ${need.collections} collections; the profile's budgets.max_seed_notes (the most one check may create) allows ${max}`;
+    if (need.collections > kit.guard.collectionsLeft)
+      return `needs ${need.collections} collections; the run's cap on collections allows ${kit.guard.collectionsLeft} more (of ${ctx.createCaps?.collections})`;
+    return undefined;
+  }
   if (typeof need === 'object') {
     if (need.notes > ctx.budgets.max_seed_notes)
       return `needs ${need.notes} notes; the profile's budgets.max_seed_notes allows ${ctx.budgets.max_seed_notes}`;

@@ -365,7 +365,7 @@ describe('notes-conformance profile init', () => {
         (e: unknown) => e as Error,
       );
     for (const [args, message] of [
-      [['init', '--bogus'], /Unknown option '--bogus'/],
+      [['init', '--bogus'], /unknown option --bogus/],
       [['init', '--token', PRIMARY, '--out', out], /--target/],
       [['init', '--target', proxy.url, '--out', out], /--token/],
       [['init', '--target', proxy.url, '--token', PRIMARY], /--out/],
