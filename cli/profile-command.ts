@@ -170,8 +170,8 @@ async function init(settings: InitSettings, io: ProfileIo): Promise<number> {
     });
   } catch (error) {
     if (!(error instanceof ProbeStopped)) throw error;
-    const { deleted, left } = error.cleanup;
-    const cleaned = `deleted the ${deleted} note(s) it had created${left.length > 0 ? `; could not delete ${left.join(', ')}` : ''}`;
+    const { left } = error.cleanup;
+    const cleaned = `deleted ${deletedWords(error.cleanup)} it had created${left.length > 0 ? `; could not delete ${left.join(', ')}` : ''}`;
     io.err(
       `notes-conformance: profile init ${error.message}; ${cleaned} (${error.requests} requests); nothing written`,
     );
@@ -182,7 +182,7 @@ async function init(settings: InitSettings, io: ProfileIo): Promise<number> {
   }
   if (received) {
     io.err(
-      `notes-conformance: profile init interrupted; deleted the ${result.cleanup.deleted} note(s) it had created; nothing written`,
+      `notes-conformance: profile init interrupted; deleted ${deletedWords(result.cleanup)} it had created; nothing written`,
     );
     return 128 + constants.signals[received];
   }
@@ -190,11 +190,16 @@ async function init(settings: InitSettings, io: ProfileIo): Promise<number> {
   io.out(`notes-conformance: wrote ${settings.out} in ${result.requests} requests: ${summary(result)}`);
   if (result.cleanup.left.length > 0) {
     io.err(
-      `notes-conformance: could not delete ${result.cleanup.left.length} note(s) the probe created: ${result.cleanup.left.join(', ')}`,
+      `notes-conformance: could not delete ${result.cleanup.left.length} resource(s) the probe created: ${result.cleanup.left.join(', ')}`,
     );
     return 1;
   }
   return 0;
+}
+
+/** "the 5 note(s) and 4 collection(s)": what the cleanup deleted. */
+function deletedWords(cleanup: { deleted: number; deletedCollections: number }): string {
+  return `the ${cleanup.deleted} note(s) and ${cleanup.deletedCollections} collection(s)`;
 }
 
 /** Which of the observable values were observed, in one line. */
