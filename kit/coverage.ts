@@ -14,6 +14,8 @@ export interface DeclaredCheck {
   file: string;
   name: string;
   rules: readonly string[];
+  /** The check runs in the smoke tier too (meta.smoke). */
+  smoke?: boolean;
 }
 
 export interface CollectedChecks {
@@ -54,8 +56,8 @@ export async function collectChecks(
     for (const module of result.testModules) {
       for (const error of module.errors()) errors.push(`${module.moduleId}: ${error.message.split('\n')[0]}`);
       for (const test of module.children.allTests()) {
-        const rules = test.meta().rules;
-        if (rules) checks.push({ file: module.moduleId, name: test.name, rules });
+        const { rules, smoke } = test.meta();
+        if (rules) checks.push({ file: module.moduleId, name: test.name, rules, ...(smoke ? { smoke } : {}) });
       }
     }
     for (const error of result.unhandledErrors) errors.push(String((error as Error)?.message ?? error));

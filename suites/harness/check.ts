@@ -4,6 +4,7 @@ import type { Profile } from '../../spec/profile.js';
 import { profileField } from '../../spec/profile.js';
 import { loadRules, selectedByOnly } from '../../spec/rules.js';
 import type { Api } from './api.js';
+import { checkKey } from './check-key.js';
 import type { Exchange } from './client.js';
 import type { Budgets, KitContext } from './context.js';
 import type { DataFactory } from './data.js';
@@ -42,6 +43,8 @@ declare module 'vitest' {
     ruleSkips?: Record<string, string>;
     /** The check belongs to the smoke tier (`--tier smoke`: one cheap judgement per area for every deploy). */
     smoke?: boolean;
+    /** Notes the check created in the tokens' accounts (counted against the run's cap; kit/note-costs.json). */
+    notes?: number;
   }
 }
 
@@ -183,6 +186,9 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
   test(name, { meta, ...(spec.timeout ? { timeout: spec.timeout } : {}) }, async (vitestCtx) => {
     if (!selected(spec.rules, kit.ctx.only)) vitestCtx.skip();
     if (kit.ctx.tier === 'smoke' && !spec.smoke) vitestCtx.skip(NOT_IN_SMOKE);
+    // Left out by the run's plan, decided before the first check ran (kit/plan.ts): the same every time.
+    const planned = kit.ctx.capPlan?.[checkKey(vitestCtx.task.file.filepath, name)];
+    if (planned) vitestCtx.skip(planned);
     for (const need of [...ruleNeeds(spec.rules, spec.doesWithout), ...(spec.needs ?? [])]) {
       const reason = unmetNeed(kit, need);
       if (reason) vitestCtx.skip(reason);
@@ -202,6 +208,7 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
       if (stray.length > 0) throw new Error(`${what} names rule(s) the check does not declare: ${stray.join(', ')}`);
     };
     const sentBefore = kit.client.sent;
+    const notesBefore = kit.guard.created.notes;
     kit.client.record(exchanges);
     const t: CheckContext = {
       kit,
@@ -298,6 +305,7 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
     } finally {
       kit.client.record(undefined);
       vitestCtx.task.meta.requests = kit.client.sent - sentBefore;
+      vitestCtx.task.meta.notes = kit.guard.created.notes - notesBefore;
     }
   });
 }

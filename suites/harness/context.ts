@@ -47,6 +47,11 @@ export interface KitContext {
   readonly tier?: Tier;
   /** At most this many notes and collections are created by the run (--max-notes); unset: no cap. */
   readonly createCaps?: { readonly notes: number; readonly collections: number };
+  /**
+   * Checks the run's plan leaves out to stay within createCaps (kit/plan.ts), by check key
+   * (`file::name`, file relative to the package root), with the reason each is skipped.
+   */
+  readonly capPlan?: Readonly<Record<string, string>>;
   /** Set by the run command, which cancels the workers itself on Ctrl-C and then sweeps. */
   readonly parentHandlesInterrupt?: boolean;
 }
