@@ -43,6 +43,9 @@ interface Candidate {
 }
 
 export function planUnderCap(input: PlanInput): CapPlan {
+  // One note of headroom: the run's guard refuses any create once the cap is reached, also one the
+  // target should refuse (a check of bad input), so a plan that filled the cap would starve those.
+  const room = Math.max(0, input.cap - 1);
   const candidates: Candidate[] = input.checks
     .filter(input.inRun)
     .map((c) => {
@@ -64,7 +67,7 @@ export function planUnderCap(input: PlanInput): CapPlan {
     for (;;) {
       let best: { c: Candidate; value: number } | undefined;
       for (const c of candidates) {
-        if (chosen.has(c.key) || notes + c.cost > input.cap) continue;
+        if (chosen.has(c.key) || notes + c.cost > room) continue;
         const gained = c.rules.filter((id) => counts(id) && !covered.has(id)).length;
         if (gained === 0) continue;
         const value = gained / c.cost;
@@ -75,7 +78,7 @@ export function planUnderCap(input: PlanInput): CapPlan {
     }
   }
   // What is left and still fits (a check that covers no new rule but judges its rules once more).
-  for (const c of candidates) if (!chosen.has(c.key) && notes + c.cost <= input.cap) take(c);
+  for (const c of candidates) if (!chosen.has(c.key) && notes + c.cost <= room) take(c);
   const skipped: Record<string, string> = {};
   for (const c of candidates) {
     if (chosen.has(c.key)) continue;

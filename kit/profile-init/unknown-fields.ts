@@ -14,7 +14,9 @@ export async function probeUnknownFields(s: ProbeSession): Promise<Finding<'refu
     path: '/v2/collections/search',
     json: { [name]: true },
   });
-  const seen = `GET /v2/notes with an unknown query parameter answered ${query.status}, POST /v2/collections/search with an unknown body field ${body.status}`;
+  const seen =
+    `GET /v2/notes with an unknown query parameter answered ${query.status}, ` +
+    `POST /v2/collections/search with an unknown body field ${body.status}`;
   const refused = (status: number) => status >= 400 && status < 500;
   const accepted = (status: number) => status >= 200 && status < 300;
   if (refused(query.status) && refused(body.status)) return observed('refuse', seen);

@@ -52,6 +52,11 @@ export interface KitContext {
    * (`file::name`, file relative to the package root), with the reason each is skipped.
    */
   readonly capPlan?: Readonly<Record<string, string>>;
+  /**
+   * false: every check makes its own copy of a per-file shared resource (shared.ts), so that its
+   * note count is what it costs when it runs alone (the note-cost measurement, kit/note-costs.ts).
+   */
+  readonly shareResources?: boolean;
   /** Set by the run command, which cancels the workers itself on Ctrl-C and then sweeps. */
   readonly parentHandlesInterrupt?: boolean;
 }

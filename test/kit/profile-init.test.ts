@@ -336,9 +336,8 @@ describe('notes-conformance profile init', () => {
     const { code, err } = await runInit(initArgs(proxy.url, out));
     expect(code).toBe(2);
     expect(err).toHaveLength(1);
-    expect(err[0]).toMatch(
-      /^notes-conformance: profile init could not finish: .*deleted the [1-9]\d* note\(s\) and [1-9]\d* collection\(s\) it had created .*nothing written$/,
-    );
+    expect(err[0]).toMatch(/^notes-conformance: profile init could not finish: .*nothing written$/);
+    expect(err[0]).toMatch(/deleted the [1-9]\d* note\(s\) and [1-9]\d* collection\(s\) it had created /);
     expect(proxy.seen.filter((r) => r.startsWith('DELETE /v2/notes/')).length).toBeGreaterThan(0);
     expect(stateOf(fake.store)).toEqual(before);
     expect(existsSync(out)).toBe(false);
