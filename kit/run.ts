@@ -16,6 +16,7 @@ import { loadRules, selectedByOnly } from '../spec/rules.js';
 import { kitVersion } from '../spec/version.js';
 import type { KitContext } from '../suites/harness/context.js';
 import { UsageError } from '../suites/harness/errors.js';
+import { unmetNeedIn } from '../suites/harness/needs.js';
 import { redactDeep } from '../suites/harness/redact.js';
 import { type KitConfig, readKitConfig } from './config.js';
 import { collectChecks, type DeclaredCheck, filesForOnly } from './coverage.js';
@@ -141,7 +142,10 @@ function announceCapPlan(config: KitConfig, ctx: KitContext, inRun: DeclaredChec
     cap,
     capWhat: config.maxNotes !== undefined ? `--max-notes ${cap}` : `the run's cap of ${cap} notes`,
     levels: new Map(loadRules().map((r) => [r.id, r.level])),
-    inRun: (c) => ctx.tier !== 'smoke' || c.smoke === true,
+    // Checks that will skip whatever the cap (another tier, a declaration or a token missing) take no notes.
+    inRun: (c) =>
+      (ctx.tier !== 'smoke' || c.smoke === true) &&
+      !(c.needs ?? []).some((need) => unmetNeedIn(ctx, need, Number.POSITIVE_INFINITY)),
   });
   process.stderr.write(capPlanLine(cap, plan));
   return plan.skipped;
