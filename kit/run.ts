@@ -17,11 +17,14 @@ import { loadRules, selectedByOnly } from '../spec/rules.js';
 import { kitVersion } from '../spec/version.js';
 import type { KitContext } from '../suites/harness/context.js';
 import { UsageError } from '../suites/harness/errors.js';
+import { unmetNeedIn } from '../suites/harness/needs.js';
 import { redactDeep } from '../suites/harness/redact.js';
 import { type KitConfig, readKitConfig } from './config.js';
 import { collectChecks, type DeclaredCheck, filesForOnly } from './coverage.js';
 import { harText, linkHar } from './har-output.js';
 import { causedByInterrupt, Interrupt } from './interrupt.js';
+import { loadNoteCosts } from './note-costs.js';
+import { planLine as capPlanLine, planUnderCap } from './plan.js';
 import { makeDirectories } from './report-paths.js';
 import { type RunTotals, startRun } from './start.js';
 import { planLine, QuotaLastSequencer } from './tier.js';
@@ -145,6 +148,24 @@ function announcePlan(config: KitConfig): void {
   process.stderr.write(planLine(config));
 }
 
+/** Plans the checks that fit the run's note cap and prints the plan in one line (kit/plan.ts). */
+function announceCapPlan(config: KitConfig, ctx: KitContext, inRun: DeclaredCheck[]): Record<string, string> {
+  const cap = ctx.createCaps!.notes;
+  const plan = planUnderCap({
+    checks: inRun,
+    costs: loadNoteCosts(),
+    cap,
+    capWhat: config.maxNotes !== undefined ? `--max-notes ${cap}` : `the run's cap of ${cap} notes`,
+    levels: new Map(loadRules().map((r) => [r.id, r.level])),
+    // Checks that will skip whatever the cap (another tier, a declaration or a token missing) take no notes.
+    inRun: (c) =>
+      (ctx.tier !== 'smoke' || c.smoke === true) &&
+      !(c.needs ?? []).some((need) => unmetNeedIn(ctx, need, Number.POSITIVE_INFINITY)),
+  });
+  process.stderr.write(capPlanLine(cap, plan));
+  return plan.skipped;
+}
+
 /** The quota checks run last, so that a quota spent during the run is judged by them (kit/tier.ts). */
 function tierSequence(): { sequence: { sequencer: typeof QuotaLastSequencer } } {
   return { sequence: { sequencer: QuotaLastSequencer } };
@@ -217,18 +238,21 @@ async function runChecks(
   // skips the checks of other rules, and the collector leaves those out of the report. The
   // progress line needs the checks' rules too (collecting takes a second or two).
   let declared: DeclaredCheck[] = [];
-  if (config.only.length > 0 || !config.quiet)
+  if (config.only.length > 0 || !config.quiet || ctx.createCaps)
     declared = (await collectChecks((create) => interrupt.createVitest(create))).checks;
   const inRun = declared.filter(
     (c) => config.only.length === 0 || c.rules.some((id) => selectedByOnly(id, config.only)),
   );
   progress.setChecks(inRun, config.only);
+  // Under a note cap, the checks that fit are chosen now, the same way every time (kit/plan.ts).
+  const capPlan = ctx.createCaps ? announceCapPlan(config, ctx, inRun) : undefined;
   const files = config.only.length > 0 ? filesForOnly(declared, config.only) : [];
   if (interrupt.signal) return;
   const vitest = await interrupt.createVitest(() => createVitest('test', checkRunOptions(collector, tierSequence())));
   // Workers leave the signals sent to the whole process group to this process, which cancels
   // them and sweeps (suites/harness/signals.ts says how).
-  for (const project of vitest.projects) project.provide('kit', { ...ctx, parentHandlesInterrupt: true });
+  for (const project of vitest.projects)
+    project.provide('kit', { ...ctx, parentHandlesInterrupt: true, ...(capPlan ? { capPlan } : {}) });
   try {
     if (!interrupt.signal) await vitest.start(files);
   } finally {

@@ -62,6 +62,8 @@ export interface CheckOutcome {
   durationMs?: number;
   /** Requests the check itself sent (its file's shared setup and cleanup are not counted here). */
   requests?: number;
+  /** Notes the check created in the tokens' accounts (what the run's cap counts). */
+  notes?: number;
 }
 
 export interface CheckResult {
@@ -77,6 +79,8 @@ export interface CheckResult {
   duration_ms?: number;
   /** Requests the check itself sent (the cost of a run, per check; file-level setup is not included). */
   requests?: number;
+  /** Notes the check created in the tokens' accounts (what the run's cap counts; kit/note-costs.json). */
+  notes?: number;
 }
 
 export interface RuleResult {
@@ -207,6 +211,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
       if (judgedSomething && repro) result.repro = repro;
       if (outcome.durationMs !== undefined) result.duration_ms = Math.round(outcome.durationMs);
       if (outcome.requests !== undefined) result.requests = outcome.requests;
+      if (outcome.notes) result.notes = outcome.notes;
       byRule.get(id)?.push(result) ?? byRule.set(id, [result]);
     }
   }
