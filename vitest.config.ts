@@ -21,6 +21,7 @@ const PROOFS = [
   'test/kit/profile-init.test.ts',
   'test/kit/quota.test.ts',
   'test/kit/cost.test.ts',
+  'test/kit/cap-plan.test.ts',
   'test/kit/refused-creates.test.ts',
   'test/kit/remote-boundaries.test.ts',
   'test/kit/leave-one-out.test.ts',

@@ -1,4 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { flagProblem } from '../spec/did-you-mean.js';
 import { UsageError } from '../spec/verdicts.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -12,11 +13,6 @@ export function parseFlags<const O extends Options>(args: string[], options: O, 
   try {
     return parseArgs({ args, options, strict: true }).values;
   } catch (error) {
-    const message = (error as Error).message
-      .split('\n')
-      .map((l) => l.trim())
-      .filter(Boolean)
-      .join(' ');
-    throw new UsageError(`${message} (see notes-conformance ${command} --help)`);
+    throw new UsageError(`${flagProblem(error, Object.keys(options))} (see notes-conformance ${command} --help)`);
   }
 }

@@ -1,11 +1,12 @@
+import { didYouMean } from '../spec/did-you-mean.js';
 import { KitError, UsageError } from '../suites/harness/errors.js';
 import { fakeCommand } from './fake-command.js';
 
-const SUBCOMMANDS = ['fake', 'matrix', 'profile', 'diff'];
+const SUBCOMMANDS = ['fake', 'matrix', 'profile', 'diff', 'rules'];
 
 /**
- * Entry point of the notes-conformance command: `fake`, `diff`, `matrix` and `profile`
- * subcommands, `--version`; anything else runs the kit. Whatever goes wrong ends in one line on
+ * Entry point of the notes-conformance command: `fake`, `diff`, `matrix`, `profile` and `rules`
+ * subcommands, `--version`; flags alone run the kit. Whatever goes wrong ends in one line on
  * stderr, never a stack trace (NOTES_DEBUG=1 shows the stack of an unexpected error).
  */
 export async function main(argv: string[]): Promise<number> {
@@ -60,6 +61,10 @@ async function dispatch(argv: string[]): Promise<number> {
       err: (l) => process.stderr.write(`${l}\n`),
     });
   }
+  if (argv[0] === 'rules') {
+    const { rulesCommand } = await import('./rules-command.js');
+    return rulesCommand(argv.slice(1), (text) => process.stdout.write(text));
+  }
   if (argv[0] === 'diff') {
     const { diffCommand } = await import('./diff-command.js');
     return await diffCommand(
@@ -69,6 +74,11 @@ async function dispatch(argv: string[]): Promise<number> {
       (line) => process.stderr.write(`${line}\n`),
     );
   }
+  // The run takes flags only: a first word that is no subcommand is most likely a mistyped one.
+  if (argv[0] !== undefined && !argv[0].startsWith('-'))
+    throw new UsageError(
+      `unknown command ${argv[0]}${didYouMean(argv[0], SUBCOMMANDS)}; the commands are ${SUBCOMMANDS.join(', ')} (see notes-conformance --help)`,
+    );
   const { runCommand } = await import('./run-command.js');
   return await runCommand(argv);
 }

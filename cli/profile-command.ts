@@ -5,15 +5,19 @@ import { parseArgs } from 'node:util';
 import { isObserved } from '../kit/profile-init/findings.js';
 import { type Inference, inferProfile, ProbeStopped } from '../kit/profile-init/infer.js';
 import { MAX_REQUESTS } from '../kit/profile-init/session.js';
+import { didYouMean, flagProblem } from '../spec/did-you-mean.js';
 import { UsageError } from '../suites/harness/errors.js';
 
 export const PROFILE_USAGE = `Usage: notes-conformance profile init --target URL --token T [--secondary-token T2] --out FILE [options]
 
 Probes the target in at most ${MAX_REQUESTS} requests and writes a commented YAML profile with what it observed:
-refusal statuses, where the error body keeps the kind and the message, title derivation, list order,
-rate-limit header names and the timestamp precision. What cannot be observed without guessing (parameter
-names, endpoints, content markers) is written as commented placeholders. Every note the probe creates
-is deleted again, also when a step fails or the probe is interrupted.
+refusal statuses (the cursor mismatch's too), where the error body keeps the kind and the message, title
+derivation, list order, rate-limit header names, the timestamp precision, unknown_fields, and the names and
+endpoints the document does not show: each candidate (the shipped profiles' names, then common conventions)
+is kept only when its effect on the probe's own data confirms it (a filter that filters, a cursor that
+advances, content that appears, a note restored). What could not be confirmed is a commented placeholder
+with the reason. Every note and collection the probe creates is deleted again, also when a step fails or
+the probe is interrupted.
 
   --target URL              base URL of the server (env NOTES_TARGET_URL)
   --token T                 bearer token of a test user (env NOTES_TOKEN)
@@ -56,28 +60,28 @@ export async function profileCommand(argv: readonly string[], env: Env, io: Prof
     io.out(PROFILE_USAGE);
     return 0;
   }
-  if (sub !== 'init') throw new UsageError(`profile: unknown subcommand ${sub}; the one there is: init ${SEE_HELP}`);
+  if (sub !== 'init')
+    throw new UsageError(
+      `profile: unknown subcommand ${sub}${didYouMean(sub, ['init'])}; the one there is: init ${SEE_HELP}`,
+    );
   const settings = readSettings(rest, env);
   return init(settings, io);
 }
 
+const INIT_OPTIONS = {
+  target: { type: 'string' },
+  token: { type: 'string' },
+  'secondary-token': { type: 'string' },
+  out: { type: 'string' },
+  force: { type: 'boolean' },
+  name: { type: 'string' },
+  'requests-per-second': { type: 'string' },
+  'request-timeout': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: false,
-    options: {
-      target: { type: 'string' },
-      token: { type: 'string' },
-      'secondary-token': { type: 'string' },
-      out: { type: 'string' },
-      force: { type: 'boolean' },
-      name: { type: 'string' },
-      'requests-per-second': { type: 'string' },
-      'request-timeout': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  return parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: INIT_OPTIONS });
 }
 
 function readSettings(argv: readonly string[], env: Env): InitSettings {
@@ -85,7 +89,7 @@ function readSettings(argv: readonly string[], env: Env): InitSettings {
   try {
     ({ values } = parse(argv));
   } catch (error) {
-    throw new UsageError(`profile init: ${(error as Error).message.split('\n')[0]} ${SEE_HELP}`);
+    throw new UsageError(`profile init: ${flagProblem(error, Object.keys(INIT_OPTIONS))} ${SEE_HELP}`);
   }
   const pick = (flag: string | undefined, name: string) => (flag ?? env[name]) || undefined;
   const target = pick(values.target, 'NOTES_TARGET_URL');
@@ -170,8 +174,8 @@ async function init(settings: InitSettings, io: ProfileIo): Promise<number> {
     });
   } catch (error) {
     if (!(error instanceof ProbeStopped)) throw error;
-    const { deleted, left } = error.cleanup;
-    const cleaned = `deleted the ${deleted} note(s) it had created${left.length > 0 ? `; could not delete ${left.join(', ')}` : ''}`;
+    const { left } = error.cleanup;
+    const cleaned = `deleted ${deletedWords(error.cleanup)} it had created${left.length > 0 ? `; could not delete ${left.join(', ')}` : ''}`;
     io.err(
       `notes-conformance: profile init ${error.message}; ${cleaned} (${error.requests} requests); nothing written`,
     );
@@ -182,7 +186,7 @@ async function init(settings: InitSettings, io: ProfileIo): Promise<number> {
   }
   if (received) {
     io.err(
-      `notes-conformance: profile init interrupted; deleted the ${result.cleanup.deleted} note(s) it had created; nothing written`,
+      `notes-conformance: profile init interrupted; deleted ${deletedWords(result.cleanup)} it had created; nothing written`,
     );
     return 128 + constants.signals[received];
   }
@@ -190,11 +194,16 @@ async function init(settings: InitSettings, io: ProfileIo): Promise<number> {
   io.out(`notes-conformance: wrote ${settings.out} in ${result.requests} requests: ${summary(result)}`);
   if (result.cleanup.left.length > 0) {
     io.err(
-      `notes-conformance: could not delete ${result.cleanup.left.length} note(s) the probe created: ${result.cleanup.left.join(', ')}`,
+      `notes-conformance: could not delete ${result.cleanup.left.length} resource(s) the probe created: ${result.cleanup.left.join(', ')}`,
     );
     return 1;
   }
   return 0;
+}
+
+/** "the 5 note(s) and 4 collection(s)": what the cleanup deleted. */
+function deletedWords(cleanup: { deleted: number; deletedCollections: number }): string {
+  return `the ${cleanup.deleted} note(s) and ${cleanup.deletedCollections} collection(s)`;
 }
 
 /** Which of the observable values were observed, in one line. */
@@ -202,8 +211,11 @@ function summary({ findings: f }: Inference): string {
   const statuses = Object.entries(f.statuses)
     .filter(([, s]) => isObserved(s))
     .map(([k, s]) => `${k} ${isObserved(s) ? s.value : ''}`);
+  const names = Object.values(f.names).flatMap((slots) => Object.values(slots));
+  const endpoints = [f.endpoints.restore_note, f.endpoints.remove_note_from_collection];
   const others: Array<[string, unknown]> = [
     ['error_body', f.errorBody.kindPointer],
+    ['unknown_fields', f.unknownFields],
     ['title', f.title],
     ['list_order', f.listOrder],
     ['timestamp_precision_ms', f.timestampPrecisionMs],
@@ -212,7 +224,9 @@ function summary({ findings: f }: Inference): string {
   const missing = others.filter(([, v]) => !isObserved(v as never)).map(([k]) => k);
   const observed =
     missing.length === 0
-      ? 'error body, title, list order, precision and headers observed'
+      ? 'error body, unknown_fields, title, list order, precision and headers observed'
       : `not observed: ${missing.join(', ')}`;
-  return `statuses ${statuses.join(', ') || 'none'}; ${observed}; review the commented placeholders`;
+  const count = (fs: unknown[]) => `${fs.filter((f) => isObserved(f as never)).length} of ${fs.length}`;
+  const found = `names ${count(names)}, endpoints ${count(endpoints)}`;
+  return `statuses ${statuses.join(', ') || 'none'}; ${found}; ${observed}; review the commented placeholders`;
 }

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { flagProblem } from '../spec/did-you-mean.js';
 import { loadProfileArgument, type Profile, ProfileError } from '../spec/profile.js';
 import type { Tier } from '../suites/harness/context.js';
 import { UsageError } from '../suites/harness/errors.js';
@@ -52,6 +53,7 @@ export const RUN_USAGE = `Usage: notes-conformance [options]            run ever
        notes-conformance diff [options]       replay random operation sequences on a target and on the fake, report the first difference
        notes-conformance matrix [options]     run the kit once per fault of the fake and show which check catches it
        notes-conformance profile init [options]  probe a target and write a commented profile of what it observed
+       notes-conformance rules [--area A] [--json]  list the rule ids with their level and the document's words
 
 Target:
   --target URL             base URL of the server under test (env NOTES_TARGET_URL)
@@ -91,7 +93,24 @@ Reports:
 Exit status: 0 when no documented rule (and no rule the profile declares) fails or errors,
 1 when one does, 2 when the kit cannot start, 3 when the account's note quota ran out (quota_exceeded)
 and no rule failed (the rules that still needed new notes are errors naming the quota, not failures),
-130/143 when interrupted (SIGINT/SIGTERM).`;
+130/143 when interrupted (SIGINT/SIGTERM).
+
+Environment (a flag wins over its variable):
+  NOTES_TARGET_URL, NOTES_TARGET_IMAGE, NOTES_IMAGE_PORT       --target, --image, --image-port
+  NOTES_TOKEN, NOTES_SECONDARY_TOKEN (or NOTES_TOKEN_SECONDARY)  --token, --secondary-token
+  NOTES_FIXTURES_TOKEN     --fixtures-token (a profile may name another variable: fixtures.admin_token_env)
+  NOTES_PROFILE, NOTES_SEED, NOTES_TIER, NOTES_MAX_NOTES        --profile, --seed, --tier, --max-notes
+  NOTES_ONLY               --only, comma-separated
+  NOTES_REQUESTS_PER_SECOND, NOTES_REQUEST_BUDGET, NOTES_REQUEST_TIMEOUT_MS, NOTES_MAX_DURATION
+                           --requests-per-second, --request-budget, --request-timeout, --max-duration
+  NOTES_REPORT_JSON, NOTES_REPORT_JUNIT, NOTES_REPORT_MARKDOWN, NOTES_REPORT_HTML, NOTES_REPORT_HTML_SPEC
+                           --json, --junit, --markdown, --html, --html-spec
+  NOTES_FAKE_PROFILE, NOTES_FAKE_FAULTS  --fake-profile, --fake-fault (comma-separated)
+  NOTES_DEBUG=1            an unexpected error prints its stack
+  NO_COLOR                 set to anything: no colours, also on a terminal (https://no-color.org)`;
+
+/** The flags the help documents: what a mistyped flag is told it most likely meant. */
+const RUN_FLAGS = [...new Set([...RUN_USAGE.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]!))];
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -100,13 +119,7 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
   try {
     ({ values } = parse(argv));
   } catch (error) {
-    throw new UsageError(
-      `${(error as Error).message
-        .split('\n')
-        .map((l) => l.trim())
-        .filter(Boolean)
-        .join(' ')} (see notes-conformance --help)`,
-    );
+    throw new UsageError(`${flagProblem(error, RUN_FLAGS)} (see notes-conformance --help)`);
   }
   const pick = (flag: string | undefined, name: string): string | undefined => {
     const value = flag ?? env[name];

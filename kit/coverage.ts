@@ -6,6 +6,7 @@ import { packageRoot } from '../spec/paths.js';
 import { loadBuiltinProfile } from '../spec/profile.js';
 import { selectedByOnly } from '../spec/rules.js';
 import type { KitContext } from '../suites/harness/context.js';
+import type { Need } from '../suites/harness/needs.js';
 import { REMOTE_BUDGETS } from './budgets.js';
 
 /** A check as its file declares it: the rule ids of its vitest `meta.rules`. */
@@ -14,6 +15,10 @@ export interface DeclaredCheck {
   file: string;
   name: string;
   rules: readonly string[];
+  /** The check runs in the smoke tier too (meta.smoke). */
+  smoke?: boolean;
+  /** What it needs beyond what every target offers (meta.needs; suites/harness/needs.ts). */
+  needs?: readonly Need[];
 }
 
 export interface CollectedChecks {
@@ -54,8 +59,15 @@ export async function collectChecks(
     for (const module of result.testModules) {
       for (const error of module.errors()) errors.push(`${module.moduleId}: ${error.message.split('\n')[0]}`);
       for (const test of module.children.allTests()) {
-        const rules = test.meta().rules;
-        if (rules) checks.push({ file: module.moduleId, name: test.name, rules });
+        const { rules, smoke, needs } = test.meta();
+        if (rules)
+          checks.push({
+            file: module.moduleId,
+            name: test.name,
+            rules,
+            ...(smoke ? { smoke } : {}),
+            ...(needs ? { needs } : {}),
+          });
       }
     }
     for (const error of result.unhandledErrors) errors.push(String((error as Error)?.message ?? error));

@@ -101,14 +101,14 @@ export class Interrupt {
   }
 
   /**
-   * What an interrupted run prints, and all it prints: "interrupted by SIGINT after 41 of 121
-   * checks; 12 resources deleted, 0 left; exit 130".
+   * What an interrupted run prints, and all it prints: "interrupted by SIGINT after 41 of 266
+   * rules; 12 resources deleted, 0 left; exit 130" (rules, as the progress line and every report count).
    */
   line(
-    checks: { done: number; total: number },
+    rules: { done: number; total: number },
     totals: { deleted: number; leftovers: number; unconfirmed: readonly string[] },
   ): string {
-    const ran = checks.total > 0 ? `after ${checks.done} of ${checks.total} checks` : 'before the checks started';
+    const ran = rules.total > 0 ? `after ${rules.done} of ${rules.total} rules` : 'before the checks started';
     const resources = `${totals.deleted} ${totals.deleted === 1 ? 'resource' : 'resources'} deleted`;
     const n = totals.unconfirmed.length;
     const unknown = n > 0 ? ` (${n} unknown: ${totals.unconfirmed.join(', ')})` : '';

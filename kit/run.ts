@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { createVitest } from 'vitest/node';
 import { OutcomeCollector } from '../reporters/collector.js';
 import { interruptionOf, markInterrupted } from '../reporters/interrupted.js';
+import { RuleProgress } from '../reporters/progress.js';
 import { renderHtml } from '../reporters/render-html.js';
 import { renderJson } from '../reporters/render-json.js';
 import { renderJunit } from '../reporters/render-junit.js';
@@ -16,11 +17,14 @@ import { loadRules, selectedByOnly } from '../spec/rules.js';
 import { kitVersion } from '../spec/version.js';
 import type { KitContext } from '../suites/harness/context.js';
 import { UsageError } from '../suites/harness/errors.js';
+import { unmetNeedIn } from '../suites/harness/needs.js';
 import { redactDeep } from '../suites/harness/redact.js';
 import { type KitConfig, readKitConfig } from './config.js';
 import { collectChecks, type DeclaredCheck, filesForOnly } from './coverage.js';
 import { harText, linkHar } from './har-output.js';
 import { causedByInterrupt, Interrupt } from './interrupt.js';
+import { loadNoteCosts } from './note-costs.js';
+import { planLine as capPlanLine, planUnderCap } from './plan.js';
 import { makeDirectories } from './report-paths.js';
 import { type RunTotals, startRun } from './start.js';
 import { planLine, QuotaLastSequencer } from './tier.js';
@@ -57,6 +61,7 @@ export async function runKit(
 }
 
 async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text: string) => void): Promise<RunResult> {
+  const started = performance.now();
   const run = await startRun(config, interrupt.stopped);
   // After the start-up probe (which only reads) and before the first check creates anything; a
   // target the kit cannot reach is then one line, not a plan and a line.
@@ -64,7 +69,7 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
   const ctx = run.context;
   interrupt.watchWorkers(ctx.runDir);
   const progress = new Progress(config.quiet ? undefined : process.stderr, () => interrupt.signal !== undefined);
-  const collector = new OutcomeCollector('conformance', () => progress.checkDone());
+  const collector = new OutcomeCollector('conformance', (outcome) => progress.checkDone(outcome.rules));
   let totals: RunTotals;
   try {
     await runChecks(config, ctx, collector, interrupt, progress);
@@ -101,6 +106,7 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
     // After a signal, workers stopped mid-request and vitest's pool complaints are the interrupt's
     // echo, not errors of the run: the report says "interrupted" once.
     runErrors: interrupt.signal ? collector.runErrors.filter((e) => !causedByInterrupt(e)) : collector.runErrors,
+    durationMs: performance.now() - started,
   });
   // A signal ended the run early: the report says so, with 130/143 and unrun checks "not run".
   // Redaction is the last step, so nothing added after it (the interruption's words) escapes it.
@@ -142,6 +148,24 @@ function announcePlan(config: KitConfig): void {
   process.stderr.write(planLine(config));
 }
 
+/** Plans the checks that fit the run's note cap and prints the plan in one line (kit/plan.ts). */
+function announceCapPlan(config: KitConfig, ctx: KitContext, inRun: DeclaredCheck[]): Record<string, string> {
+  const cap = ctx.createCaps!.notes;
+  const plan = planUnderCap({
+    checks: inRun,
+    costs: loadNoteCosts(),
+    cap,
+    capWhat: config.maxNotes !== undefined ? `--max-notes ${cap}` : `the run's cap of ${cap} notes`,
+    levels: new Map(loadRules().map((r) => [r.id, r.level])),
+    // Checks that will skip whatever the cap (another tier, a declaration or a token missing) take no notes.
+    inRun: (c) =>
+      (ctx.tier !== 'smoke' || c.smoke === true) &&
+      !(c.needs ?? []).some((need) => unmetNeedIn(ctx, need, Number.POSITIVE_INFINITY)),
+  });
+  process.stderr.write(capPlanLine(cap, plan));
+  return plan.skipped;
+}
+
 /** The quota checks run last, so that a quota spent during the run is judged by them (kit/tier.ts). */
 function tierSequence(): { sequence: { sequencer: typeof QuotaLastSequencer } } {
   return { sequence: { sequencer: QuotaLastSequencer } };
@@ -160,12 +184,12 @@ function writeReport(path: string, render: () => string): string[] {
 }
 
 /**
- * "37/212 checks, 0:42 elapsed" as checks finish: rewritten in place on a terminal, a line every
- * 25 checks elsewhere (CI logs). The total is known once the checks are collected.
+ * "37/266 rules, 0:42 elapsed" as checks finish (rules, as every report counts): rewritten in place
+ * on a terminal, a line every 25 rules elsewhere (CI logs). The total is known once the checks are collected.
  */
 class Progress {
-  private done = 0;
-  private total = 0;
+  private rules = new RuleProgress([]);
+  private printed = 0;
   private readonly started = performance.now();
 
   constructor(
@@ -174,26 +198,31 @@ class Progress {
     private readonly stopped: () => boolean,
   ) {}
 
-  setTotal(total: number): void {
-    this.total = total;
+  setChecks(checks: readonly DeclaredCheck[], only: readonly string[]): void {
+    this.rules = new RuleProgress(checks, (id) => selectedByOnly(id, only));
   }
 
   get counts(): { done: number; total: number } {
-    return { done: this.done, total: this.total };
+    return { done: this.rules.done, total: this.rules.total };
   }
 
-  checkDone(): void {
+  checkDone(rules: readonly string[]): void {
     if (this.stopped()) return;
-    this.done++;
-    if (!this.stream) return;
-    const line = formatProgress(this.done, this.total, performance.now() - this.started);
+    const before = this.rules.done;
+    this.rules.checkDone(rules);
+    const { done, total } = this.rules;
+    if (!this.stream || done === before) return;
+    const line = formatProgress(done, total, performance.now() - this.started);
     if (this.stream.isTTY) this.stream.write(`\r  ${line}`);
-    else if (this.done % 25 === 0 || this.done === this.total) this.stream.write(`  ${line}\n`);
+    else if (done - this.printed >= 25 || done === total) {
+      this.printed = done;
+      this.stream.write(`  ${line}\n`);
+    }
   }
 
   end(): void {
     // Interrupted: the progress line is erased, so the run's one line stands alone.
-    if (this.stream?.isTTY && this.done > 0) this.stream.write(this.stopped() ? '\r\x1b[K' : '\n');
+    if (this.stream?.isTTY && this.rules.done > 0) this.stream.write(this.stopped() ? '\r\x1b[K' : '\n');
   }
 }
 
@@ -207,20 +236,23 @@ async function runChecks(
   if (interrupt.signal) return; // interrupted while the run was starting
   // --only: run the files whose checks declare a selected rule (meta.rules); within them, check()
   // skips the checks of other rules, and the collector leaves those out of the report. The
-  // progress line needs the number of checks too (collecting takes a second or two).
+  // progress line needs the checks' rules too (collecting takes a second or two).
   let declared: DeclaredCheck[] = [];
-  if (config.only.length > 0 || !config.quiet)
+  if (config.only.length > 0 || !config.quiet || ctx.createCaps)
     declared = (await collectChecks((create) => interrupt.createVitest(create))).checks;
   const inRun = declared.filter(
     (c) => config.only.length === 0 || c.rules.some((id) => selectedByOnly(id, config.only)),
   );
-  progress.setTotal(inRun.length);
+  progress.setChecks(inRun, config.only);
+  // Under a note cap, the checks that fit are chosen now, the same way every time (kit/plan.ts).
+  const capPlan = ctx.createCaps ? announceCapPlan(config, ctx, inRun) : undefined;
   const files = config.only.length > 0 ? filesForOnly(declared, config.only) : [];
   if (interrupt.signal) return;
   const vitest = await interrupt.createVitest(() => createVitest('test', checkRunOptions(collector, tierSequence())));
   // Workers leave the signals sent to the whole process group to this process, which cancels
   // them and sweeps (suites/harness/signals.ts says how).
-  for (const project of vitest.projects) project.provide('kit', { ...ctx, parentHandlesInterrupt: true });
+  for (const project of vitest.projects)
+    project.provide('kit', { ...ctx, parentHandlesInterrupt: true, ...(capPlan ? { capPlan } : {}) });
   try {
     if (!interrupt.signal) await vitest.start(files);
   } finally {

@@ -11,7 +11,7 @@ import type { KitConfig } from './config.js';
  * (a staging account has a quota; the embedded fake has none and is not capped). Measured against
  * the fake with remote defaults (test/kit/cost.test.ts): the full tier creates 110 notes and 53
  * collections with two tokens and no profile, 131 and 80 (fixture users' included) with a profile
- * that offers a fixture API; the smoke tier 10 notes and no collection.
+ * that offers a fixture API; the smoke tier 10 notes and 3 collections (13 notes with a fixture API).
  */
 export const REMOTE_CREATE_CAPS: Record<Tier, { notes: number; collections: number }> = {
   full: { notes: 150, collections: 120 },

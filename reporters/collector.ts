@@ -43,6 +43,7 @@ export class OutcomeCollector implements Reporter {
       ...(meta.ruleFailures ? { ruleFailures: meta.ruleFailures } : {}),
       ...(meta.ruleSkips ? { ruleSkips: meta.ruleSkips } : {}),
       ...(meta.requests !== undefined ? { requests: meta.requests } : {}),
+      ...(meta.notes !== undefined ? { notes: meta.notes } : {}),
       // diagnostic() is undefined for a test that did not run; its duration is in milliseconds.
       ...(test.diagnostic()?.duration !== undefined ? { durationMs: test.diagnostic()!.duration } : {}),
     };

@@ -8,6 +8,7 @@ import {
   VERDICTS,
   type Verdict,
 } from './report.js';
+import { plural } from './text.js';
 
 export interface AreaSummary {
   area: string;
@@ -35,9 +36,18 @@ export function byArea(report: ConformanceReport): AreaSummary[] {
   return [...areas.values()].sort((a, b) => byCodePoint(a.area, b.area));
 }
 
-export function countsLine(counts: Record<Verdict, number>): string {
-  return VERDICTS.map((v) => `${counts[v]} ${v}`).join(', ');
+/**
+ * "12 pass, 0 fail, 1 error, 3 skipped, 2 warn" and, when some rules differ from the reference profile,
+ * ", 4 differ" (`long`: "4 differ from the reference profile (not judged)", for the headline).
+ */
+export function countsLine(counts: Record<Verdict, number>, long = false): string {
+  return VERDICTS.filter((v) => v !== 'differs' || counts[v] > 0)
+    .map((v) => (v === 'differs' ? `${counts[v]} ${long ? DIFFERS : 'differ'}` : `${counts[v]} ${v}`))
+    .join(', ');
 }
+
+/** How a `differs` verdict reads, the same words in every rendering. */
+export const DIFFERS = 'differ from the reference profile (not judged)';
 
 /** A curl command that replays an exchange; the token stays in the environment. */
 export function curlOf(
@@ -63,31 +73,42 @@ export function blockingRules(report: ConformanceReport): RuleResult[] {
 }
 
 /**
- * A profile rule that failed against the assumed defaults (no profile given): not the target's
- * failure, since the target never declared the behaviour; reports show what was observed and the
- * profile key that would declare it.
+ * A profile rule that broke the reference profile's choice while no profile was given (verdict
+ * `differs`): not the target's failure, since it never declared the behaviour; reports show what was
+ * observed and the profile key that would have it judged.
  */
-export function judgedOnAssumedProfile(report: ConformanceReport, rule: RuleResult): boolean {
-  return rule.level === 'profile' && !report.profile_declared && (rule.verdict === 'fail' || rule.verdict === 'error');
-}
-
-export function assumedProfileNote(rule: RuleResult): string {
+export function differsNote(rule: RuleResult): string {
   // The key first: the observation can be long and gets clipped in narrow renderings.
   return (
-    `not counted: judged against assumed defaults (no profile given); declare \`${rule.profile_field ?? 'the profile field'}\`` +
+    `differs from the reference profile (not judged): declare \`${rule.profile_field ?? 'the profile field'}\`` +
     ` in a profile to have it judged; observed: ${rule.reason}`
   );
 }
 
+/**
+ * A rule that errored without making the exit status non-zero (an advisory rule, or a profile rule
+ * with no profile given): the kit could not judge it, and it is not counted.
+ */
+export function uncountedErrorNote(rule: RuleResult): string {
+  return `could not judge (${rule.level}, not counted): ${rule.reason}`;
+}
+
 /** Display groups in the order a reader acts on them: what fails the run first, what passed last. */
-export type Standing = 'failing' | 'assumed' | 'warn' | 'skipped' | 'pass';
-export const STANDINGS: readonly Standing[] = ['failing', 'assumed', 'warn', 'skipped', 'pass'];
+export type Standing = 'failing' | 'warn' | 'differs' | 'skipped' | 'pass';
+export const STANDINGS: readonly Standing[] = ['failing', 'warn', 'differs', 'skipped', 'pass'];
 
 export function standingOf(report: ConformanceReport, rule: RuleResult): Standing {
   if (isBlocking(rule, report.profile_declared)) return 'failing';
-  if (judgedOnAssumedProfile(report, rule)) return 'assumed';
+  if (rule.verdict === 'differs') return 'differs';
   if (rule.verdict === 'fail' || rule.verdict === 'error' || rule.verdict === 'warn') return 'warn';
   return rule.verdict === 'skipped' ? 'skipped' : 'pass';
+}
+
+/** The reason a rendering shows for a rule: the differs and uncounted-error notes where they apply. */
+export function shownReason(report: ConformanceReport, rule: RuleResult): string {
+  if (rule.verdict === 'differs') return differsNote(rule);
+  if (rule.verdict === 'error' && !isBlocking(rule, report.profile_declared)) return uncountedErrorNote(rule);
+  return rule.reason;
 }
 
 /** Rules failures first (fail before error), then by standing, then by id: the same order on every machine. */
@@ -115,5 +136,5 @@ export function headline(report: ConformanceReport): string {
         ? `QUOTA SPENT (${quotaWords(report.quota ?? {})})`
         : 'FAIL';
   const assumed = report.profile_declared || /assumed/i.test(report.profile) ? '' : ', assumed';
-  return `${status}: ${report.rules.length} rules against ${report.target} (profile ${report.profile}${assumed}): ${countsLine(report.summary)}`;
+  return `${status}: ${plural(report.rules.length, 'rule')} against ${report.target} (profile ${report.profile}${assumed}): ${countsLine(report.summary, true)}`;
 }

@@ -3,6 +3,7 @@
  * the style sheet, the summary bar and the inline script. No external assets: the pages work offline
  * and from a CI artifact.
  */
+import { countsLine } from './group.js';
 import { type ConformanceReport, VERDICTS } from './report.js';
 
 export function esc(text: string): string {
@@ -20,6 +21,8 @@ export const VERDICT_COLOUR = {
   error: '#bc4c00',
   warn: '#9a6700',
   skipped: '#6e7781',
+  // Neutral: a difference from the reference profile is information, not a failure or a warning.
+  differs: '#0969da',
 } as const;
 
 /** Everything wraps: a 200,001-character body without a blank in it must not widen the page. */
@@ -51,7 +54,7 @@ export function summaryBar(report: ConformanceReport): string {
     (v) =>
       `<span class="v-${v}" style="flex-grow:${report.summary[v]}" title="${report.summary[v]} ${v}">${report.summary[v]} ${v}</span>`,
   );
-  const label = VERDICTS.map((v) => `${report.summary[v]} ${v}`).join(', ');
+  const label = countsLine(report.summary, true);
   return `<div class="bar" role="img" aria-label="${esc(label)}">${segments.join('')}</div>`;
 }
 

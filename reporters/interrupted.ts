@@ -8,6 +8,7 @@ import {
   VERDICTS,
   type Verdict,
 } from './report.js';
+import { plural } from './text.js';
 
 /** The reason given to a check, or a rule, that an interrupted run never got to. */
 export const NOT_RUN = 'not run';
@@ -37,8 +38,8 @@ export function markInterrupted(report: ConformanceReport, interruption: Interru
   const notRun = rules.filter((r) => r.verdict === 'skipped' && r.reason === NOT_RUN).length;
   const blocking = rules.filter((r) => isBlocking(r, report.profile_declared)).length;
   const exit_reason =
-    `interrupted by ${interruption.signal}: ${notRun} of ${rules.length} rules not run` +
-    (blocking > 0 ? `; ${blocking} rule(s) failed or errored before that` : '');
+    `interrupted by ${interruption.signal}: ${notRun} of ${plural(rules.length, 'rule')} not run` +
+    (blocking > 0 ? `; ${plural(blocking, 'rule')} failed or errored before that` : '');
   return { ...report, summary, exit_code: interruption.exit_code, exit_reason, interrupted: interruption, rules };
 }
 

@@ -1,4 +1,13 @@
-import { assumedProfileNote, byArea, headline, rulesInDisplayOrder, type Standing, standingOf } from './group.js';
+import {
+  byArea,
+  DIFFERS,
+  headline,
+  rulesInDisplayOrder,
+  STANDINGS,
+  type Standing,
+  shownReason,
+  standingOf,
+} from './group.js';
 import { BASE_CSS, COPY_SCRIPT, copyableBlock, esc, MEASURE_SCRIPT, summaryBar } from './html-page.js';
 import {
   type CheckResult,
@@ -7,12 +16,12 @@ import {
   type RuleResult,
   VERDICTS,
 } from './report.js';
-import { clip, plainReason } from './text.js';
+import { clip, plainReason, plural } from './text.js';
 
 const GROUP_TITLE: Record<Standing, string> = {
   failing: 'Rules that fail the run',
-  assumed: 'Profile rules judged against assumed defaults (not counted)',
-  warn: 'Warnings (not counted)',
+  warn: 'Warnings and errors (not counted)',
+  differs: `Rules that ${DIFFERS}`,
   skipped: 'Skipped',
   pass: 'Passed',
 };
@@ -24,16 +33,14 @@ const GROUP_TITLE: Record<Standing, string> = {
  */
 export function renderHtml(report: ConformanceReport): string {
   const ordered = rulesInDisplayOrder(report);
-  const groups = (['failing', 'assumed', 'warn', 'skipped', 'pass'] as const)
-    .map((standing) => {
-      const rules = ordered.filter((r) => standingOf(report, r) === standing);
-      if (rules.length === 0) return '';
-      return (
-        `<section class="group" data-standing="${standing}"><h2>${GROUP_TITLE[standing]} (<span class="count">${rules.length}</span>)</h2>\n` +
-        `${rules.map((r) => ruleBlock(report, r, standing)).join('\n')}\n</section>`
-      );
-    })
-    .join('\n');
+  const groups = STANDINGS.map((standing) => {
+    const rules = ordered.filter((r) => standingOf(report, r) === standing);
+    if (rules.length === 0) return '';
+    return (
+      `<section class="group" data-standing="${standing}"><h2>${GROUP_TITLE[standing]} (<span class="count">${rules.length}</span>)</h2>\n` +
+      `${rules.map((r) => ruleBlock(report, r, standing)).join('\n')}\n</section>`
+    );
+  }).join('\n');
   const status = report.interrupted ? 'interrupted' : report.exit_code === 0 ? 'passing' : 'failing';
   const areas = byArea(report)
     .map((a) => `<option value="${esc(a.area)}">${esc(a.area)} (${a.rules.length})</option>`)
@@ -52,7 +59,7 @@ export function renderHtml(report: ConformanceReport): string {
 <h1>Conformance report</h1>
 <p class="headline ${status}">${esc(headline(report))}</p>
 ${summaryBar(report)}
-<p class="meta">Target <code>${esc(report.target)}</code> · profile <b>${esc(report.profile)}</b>${report.profile_declared ? '' : ' (assumed: no profile given)'} · seed ${report.seed} · ${report.requests} requests · ${report.leftovers} resource(s) left behind · notes-conformance ${esc(report.kit.version)}</p>
+<p class="meta">Target <code>${esc(report.target)}</code> · profile <b>${esc(report.profile)}</b>${report.profile_declared ? '' : ' (assumed: no profile given)'} · seed ${report.seed} · ${plural(report.requests, 'request')} · ${plural(report.leftovers, 'resource')} left behind · notes-conformance ${esc(report.kit.version)}</p>
 <p class="exit"><b>Exit ${report.exit_code}</b>: ${esc(report.exit_reason)}.</p>
 </header>
 <form id="filter" class="filters" role="search" onsubmit="return false">
@@ -71,8 +78,8 @@ ${groups}
 `;
 }
 
-function ruleBlock(_report: ConformanceReport, rule: RuleResult, standing: Standing): string {
-  const reason = standing === 'assumed' ? assumedProfileNote(rule) : rule.reason;
+function ruleBlock(report: ConformanceReport, rule: RuleResult, standing: Standing): string {
+  const reason = shownReason(report, rule);
   const searchable = [rule.id, rule.statement, reason, ...rule.checks.flatMap((c) => [c.name, c.message])]
     .join(' ')
     .toLowerCase();
@@ -99,7 +106,7 @@ function checkItem(check: CheckResult, open: boolean): string {
   const evidence = check.evidence ?? [];
   if (evidence.length > 0) {
     parts.push(
-      `<details class="evidence"${open ? ' open' : ''}><summary>Evidence: ${evidence.length} exchange(s)</summary>${evidence.map(exchange).join('')}</details>`,
+      `<details class="evidence"${open ? ' open' : ''}><summary>Evidence: ${plural(evidence.length, 'exchange')}</summary>${evidence.map(exchange).join('')}</details>`,
     );
   }
   return `<li class="check">${parts.join('')}</li>`;

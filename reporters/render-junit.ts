@@ -1,21 +1,26 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
-import { assumedProfileNote, byArea, standingOf } from './group.js';
+import { byArea, differsNote, standingOf, uncountedErrorNote } from './group.js';
 import type { ConformanceReport, RuleResult } from './report.js';
 import { clip, plainReason } from './text.js';
 
 /**
  * JUnit XML, one suite per area and one test case per rule. Failures and errors are exactly the
  * rules that make the exit status non-zero (plus a `run` suite for run errors and an interruption),
- * so CI and the kit agree. Profile rules judged against assumed defaults, skipped rules and
+ * so CI and the kit agree. Rules that differ from the reference profile, uncounted errors, skipped rules and
  * "not run" rules are <skipped message="...">; advisory warnings pass with their note in system-out.
  * The structure is decided here, the XML is written by xmlbuilder2 (escaping, characters XML 1.0
  * cannot carry replaced by U+FFFD).
  */
 export function renderJunit(report: ConformanceReport): string {
+  // Times are wall times: the run's own, and a suite or test case never longer than it (a check that
+  // judges several rules ran once, so it counts once in a suite; summing per rule overstated a run ~3x).
+  const wall = report.duration_ms !== undefined ? report.duration_ms / 1000 : checkSeconds(report.rules);
+  const within = (seconds: number) => Math.min(seconds, wall);
   const suites = byArea(report).map((area) => ({
     name: area.area,
-    cases: area.rules.map((rule) => ruleCase(report, rule)),
+    seconds: within(checkSeconds(area.rules)),
+    cases: area.rules.map((rule) => ruleCase(report, rule, within(checkSeconds([rule])))),
   }));
   const runCases: Case[] = [
     ...report.run_errors.map(
@@ -41,15 +46,18 @@ export function renderJunit(report: ConformanceReport): string {
         ]
       : []),
   ];
-  if (runCases.length > 0) suites.push({ name: 'run', cases: runCases });
+  if (runCases.length > 0) suites.push({ name: 'run', seconds: 0, cases: runCases });
 
   const doc = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '\ufffd' });
   const root = doc.ele('testsuites', {
     name: oneLine(`notes-conformance ${report.target}`),
-    ...counts(suites.flatMap((s) => s.cases)),
+    ...counts(
+      suites.flatMap((s) => s.cases),
+      wall,
+    ),
   });
   for (const suite of suites) {
-    const element = root.ele('testsuite', { name: oneLine(suite.name), ...counts(suite.cases) });
+    const element = root.ele('testsuite', { name: oneLine(suite.name), ...counts(suite.cases, suite.seconds) });
     for (const c of suite.cases) writeCase(element, c);
   }
   return `${doc.end({ prettyPrint: true, indent: '  ' })}\n`;
@@ -63,8 +71,14 @@ interface Case {
   out?: string;
 }
 
-function ruleCase(report: ConformanceReport, rule: RuleResult): Case {
-  const seconds = rule.checks.reduce((sum, c) => sum + (c.duration_ms ?? 0), 0) / 1000;
+/** Seconds the checks of these rules ran, each check counted once (by file and name). */
+function checkSeconds(rules: readonly RuleResult[]): number {
+  const checks = new Map<string, number>();
+  for (const rule of rules) for (const c of rule.checks) checks.set(`${c.file}\u0000${c.name}`, c.duration_ms ?? 0);
+  return [...checks.values()].reduce((sum, ms) => sum + ms, 0) / 1000;
+}
+
+function ruleCase(report: ConformanceReport, rule: RuleResult, seconds: number): Case {
   const details = rule.checks
     .map(
       (c) =>
@@ -88,12 +102,15 @@ function ruleCase(report: ConformanceReport, rule: RuleResult): Case {
             ? { kind: 'failure', message: reason, type: 'NonConformance' }
             : { kind: 'error', message: reason, type: 'KitError' },
       };
-    case 'assumed':
-      return { ...base, outcome: { kind: 'skipped', message: clip(plainReason(assumedProfileNote(rule)), 1200) } };
+    case 'differs':
+      return { ...base, outcome: { kind: 'skipped', message: clip(plainReason(differsNote(rule)), 1200) } };
     case 'skipped':
       return { ...base, outcome: { kind: 'skipped', message: reason } };
     case 'warn':
-      return { ...base, out: `WARN (${rule.level}, not counted): ${reason}\n${details}` };
+      // An error that does not count could not be judged: skipped, with why; an advisory warning passes.
+      return rule.verdict === 'error'
+        ? { ...base, outcome: { kind: 'skipped', message: clip(plainReason(uncountedErrorNote(rule)), 1200) } }
+        : { ...base, out: `WARN (${rule.level}, not counted): ${reason}\n${details}` };
     default:
       return base;
   }
@@ -113,9 +130,8 @@ function writeCase(suite: XMLBuilder, c: Case): void {
   if (c.out) element.ele('system-out').txt(c.out);
 }
 
-function counts(cases: readonly Case[]): Record<string, string> {
+function counts(cases: readonly Case[], seconds: number): Record<string, string> {
   const n = (kind: string) => String(cases.filter((c) => c.outcome?.kind === kind).length);
-  const seconds = cases.reduce((sum, c) => sum + c.seconds, 0);
   return {
     tests: String(cases.length),
     failures: n('failure'),

@@ -1,14 +1,16 @@
 import {
-  assumedProfileNote,
   byArea,
   countsLine,
+  DIFFERS,
+  differsNote,
   headline,
   rulesInDisplayOrder,
+  shownReason,
   skipReasons,
   standingOf,
 } from './group.js';
 import type { CheckResult, ConformanceReport, RuleResult } from './report.js';
-import { clip, plainReason } from './text.js';
+import { clip, plainReason, plural } from './text.js';
 
 /** Under GitHub's 65,536-character limit for a pull-request comment, with room to spare. */
 export const MARKDOWN_MAX_CHARS = 60_000;
@@ -34,7 +36,7 @@ export function renderMarkdown(report: ConformanceReport, options: MarkdownOptio
     [
       `## notes-conformance: ${md(headline(report))}`,
       '',
-      `Target \`${report.target.replace(/`/g, "'")}\` · profile **${md(report.profile)}**${assumed} · seed ${report.seed} · ${report.requests} requests · ${report.leftovers} resource(s) left behind`,
+      `Target \`${report.target.replace(/`/g, "'")}\` · profile **${md(report.profile)}**${assumed} · seed ${report.seed} · ${plural(report.requests, 'request')} · ${plural(report.leftovers, 'resource')} left behind`,
       '',
       `**Exit ${report.exit_code}**: ${md(report.exit_reason)}.`,
       '',
@@ -58,7 +60,9 @@ export function renderMarkdown(report: ConformanceReport, options: MarkdownOptio
         brief.push(`- \`${rule.id}\` (${rule.level}) ${rule.verdict}: ${md(clip(plainReason(rule.reason), 200))}\n`);
     }
     if (brief.length > 0)
-      detailed.push(`\n${brief.length} more failing rule(s), in brief (their repro is in the full report):\n\n`);
+      detailed.push(
+        `\n${plural(brief.length, 'more failing rule')}, in brief (their repro is in the full report):\n\n`,
+      );
     out.section(`### Rules that fail the run (${failing.length})`, [...detailed, ...brief], 'failing rule(s)');
   }
   if (report.run_errors.length > 0)
@@ -75,8 +79,8 @@ export function renderMarkdown(report: ConformanceReport, options: MarkdownOptio
         'rule(s)',
       );
   };
-  foldedRules('Profile rules judged against assumed defaults, not counted', group('assumed'), assumedProfileNote);
-  foldedRules('Advisory warnings, not counted', group('warn'), (r) => r.reason);
+  foldedRules('Warnings and errors, not counted', group('warn'), (r) => `${r.verdict}: ${shownReason(report, r)}`);
+  foldedRules(`Rules that ${DIFFERS}`, group('differs'), differsNote);
   const skips = skipReasons(report.rules);
   if (skips.length > 0) {
     out.folded(
@@ -88,7 +92,7 @@ export function renderMarkdown(report: ConformanceReport, options: MarkdownOptio
     );
   }
   out.folded(
-    `All ${report.rules.length} rules by area`,
+    `All ${plural(report.rules.length, 'rule')} by area`,
     byArea(report).map((area) =>
       [
         `**${md(area.area)}**: ${countsLine(area.counts)}`,
@@ -96,7 +100,7 @@ export function renderMarkdown(report: ConformanceReport, options: MarkdownOptio
         '| Rule | Level | Verdict | Reason |',
         '|---|---|---|---|',
         ...area.rules.map(
-          (r) => `| \`${r.id}\` | ${r.level} | ${r.verdict} | ${md(clip(plainReason(r.reason), 200))} |`,
+          (r) => `| \`${r.id}\` | ${r.level} | ${r.verdict} | ${md(clip(plainReason(shownReason(report, r)), 200))} |`,
         ),
         '',
         '',
@@ -116,7 +120,7 @@ function failureBlock(rule: RuleResult): string {
   ];
   const checks = rule.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'error');
   for (const check of checks.slice(0, 5)) lines.push(...checkLines(check));
-  if (checks.length > 5) lines.push(`- and ${checks.length - 5} more check(s) in the full report`, '');
+  if (checks.length > 5) lines.push(`- and ${plural(checks.length - 5, 'more check')} in the full report`, '');
   if (checks.length === 0) lines.push(`- ${md(clip(plainReason(rule.reason), 1000))}`, '');
   return `${lines.join('\n')}\n`;
 }
@@ -211,7 +215,7 @@ class Budget {
     if (this.omitted.size > 0) {
       const what = [...this.omitted]
         .filter(([, n]) => n > 0)
-        .map(([unit, n]) => `${n} ${unit}`)
+        .map(([unit, n]) => `${n} ${unit.replace('(s)', n === 1 ? '' : 's')}`)
         .join(', ');
       const where = fullReport ? `the full report: ${md(clip(fullReport, 200))}` : 'the full report (--json or --html)';
       text += `\n---\n**Truncated** to stay under ${this.max.toLocaleString('en-US')} characters${what ? `: ${what} not shown` : ''}. See ${where}.\n`;

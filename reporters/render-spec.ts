@@ -1,4 +1,4 @@
-import { assumedProfileNote, headline, standingOf } from './group.js';
+import { headline, shownReason } from './group.js';
 import { BASE_CSS, esc, MEASURE_SCRIPT, summaryBar } from './html-page.js';
 import { markdownToHtml } from './markdown-html.js';
 import { type Placement, placeQuotes } from './quote-places.js';
@@ -6,7 +6,7 @@ import { type ConformanceReport, type RuleResult, VERDICTS, type Verdict } from 
 import { clip, plainReason } from './text.js';
 
 /** Worst first, as a rule's verdict: the colour of text several rules quote. */
-const WORST: readonly Verdict[] = ['fail', 'error', 'warn', 'skipped', 'pass'];
+const WORST: readonly Verdict[] = ['fail', 'error', 'warn', 'differs', 'skipped', 'pass'];
 
 /**
  * The spec view for reviewers: the API document itself, part by part, each quoted requirement
@@ -136,7 +136,7 @@ function ruleBadges(report: ConformanceReport, rules: readonly RuleResult[]): st
 }
 
 function reasonOf(report: ConformanceReport, rule: RuleResult): string {
-  return standingOf(report, rule) === 'assumed' ? assumedProfileNote(rule) : rule.reason || 'no reason given';
+  return shownReason(report, rule) || 'no reason given';
 }
 
 function tally(report: ConformanceReport, placements: readonly Placement[], part: Part | undefined): string {
@@ -167,6 +167,7 @@ mark.q.v-fail{background:#ffebe9;border-bottom:2px solid #cf222e}
 mark.q.v-error{background:#fff1e5;border-bottom:2px solid #bc4c00}
 mark.q.v-warn{background:#fff8c5;border-bottom:2px solid #9a6700}
 mark.q.v-skipped{background:#eaeef2;border-bottom:2px dashed #6e7781}
+mark.q.v-differs{background:#ddf4ff;border-bottom:2px dotted #0969da}
 .rules{display:inline}
 .chip{display:inline-block;font:11px/1.5 ui-monospace,monospace;color:#fff;border-radius:3px;padding:0 .35rem;margin:1px 2px;text-decoration:none;white-space:normal}
 ${VERDICTS.map((v) => `.chip.v-${v} b{font-weight:700}`).join('')}

@@ -1,6 +1,6 @@
-import { blockingRules, byArea, countsLine, headline, rulesInDisplayOrder, skipReasons, standingOf } from './group.js';
+import { blockingRules, byArea, countsLine, headline, rulesInDisplayOrder, shownReason, skipReasons } from './group.js';
 import type { ConformanceReport, RuleResult } from './report.js';
-import { clip, plainReason } from './text.js';
+import { clip, plainReason, plural } from './text.js';
 
 export interface TerminalOptions {
   /** Only the headline, the failing rule ids, the exit line and the seed. */
@@ -16,9 +16,18 @@ export function useColour(stream: { isTTY?: boolean }, env: Readonly<Record<stri
   return stream.isTTY === true && !env.NO_COLOR;
 }
 
-const MARK: Record<string, string> = { fail: 'FAIL ', error: 'ERROR', warn: 'WARN ', skipped: 'SKIP ', pass: 'PASS ' };
+const MARK: Record<string, string> = {
+  fail: 'FAIL ',
+  error: 'ERROR',
+  warn: 'WARN ',
+  skipped: 'SKIP ',
+  pass: 'PASS ',
+  differs: 'DIFF ',
+};
+// A difference from the reference profile is not a failure: cyan, neither red nor the warning yellow.
 const SGR: Record<string, string> = {
   fail: '31',
+  differs: '36',
   error: '33',
   warn: '33',
   skipped: '2',
@@ -35,7 +44,7 @@ export function renderTerminal(report: ConformanceReport, options: TerminalOptio
   const paint = (code: string, text: string) => (options.color ? `\u001b[${SGR[code]}m${text}\u001b[0m` : text);
   const head = paint(
     'bold',
-    `notes-conformance: ${headline(report)}; ${report.requests} requests, ${report.leftovers} left behind${unconfirmed(report)}`,
+    `notes-conformance: ${headline(report)}; ${plural(report.requests, 'request')}, ${report.leftovers} left behind${unconfirmed(report)}`,
   );
   const exit = paint(report.exit_code === 0 ? 'pass' : 'fail', `exit ${report.exit_code}: ${report.exit_reason}`);
   const seed = `seed ${report.seed} (replay property runs with --seed ${report.seed})`;
@@ -55,7 +64,13 @@ export function renderTerminal(report: ConformanceReport, options: TerminalOptio
     lines.push(`  ${paint('error', 'RUN ERROR')} ${clip(plainReason(error), REASON_MAX)}`);
   const skips = skipReasons(report.rules);
   if (skips.length > 0 && !options.showSkipped) {
-    lines.push('', `  skipped ${skips.reduce((n, s) => n + s.count, 0)} rule(s):`);
+    lines.push(
+      '',
+      `  skipped ${plural(
+        skips.reduce((n, s) => n + s.count, 0),
+        'rule',
+      )}:`,
+    );
     for (const skip of skips)
       lines.push(
         paint('dim', `    ${String(skip.count).padStart(3)} x ${clip(plainReason(skip.reason), SKIP_REASON_MAX)}`),
@@ -67,10 +82,7 @@ export function renderTerminal(report: ConformanceReport, options: TerminalOptio
 
 function ruleLine(report: ConformanceReport, rule: RuleResult, paint: (code: string, text: string) => string): string {
   const mark = paint(rule.verdict, MARK[rule.verdict]!);
-  if (standingOf(report, rule) === 'assumed') {
-    return `  ${mark} ${rule.id} (profile, not counted: declare \`${rule.profile_field}\` to judge it): ${clip(plainReason(rule.reason), REASON_MAX)}`;
-  }
-  return `  ${mark} ${rule.id} (${rule.level}): ${clip(plainReason(rule.reason), REASON_MAX)}`;
+  return `  ${mark} ${rule.id} (${rule.level}): ${clip(plainReason(shownReason(report, rule)), REASON_MAX)}`;
 }
 
 /** "label a, b, c" wrapped at the line width, continuation lines indented. */

@@ -12,10 +12,15 @@ import {
 
 export { quotaWords } from '../spec/verdicts.js';
 
-import { plainReason, showInvisible } from './text.js';
+import { plainReason, plural, showInvisible } from './text.js';
 
-export type Verdict = 'pass' | 'fail' | 'error' | 'skipped' | 'warn';
-export const VERDICTS: readonly Verdict[] = ['pass', 'fail', 'error', 'skipped', 'warn'];
+/**
+ * `differs`: a profile rule the target broke while no profile was given. The kit judged it against the
+ * reference fake's choices, which the target never declared, so it is not the target's failure: it is
+ * shown neutrally with what was observed, and counted apart from `fail` in every rendering.
+ */
+export type Verdict = 'pass' | 'fail' | 'error' | 'skipped' | 'warn' | 'differs';
+export const VERDICTS: readonly Verdict[] = ['pass', 'fail', 'error', 'skipped', 'warn', 'differs'];
 
 /** One exchange of evidence, as recorded by the kit (redacted). */
 export interface EvidenceExchange {
@@ -57,6 +62,8 @@ export interface CheckOutcome {
   durationMs?: number;
   /** Requests the check itself sent (its file's shared setup and cleanup are not counted here). */
   requests?: number;
+  /** Notes the check created in the tokens' accounts (what the run's cap counts). */
+  notes?: number;
 }
 
 export interface CheckResult {
@@ -72,6 +79,8 @@ export interface CheckResult {
   duration_ms?: number;
   /** Requests the check itself sent (the cost of a run, per check; file-level setup is not included). */
   requests?: number;
+  /** Notes the check created in the tokens' accounts (what the run's cap counts; kit/note-costs.json). */
+  notes?: number;
 }
 
 export interface RuleResult {
@@ -111,6 +120,8 @@ export interface ConformanceReport {
   /** Problems outside any check: a check file that failed to load, an unhandled error. */
   run_errors: string[];
   rules: RuleResult[];
+  /** The run's wall time in milliseconds, start-up and sweep included (JUnit `time`; left out of the JSON). */
+  duration_ms?: number;
 }
 
 /**
@@ -144,6 +155,8 @@ export interface ReportInput {
   quota?: SpentQuota;
   leftovers: number;
   runErrors: readonly string[];
+  /** The run's wall time, in milliseconds. */
+  durationMs?: number;
 }
 
 /** The verdict of one check for one rule: per-rule results first, then what the error means (`classify`). */
@@ -173,7 +186,7 @@ export function checkVerdict(
 }
 
 /** Worst first: a failure shows the target breaks the rule even if another check could not judge. */
-const RANK: Record<Verdict, number> = { fail: 5, error: 4, warn: 3, pass: 2, skipped: 1 };
+const RANK: Record<Verdict, number> = { fail: 6, differs: 5, error: 4, warn: 3, pass: 2, skipped: 1 };
 
 export function buildReport(input: ReportInput): ConformanceReport {
   const byRule = new Map<string, CheckResult[]>();
@@ -182,15 +195,23 @@ export function buildReport(input: ReportInput): ConformanceReport {
   for (const outcome of input.outcomes) {
     for (const id of outcome.rules) {
       if (!levels.has(id) || !selected(id)) continue;
-      const { verdict, message } = checkVerdict(outcome, levels.get(id) === 'advisory', id);
+      const judged = checkVerdict(outcome, levels.get(id) === 'advisory', id);
+      const { message } = judged;
+      // No profile: a profile rule broken against the assumed choices differs; it did not fail.
+      const verdict: Verdict =
+        judged.verdict === 'fail' && levels.get(id) === 'profile' && !input.profileDeclared
+          ? 'differs'
+          : judged.verdict;
       const result: CheckResult = { name: outcome.name, verdict, message, file: outcome.file };
-      if (outcome.seed !== undefined && verdict !== 'pass' && verdict !== 'skipped') result.seed = outcome.seed;
-      if (verdict !== 'pass' && verdict !== 'skipped' && outcome.evidence?.length)
+      const judgedSomething = verdict !== 'pass' && verdict !== 'skipped';
+      if (outcome.seed !== undefined && judgedSomething) result.seed = outcome.seed;
+      if (judgedSomething && outcome.evidence?.length)
         result.evidence = evidenceOfRule(outcome.evidence, outcome.ruleJudged?.[id]);
       const repro = outcome.ruleRepros?.[id] ?? outcome.repro;
-      if (verdict !== 'pass' && verdict !== 'skipped' && repro) result.repro = repro;
+      if (judgedSomething && repro) result.repro = repro;
       if (outcome.durationMs !== undefined) result.duration_ms = Math.round(outcome.durationMs);
       if (outcome.requests !== undefined) result.requests = outcome.requests;
+      if (outcome.notes) result.notes = outcome.notes;
       byRule.get(id)?.push(result) ?? byRule.set(id, [result]);
     }
   }
@@ -233,12 +254,13 @@ export function buildReport(input: ReportInput): ConformanceReport {
     blocking.every((r) => r.verdict === 'error' && quotaRules.has(r.id));
   const exit_code: ExitCode = quotaOnly ? QUOTA_EXIT_CODE : blocking.length > 0 || input.runErrors.length > 0 ? 1 : 0;
   const exit_reason = quotaOnly
-    ? `${quotaWords(input.quota!)}: ${blocking.length} rule(s) that needed new notes could not be judged; no rule failed`
+    ? `${quotaWords(input.quota!)}: ${plural(blocking.length, 'rule')} that needed new notes could not be judged; no rule failed`
     : exit_code === 0
       ? 'no documented rule, and no rule the profile declares, failed or errored'
       : input.runErrors.length > 0 && blocking.length === 0
-        ? `${input.runErrors.length} run error(s) outside the checks`
-        : `${blocking.length} ${input.profileDeclared ? 'documented or declared' : 'documented'} rule(s) failed or errored${input.quota ? ` (and ${quotaWords(input.quota)})` : ''}`;
+        ? `${plural(input.runErrors.length, 'run error')} outside the checks`
+        : `${blocking.length} ${input.profileDeclared ? 'documented or declared' : 'documented'}` +
+          ` ${blocking.length === 1 ? 'rule' : 'rules'} failed or errored${input.quota ? ` (and ${quotaWords(input.quota)})` : ''}`;
   return {
     kit: { name: 'notes-conformance', version: input.version },
     target: input.target,
@@ -255,6 +277,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
     exit_reason,
     run_errors: [...input.runErrors].sort(),
     rules,
+    ...(input.durationMs !== undefined ? { duration_ms: Math.round(input.durationMs) } : {}),
   };
 }
 

@@ -60,12 +60,17 @@ export function clip(text: string, max: number): string {
   return `${text.slice(0, max)}... (${text.length.toLocaleString('en-US')} characters in all)`;
 }
 
-/** The progress line the runner prints: "37/212 checks, 0:42 elapsed" (total 0: unknown yet). */
+/** The progress line the runner prints: "37/266 rules, 0:42 elapsed" (total 0: unknown yet). */
 export function formatProgress(done: number, total: number, elapsedMs: number): string {
   const seconds = Math.max(0, Math.floor(elapsedMs / 1000));
   const h = Math.floor(seconds / 3600);
   const m = Math.floor((seconds % 3600) / 60);
   const s = String(seconds % 60).padStart(2, '0');
   const elapsed = h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-  return `${total > 0 ? `${done}/${total}` : done} checks, ${elapsed} elapsed`;
+  return `${total > 0 ? `${done}/${total}` : done} ${total === 1 || (total === 0 && done === 1) ? 'rule' : 'rules'}, ${elapsed} elapsed`;
+}
+
+/** "1 rule", "2 rules", "0 rules": the count with its noun in the right number (`many` for irregular plurals). */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
 }

@@ -1,15 +1,19 @@
 import type { ErrorObject } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
+import { didYouMean } from './did-you-mean.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsImport as unknown as (ajv: Ajv2020) => Ajv2020;
 
 export type { ErrorObject };
 
-/** A strict JSON Schema 2020-12 validator with the uuid and date-time formats. */
-export function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
+/**
+ * A strict JSON Schema 2020-12 validator with the uuid and date-time formats. `verbose` keeps each
+ * error's schema, so an unknown field can be told the known one it most likely meant.
+ */
+export function createAjv(options: { verbose?: boolean } = {}): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, verbose: options.verbose ?? false });
   addFormats(ajv);
   return ajv;
 }
@@ -19,8 +23,11 @@ export function describeAjvError(error: ErrorObject, data: unknown): string {
   const path = error.instancePath === '' ? '/' : error.instancePath;
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
-    case 'additionalProperties':
-      return `${joinPointer(error.instancePath, String(params.additionalProperty))}: unknown field`;
+    case 'additionalProperties': {
+      const field = String(params.additionalProperty);
+      const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      return `${joinPointer(error.instancePath, field)}: unknown field${didYouMean(field, known)}`;
+    }
     case 'required':
       return `${joinPointer(error.instancePath, String(params.missingProperty))}: required field is missing`;
     case 'enum':

@@ -166,7 +166,7 @@ export function profileSchema(): Record<string, unknown> {
 
 let validatorCache: ReturnType<ReturnType<typeof createAjv>['compile']> | undefined;
 function validator() {
-  validatorCache ??= createAjv().compile(profileSchema());
+  validatorCache ??= createAjv({ verbose: true }).compile(profileSchema());
   return validatorCache;
 }
 
@@ -228,11 +228,22 @@ export function loadProfile(path: string): Profile {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new ProfileError(path, [
-      `cannot read the file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    ]);
+    throw new ProfileError(path, [`cannot read the file: ${unreadable(error as NodeJS.ErrnoException)}`]);
   }
   return parseProfile(text, path);
+}
+
+/** Why a file cannot be read, in words rather than an errno code (ENOENT). */
+function unreadable(error: NodeJS.ErrnoException): string {
+  const words: Record<string, string> = {
+    ENOENT: 'there is no such file',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EISDIR: 'it is a directory, not a file',
+    ENOTDIR: 'a part of the path is a file, not a directory',
+    ELOOP: 'too many symbolic links',
+  };
+  return words[error.code ?? ''] ?? error.message.replace(/^[A-Z]+: /, '');
 }
 
 export const BUILTIN_PROFILES = ['fake', 'fake-divergent', 'hosted'] as const;

@@ -74,8 +74,11 @@ function rank(pointers: string[], names: Set<string>): string[] {
   );
 }
 
-const describe = (samples: RefusalSample[]) =>
-  `${samples.length} refusal bodies (${[...new Set(samples.map((s) => s.kind))].join(', ')})`;
+/** "9 refusal bodies of 7 kinds (validation, ...)": the count of bodies and the kinds they are, never confused. */
+const describe = (samples: RefusalSample[]) => {
+  const kinds = [...new Set(samples.map((s) => s.kind))];
+  return `${samples.length} refusal bodies of ${kinds.length} kind${kinds.length === 1 ? '' : 's'} (${kinds.join(', ')})`;
+};
 
 /**
  * The error body's shape, by comparing the bodies of the refusals the probe provoked. Only

@@ -1,4 +1,4 @@
-import type { RefusalKind } from '../../spec/profile.js';
+import type { EndpointDecl, RefusalKind } from '../../spec/profile.js';
 import type { Exchange } from '../../suites/harness/client.js';
 
 /**
@@ -36,6 +36,19 @@ export interface RateLimitFindings {
   readonly notes: string[];
 }
 
+/** Names under `names` of the profile, by section and slot, in the schema's order. */
+export type NameFindings = Record<
+  'notes_list' | 'notes_search' | 'collections_list' | 'collections_search',
+  Record<string, Finding<string>>
+>;
+
+export type EndpointFindings = Record<
+  'restore_note' | 'remove_note_from_collection' | 'attachment_question' | 'trash_collection',
+  Finding<EndpointDecl>
+>;
+
+export type MarkerFindings = Record<'open_task' | 'done_task' | 'image' | 'file', Finding<string>>;
+
 /** Everything `profile init` writes, each value observed or explained. */
 export interface Findings {
   readonly target: string;
@@ -50,4 +63,8 @@ export interface Findings {
   readonly timestampPrecisionMs: Finding<number>;
   readonly rateLimit: RateLimitFindings;
   readonly secondaryToken: Finding<boolean>;
+  readonly names: NameFindings;
+  readonly endpoints: EndpointFindings;
+  readonly contentMarkers: MarkerFindings;
+  readonly unknownFields: Finding<'refuse' | 'ignore'>;
 }

@@ -1,7 +1,7 @@
 import { type Finding, notObserved, observed, type RateLimitFindings } from './findings.js';
+import type { ProbeNotes } from './probe-data.js';
 import type { ProbeNote } from './refusals.js';
 import type { Answer, ProbeSession } from './session.js';
-import type { DatedNotes } from './titles-and-order.js';
 
 /** The header families the document names (part 8); the schema's `names` takes only these. */
 const FAMILY = /^x-(ratelimit|complexity)-/;
@@ -9,19 +9,18 @@ const FAMILY = /^x-(ratelimit|complexity)-/;
 const RELATED = /(^|-)(ratelimit|rate-limit|complexity)(-|$)|^retry-after$/;
 
 /**
- * Answers of operations the probe has not sent otherwise and the kit's header check samples
- * (search, related notes, collection list and search), so their headers can be declared.
+ * Answers of operations the kit's header check samples (search, related notes, collection list
+ * and search) that the probe has no successful answer of yet, so their headers can be declared.
  */
 export async function sampleHeaderOperations(s: ProbeSession, note: ProbeNote): Promise<void> {
-  await s.send('searchNotes', {
-    method: 'POST',
-    path: '/v2/notes/search',
-    query: { limit: 1 },
-    json: { query: s.word() },
-  });
-  await s.send('getRelatedNotes', { method: 'GET', path: `/v2/notes/${note.id}/related-notes`, query: { limit: 1 } });
-  await s.send('listCollections', { method: 'GET', path: '/v2/collections', query: { limit: 1 } });
-  await s.send('searchCollections', { method: 'POST', path: '/v2/collections/search', json: {} });
+  const answered = (op: string) => s.answers.some((a) => a.op === op && a.x.status >= 200 && a.x.status < 300);
+  const samples: Array<[string, Parameters<ProbeSession['send']>[1]]> = [
+    ['searchNotes', { method: 'POST', path: '/v2/notes/search', query: { limit: 1 }, json: { query: s.word() } }],
+    ['getRelatedNotes', { method: 'GET', path: `/v2/notes/${note.id}/related-notes`, query: { limit: 1 } }],
+    ['listCollections', { method: 'GET', path: '/v2/collections', query: { limit: 1 } }],
+    ['searchCollections', { method: 'POST', path: '/v2/collections/search', json: {} }],
+  ];
+  for (const [op, request] of samples) if (!answered(op) && s.affords(1)) await s.send(op, request);
 }
 
 /** `x-ratelimit-remaining` as the document spells the family: `X-RateLimit-Remaining`. */
@@ -101,10 +100,10 @@ const PRECISIONS = [1, 10, 100, 1000];
 
 /**
  * timestamp_precision_ms: the coarsest step the target keeps of a timestamp it is sent. Each
- * sent value has distinct milliseconds (.123, .456, .789, .321); the precision is the smallest
+ * sent value has distinct milliseconds (.123, .456, .789, ...); the precision is the smallest
  * step p such that every value came back as a multiple of p less than p away from what was sent.
  */
-export function timestampPrecision(sent: DatedNotes['sent']): Finding<number> {
+export function timestampPrecision(sent: ProbeNotes['sent']): Finding<number> {
   const pairs = sent.map((p) => ({ ...p, back: micros(p.returned) }));
   const unreadable = pairs.find((p) => p.back === undefined);
   if (unreadable)

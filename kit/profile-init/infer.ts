@@ -1,12 +1,17 @@
-import { type Profile, parseProfile } from '../../spec/profile.js';
+import { type EndpointDecl, type Profile, parseProfile } from '../../spec/profile.js';
 import { UsageError } from '../../suites/harness/errors.js';
 import { probeTarget, probeToken } from '../probe.js';
+import { probeRemove, probeRestore } from './endpoints.js';
 import { errorBodyFindings, sameAnswerAs } from './error-body.js';
-import { type Findings, isObserved, notObserved, observed } from './findings.js';
+import { type Finding, type Findings, isObserved, notObserved, observed } from './findings.js';
 import { rateLimitFindings, sampleHeaderOperations, timestampPrecision } from './headers-and-precision.js';
+import { probeCollectionsNames } from './names-collections.js';
+import { probeNotesNames } from './names-notes.js';
+import { createProbeCollections, createProbeNotes, MARKERS } from './probe-data.js';
 import { provokeRefusals, statusFindings } from './refusals.js';
 import { type CleanupResult, Interrupted, ProbeSession } from './session.js';
-import { createDatedNotes, probeListOrder, probeTitle } from './titles-and-order.js';
+import { probeListOrder, probeTitle } from './titles-and-order.js';
+import { probeUnknownFields } from './unknown-fields.js';
 import { renderProfile } from './writer.js';
 
 export interface InferOptions {
@@ -50,39 +55,97 @@ type Probed = Omit<Findings, 'target' | 'requests' | 'leftBehind' | 'rateLimit' 
   provoked: Awaited<ReturnType<typeof provokeRefusals>>;
 };
 
-/** The probe's steps, in an order that needs each note once: at most about 30 requests. */
+/**
+ * Requests the name probes leave for the steps after them: the refusals (about 11), the restore
+ * and remove endpoints (2 a try) and one header sample.
+ */
+const RESERVE_AFTER_NAMES = 18;
+
+/** The probe's steps, in an order that needs each resource once: at most MAX_REQUESTS requests. */
 async function probe(s: ProbeSession, options: InferOptions): Promise<Probed> {
   const problem = await s.recorded('listNotes', (client) => probeTarget(client, options.token));
   if (problem) throw new UsageError(problem);
   if (options.secondaryToken)
     await s.recorded('listNotes', (client) => probeToken(client, options.secondaryToken!, 'secondary'));
-  const { note: headed, title } = await probeTitle(s);
-  const dated = await createDatedNotes(s);
-  const listOrder = await probeListOrder(s, dated);
-  const provoked = await provokeRefusals(s, dated.a, headed);
-  await sampleHeaderOperations(s, dated.b);
+  const unknownFields = await probeUnknownFields(s);
+  const collections = await createProbeCollections(s);
+  const notes = await createProbeNotes(s, collections.inside);
+  const title = await probeTitle(s, notes);
+  const listOrder = await probeListOrder(s, notes);
+  s.reserve = RESERVE_AFTER_NAMES;
+  const refused = isObserved(unknownFields) && unknownFields.value === 'refuse';
+  const notesNames = await probeNotesNames(s, notes, collections.inside, refused);
+  const collectionsNames = await probeCollectionsNames(s, collections);
+  s.reserve = 0;
+  const provoked = await provokeRefusals(s, notes.byKind.done, notes.byKind.open);
+  if (notesNames.cursorMismatch.length > 0) {
+    provoked.samples.push(...notesNames.cursorMismatch);
+    delete provoked.why.cursor_mismatch;
+  } else if (notesNames.cursorMismatchWhy) provoked.why.cursor_mismatch = notesNames.cursorMismatchWhy;
+  const restore = provoked.why.trashed
+    ? notObserved<EndpointDecl>(`needs a trashed note: ${provoked.why.trashed}`)
+    : await probeRestore(s, notes.byKind.done);
+  const remove = await probeRemove(s, notes.byKind.open.id, collections.inside);
+  await sampleHeaderOperations(s, notes.byKind.image);
   return {
     title,
     listOrder,
-    timestampPrecisionMs: timestampPrecision(dated.sent),
+    timestampPrecisionMs: timestampPrecision(notes.sent),
     secondaryToken: options.secondaryToken
       ? observed(true, 'the second token given was accepted (GET /v2/notes answered 200)')
       : notObserved("no --secondary-token was given; give a second user's token to run the isolation checks"),
     provoked,
+    unknownFields,
+    names: {
+      notes_list: notesNames.list,
+      notes_search: notesNames.search,
+      collections_list: collectionsNames.list,
+      collections_search: collectionsNames.search,
+    },
+    endpoints: {
+      restore_note: restore,
+      remove_note_from_collection: remove,
+      attachment_question: notObserved('needs an attachment, which the document gives no way to upload'),
+      trash_collection: notObserved('not in the document; declare it only if the target has one'),
+    },
+    contentMarkers: contentMarkers(notesNames.list, notesNames.search),
+  };
+}
+
+/**
+ * A marker is confirmed when a contains filter kept the note that carries it (list or search):
+ * the done task needs the any-task filter to keep it and the open-task filter to leave it out.
+ */
+function contentMarkers(
+  list: Record<string, Finding<string>>,
+  search: Record<string, Finding<string>>,
+): Findings['contentMarkers'] {
+  const name = (slot: string) => [list[slot], search[slot]].find(isObserved)?.value;
+  const marker = (kind: keyof typeof MARKERS, kept: string, leftOutBy?: string) => {
+    const [keeper, other] = [name(kept), leftOutBy ? name(leftOutBy) : undefined];
+    if (keeper === undefined || (leftOutBy && other === undefined))
+      return notObserved<string>(`needs the ${[kept, leftOutBy].filter(Boolean).join(' and ')} filter, not confirmed`);
+    const how = `the probe note with this line was kept by ${keeper}${other ? ` and left out by ${other}` : ''}`;
+    return observed(MARKERS[kind], how);
+  };
+  return {
+    open_task: marker('open', 'contains_open_tasks'),
+    done_task: marker('done', 'contains_tasks', 'contains_open_tasks'),
+    image: marker('image', 'contains_images'),
+    file: marker('file', 'contains_files'),
   };
 }
 
 /** Statuses and the error body from the refusals, each read in the light of the other. */
 function refusalFindings(provoked: Probed['provoked']): Pick<Findings, 'statuses' | 'errorBody'> {
   const first = statusFindings(provoked, () => false);
-  const body = errorBodyFindings(provoked.samples, (sample) => isObserved(first[sample.kind]));
+  const draft = errorBodyFindings(provoked.samples, (sample) => isObserved(first[sample.kind]));
   const missing = provoked.samples.find((sample) => sample.kind === 'not_found');
-  const statuses = statusFindings(provoked, sameAnswerAs(missing?.x, body.kindPointer));
-  const { forbidden, ...kinds } = body.kinds;
-  return {
-    statuses,
-    errorBody: { ...body, kinds: isObserved(statuses.forbidden) && forbidden ? { ...kinds, forbidden } : kinds },
-  };
+  const statuses = statusFindings(provoked, sameAnswerAs(missing?.x, draft.kindPointer));
+  // Read again from the bodies of the kinds whose status stands (a stranger's refusal that merely
+  // hid the note is no forbidden body): the evidence names only refusals that were observed.
+  const body = errorBodyFindings(provoked.samples, (sample) => isObserved(statuses[sample.kind]));
+  return { statuses, errorBody: body };
 }
 
 /**
@@ -105,7 +168,12 @@ export async function inferProfile(options: InferOptions): Promise<Inference> {
       probed = await probe(session, options);
     } catch (error) {
       const cleanup = await session.cleanUp();
-      if (error instanceof UsageError && cleanup.deleted === 0 && cleanup.left.length === 0) throw error;
+      if (
+        error instanceof UsageError &&
+        cleanup.deleted + cleanup.deletedCollections === 0 &&
+        cleanup.left.length === 0
+      )
+        throw error;
       const interrupted = error instanceof Interrupted || options.signal?.aborted === true;
       const what = interrupted ? 'interrupted' : `could not finish: ${(error as Error).message}`;
       throw new ProbeStopped(what, interrupted, session.sent, cleanup);

@@ -29,8 +29,11 @@ export interface SessionOptions {
 }
 
 export interface CleanupResult {
+  /** Notes deleted (or found gone). */
   deleted: number;
-  /** Ids of notes the probe created and could not delete. */
+  /** Collections deleted (or found gone). */
+  deletedCollections: number;
+  /** Ids of notes (and `collection ID`s) the probe created and could not delete. */
   left: string[];
 }
 
@@ -46,7 +49,13 @@ export class ProbeSession {
   /** A marker unique to this probe, in every note it creates. */
   readonly marker = `notes-conformance profile init ${randomBytes(4).toString('hex')}`;
   private readonly created = new Set<string>();
+  private readonly collections = new Set<string>();
   private counter = 0;
+  /**
+   * Requests kept back for the steps that follow the name probes (refusals, endpoints, cleanup):
+   * a name probe that cannot afford its requests is not tried, rather than starving them.
+   */
+  reserve = 0;
 
   constructor(private readonly options: SessionOptions) {
     this.client = new TargetClient({
@@ -66,6 +75,16 @@ export class ProbeSession {
     return this.client.sent;
   }
 
+  /** Requests still free, after the deletes of everything created so far. */
+  get remaining(): number {
+    return MAX_REQUESTS - this.client.sent - this.created.size - this.collections.size;
+  }
+
+  /** Whether `n` more requests (and the reserve) fit in the cap. */
+  affords(n: number): boolean {
+    return this.remaining - this.reserve >= n;
+  }
+
   /** A word found nowhere but in this probe's notes. */
   word(): string {
     return `zq${this.marker.slice(-8)}${(this.counter++).toString(36)}${randomBytes(2).toString('hex')}`;
@@ -73,7 +92,7 @@ export class ProbeSession {
 
   async send(op: string, opts: Omit<SendOptions, 'token'>, as: Sender = 'primary'): Promise<Exchange> {
     if (this.options.signal.aborted) throw new Interrupted('interrupted');
-    if (this.client.sent + this.created.size + 1 > MAX_REQUESTS) {
+    if (this.remaining < 1) {
       throw new KitError(
         `the probe would need more than ${MAX_REQUESTS} requests with the cleanup; stopped before ${opts.method} ${opts.path}`,
       );
@@ -85,6 +104,17 @@ export class ProbeSession {
         `${x.method} ${x.path.split('?')[0]} answered ${x.status}: ${x.text.replace(/\s+/g, ' ').slice(0, 120)}`,
       );
     return x;
+  }
+
+  /**
+   * A request that tries a guess (a parameter name, an endpoint): a 5xx is an answer here (the
+   * guess is not confirmed), not a reason to stop the probe.
+   */
+  async attempt(op: string, opts: Omit<SendOptions, 'token'>): Promise<Exchange> {
+    if (this.options.signal.aborted) throw new Interrupted('interrupted');
+    if (this.remaining < 1)
+      throw new KitError(`the probe would need more than ${MAX_REQUESTS} requests with the cleanup`);
+    return this.sendRecorded(op, { ...opts, token: this.options.token });
   }
 
   /** Runs `work` (which sends through the client itself) and keeps its answers under `op`. */
@@ -107,6 +137,16 @@ export class ProbeSession {
     return json;
   }
 
+  /** Creates a collection for the probe (deleted with the notes); anything but a 2xx with an id is a setup failure. */
+  async createCollection(body: Record<string, unknown>, step: string): Promise<Record<string, unknown>> {
+    const x = await this.send('createCollection', { method: 'POST', path: '/v2/collections', json: body });
+    const json = x.json as Record<string, unknown> | undefined;
+    if (x.status < 200 || x.status > 299 || typeof json?.id !== 'string')
+      throw setupFailed(step, x.status, x.json ?? x.text);
+    this.collections.add(json.id);
+    return json;
+  }
+
   /** Remembers a note a create made, also one the probe expected to be refused; returns its body. */
   noteIfCreated(x: Exchange): Record<string, unknown> | undefined {
     const json = x.json as Record<string, unknown> | undefined;
@@ -116,30 +156,35 @@ export class ProbeSession {
   }
 
   /**
-   * Deletes every note the probe created, also after a failure or an interrupt (it ignores the
-   * abort signal). A 404 or 410 means the note is gone already.
+   * Deletes every note and collection the probe created, also after a failure or an interrupt (it
+   * ignores the abort signal). A 404 or 410 means the resource is gone already.
    */
   async cleanUp(): Promise<CleanupResult> {
-    let deleted = 0;
+    const deleted = { notes: 0, collections: 0 };
     const left: string[] = [];
-    for (const id of [...this.created]) {
-      try {
-        const x = await this.sendRecorded('deleteNote', {
-          method: 'DELETE',
-          path: `/v2/notes/${id}`,
-          token: this.options.token,
-        });
-        if ((x.status >= 200 && x.status < 300) || x.status === 404 || x.status === 410) {
-          this.created.delete(id);
-          deleted++;
-          continue;
+    for (const [set, kind, op] of [
+      [this.created, 'notes', 'deleteNote'],
+      [this.collections, 'collections', 'deleteCollection'],
+    ] as const) {
+      for (const id of [...set]) {
+        try {
+          const x = await this.sendRecorded(op, {
+            method: 'DELETE',
+            path: `/v2/${kind}/${id}`,
+            token: this.options.token,
+          });
+          if ((x.status >= 200 && x.status < 300) || x.status === 404 || x.status === 410) {
+            set.delete(id);
+            deleted[kind]++;
+            continue;
+          }
+        } catch {
+          // counted below as left behind
         }
-      } catch {
-        // counted below as left behind
+        left.push(kind === 'notes' ? id : `collection ${id}`);
       }
-      left.push(id);
     }
-    return { deleted, left };
+    return { deleted: deleted.notes, deletedCollections: deleted.collections, left };
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,4 @@
-import { Document, isScalar, isSeq, type Pair, type YAMLMap } from 'yaml';
+import { Document, isMap, isScalar, isSeq, type Pair, type YAMLMap } from 'yaml';
 import { REFUSAL_KINDS } from '../../spec/profile.js';
 import { type Finding, type Findings, isObserved } from './findings.js';
 
@@ -31,48 +31,8 @@ export function wrap(text: string, width: number): string[] {
 const asComment = (lines: readonly string[]) => lines.map((l) => (l ? ` ${l}` : '')).join('\n');
 const indent = (depth: number) => '  '.repeat(depth);
 
-/** What cannot be observed without guessing: commented-out keys with what they mean. */
-const NOT_OBSERVABLE: readonly string[] = [
-  'Not observable without guessing: the document does not show these, and a guessed name or path would make the kit',
-  'misjudge a conforming target. Checks that need them are skipped until you declare them (see spec/profiles/).',
-  'names:',
-  '  notes_list:            # query parameters of GET /v2/notes',
-  '    cursor: ?            # the parameter that takes next_page',
-  '    collection: ?        # the collection uuid filter',
-  '    contains_open_tasks: ?',
-  '    contains_tasks: ?',
-  '    contains_images: ?',
-  '    contains_files: ?',
-  '    include_content: ?   # the boolean that adds the full markdown to each item',
-  '  notes_search:          # body fields of POST /v2/notes/search',
-  '    collections: ?',
-  '    contains_open_tasks: ?',
-  '    contains_tasks: ?',
-  '    contains_images: ?',
-  '    contains_files: ?',
-  '    response_shape: ?    # the response-shape options object',
-  '  collections_list:      # query parameters of GET /v2/collections',
-  '    cursor: ?',
-  '    created_after: ?',
-  '    created_before: ?',
-  '    updated_after: ?',
-  '    updated_before: ?',
-  '  collections_search:    # body fields of POST /v2/collections/search',
-  '    query: ?',
-  '    created_after: ?',
-  '    created_before: ?',
-  '    updated_after: ?',
-  '    updated_before: ?',
-  'endpoints:',
-  '  restore_note: { method: ?, path: ? }                 # e.g. POST /v2/notes/{note_id}/restore',
-  '  remove_note_from_collection: { method: ?, path: ? }  # with {collection_id} and {note_id}',
-  '  attachment_question: { method: ?, path: ? }          # with {attachment_id}',
-  '  trash_collection: { method: ?, path: ? }             # not in the document; only if the target has one',
-  'content_markers:         # markdown the target classifies for the contains filters',
-  '  open_task: ?',
-  '  done_task: ?',
-  '  image: ?',
-  '  file: ?',
+/** What the probe does not look for at all. */
+const NOT_PROBED: readonly string[] = [
   "capabilities.fixtures: only if the target speaks the kit's fixture protocol (spec/profile.schema.json).",
   'budgets: a remote target is paced at 1.5 requests/s within 1,500 requests unless declared here.',
 ];
@@ -113,8 +73,19 @@ function profileTree(f: Findings, meta: WriteMeta): Section {
               ],
         },
       ],
+      [
+        'names',
+        {
+          entries: Object.entries(f.names).map(
+            ([section, slots]) => [section, { entries: Object.entries(slots) }] as const,
+          ),
+        },
+      ],
+      ['endpoints', { entries: Object.entries(f.endpoints) }],
+      ['unknown_fields', f.unknownFields],
       ['title', { entries: [['derivation', f.title]] }],
       ['list_order', f.listOrder],
+      ['content_markers', { entries: Object.entries(f.contentMarkers) }],
       ['timestamp_precision_ms', f.timestampPrecisionMs],
       [
         'capabilities',
@@ -168,7 +139,7 @@ export function renderProfile(findings: Findings, meta: WriteMeta): string {
     ),
   );
   const trailing = renderSection(doc, doc.contents as YAMLMap, profileTree(findings, meta), 0);
-  doc.comment = asComment([...trailing, ...(trailing.length > 0 ? [''] : []), ...NOT_OBSERVABLE]);
+  doc.comment = asComment([...trailing, ...(trailing.length > 0 ? [''] : []), ...NOT_PROBED]);
   return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
 }
 
@@ -195,9 +166,10 @@ function renderSection(doc: Document, map: YAMLMap, section: Section, depth: num
       if (inner.length > 0) (pair.value as unknown as YAMLMap).comment = asComment(inner);
     } else {
       const how = (node as { how: string }).how;
-      if (isSeq(pair.value)) pair.value.flow = true;
-      const line = `${indent(depth)}${key}: ${Array.isArray(value) ? `[${value.join(', ')}]` : String(value)} # ${how}`;
-      if (how && line.length <= WIDTH && (isScalar(pair.value) || isSeq(pair.value))) pair.value.comment = ` ${how}`;
+      if (isSeq(pair.value) || isMap(pair.value)) pair.value.flow = true;
+      const line = `${indent(depth)}${key}: ${inline(value)} # ${how}`;
+      if (how && line.length <= WIDTH && (isScalar(pair.value) || isSeq(pair.value) || isMap(pair.value)))
+        pair.value.comment = ` ${how}`;
       else if (how) before.push(...wrap(how, WIDTH - 2 * depth));
     }
     if (before.length > 0) pair.key!.commentBefore = asComment(before);
@@ -207,6 +179,16 @@ function renderSection(doc: Document, map: YAMLMap, section: Section, depth: num
   }
   for (const note of section.notes ?? []) pending.push(...wrap(note, WIDTH - 2 * depth));
   return pending;
+}
+
+/** A value as it reads on one line: `[a, b]`, `{ method: POST, path: /x }` or the scalar. */
+function inline(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.join(', ')}]`;
+  if (value !== null && typeof value === 'object')
+    return `{ ${Object.entries(value)
+      .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+      .join(', ')} }`;
+  return String(value);
 }
 
 /** A commented-out key: `key: ?  # not observed: why`, or a section's placeholders under `key:`. */

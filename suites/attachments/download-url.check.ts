@@ -8,6 +8,7 @@ check(
   {
     rules: ['attachments.download-url.exists', 'auth.bearer.required'],
     needs: ['fixtures:attachments'],
+    smoke: true,
   },
   async (t) => {
     const note = await t.data.note();

@@ -47,6 +47,8 @@ check(
       'collections.create.created-at-defaults-to-server-time',
       'conventions.ids.uuid',
     ],
+    // Two creates judge the collections area and a convention for the smoke tier.
+    smoke: true,
   },
   async (t) => {
     const title = `Shape ${t.data.word()}`;

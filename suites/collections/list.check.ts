@@ -334,7 +334,7 @@ check(
   'without limit a page holds 50 collections when more match',
   {
     rules: ['collections.list.limit-default-50'],
-    needs: [{ notes: 51 }, ...CREATED_BOUNDS],
+    needs: [{ collections: 51 }, ...CREATED_BOUNDS],
   },
   async (t) => {
     const w = t.data.window();

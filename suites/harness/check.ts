@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { test } from 'vitest';
 import type { Profile } from '../../spec/profile.js';
-import { profileField } from '../../spec/profile.js';
 import type { RuleId } from '../../spec/rule-ids.js';
 import { loadRules, selectedByOnly } from '../../spec/rules.js';
 import type { Api } from './api.js';
+import { checkKey } from './check-key.js';
 import type { Exchange } from './client.js';
 import type { Budgets, KitContext } from './context.js';
 import type { DataFactory } from './data.js';
@@ -22,7 +22,11 @@ import {
 import { type EvidenceItem, selectEvidence } from './evidence.js';
 import type { FixturesClient, FixtureUser } from './fixtures-client.js';
 import type { Kit } from './kit.js';
+import { type Need, ruleNeeds, unmetNeedIn } from './needs.js';
 import { ReadLog } from './read-tracking.js';
+
+export type { Need } from './needs.js';
+
 import { eventually, type Polled, poll, timestampPrecisionMs } from './timing.js';
 
 declare module 'vitest' {
@@ -46,16 +50,12 @@ declare module 'vitest' {
     ruleSkips?: Record<string, string>;
     /** The check belongs to the smoke tier (`--tier smoke`: one cheap judgement per area for every deploy). */
     smoke?: boolean;
+    /** Notes the check created in the tokens' accounts (counted against the run's cap; kit/note-costs.json). */
+    notes?: number;
+    /** What the check needs beyond what every target offers (needs.ts). */
+    needs?: Need[];
   }
 }
-
-/** What a check may need beyond what every target offers; unmet needs skip it with the reason. */
-export type Need =
-  | 'secondary'
-  | 'fixtures'
-  | `fixtures:${'users' | 'grants' | 'quota' | 'attachments' | 'rate_limit'}`
-  | `profile:${string}`
-  | { notes: number };
 
 export interface CheckSpec {
   rules: readonly [RuleId, ...RuleId[]];
@@ -132,50 +132,8 @@ export interface CheckContext {
 
 const knownRules = new Map(loadRules().map((r) => [r.id, r]));
 
-/** The checks' needs from the catalogue: a rule's `needs` fields must be present in the profile. */
-function ruleNeeds(rules: readonly string[], doesWithout: readonly string[] = []): Need[] {
-  return rules.flatMap((id) =>
-    knownRules
-      .get(id)!
-      .needs.filter((field) => !doesWithout.includes(field))
-      .map((field): Need => {
-        if (field === 'capabilities.secondary_token') return 'secondary';
-        if (field === 'capabilities.fixtures') return 'fixtures';
-        return `profile:${field}`;
-      }),
-  );
-}
-
-const ASSUMED_ONLY = /^(names|endpoints|content_markers)(\.|$)/;
-
 export function unmetNeed(kit: Kit, need: Need): string | undefined {
-  const { ctx } = kit;
-  if (typeof need === 'object') {
-    if (need.notes > ctx.budgets.max_seed_notes)
-      return `needs ${need.notes} notes; the profile's budgets.max_seed_notes allows ${ctx.budgets.max_seed_notes}`;
-    // The run's cap on creates (--max-notes): what is left of it now, as earlier checks used some.
-    if (need.notes > kit.guard.notesLeft)
-      return `needs ${need.notes} notes; --max-notes allows ${kit.guard.notesLeft} more (of ${ctx.createCaps?.notes})`;
-    return undefined;
-  }
-  if (need === 'secondary')
-    return kit.secondary ? undefined : "needs a second user's token (--secondary-token or a fixture API)";
-  if (need === 'fixtures')
-    return kit.fixtures ? undefined : 'needs the fixture API (profile capabilities.fixtures and its admin token)';
-  if (need.startsWith('fixtures:')) {
-    if (!kit.fixtures) return 'needs the fixture API (profile capabilities.fixtures and its admin token)';
-    const offer = need.slice('fixtures:'.length);
-    return ctx.fixtures?.offers.includes(offer) ? undefined : `the profile's fixture API does not offer ${offer}`;
-  }
-  const field = need.slice('profile:'.length);
-  // With no profile the kit assumes the fake's choices, which only profile rules may be judged
-  // by: a documented rule judged through a guessed parameter name or content marker could fail
-  // a server that merely chose differently, so such a check waits for a declaration.
-  if (!ctx.profileDeclared && ASSUMED_ONLY.test(field))
-    return `no profile was given: declare ${field} to check this (the document does not show it)`;
-  if (field === 'capabilities.secondary_token') return unmetNeed(kit, 'secondary');
-  if (field === 'capabilities.fixtures') return unmetNeed(kit, 'fixtures');
-  return profileField(ctx.profile, field) === undefined ? `the profile declares no ${field}` : undefined;
+  return unmetNeedIn(kit.ctx, need, kit.guard.notesLeft, kit.guard.collectionsLeft);
 }
 
 /** Whether a check with these rules runs under --only (ids or dotted prefixes). */
@@ -193,13 +151,18 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
   if (spec.rules.length === 0) throw new Error(`check "${description}" names no rule`);
   const name = `${description} [${spec.rules.join(' ')}]`;
   const runs = (n: number | undefined) => n ?? kit.ctx.budgets.property_runs;
-  const meta = { rules: [...spec.rules], ...(spec.smoke ? { smoke: true } : {}) };
+  const needs = [...ruleNeeds(spec.rules, spec.doesWithout), ...(spec.needs ?? [])];
+  // The needs go in meta too: a capped run's plan leaves out checks it knows will skip (kit/plan.ts).
+  const meta = { rules: [...spec.rules], ...(spec.smoke ? { smoke: true } : {}), ...(needs.length ? { needs } : {}) };
   test(name, { meta, ...(spec.timeout ? { timeout: spec.timeout } : {}) }, async (vitestCtx) => {
     if (!selected(spec.rules, kit.ctx.only)) vitestCtx.skip();
     if (kit.ctx.tier === 'smoke' && !spec.smoke) vitestCtx.skip(NOT_IN_SMOKE);
     if (!spec.generalist && spec.rules.some((id) => kit.ctx.switchedOff?.includes(id)))
       vitestCtx.skip('switched off (leave-one-out)');
-    for (const need of [...ruleNeeds(spec.rules, spec.doesWithout), ...(spec.needs ?? [])]) {
+    // Left out by the run's plan, decided before the first check ran (kit/plan.ts): the same every time.
+    const planned = kit.ctx.capPlan?.[checkKey(vitestCtx.task.file.filepath, name)];
+    if (planned) vitestCtx.skip(planned);
+    for (const need of needs) {
       const reason = unmetNeed(kit, need);
       if (reason) vitestCtx.skip(reason);
     }
@@ -221,6 +184,7 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
       if (stray.length > 0) throw new Error(`${what} names rule(s) the check does not declare: ${stray.join(', ')}`);
     };
     const sentBefore = kit.client.sent;
+    const notesBefore = kit.guard.created.notes;
     kit.client.record(exchanges, reads.read);
     const t: CheckContext = {
       kit,
@@ -332,6 +296,7 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
     } finally {
       kit.client.record(undefined);
       vitestCtx.task.meta.requests = kit.client.sent - sentBefore;
+      vitestCtx.task.meta.notes = kit.guard.created.notes - notesBefore;
     }
   });
 }

@@ -52,6 +52,16 @@ export interface KitContext {
    * only the generalists (the oracle, the model-based runs) may still judge them.
    */
   readonly switchedOff?: readonly string[];
+  /**
+   * Checks the run's plan leaves out to stay within createCaps (kit/plan.ts), by check key
+   * (`file::name`, file relative to the package root), with the reason each is skipped.
+   */
+  readonly capPlan?: Readonly<Record<string, string>>;
+  /**
+   * false: every check makes its own copy of a per-file shared resource (shared.ts), so that its
+   * note count is what it costs when it runs alone (the note-cost measurement, kit/note-costs.ts).
+   */
+  readonly shareResources?: boolean;
   /** Set by the run command, which cancels the workers itself on Ctrl-C and then sweeps. */
   readonly parentHandlesInterrupt?: boolean;
   /** The run records every exchange for `--har` (har.ts): each process appends to its file in runDir. */

@@ -56,6 +56,11 @@ export class CreateGuard {
     return Math.max(0, this.caps.notes - this.created.notes);
   }
 
+  /** Collections the run may still create under its cap. */
+  get collectionsLeft(): number {
+    return Math.max(0, this.caps.collections - this.created.collections);
+  }
+
   /** The quota of this account, if a create found it spent. */
   quotaOf(token: string): QuotaInfo | undefined {
     return this.spent.get(token);

@@ -12,6 +12,8 @@ import type { CheckContext } from './check.js';
 export function perFile<T>(make: (t: CheckContext) => Promise<T>): (t: CheckContext) => Promise<T> {
   let made: { runId: string; value: Promise<T> } | undefined;
   return (t) => {
+    // The note-cost measurement charges each check what it costs alone (kit/note-costs.ts).
+    if (t.ctx.shareResources === false) return make(t);
     if (made?.runId !== t.ctx.runId) {
       const value = make(t);
       const entry = { runId: t.ctx.runId, value };

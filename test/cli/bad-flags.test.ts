@@ -120,6 +120,11 @@ const BAD: ReadonlyArray<readonly string[]> = [
   ['profile', 'init', '--target', 'notaurl', '--token', 'abcdefgh', '--out', 'p.yaml'],
   ['profile', 'init', '--target', UNREACHABLE, '--token', 'abcdefgh', '--out', `${aDir}/`],
   ['profile', 'init', '--target', UNREACHABLE, '--token', 'abcdefgh', '--out', join(scratch, 'p.yaml')],
+  // a mistyped command, rules
+  ['fak'],
+  ['--targt', UNREACHABLE],
+  ['rules', '--bogus'],
+  ['rules', '--area', 'nots'],
 ];
 
 describe('the CLI with bad flags and values', () => {
@@ -142,7 +147,7 @@ describe('the CLI with bad flags and values', () => {
   }, 300_000);
 
   it('gives every subcommand --help on stdout and --version', async () => {
-    for (const command of [[], ['fake'], ['diff'], ['matrix'], ['profile'], ['profile', 'init']]) {
+    for (const command of [[], ['fake'], ['diff'], ['matrix'], ['profile'], ['profile', 'init'], ['rules']]) {
       const help = await cli([...command, '--help']);
       expect({ command, code: help.code, stderr: help.stderr }).toEqual({ command, code: 0, stderr: '' });
       expect(help.stdout).toMatch(/^Usage: notes-conformance/);

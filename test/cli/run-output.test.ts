@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../../reporters/report.js';
 import { packageRoot } from '../../spec/paths.js';
+import { loadRules } from '../../spec/rules.js';
 
 /** A run of the built CLI (npm run build first): progress, the terminal summary and every report file. */
 const scratch = mkdtempSync(join(tmpdir(), 'nc-run-output-'));
@@ -36,6 +37,7 @@ function cli(args: readonly string[]): Promise<{ code: number | null; stdout: st
 describe('a run of the CLI', () => {
   it('shows N/M progress, a plain summary without colours off a terminal, and writes every report', async () => {
     const out = (name: string) => join(scratch, 'reports', name);
+    const started = Date.now();
     const { code, stdout, stderr } = await cli([
       '--only',
       'auth.bearer',
@@ -52,11 +54,21 @@ describe('a run of the CLI', () => {
       '--html-spec',
       out('spec.html'),
     ]);
+    const wallSeconds = (Date.now() - started) / 1000;
     expect(code, stderr).toBe(1);
+    // JUnit times are wall times: the run's within the process's, no test case longer than the run.
+    const junit = readFileSync(out('j.xml'), 'utf8');
+    const runSeconds = Number(/<testsuites [^>]*time="([\d.]+)"/.exec(junit)![1]);
+    expect(runSeconds).toBeGreaterThan(0);
+    expect(runSeconds).toBeLessThanOrEqual(wallSeconds);
+    for (const [, seconds] of junit.matchAll(/<test(?:suite|case) [^>]*time="([\d.]+)"/g))
+      expect(Number(seconds)).toBeLessThanOrEqual(runSeconds);
     // Not a terminal: a progress line at the end (and every 25 checks), with the total.
-    const progress = /^ {2}(\d+)\/(\d+) checks, \d+:\d\d elapsed$/m.exec(stderr);
+    // In rules, as the reports count: auth.bearer has 2 rules in the catalogue.
+    const progress = /^ {2}(\d+)\/(\d+) rules?, \d+:\d\d elapsed$/m.exec(stderr);
     expect(progress, stderr).not.toBeNull();
     expect(progress![1]).toBe(progress![2]);
+    expect(Number(progress![2])).toBe(loadRules().filter((r) => r.id.startsWith('auth.bearer.')).length);
     expect(stdout).not.toContain('\u001b[');
     expect(stdout).toMatch(/FAIL {2}auth\.bearer\.invalid-refused/);
     expect(stdout).toMatch(/^seed \d+ \(replay property runs with --seed \d+\)$/m);
@@ -83,7 +95,7 @@ describe('a run of the CLI', () => {
       'auth.bearer.any-token-accepted',
     ]);
     expect(code, stderr).toBe(1);
-    expect(stderr).not.toMatch(/checks, \d+:\d\d elapsed/);
+    expect(stderr).not.toMatch(/rules?, \d+:\d\d elapsed/);
     expect(stdout).toMatch(/^failing \(1\): auth\.bearer\.invalid-refused$/m);
     expect(stdout).toMatch(/^seed \d+/m);
   }, 120_000);

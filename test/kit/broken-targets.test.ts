@@ -345,7 +345,7 @@ async function sigtermCli(s: BrokenServer, hits: number): Promise<void> {
     expect(code, output).toBe(143);
     expect(ms, output).toBeLessThan(bound);
     expect(output).toMatch(
-      /^interrupted by SIGTERM (after \d+ of \d+ checks|before the checks started); \d+ resources? deleted, 0 left( \(\d+ unknown: [^)]*\))?; exit 143$/m,
+      /^interrupted by SIGTERM (after \d+ of \d+ rules|before the checks started); \d+ resources? deleted, 0 left( \(\d+ unknown: [^)]*\))?; exit 143$/m,
     );
     expect(output).not.toMatch(/RUN ERROR|unhandled|vitest-pool/);
     expect(output).not.toContain(TOKEN);

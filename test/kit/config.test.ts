@@ -27,7 +27,7 @@ describe('kit configuration', () => {
 
   it('refuses what cannot start: bad flags, URLs, seeds, a target without a token, a bad profile', () => {
     const bad: Array<[string[], Record<string, string>, RegExp]> = [
-      [['--nope'], {}, /Unknown option/],
+      [['--nope'], {}, /unknown option --nope/],
       [['--target', 'not a url'], { NOTES_TOKEN: 't' }, /absolute http/],
       [['--target', 'ftp://x'], { NOTES_TOKEN: 't' }, /http or https/],
       [['--target', 'http://u:p@x'], { NOTES_TOKEN: 't' }, /credentials/],

@@ -260,7 +260,7 @@ async function interruptedRun(signal: 'SIGINT' | 'SIGTERM'): Promise<{ code: num
   const after = output.slice(beforeSignal.length);
   expect(after, output).toMatch(
     new RegExp(
-      `^interrupted by ${signal} after \\d+ of \\d+ checks; [1-9]\\d* resources deleted, 0 left( \\(\\d+ unknown: [^)]*\\))?; exit ${code}\\n$`,
+      `^interrupted by ${signal} after \\d+ of \\d+ rules; [1-9]\\d* resources deleted, 0 left( \\(\\d+ unknown: [^)]*\\))?; exit ${code}\\n$`,
     ),
   );
   expect(stateOf(fake.store), output).toEqual(before);

@@ -60,6 +60,15 @@ describe('error bodies without a kind', () => {
       timestampPrecisionMs: nothing,
       rateLimit: { operations: nothing, names: nothing, retryAfter: nothing, notes: [] },
       secondaryToken: nothing,
+      names: { notes_list: {}, notes_search: {}, collections_list: {}, collections_search: {} },
+      endpoints: {
+        restore_note: nothing,
+        remove_note_from_collection: nothing,
+        attachment_question: nothing,
+        trash_collection: nothing,
+      },
+      contentMarkers: { open_task: nothing, done_task: nothing, image: nothing, file: nothing },
+      unknownFields: nothing,
     };
     const text = renderProfile(findings, { name: 'fastapi', date: '2026-11-25' });
     expect(parseProfile(text, 'inferred.yaml').error_body).toEqual({ message_pointer: '/detail' });

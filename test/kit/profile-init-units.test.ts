@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { boundCandidates, endpointCandidates, nameCandidates } from '../../kit/profile-init/candidates.js';
 import { errorBodyFindings, sameAnswerAs } from '../../kit/profile-init/error-body.js';
 import {
   type Findings,
@@ -212,6 +213,20 @@ describe('the written profile', () => {
     timestampPrecisionMs: nothing,
     rateLimit: { operations: nothing, names: nothing, retryAfter: nothing, notes: [] },
     secondaryToken: nothing,
+    names: {
+      notes_list: { cursor: nothing, collection: nothing },
+      notes_search: { collections: nothing },
+      collections_list: { cursor: nothing },
+      collections_search: { query: nothing },
+    },
+    endpoints: {
+      restore_note: nothing,
+      remove_note_from_collection: nothing,
+      attachment_question: nothing,
+      trash_collection: nothing,
+    },
+    contentMarkers: { open_task: nothing, done_task: nothing, image: nothing, file: nothing },
+    unknownFields: nothing,
     ...over,
   });
   const meta = { name: 'staging', date: '2026-11-23' };
@@ -226,6 +241,12 @@ describe('the written profile', () => {
       '#   kind_pointer: ?',
       '# list_order: ?',
       '# timestamp_precision_ms: ?',
+      '# names:',
+      '#   notes_list:',
+      '#     cursor: ? # not observed: not seen',
+      '#   restore_note: ? # not observed: not seen',
+      '# unknown_fields: ? # not observed: not seen',
+      '#   open_task: ? # not observed: not seen',
     ]) {
       expect(text).toContain(line);
     }
@@ -259,5 +280,86 @@ describe('the written profile', () => {
     expect(text.replace(/\n#\s+/g, ' ')).toContain(
       '1 note(s) it created could not be deleted (0b7e5c1a-0000-4000-8000-000000000001)',
     );
+  });
+});
+
+describe('names and endpoints in the written profile', () => {
+  it('writes a confirmed name and endpoint with their evidence, the rest as placeholders, and loads', () => {
+    const nothing = notObserved<never>('no candidate was confirmed: page refused (400)');
+    const text = renderProfile(
+      {
+        target: 'https://notes.example',
+        requests: 40,
+        leftBehind: [],
+        statuses: Object.fromEntries(REFUSAL_KINDS.map((k) => [k, nothing])) as Findings['statuses'],
+        errorBody: { kindPointer: nothing, messagePointer: nothing, kinds: {} },
+        title: nothing,
+        listOrder: nothing,
+        timestampPrecisionMs: nothing,
+        rateLimit: { operations: nothing, names: nothing, retryAfter: nothing, notes: [] },
+        secondaryToken: nothing,
+        names: {
+          notes_list: { cursor: observed('cursor', 'cursor=<next_page>: served the next note'), collection: nothing },
+          notes_search: {},
+          collections_list: {},
+          collections_search: {},
+        },
+        endpoints: {
+          restore_note: observed(
+            { method: 'PUT', path: '/v2/trash/{note_id}/restore' },
+            'answered 200 and a read showed the note active',
+          ),
+          remove_note_from_collection: nothing,
+          attachment_question: nothing,
+          trash_collection: nothing,
+        },
+        contentMarkers: {
+          open_task: observed('- [ ] a task', 'kept by has_open_tasks'),
+          done_task: nothing,
+          image: nothing,
+          file: nothing,
+        },
+        unknownFields: observed('ignore', 'answered 200'),
+      },
+      { name: 'staging', date: '2026-11-25' },
+    );
+    expect(parseProfile(text, 'inferred.yaml')).toMatchObject({
+      names: { notes_list: { cursor: 'cursor' } },
+      endpoints: { restore_note: { method: 'PUT', path: '/v2/trash/{note_id}/restore' } },
+      content_markers: { open_task: '- [ ] a task' },
+      unknown_fields: 'ignore',
+    });
+    expect(text).toContain('    cursor: cursor # cursor=<next_page>: served the next note\n');
+    expect(text).toContain('    # collection: ? # not observed: no candidate was confirmed: page refused (400)');
+    expect(text).toContain('restore_note: {method: PUT, path: "/v2/trash/{note_id}/restore"}');
+    expect(text).toContain('  # remove_note_from_collection: ? # not observed:');
+  });
+});
+
+describe('candidates', () => {
+  it("offers every shipped profile's names (the reference fake's first) and the conventions, each once", () => {
+    const cursors = nameCandidates('notes_list.cursor');
+    expect(cursors.slice(0, 2)).toEqual(['page', 'cursor']);
+    expect(cursors).toContain('page_token');
+    expect(new Set(cursors).size).toBe(cursors.length);
+    expect(nameCandidates('notes_list.contains_files', ['zz_files'])[0]).toBe('zz_files');
+    expect(nameCandidates('notes_search.response_shape')).toEqual(expect.arrayContaining(['config', 'options']));
+    const bounds = boundCandidates('collections_list');
+    expect(bounds[0]).toEqual({
+      created_after: 'filter_by_created_after',
+      created_before: 'filter_by_created_before',
+      updated_after: 'filter_by_updated_after',
+      updated_before: 'filter_by_updated_before',
+    });
+    expect(bounds).toContainEqual({
+      created_after: 'created_from',
+      created_before: 'created_to',
+      updated_after: 'updated_from',
+      updated_before: 'updated_to',
+    });
+    expect(endpointCandidates('restore_note')).toContainEqual({ method: 'PUT', path: '/v2/trash/{note_id}/restore' });
+    // Only the probe's own note is ever named: no candidate deletes or trashes a note.
+    for (const e of [...endpointCandidates('restore_note'), ...endpointCandidates('remove_note_from_collection')])
+      expect(`${e.method} ${e.path}`).not.toMatch(/^DELETE \/v2\/notes\/\{note_id\}$|\/trash$/);
   });
 });

@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stringify } from 'yaml';
 import { main } from '../../cli/main.js';
 import { profileCommand } from '../../cli/profile-command.js';
 import { createFake, type Fake } from '../../fake/index.js';
@@ -17,15 +18,16 @@ import { type BuiltinProfileName, loadBuiltinProfile, loadProfile, type Profile 
 import { UsageError } from '../../suites/harness/errors.js';
 
 /**
- * `notes-conformance profile init` (issue 12 item 4) against the reference fake: what it infers is
- * what the fake was started with, it stays within 80 requests (counted by a proxy in front of the
- * fake), it leaves the store as it found it (also when it fails or is interrupted), and the kit
- * run with the inferred profile against the divergent fake has no fail and no error.
+ * `notes-conformance profile init` (issue 12 item 4, issue 20 item 5) against the reference fake:
+ * what it infers is what the fake was started with, names and endpoints included, it stays within
+ * 80 requests (counted by a proxy in front of the fake), it leaves the store as it found it (also
+ * when it fails or is interrupted), and a kit run with the inferred profile judges exactly the
+ * rules a run with the fake's own profile judges, with no fail and no error.
  */
 
 const PRIMARY = 'tok_pinit_primary_0001';
 const SECONDARY = 'tok_pinit_secondary_0002';
-/** Kinds a probe on its own data provokes; the others need a quota, a cursor name or a share. */
+/** Kinds a probe on its own data provokes (cursor_mismatch with the cursor name it found); the others need a quota or a share. */
 const PROVOKED = [
   'validation',
   'not_found',
@@ -33,8 +35,9 @@ const PROVOKED = [
   'version_mismatch',
   'trashed',
   'unknown_snapshot',
+  'cursor_mismatch',
 ] as const;
-const NOT_PROVOKED = ['forbidden', 'quota_exceeded', 'cursor_mismatch', 'rate_limited'] as const;
+const NOT_PROVOKED = ['forbidden', 'quota_exceeded', 'rate_limited'] as const;
 /** Operations the probe gets successful answers from (the kit's header check samples most of them). */
 const SAMPLED = [
   'createNote',
@@ -47,6 +50,10 @@ const SAMPLED = [
   'getRelatedNotes',
   'listCollections',
   'searchCollections',
+  'createCollection',
+  'deleteCollection',
+  'restoreNote',
+  'removeNoteFromCollection',
 ];
 
 /** Everything a client can leave on the fake, as comparable strings (as test/kit/leftovers.test.ts). */
@@ -171,12 +178,12 @@ function expectInferredMatches(inferred: Profile, started: Profile): void {
   expect(new Set(headers?.names)).toEqual(new Set(declared.names));
   expect(new Set(headers?.operations)).toEqual(new Set(SAMPLED.filter((op) => declared.operations!.includes(op))));
   expect(inferred.capabilities?.secondary_token).toBe(true);
-  // What cannot be observed is not guessed.
-  expect({ names: inferred.names, endpoints: inferred.endpoints, content_markers: inferred.content_markers }).toEqual({
-    names: undefined,
-    endpoints: undefined,
-    content_markers: undefined,
-  });
+  // Every name the document does not show, found by its effect on the probe's data.
+  expect(inferred.names).toEqual(started.names);
+  const { restore_note, remove_note_from_collection } = started.endpoints!;
+  expect(inferred.endpoints).toEqual({ restore_note, remove_note_from_collection });
+  expect(inferred.unknown_fields).toBe(started.unknown_fields ?? 'refuse');
+  expect(Object.keys(inferred.content_markers ?? {}).sort()).toEqual(['done_task', 'file', 'image', 'open_task']);
 }
 
 describe('notes-conformance profile init', () => {
@@ -199,59 +206,95 @@ describe('notes-conformance profile init', () => {
       // Observed values say how they were observed; what was not observed is a commented placeholder with the reason.
       expect(text).toMatch(/^ {2}validation: \d{3} # POST \/v2\/notes without content: \d{3}$/m);
       expect(text).toMatch(/^ {2}# forbidden: \? # not observed: /m);
-      expect(text).toMatch(/^ {2}# cursor_mismatch: \? # not observed: .*cursor/m);
-      for (const placeholder of [
-        '# names:',
-        '#     cursor: ?',
-        '#   restore_note: { method: ?, path: ? }',
-        '# content_markers:',
-      ])
-        expect(text).toContain(placeholder);
+      // A guessed name is written only with what confirmed it; what cannot be probed is a placeholder.
+      expect(text).toMatch(
+        /^ {4}(# )?\w+=<next_page>: the first page \(limit 1\) held the \w+ note, the next_page sent back/m,
+      );
+      expect(text).toMatch(/^ {2}# attachment_question: \? # not observed: needs an attachment/m);
+      // The error body's evidence counts bodies and kinds apart, and names only kinds whose status was observed.
+      const bodies = /in (\d+) refusal bodies of (\d+) kinds \(([^)]*)\)/.exec(text.replace(/\n\s*#\s+/g, ' '));
+      expect(bodies, 'the error body evidence').not.toBeNull();
+      const kinds = bodies![3]!.split(', ');
+      expect(kinds).toHaveLength(Number(bodies![2]));
+      expect(kinds).not.toContain('forbidden');
+      expect(Number(bodies![1])).toBeGreaterThanOrEqual(kinds.length);
       expect(text).not.toContain(PRIMARY);
       expect(text).not.toContain(SECONDARY);
     },
   );
 
-  it('gives a profile with which a kit run against the divergent fake has no fail and no error', async () => {
-    const { proxy, out } = await startTarget('fake-divergent');
-    expect((await runInit(initArgs(proxy.url, out))).code).toBe(0);
-    const { report } = await runKit(
-      [
-        '--quiet',
-        '--target',
-        proxy.url,
-        '--token',
-        PRIMARY,
-        '--secondary-token',
-        SECONDARY,
-        '--profile',
-        out,
-        '--requests-per-second',
-        '1000',
-        '--request-budget',
-        '100000',
-      ],
-      {},
-      () => {},
-    );
-    expect(report.profile_declared).toBe(true);
-    const problems = report.rules
-      .filter((r) => r.verdict === 'fail' || r.verdict === 'error')
-      .map((r) => `${r.id}: ${r.verdict} (${r.reason})`);
-    expect(problems).toEqual([]);
-    // The inferred values are judged, not skipped.
-    const judged = (id: string) => report.rules.find((r) => r.id === id)?.verdict;
-    for (const id of [
-      'errors.status.validation',
-      'errors.body.shape',
-      'notes.title.heading-markers',
-      'notes.list.order-direction',
-      'headers.rate-limit.declared',
-    ]) {
-      expect(judged(id), id).toBe('pass');
-    }
-    expect(report.leftovers).toBe(0);
-  }, 600_000);
+  it.each(['fake-divergent', 'fake'] as const)(
+    'gives a profile with which a run against the %s fake judges exactly the rules its own profile does, none failing',
+    async (name) => {
+      const { fake, proxy, out } = await startTarget(name);
+      expect((await runInit(initArgs(proxy.url, out))).code).toBe(0);
+      const run = async (profile: string) =>
+        (
+          await runKit(
+            [
+              '--quiet',
+              '--target',
+              fake.url!,
+              '--token',
+              PRIMARY,
+              '--secondary-token',
+              SECONDARY,
+              '--profile',
+              profile,
+              '--requests-per-second',
+              '1000',
+              '--request-budget',
+              '100000',
+              '--seed',
+              '7',
+            ],
+            {},
+            () => {},
+          )
+        ).report;
+      // The hand-written profile, as the fake serves it, less what no probe of the API can observe: the
+      // budgets it grants the kit (a larger max_seed_notes judges the 50-item defaults) and the
+      // collection trash endpoint the document does not have. Its fixture API needs an admin token
+      // neither run has.
+      const { budgets: _granted, ...handWritten } = loadBuiltinProfile(name);
+      const { trash_collection: _notInTheDocument, ...endpoints } = handWritten.endpoints!;
+      const own = join(out, '..', 'hand-written.yaml');
+      writeFileSync(own, stringify({ ...handWritten, endpoints }));
+      const [inferredReport, ownReport] = [await run(out), await run(own)];
+      const judged = (report: typeof ownReport) => report.rules.filter((r) => r.verdict !== 'skipped').map((r) => r.id);
+      const problems = inferredReport.rules
+        .filter((r) => r.verdict === 'fail' || r.verdict === 'error')
+        .map((r) => `${r.id}: ${r.verdict} (${r.reason})`);
+      expect(problems).toEqual([]);
+      expect(judged(inferredReport)).toEqual(judged(ownReport));
+      expect(judged(inferredReport).length).toBeGreaterThan(200);
+      expect(inferredReport.profile_declared).toBe(true);
+      expect(inferredReport.leftovers).toBe(0);
+    },
+    600_000,
+  );
+
+  it('confirms names on a lenient target by their effect alone (unknown names ignored, page 1 served again)', async () => {
+    const lenient: Profile = { ...loadBuiltinProfile('fake-divergent'), unknown_fields: 'ignore' };
+    const fake = await createFake({ profile: lenient, users: [PRIMARY, SECONDARY] });
+    cleanups.push(() => fake.close());
+    const proxy = await countingProxy(fake.url!);
+    cleanups.push(() => proxy.close());
+    const before = stateOf(fake.store);
+    const result = await inferProfile({
+      target: proxy.url,
+      token: PRIMARY,
+      secondaryToken: SECONDARY,
+      requestsPerSecond: 1000,
+    });
+    expect(proxy.seen.length).toBeLessThanOrEqual(80);
+    expect(stateOf(fake.store)).toEqual(before);
+    expect(result.profile.unknown_fields).toBe('ignore');
+    // The fake's own names come first among the candidates: ignored here, they must not be kept.
+    expect(result.profile.names?.notes_list).toMatchObject({ cursor: 'cursor', collection: 'collection' });
+    expect(result.profile.names?.notes_list?.contains_open_tasks).toBe('has_open_tasks');
+    expect(result.yaml).toMatch(/page=<next_page> served the first page again/);
+  }, 60_000);
 
   it('exits 2 with one line when the target answers 500 to everything', async () => {
     const server = createServer((_req, res) =>
@@ -293,9 +336,8 @@ describe('notes-conformance profile init', () => {
     const { code, err } = await runInit(initArgs(proxy.url, out));
     expect(code).toBe(2);
     expect(err).toHaveLength(1);
-    expect(err[0]).toMatch(
-      /^notes-conformance: profile init could not finish: .*deleted the [1-9]\d* note\(s\) it had created .*nothing written$/,
-    );
+    expect(err[0]).toMatch(/^notes-conformance: profile init could not finish: .*nothing written$/);
+    expect(err[0]).toMatch(/deleted the [1-9]\d* note\(s\) and [1-9]\d* collection\(s\) it had created /);
     expect(proxy.seen.filter((r) => r.startsWith('DELETE /v2/notes/')).length).toBeGreaterThan(0);
     expect(stateOf(fake.store)).toEqual(before);
     expect(existsSync(out)).toBe(false);
@@ -328,9 +370,9 @@ describe('notes-conformance profile init', () => {
 
   it('deletes what it created when Ctrl-C reaches the built command, and exits 130 without writing', async () => {
     let child: ChildProcess | undefined;
-    // Ctrl-C while the probe's 8th request is in flight (its notes exist by then).
+    // Ctrl-C while the probe's 10th request is in flight (its collections and a note exist by then).
     const { fake, proxy, before, out } = await startTarget('fake', (n) => {
-      if (n === 8) child?.kill('SIGINT');
+      if (n === 10) child?.kill('SIGINT');
       return undefined;
     });
     child = spawn(
@@ -352,7 +394,9 @@ describe('notes-conformance profile init', () => {
     const code = await new Promise<number | null>((resolve) => child!.once('exit', (c) => resolve(c)));
     expect(code, output).toBe(130);
     expect(output).toMatch(/interrupted; deleting what the probe created/);
-    expect(output).toMatch(/profile init interrupted; deleted the [1-9]\d* note\(s\) it had created .*nothing written/);
+    expect(output).toMatch(
+      /profile init interrupted; deleted the [1-9]\d* note\(s\) and [1-9]\d* collection\(s\) it had created .*nothing written/,
+    );
     expect(stateOf(fake.store)).toEqual(before);
     expect(existsSync(out)).toBe(false);
   }, 60_000);
@@ -365,7 +409,7 @@ describe('notes-conformance profile init', () => {
         (e: unknown) => e as Error,
       );
     for (const [args, message] of [
-      [['init', '--bogus'], /Unknown option '--bogus'/],
+      [['init', '--bogus'], /unknown option --bogus/],
       [['init', '--token', PRIMARY, '--out', out], /--target/],
       [['init', '--target', proxy.url, '--out', out], /--token/],
       [['init', '--target', proxy.url, '--token', PRIMARY], /--out/],

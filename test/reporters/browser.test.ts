@@ -124,6 +124,31 @@ describe('the HTML report in headless chromium', () => {
     expect(dom).toMatch(new RegExp(`<span id="shown"[^>]*>\\d+ of ${report.rules.length} rules shown</span>`));
   });
 
+  it('paints a difference from the reference profile in the neutral colour, in the report and the spec view', (ctx) => {
+    if (!chromium) return ctx.skip(NO_BROWSER);
+    const differs = report.rules.find((r) => r.verdict === 'differs')!;
+    expect(differs.level).toBe('profile');
+    // A probe appended to each page writes the computed colours onto <html>, which --dump-dom shows.
+    const probe = (selector: string, property: string) =>
+      `<script>(function(){var e=document.querySelector(${JSON.stringify(selector)});` +
+      `document.documentElement.setAttribute('data-probe',e?getComputedStyle(e)[${JSON.stringify(property)}]:'missing');})();</script>`;
+    const pages: Array<[string, string, string, string]> = [
+      ['report', renderHtml(report), `details.rule[data-verdict=differs] summary .v`, 'backgroundColor'],
+      [
+        'spec',
+        renderSpecHtml(report, readFileSync(specFile('api', 'notes-collections-v2.md'), 'utf8')),
+        `mark.q[data-rules~="${differs.id}"]`,
+        'borderBottomColor',
+      ],
+    ];
+    for (const [name, html, selector, property] of pages) {
+      const file = join(OUT, `${name}-differs.html`);
+      writeFileSync(file, html.replace('</body>', `${probe(selector, property)}</body>`));
+      const colour = rootAttributes(browse(pathToFileURL(file).href, '--dump-dom'))['data-probe'];
+      expect(colour, name).toBe('rgb(9, 105, 218)');
+    }
+  });
+
   it('shows the spec view within the window too', (ctx) => {
     if (!chromium) return ctx.skip(NO_BROWSER);
     const spec = join(OUT, 'spec.html');

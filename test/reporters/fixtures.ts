@@ -37,8 +37,9 @@ export const exchange = (text: string, extra: Partial<EvidenceExchange> = {}): E
 
 /**
  * A report over the real rule catalogue: the first documented rules of some areas fail (one with a
- * body of `bigBody` characters in its evidence and a repro), one errors, a profile rule fails on
- * assumed defaults, an advisory rule warns, a few skip, the rest pass. Deterministic.
+ * body of `bigBody` characters in its evidence and a repro), one errors, a profile rule fails (with no
+ * profile given: it differs from the reference profile), an advisory rule warns, a few skip, the rest
+ * pass. Deterministic.
  */
 export function catalogueReport(options: { bigBody?: number; profileDeclared?: boolean } = {}): ConformanceReport {
   const rules = loadRules();

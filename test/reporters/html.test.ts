@@ -17,7 +17,7 @@ describe('renderHtml', () => {
     const total = report.rules.length;
     expect(html).toContain(`<p class="headline failing">FAIL: ${total} rules against http://127.0.0.1:4010`);
     expect(html).toContain(
-      `<div class="bar" role="img" aria-label="${total - 8} pass, 3 fail, 1 error, 3 skipped, 1 warn">`,
+      `<div class="bar" role="img" aria-label="${total - 8} pass, 2 fail, 1 error, 3 skipped, 1 warn, 1 differ from the reference profile (not judged)">`,
     );
     const blocks = [
       ...html.matchAll(
@@ -31,7 +31,11 @@ describe('renderHtml', () => {
       ['error', 'failing', true],
     ]);
     expect(blocks.slice(3).every((b) => !b.open)).toBe(true);
-    expect(blocks[3]!.standing).toBe('assumed');
+    // The advisory warning, then the profile rule that differs from the reference profile (no profile given).
+    expect(blocks.slice(3, 5).map((b) => [b.verdict, b.standing])).toEqual([
+      ['warn', 'warn'],
+      ['differs', 'differs'],
+    ]);
     expect(blocks.at(-1)!.standing).toBe('pass');
   });
 

@@ -58,7 +58,7 @@ describe('markInterrupted', () => {
       'notes.update.c': `skipped: ${NOT_RUN}`,
       'notes.update.d': 'pass: ',
     });
-    expect(interrupted.summary).toEqual({ pass: 1, fail: 1, error: 0, skipped: 3, warn: 0 });
+    expect(interrupted.summary).toEqual({ pass: 1, fail: 1, error: 0, skipped: 3, warn: 0, differs: 0 });
     expect(report.rules.find((r) => r.id === 'auth.bearer.e')!.verdict).toBe('error'); // pure: the input is unchanged
   });
 
@@ -67,7 +67,7 @@ describe('markInterrupted', () => {
     expect(interrupted.interrupted).toEqual({ signal: 'SIGTERM', exit_code: 143 });
     expect(interrupted.exit_code).toBe(143);
     expect(interrupted.exit_reason).toBe(
-      'interrupted by SIGTERM: 3 of 5 rules not run; 1 rule(s) failed or errored before that',
+      'interrupted by SIGTERM: 3 of 5 rules not run; 1 rule failed or errored before that',
     );
   });
 

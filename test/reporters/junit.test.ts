@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { convert } from 'xmlbuilder2';
 import { blockingRules } from '../../reporters/group.js';
+import { renderJson } from '../../reporters/render-json.js';
 import { renderJunit } from '../../reporters/render-junit.js';
-import { catalogueReport } from './fixtures.js';
+import { buildReport } from '../../reporters/report.js';
+import { catalogueReport, outcome, rule } from './fixtures.js';
 
 type XmlObject = { [key: string]: XmlValue };
 type XmlValue = string | XmlObject | XmlValue[];
@@ -68,9 +70,10 @@ describe('renderJunit', () => {
 
   it('reports a profile rule judged on assumed defaults as skipped, with what was seen and the key that declares it', () => {
     const report = catalogueReport({ profileDeclared: false });
-    const profileRule = report.rules.find((r) => r.level === 'profile' && r.verdict === 'fail')!;
+    const profileRule = report.rules.find((r) => r.level === 'profile' && r.verdict === 'differs')!;
     const entry = outcomes(renderJunit(report)).get(`${profileRule.id} (profile)`)!;
     expect(entry.kind).toBe('skipped');
+    expect(entry.message).toContain('differs from the reference profile (not judged)');
     expect(entry.message).toContain('observed: oldest first');
     expect(entry.message).toContain(`declare \`${profileRule.profile_field}\` in a profile`);
   });
@@ -113,5 +116,63 @@ describe('renderJunit', () => {
     expect(xml).toContain('bad &lt;token&gt;');
     // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 cannot carry these; the test looks for them
     expect(xml).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
+  });
+});
+
+describe('JUnit times', () => {
+  /** Three rules of one area judged by one 100 s check, one rule of another by a 30 s check; the run took 140 s. */
+  function sharedCheckReport(durationMs?: number) {
+    const ids = ['notes.a.one', 'notes.a.two', 'notes.a.three', 'collections.b.one'];
+    return buildReport({
+      version: '1.0.0',
+      target: 'http://127.0.0.1:4010',
+      profileName: 'default',
+      profileDeclared: true,
+      seed: 1,
+      only: [],
+      rules: ids.map((id) => rule(id)),
+      outcomes: [
+        outcome({ name: 'the long check', rules: ids.slice(0, 3), state: 'passed', durationMs: 100_000 }),
+        outcome({ name: 'another check', rules: [ids[3]!], state: 'passed', durationMs: 30_000 }),
+      ],
+      requests: 1,
+      leftovers: 0,
+      runErrors: [],
+      ...(durationMs !== undefined ? { durationMs } : {}),
+    });
+  }
+  const times = (xml: string) => {
+    const root = parse(xml).testsuites as XmlObject;
+    const suites = elements(root.testsuite);
+    return {
+      run: Number(decoded(root['@time'])),
+      suites: Object.fromEntries(suites.map((s) => [decoded(s['@name'])!, Number(decoded(s['@time']))])),
+      cases: suites.flatMap((s) => elements(s.testcase).map((c) => Number(decoded(c['@time'])))),
+    };
+  };
+
+  it("give the suite the run's wall time, count a check judging several rules once, and no case exceeds the run", () => {
+    const t = times(renderJunit(sharedCheckReport(140_000)));
+    expect(t.run).toBe(140);
+    // Summing per rule would give 330 s for a 140 s run (issue 21: 1,292 s for a 377 s run).
+    expect(t.suites).toEqual({ notes: 100, collections: 30 });
+    expect([...t.cases].sort((a, b) => a - b)).toEqual([30, 100, 100, 100]);
+    for (const seconds of t.cases) expect(seconds).toBeLessThanOrEqual(t.run);
+    expect(Object.values(t.suites).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(t.run);
+  });
+
+  it('clip a case and a suite to the run when checks overlapped (parallel workers)', () => {
+    const t = times(renderJunit(sharedCheckReport(60_000)));
+    expect(t.run).toBe(60);
+    expect(Math.max(...t.cases, ...Object.values(t.suites))).toBe(60);
+  });
+
+  it('without a wall time (an older report), add each check once', () => {
+    expect(times(renderJunit(sharedCheckReport())).run).toBe(130);
+  });
+
+  it('keep the wall time out of the JSON, which stays byte-stable', () => {
+    expect(renderJson(sharedCheckReport(140_000))).toBe(renderJson(sharedCheckReport(9_000)));
+    expect(renderJson(sharedCheckReport(140_000))).not.toContain('duration_ms');
   });
 });

@@ -58,7 +58,7 @@ describe('renderMarkdown', () => {
     expect(md.length).toBeLessThanOrEqual(MARKDOWN_MAX_CHARS);
     expect(md).toMatch(/^## notes-conformance: FAIL: 300 rules against http:\/\/t/);
     expect(md).toMatch(
-      /\*\*Truncated\*\* to stay under 60,000 characters: \d+ failing rule\(s\)[^\n]* not shown\. See the full report: reports\/conformance\.html\.\n$/,
+      /\*\*Truncated\*\* to stay under 60,000 characters: \d+ failing rules?[^\n]* not shown\. See the full report: reports\/conformance\.html\.\n$/,
     );
     assertWellFormed(md);
     expect(md).toContain('Reproduce:');
@@ -88,7 +88,7 @@ describe('renderMarkdown', () => {
     const md = renderMarkdown(report);
     expect(md).not.toContain('Truncated');
     for (const r of report.rules) expect(md).toContain(`\`${r.id}\``);
-    expect(md).toContain('<details><summary>Profile rules judged against assumed defaults, not counted (1)</summary>');
+    expect(md).toContain('<details><summary>Rules that differ from the reference profile (not judged) (1)</summary>');
     expect(md).toContain('<details><summary>Skipped (3)</summary>');
     expect(renderMarkdown(report)).toBe(md);
   });

@@ -53,7 +53,7 @@ describe('a run whose account quota ran out', () => {
     expect(r.exit_code).toBe(QUOTA_EXIT_CODE);
     expect(r.summary).toMatchObject({ pass: 1, error: 2, fail: 0 });
     expect(r.exit_reason).toBe(
-      "the account's note quota is spent (quota_exceeded: used 150 of 150, resets 2026-12-01T00:00:00.000Z): 2 rule(s) that needed new notes could not be judged; no rule failed",
+      "the account's note quota is spent (quota_exceeded: used 150 of 150, resets 2026-12-01T00:00:00.000Z): 2 rules that needed new notes could not be judged; no rule failed",
     );
     expect(r.created).toEqual({ notes: 150, collections: 3 });
     for (const text of [renderTerminal(r, { quiet: true }), renderMarkdown(r)])

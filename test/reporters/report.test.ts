@@ -76,7 +76,7 @@ describe('ConformanceReport', () => {
     expect(verdict['collections.list.d']).toEqual(['skipped', 'the profile declares no list_order']);
     expect(verdict['notes.search.e']).toEqual(['warn', 'not ranked']);
     expect(verdict['auth.bearer.f']).toEqual(['error', 'no check']);
-    expect(report.summary).toEqual({ pass: 0, fail: 1, error: 3, skipped: 1, warn: 1 });
+    expect(report.summary).toEqual({ pass: 0, fail: 1, error: 3, skipped: 1, warn: 1, differs: 0 });
     expect(report.exit_code).toBe(1);
     expect(report.rules.map((r) => r.id)).toEqual([...RULES.map((r) => r.id)].sort());
   });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { renderHtml } from '../../reporters/render-html.js';
+import { renderMarkdown } from '../../reporters/render-markdown.js';
 import { renderTerminal, useColour } from '../../reporters/render-terminal.js';
-import { catalogueReport } from './fixtures.js';
+import { buildReport } from '../../reporters/report.js';
+import { catalogueReport, outcome, rule } from './fixtures.js';
 
 const report = catalogueReport();
 const ESC = '\u001b[';
@@ -11,9 +14,13 @@ describe('renderTerminal', () => {
     const lines = text.split('\n');
     const marks = lines.filter((l) => /^ {2}(FAIL|ERROR|WARN)/.test(l));
     expect(marks[0]).toMatch(/^ {2}FAIL {2}\S+ \(documented\)/);
-    const profileRule = report.rules.find((r) => r.level === 'profile' && r.verdict === 'fail')!;
-    const assumed = `  FAIL  ${profileRule.id} (profile, not counted: declare \`${profileRule.profile_field}\` to judge it): oldest first`;
-    expect(marks.indexOf(assumed)).toBeGreaterThan(marks.findIndex((l) => l.startsWith('  ERROR')));
+    // The profile rule broken with no profile given differs, after what counts, and is no FAIL line.
+    const profileRule = report.rules.find((r) => r.level === 'profile' && r.verdict === 'differs')!;
+    const differs =
+      `  DIFF  ${profileRule.id} (profile): differs from the reference profile (not judged): ` +
+      `declare \`${profileRule.profile_field}\` in a profile to have it judged; observed: oldest first`;
+    expect(lines.indexOf(differs)).toBeGreaterThan(lines.findIndex((l) => l.startsWith('  ERROR')));
+    expect(marks.filter((l) => l.startsWith('  FAIL'))).toHaveLength(2);
     expect(text).toContain("got 'hello\\u0020', expected 'hello'");
     expect(text).not.toContain('Object.is equality');
     expect(text).toContain('declare `');
@@ -21,7 +28,7 @@ describe('renderTerminal', () => {
 
   it('puts each skip reason on its own short line', () => {
     const lines = renderTerminal(report).split('\n');
-    const start = lines.findIndex((l) => l.startsWith('  skipped 3 rule(s):'));
+    const start = lines.findIndex((l) => l.startsWith('  skipped 3 rules:'));
     expect(lines.slice(start + 1, start + 3)).toEqual([
       expect.stringMatching(
         /^ {4} {2}2 x the profile declares no rate-limit headers \(really\)[\s\S]*characters in all\)$/,
@@ -54,5 +61,32 @@ describe('renderTerminal', () => {
 
   it('is the same text on every call', () => {
     expect(renderTerminal(catalogueReport())).toBe(renderTerminal(report));
+  });
+});
+
+describe('counts in words', () => {
+  it('says "1 rule" and "1 request", not "1 rules" and "1 requests", in every rendering of the headline', () => {
+    const one = buildReport({
+      version: '1.0.0',
+      target: 'http://127.0.0.1:4010',
+      profileName: 'mine',
+      profileDeclared: true,
+      seed: 1,
+      only: [],
+      rules: [rule('notes.create.x')],
+      outcomes: [
+        outcome({ rules: ['notes.create.x'], state: 'failed', errors: [{ name: 'NonConformance', message: 'no' }] }),
+      ],
+      requests: 1,
+      leftovers: 1,
+      runErrors: [],
+    });
+    const texts = [renderTerminal(one), renderMarkdown(one), renderHtml(one)];
+    for (const text of texts) {
+      expect(text).toContain('FAIL: 1 rule against');
+      expect(text).not.toMatch(/\b1 (rules|requests|resources)\b|\(s\)/);
+    }
+    expect(renderTerminal(one)).toContain('; 1 request, 1 left behind');
+    expect(one.exit_reason).toBe('1 documented or declared rule failed or errored');
   });
 });

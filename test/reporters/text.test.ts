@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clip, formatProgress, plainReason, showInvisible } from '../../reporters/text.js';
+import { RuleProgress } from '../../reporters/progress.js';
+import { clip, formatProgress, plainReason, plural, showInvisible } from '../../reporters/text.js';
 
 describe('plainReason', () => {
   it('drops the matcher vocabulary', () => {
@@ -38,8 +39,35 @@ describe('clip and formatProgress', () => {
   });
 
   it('formats progress as N/M checks with the elapsed time', () => {
-    expect(formatProgress(37, 212, 42_900)).toBe('37/212 checks, 0:42 elapsed');
-    expect(formatProgress(212, 212, 3_725_000)).toBe('212/212 checks, 1:02:05 elapsed');
-    expect(formatProgress(5, 0, 61_000)).toBe('5 checks, 1:01 elapsed');
+    expect(formatProgress(37, 266, 42_900)).toBe('37/266 rules, 0:42 elapsed');
+    expect(formatProgress(266, 266, 3_725_000)).toBe('266/266 rules, 1:02:05 elapsed');
+    expect(formatProgress(5, 0, 61_000)).toBe('5 rules, 1:01 elapsed');
+    expect(formatProgress(1, 1, 1_000)).toBe('1/1 rule, 0:01 elapsed');
+  });
+});
+
+describe('plural', () => {
+  it('puts the noun in the number of its count', () => {
+    expect([0, 1, 2].map((n) => plural(n, 'request'))).toEqual(['0 requests', '1 request', '2 requests']);
+    expect(plural(1, 'resource')).toBe('1 resource');
+    expect(plural(3, 'child', 'children')).toBe('3 children');
+  });
+});
+
+describe('RuleProgress', () => {
+  it('counts a rule done when the last of its checks in the run finished, and only rules of the run', () => {
+    const progress = new RuleProgress(
+      [{ rules: ['notes.a', 'notes.b'] }, { rules: ['notes.b'] }, { rules: ['notes.c', 'collections.x'] }],
+      (id) => id.startsWith('notes.'),
+    );
+    expect([progress.done, progress.total]).toEqual([0, 3]);
+    progress.checkDone(['notes.a', 'notes.b']);
+    expect(progress.done).toBe(1); // notes.b still has a check to go
+    progress.checkDone(['notes.b']);
+    progress.checkDone(['notes.c', 'collections.x']);
+    expect([progress.done, progress.total]).toEqual([3, 3]);
+    // A check reported twice, or one outside the run, changes nothing.
+    progress.checkDone(['notes.b', 'collections.x', 'unknown.rule']);
+    expect(progress.done).toBe(3);
   });
 });

@@ -65,8 +65,15 @@ describe('target profiles', () => {
   });
 
   // These messages are what a user sees; the README shows them.
-  it('names the JSON path of an unknown field', () => {
-    expect(problemsOf('name: x\nstatuses:\n  validaton: 422\n')).toEqual(['/statuses/validaton: unknown field']);
+  it('names the JSON path of an unknown field, and the known field a misspelt one most likely meant', () => {
+    expect(problemsOf('name: x\nstatuses:\n  validaton: 422\n')).toEqual([
+      '/statuses/validaton: unknown field (did you mean validation?)',
+    ]);
+    expect(problemsOf('name: x\nnames:\n  notes_list:\n    cursr: page\n')).toEqual([
+      '/names/notes_list/cursr: unknown field (did you mean cursor?)',
+    ]);
+    // Nothing near: no guess.
+    expect(problemsOf('name: x\nstatuses:\n  teapot: 418\n')).toEqual(['/statuses/teapot: unknown field']);
   });
 
   it('says what was expected of a bad value', () => {
@@ -97,7 +104,7 @@ describe('target profiles', () => {
 
   it('names the file in the error message', () => {
     expect(() => loadProfile('/nonexistent/target.yaml')).toThrow(
-      /\/nonexistent\/target\.yaml: invalid target profile\n {2}cannot read the file: ENOENT/,
+      /\/nonexistent\/target\.yaml: invalid target profile\n {2}cannot read the file: there is no such file/,
     );
     expect(() => parseProfile('name: x\nextra: 1\n', 'staging.yaml')).toThrow(
       'staging.yaml: invalid target profile\n  /extra: unknown field',

@@ -1,0 +1,157 @@
+import { readdirSync } from 'node:fs';
+import { specFile } from '../../spec/paths.js';
+import { type EndpointDecl, loadProfile, type Profile, profileField } from '../../spec/profile.js';
+
+/**
+ * What `profile init` tries for each name the document does not show, likeliest first: the
+ * names of every profile under spec/profiles/ (read at run time, so a new built-in profile adds
+ * its names without an edit here), then the common conventions below. A candidate is only a
+ * guess to try: the probe keeps one only when the target's behaviour confirms it.
+ *
+ * The conventions are tables with one candidate a line, so that adding one is one line.
+ */
+
+/** `slot name`: a name for the slot (a dotted path under `names` of profile.schema.json). */
+const NAME_CONVENTIONS = `
+notes_list.cursor                     page
+notes_list.cursor                     cursor
+notes_list.cursor                     page_token
+notes_list.cursor                     next
+notes_list.cursor                     next_page
+notes_list.cursor                     after
+notes_list.collection                 collection_id
+notes_list.collection                 collection
+notes_list.collection                 filter_by_collection_id
+notes_list.contains_open_tasks        contains_open_tasks
+notes_list.contains_open_tasks        has_open_tasks
+notes_list.contains_open_tasks        filter_by_contains_open_tasks
+notes_list.contains_tasks             contains_tasks
+notes_list.contains_tasks             has_tasks
+notes_list.contains_tasks             filter_by_contains_tasks
+notes_list.contains_images            contains_images
+notes_list.contains_images            has_images
+notes_list.contains_images            filter_by_contains_images
+notes_list.contains_files             contains_files
+notes_list.contains_files             has_files
+notes_list.contains_files             filter_by_contains_files
+notes_list.include_content            include_note_content
+notes_list.include_content            include_content
+notes_list.include_content            with_content
+notes_search.collections              collection_ids
+notes_search.collections              filter_by_collection_ids
+notes_search.collections              collections
+notes_search.contains_open_tasks      contains_open_tasks
+notes_search.contains_open_tasks      filter_by_contains_open_tasks
+notes_search.contains_open_tasks      has_open_tasks
+notes_search.contains_tasks           contains_tasks
+notes_search.contains_tasks           filter_by_contains_tasks
+notes_search.contains_tasks           has_tasks
+notes_search.contains_images          contains_images
+notes_search.contains_images          filter_by_contains_images
+notes_search.contains_images          has_images
+notes_search.contains_files           contains_files
+notes_search.contains_files           filter_by_contains_files
+notes_search.contains_files           has_files
+notes_search.response_shape           config
+notes_search.response_shape           options
+notes_search.response_shape           response_shape
+collections_list.cursor               page
+collections_list.cursor               cursor
+collections_list.cursor               page_token
+collections_list.cursor               after
+collections_search.query              query
+collections_search.query              q
+collections_search.query              text
+`;
+
+/**
+ * Fields inside the response-shape object that ask for each result's content (the schema names
+ * none yet; the kit sends an empty object): the probe sends the first it has, and content that
+ * appears confirms the object's name.
+ */
+const RESPONSE_SHAPE_CONTENT = `
+include_content
+include_note_content
+`;
+
+/** The four time bounds of a list or search, as one pattern a line: created_after created_before updated_after updated_before. */
+const BOUND_CONVENTIONS = `
+filter_by_created_after  filter_by_created_before  filter_by_updated_after  filter_by_updated_before
+created_after            created_before            updated_after            updated_before
+created_from             created_to                updated_from            updated_to
+created_since            created_until             updated_since           updated_until
+`;
+
+/** `operation METHOD path`: where the restore and remove-from-collection operations may live. */
+const ENDPOINT_CONVENTIONS = `
+restore_note                  POST   /v2/notes/{note_id}/restore
+restore_note                  POST   /v2/notes/{note_id}/untrash
+restore_note                  POST   /v2/trash/{note_id}/restore
+remove_note_from_collection   DELETE /v2/collections/{collection_id}/notes/{note_id}
+remove_note_from_collection   POST   /v2/collections/{collection_id}/notes/{note_id}/remove
+`;
+
+export const BOUND_KEYS = ['created_after', 'created_before', 'updated_after', 'updated_before'] as const;
+export type BoundKey = (typeof BOUND_KEYS)[number];
+export type BoundPattern = Record<BoundKey, string>;
+export type ProbedEndpoint = 'restore_note' | 'remove_note_from_collection';
+
+const rows = (table: string) =>
+  table
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter((cells) => cells[0] !== '');
+
+/** Every profile shipped under spec/profiles/: the reference fake's first, then by file name. */
+function shippedProfiles(): Profile[] {
+  const dir = specFile('profiles');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort((a, b) => Number(b === 'fake.yaml') - Number(a === 'fake.yaml') || a.localeCompare(b))
+    .map((f) => loadProfile(`${dir}/${f}`));
+}
+
+function unique<T>(items: T[], key: (t: T) => string = String): T[] {
+  const seen = new Set<string>();
+  return items.filter((t) => {
+    if (seen.has(key(t))) return false;
+    seen.add(key(t));
+    return true;
+  });
+}
+
+/** Candidates for one name slot ("notes_list.cursor"), profiles' first; `first` (an inferred sibling's) before all. */
+export function nameCandidates(slot: string, first: readonly (string | undefined)[] = []): string[] {
+  const fromProfiles = shippedProfiles().map((p) => profileField(p, `names.${slot}`));
+  const fromTable = rows(NAME_CONVENTIONS)
+    .filter(([s]) => s === slot)
+    .map(([, name]) => name);
+  return unique([...first, ...fromProfiles, ...fromTable].filter((n): n is string => typeof n === 'string'));
+}
+
+export function responseShapeContentFields(): string[] {
+  return rows(RESPONSE_SHAPE_CONTENT).map(([name]) => name!);
+}
+
+/** Candidate patterns for the four bounds of `section` (collections_list or collections_search). */
+export function boundCandidates(section: string, first: readonly BoundPattern[] = []): BoundPattern[] {
+  const fromProfiles = shippedProfiles().flatMap((p) => {
+    const names = profileField(p, `names.${section}`) as Partial<BoundPattern> | undefined;
+    return names && BOUND_KEYS.every((k) => typeof names[k] === 'string') ? [names as BoundPattern] : [];
+  });
+  const fromTable = rows(BOUND_CONVENTIONS).map(
+    (cells) => Object.fromEntries(BOUND_KEYS.map((k, i) => [k, cells[i]!])) as BoundPattern,
+  );
+  const pick = (n: BoundPattern): BoundPattern => Object.fromEntries(BOUND_KEYS.map((k) => [k, n[k]])) as BoundPattern;
+  return unique([...first, ...fromProfiles, ...fromTable].map(pick), (n) => BOUND_KEYS.map((k) => n[k]).join(' '));
+}
+
+export function endpointCandidates(operation: ProbedEndpoint): EndpointDecl[] {
+  const fromProfiles = shippedProfiles()
+    .map((p) => p.endpoints?.[operation])
+    .filter((e): e is EndpointDecl => e !== undefined);
+  const fromTable = rows(ENDPOINT_CONVENTIONS)
+    .filter(([op]) => op === operation)
+    .map(([, method, path]) => ({ method: method as EndpointDecl['method'], path: path! }));
+  return unique([...fromProfiles, ...fromTable], (e) => `${e.method} ${e.path}`);
+}

