@@ -103,8 +103,8 @@ Environment (a flag wins over its variable):
   NOTES_ONLY               --only, comma-separated
   NOTES_REQUESTS_PER_SECOND, NOTES_REQUEST_BUDGET, NOTES_REQUEST_TIMEOUT_MS, NOTES_MAX_DURATION
                            --requests-per-second, --request-budget, --request-timeout, --max-duration
-  NOTES_REPORT_JSON, NOTES_REPORT_JUNIT, NOTES_REPORT_MARKDOWN, NOTES_REPORT_HTML, NOTES_REPORT_HTML_SPEC
-                           --json, --junit, --markdown, --html, --html-spec
+  NOTES_REPORT_JSON, NOTES_REPORT_JUNIT, NOTES_REPORT_MARKDOWN, NOTES_REPORT_HTML, NOTES_REPORT_HTML_SPEC, NOTES_REPORT_HAR
+                           --json, --junit, --markdown, --html, --html-spec, --har
   NOTES_FAKE_PROFILE, NOTES_FAKE_FAULTS  --fake-profile, --fake-fault (comma-separated)
   NOTES_DEBUG=1            an unexpected error prints its stack
   NO_COLOR                 set to anything: no colours, also on a terminal (https://no-color.org)`;
