@@ -72,6 +72,7 @@ collections_search.query              text
 const RESPONSE_SHAPE_CONTENT = `
 include_content
 include_note_content
+with_content
 `;
 
 /** The four time bounds of a list or search, as one pattern a line: created_after created_before updated_after updated_before. */

@@ -248,19 +248,26 @@ async function probeSearchNames(
       async (n) => keptExactly(notes, await search({ [n]: true }), KEEPS[slot], 'the filter'),
     );
   }
-  const [contentField] = responseShapeContentFields();
+  // The object's own fields are not shown either: each candidate object is tried with each content
+  // field until content appears (a target that refuses unknown fields refuses a wrong inner one).
+  const contentFields = responseShapeContentFields();
   found.response_shape = await firstConfirmed(
     s,
     nameCandidates('notes_search.response_shape'),
-    (n) => `${n}: {${contentField}: true}`,
+    (n) => `${n}: {${contentFields.join(' | ')}: true}`,
     async (n) => {
-      const x = await search({ [n]: { [contentField!]: true } });
-      const shown = contentShown(notes, x);
-      if ('how' in shown) return confirmed(`the object's ${contentField} asked for content: ${shown.how}`);
-      // Without content, acceptance proves the name only where unknown fields are refused.
-      if (unknownRefused && !failedAnswer(x))
-        return confirmed('accepted (200) where the target refuses unknown body fields (see unknown_fields)');
-      return shown;
+      let last: ReturnType<typeof contentShown> | undefined;
+      for (const field of contentFields) {
+        const x = await search({ [n]: { [field]: true } });
+        const shown = contentShown(notes, x);
+        if ('how' in shown) return confirmed(`the object's ${field} asked for content: ${shown.how}`);
+        // Without content, acceptance proves the name only where unknown fields are refused.
+        if (unknownRefused && !failedAnswer(x))
+          return confirmed('accepted (200) where the target refuses unknown body fields (see unknown_fields)');
+        last = shown;
+        if (!unknownRefused) break;
+      }
+      return last!;
     },
   );
   return found;

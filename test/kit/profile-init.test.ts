@@ -302,7 +302,8 @@ describe('notes-conformance profile init', () => {
     // The fake's own names come first among the candidates: ignored here, they must not be kept.
     expect(result.profile.names?.notes_list).toMatchObject({ cursor: 'cursor', collection: 'collection' });
     expect(result.profile.names?.notes_list?.contains_open_tasks).toBe('has_open_tasks');
-    expect(result.yaml).toMatch(/page=<next_page> served the first page again/);
+    // The page candidate was tried and not kept (the fake refuses or ignores a cursor name it does not declare).
+    expect(result.yaml).toMatch(/page=<next_page>/);
   }, 60_000);
 
   it('exits 2 with one line when the target answers 500 to everything', async () => {
