@@ -76,7 +76,11 @@ function createKit(ctx: KitContext): Kit {
     ctx.createCaps ?? { notes: Number.MAX_SAFE_INTEGER, collections: Number.MAX_SAFE_INTEGER },
     ctx.runDir,
   );
-  const oracle = new Oracle({ precisionMs: timestampPrecisionMs(ctx), lagMs: searchIndexLagMs(ctx) });
+  const oracle = new Oracle({
+    precisionMs: timestampPrecisionMs(ctx),
+    lagMs: searchIndexLagMs(ctx),
+    redact: (text) => client.redact(text),
+  });
   const api = new Api(
     client,
     ctx.profile,

@@ -14,9 +14,12 @@ export function sameInstant(a: number, b: number, precisionMs: number): boolean 
   return precisionMs <= 1 ? a === b : Math.abs(a - b) < precisionMs;
 }
 
+/**
+ * A value in a message, whole: the message is redacted before it is cut (judge.ts), so that a
+ * token a target reflected is never left half-quoted where redaction cannot recognise it.
+ */
 export function show(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+  return JSON.stringify(value) ?? String(value);
 }
 
 /**

@@ -16,17 +16,26 @@ const KEEP_PER_RULE = 3;
  * The oracle's record: how many times each rule was judged, and the findings. A judgement that
  * holds counts as evidence the rule was exercised; one that does not is a finding.
  */
+/** A finding's message at most, once redacted (values are quoted whole, then the message is cut). */
+const MESSAGE_CHARS = 600;
+
 export class Judgements {
   readonly judged = new Map<string, number>();
   readonly findings = new Map<string, Finding[]>();
+
+  /** `redact` removes the run's secrets from a message before it is cut and kept. */
+  constructor(private readonly redact: (text: string) => string = (text) => text) {}
 
   /** Judges `rule` on the answer `x`: it holds, or the message says how it is broken. */
   that(rule: string, holds: boolean, message: () => string, x: Exchange, context?: Exchange): boolean {
     this.judged.set(rule, (this.judged.get(rule) ?? 0) + 1);
     if (holds) return true;
     const list = this.findings.get(rule) ?? [];
-    if (list.length < KEEP_PER_RULE)
-      list.push({ rule, message: message(), x: kept(x), ...(context ? { context: kept(context) } : {}) });
+    if (list.length < KEEP_PER_RULE) {
+      const text = this.redact(message());
+      const cut = text.length > MESSAGE_CHARS ? `${text.slice(0, MESSAGE_CHARS - 3)}...` : text;
+      list.push({ rule, message: cut, x: kept(x), ...(context ? { context: kept(context) } : {}) });
+    }
     this.findings.set(rule, list);
     return false;
   }

@@ -19,6 +19,9 @@ for (const rule of ORACLE_RULES) {
       const findings = judgements.findings.get(rule) ?? [];
       if (findings.length === 0) {
         if (!judgements.judged.get(rule)) t.skip(ORACLE_UNJUDGED);
+        // A run whose requests went unanswered (a target that died, a rate limit not waited out) was
+        // not seen whole: what the oracle found broken stands, but nothing reads as passed on it.
+        if (kit.oracle.unansweredCount > 0) t.skip(ORACLE_UNJUDGED);
         return;
       }
       const first = findings[0]!;

@@ -25,6 +25,8 @@ export interface OracleOptions {
   precisionMs: number;
   /** How long search and related notes may lag a write (search_index_lag_ms). */
   lagMs: number;
+  /** Removes the run's secrets from the oracle's messages (the client's redaction). */
+  redact?: (text: string) => string;
 }
 
 /**
@@ -36,7 +38,7 @@ export interface OracleOptions {
  */
 export class Oracle implements ExchangeObserver {
   readonly world = new World();
-  readonly judgements = new Judgements();
+  readonly judgements: Judgements;
   private readonly env: Env;
   private readonly traversals = new Traversals();
   private readonly snapshots = new Snapshots();
@@ -47,6 +49,7 @@ export class Oracle implements ExchangeObserver {
   };
 
   constructor(options: OracleOptions) {
+    this.judgements = new Judgements(options.redact);
     this.env = { world: this.world, j: this.judgements, precisionMs: options.precisionMs, lagMs: options.lagMs };
   }
 
@@ -74,7 +77,11 @@ export class Oracle implements ExchangeObserver {
     }
   }
 
+  /** Requests of the run that got no answer (timeout, a dead target, a budget): the oracle did not see the run whole. */
+  unansweredCount = 0;
+
   unanswered(pending: Pending): void {
+    this.unansweredCount++;
     const endSeq = this.world.tick();
     for (const id of pending.touches.notes) {
       const n = this.world.notes.get(id);
