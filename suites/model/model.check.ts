@@ -37,7 +37,6 @@ const CORE_RULES = [
   'membership.move.moves',
   'membership.collection-ids.current',
   'collections.read.note-count',
-  'collections.update.fields-applied',
   'collections.delete.permanent',
   'notes.search.response-fields',
   'notes.related.response-fields',
