@@ -367,6 +367,11 @@ function near(text: string, part: string): string {
  */
 function watchMemory(): { readonly maxBytes: number; readonly where: string; stop(): void } {
   const state = { maxBytes: 0, where: 'not sampled' };
+  // The run command is this test process, which has run other tests before: its growth is what the
+  // run costs, not what earlier tests left resident. Workers the run starts are counted whole.
+  const rssOf = (pid: number) =>
+    Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+  const before = rssOf(process.pid);
   const sample = () => {
     const parent = new Map<number, number>();
     for (const name of readdirSync('/proc')) {
@@ -386,8 +391,7 @@ function watchMemory(): { readonly maxBytes: number; readonly where: string; sto
     for (const pid of parent.keys()) {
       if (!ours(pid)) continue;
       try {
-        const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-        const bytes = Number(rss ?? 0) * 1024;
+        const bytes = rssOf(pid) - (pid === process.pid ? before : 0);
         if (bytes > state.maxBytes)
           Object.assign(state, { maxBytes: bytes, where: pid === process.pid ? 'the run command' : `worker ${pid}` });
       } catch {
