@@ -31,6 +31,34 @@ function containerProblem(error: Error): string {
   return message;
 }
 
+/** What the container printed last (why it never answered, usually), indented, or nothing. */
+async function lastLogLines(started: { logs(): Promise<NodeJS.ReadableStream> }): Promise<string> {
+  try {
+    const stream = await started.logs();
+    let text = '';
+    await new Promise<void>((done) => {
+      const timer = setTimeout(done, 2000);
+      stream.on('data', (chunk: Buffer | string) => {
+        text += chunk.toString();
+      });
+      stream.on('end', () => {
+        clearTimeout(timer);
+        done();
+      });
+      stream.on('error', () => done());
+    });
+    // Stack frames say where, not why: the error lines are what a user needs.
+    const lines = text
+      .trim()
+      .split('\n')
+      .filter((line) => line.trim() && !/^\s+at /.test(line))
+      .slice(-8);
+    return lines.length ? `; its last output:\n  ${lines.join('\n  ')}` : '; it printed nothing';
+  } catch {
+    return '';
+  }
+}
+
 /**
  * Starts the image with testcontainers on the host network (the machines here have no bridge),
  * telling the server where to listen with PORT, and waits until it answers HTTP.
@@ -63,9 +91,10 @@ export async function startImage(image: string, port?: number): Promise<StartedC
       break;
     } catch {
       if (Date.now() > deadline) {
+        const said = await lastLogLines(started);
         await started.stop({ timeout: 5_000 }).catch(() => {});
         throw new UsageError(
-          `image ${image} did not answer HTTP on ${url} within 60 s (it must listen on $HOST:$PORT)`,
+          `image ${image} did not answer HTTP on ${url} within 60 s (it must listen on $HOST:$PORT)${said}`,
         );
       }
       await new Promise((r) => setTimeout(r, 250));

@@ -23,6 +23,17 @@ function engineProblem(): string | undefined {
 const problem = engineProblem();
 if (problem) console.warn(`container tests skipped: ${problem}; .ci/run starts an engine (dockerd --bridge=none)`);
 
+// Runs everywhere: the image's file system is staged and its fake started with this machine's
+// node, so a package the image lacks fails here with node's message even where Docker is absent.
+it('stages an image whose fake starts and answers HTTP', () => {
+  const out = execFileSync(process.execPath, [join(packageRoot, 'scripts/build-fake-image.js'), '--check'], {
+    cwd: packageRoot,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  expect(out).toMatch(/staged app answers HTTP 401/);
+}, 150_000);
+
 describe.skipIf(problem !== undefined)('the kit against a Docker image', () => {
   it('starts the image, judges it, and leaves no container behind', async () => {
     execFileSync(process.execPath, [join(packageRoot, 'scripts/build-fake-image.js'), TAG], {
