@@ -34,7 +34,10 @@ export function packagesOf(file) {
       const spec = match[1] ?? match[2];
       if (spec.startsWith('.')) visit(resolve(dirname(path), spec));
       else if (!spec.startsWith('node:')) {
-        const name = spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+        const name = spec
+          .split('/')
+          .slice(0, spec.startsWith('@') ? 2 : 1)
+          .join('/');
         if (!packages.has(name)) packages.set(name, relative(root, path));
       }
     }
@@ -120,12 +123,22 @@ async function build() {
     const direct = packagesOf(entry);
     for (const name of direct.keys()) visit(name);
     const status = await tryStaged(app);
-    console.log(`staged app answers HTTP ${status} (packages: ${[...direct.keys()].join(', ')}; ${seen.size} with theirs)`);
+    console.log(
+      `staged app answers HTTP ${status} (packages: ${[...direct.keys()].join(', ')}; ${seen.size} with theirs)`,
+    );
     if (!tag) return;
     const tar = execFileSync('tar', ['-C', stage, '-c', '.'], { maxBuffer: 1 << 30 });
     execFileSync(
       'docker',
-      ['import', '--change', 'CMD ["/usr/local/bin/node", "/app/image/entry.js"]', '--change', 'WORKDIR /app', '-', tag],
+      [
+        'import',
+        '--change',
+        'CMD ["/usr/local/bin/node", "/app/image/entry.js"]',
+        '--change',
+        'WORKDIR /app',
+        '-',
+        tag,
+      ],
       { input: tar, stdio: ['pipe', 'inherit', 'inherit'] },
     );
     console.log(`built ${tag} (${seen.size} packages, ${(tar.length / 1048576).toFixed(1)} MiB)`);
