@@ -11,7 +11,7 @@ import {
   type Profile,
   ProfileError,
 } from '../spec/profile.js';
-import { KitError, UsageError } from '../suites/harness/errors.js';
+import { KitError, UsageError } from '../spec/verdicts.js';
 import { parseFlags } from './flags.js';
 
 export const DIFF_USAGE = `Usage: notes-conformance diff [options]

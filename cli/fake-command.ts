@@ -12,7 +12,7 @@ import {
 import { DomainError } from '../fake/service/errors.js';
 import { checkWritableFile } from '../kit/report-paths.js';
 import { ProfileError } from '../spec/profile.js';
-import { UsageError } from '../suites/harness/errors.js';
+import { UsageError } from '../spec/verdicts.js';
 import { parseFlags } from './flags.js';
 
 export const FAKE_USAGE = `Usage: notes-conformance fake [options]

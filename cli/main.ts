@@ -1,5 +1,5 @@
 import { didYouMean } from '../spec/did-you-mean.js';
-import { KitError, UsageError } from '../suites/harness/errors.js';
+import { KitError, UsageError } from '../spec/verdicts.js';
 import { fakeCommand } from './fake-command.js';
 
 const SUBCOMMANDS = ['fake', 'matrix', 'profile', 'diff', 'rules'];

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { FAULT_NAMES, type FaultName } from '../fake/faults/catalogue.js';
 import { runFaultMatrix } from '../kit/matrix.js';
 import { checkReportPaths } from '../kit/report-paths.js';
-import { UsageError } from '../suites/harness/errors.js';
+import { UsageError } from '../spec/verdicts.js';
 import { parseFlags } from './flags.js';
 
 /**

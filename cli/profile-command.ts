@@ -6,7 +6,7 @@ import { isObserved } from '../kit/profile-init/findings.js';
 import { type Inference, inferProfile, ProbeStopped } from '../kit/profile-init/infer.js';
 import { MAX_REQUESTS } from '../kit/profile-init/session.js';
 import { didYouMean, flagProblem } from '../spec/did-you-mean.js';
-import { UsageError } from '../suites/harness/errors.js';
+import { UsageError } from '../spec/verdicts.js';
 
 export const PROFILE_USAGE = `Usage: notes-conformance profile init --target URL --token T [--secondary-token T2] --out FILE [options]
 

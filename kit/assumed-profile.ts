@@ -10,7 +10,7 @@ import { loadBuiltinProfile, type Profile } from '../spec/profile.js';
  * the differential run (operations offered) leave alone whatever would need them.
  */
 export function assumedProfile(): Profile {
-  // Nor the fake's index lag of 0: a target that declares none is given the default wait (suites/harness/timing.ts).
+  // Nor the fake's index lag of 0: a target that declares none is given the default wait (kit/core/timing.ts).
   const {
     budgets: _budgets,
     fake: _fake,

@@ -1,6 +1,6 @@
 import { loadBuiltinProfile, type Profile } from '../spec/profile.js';
-import { DEFAULT_MAX_RATE_LIMIT_WAIT_MS, DEFAULT_MAX_RESPONSE_BYTES } from '../suites/harness/client.js';
-import type { Budgets } from '../suites/harness/context.js';
+import { DEFAULT_MAX_RATE_LIMIT_WAIT_MS, DEFAULT_MAX_RESPONSE_BYTES } from './core/client.js';
+import type { Budgets } from './core/context.js';
 
 /**
  * Budgets when the target is remote and its profile says nothing. A full run with them sends

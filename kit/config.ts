@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { flagProblem } from '../spec/did-you-mean.js';
 import { loadProfileArgument, type Profile, ProfileError } from '../spec/profile.js';
-import type { Tier } from '../suites/harness/context.js';
-import { UsageError } from '../suites/harness/errors.js';
+import { UsageError } from '../spec/verdicts.js';
+import type { Tier } from './core/context.js';
 import { checkReportPaths } from './report-paths.js';
 
 /**

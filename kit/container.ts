@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { request } from 'undici';
-import { UsageError } from '../suites/harness/errors.js';
+import { UsageError } from '../spec/verdicts.js';
 
 export interface StartedContainer {
   url: string;

@@ -1,3 +1,4 @@
+import '../spec/check-meta.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,9 +6,9 @@ import { createVitest, type Vitest } from 'vitest/node';
 import { packageRoot } from '../spec/paths.js';
 import { loadBuiltinProfile } from '../spec/profile.js';
 import { selectedByOnly } from '../spec/rules.js';
-import type { KitContext } from '../suites/harness/context.js';
-import type { Need } from '../suites/harness/needs.js';
 import { REMOTE_BUDGETS } from './budgets.js';
+import type { KitContext } from './core/context.js';
+import type { Need } from './core/needs.js';
 
 /** A check as its file declares it: the rule ids of its vitest `meta.rules`. */
 export interface DeclaredCheck {
@@ -17,7 +18,7 @@ export interface DeclaredCheck {
   rules: readonly string[];
   /** The check runs in the smoke tier too (meta.smoke). */
   smoke?: boolean;
-  /** What it needs beyond what every target offers (meta.needs; suites/harness/needs.ts). */
+  /** What it needs beyond what every target offers (meta.needs; kit/core/needs.ts). */
   needs?: readonly Need[];
 }
 

@@ -1,7 +1,7 @@
 import { dirname, relative, resolve } from 'node:path';
 import type { ConformanceReport, EvidenceExchange } from '../reporters/report.js';
-import { type HarEntry, harDocument } from '../suites/harness/har.js';
-import { redactDeep } from '../suites/harness/redact.js';
+import { type HarEntry, harDocument } from './core/har.js';
+import { redactDeep } from './core/redact.js';
 
 /**
  * The run's recording (`--har`) and the report, tied both ways: each evidence exchange names its

@@ -1,8 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Vitest } from 'vitest/node';
-import { KitError } from '../suites/harness/errors.js';
-import { WORKER_FILE_PREFIX } from '../suites/harness/signals.js';
+import { KitError } from '../spec/verdicts.js';
+import { WORKER_FILE_PREFIX } from './core/signals.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
@@ -54,7 +54,7 @@ export class Interrupt {
     this.stopWorkers();
   };
 
-  /** The run directory in which workers name themselves (suites/harness/signals.ts): they get the signal passed on. */
+  /** The run directory in which workers name themselves (kit/core/signals.ts): they get the signal passed on. */
   watchWorkers(runDir: string): void {
     this.runDir = runDir;
     if (this.signal) this.stopWorkers();

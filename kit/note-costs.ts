@@ -4,7 +4,7 @@ import { packageRoot } from '../spec/paths.js';
 
 /**
  * How many notes each check creates in the tokens' accounts (what the run's cap counts), by check
- * key (suites/harness/check-key.ts). Measured, not declared: test/kit/cap-plan.test.ts runs every
+ * key (kit/core/check-key.ts). Measured, not declared: test/kit/cap-plan.test.ts runs every
  * check against the fake with the remote budgets (the budgets a capped run has) and fails when a
  * check creates more than its entry, or a check creating notes has none; `NOTE_COSTS_UPDATE=1`
  * with that test writes the measured table. A check whose count depends on the seed (a

@@ -1,5 +1,5 @@
 import type { RuleLevel } from '../spec/rules.js';
-import { checkKey } from '../suites/harness/check-key.js';
+import { checkKey } from './core/check-key.js';
 import type { DeclaredCheck } from './coverage.js';
 import { type NoteCosts, noteCostOf } from './note-costs.js';
 

@@ -1,6 +1,6 @@
-import { TargetUnavailable } from '../suites/harness/breaker.js';
-import type { Exchange, TargetClient } from '../suites/harness/client.js';
-import { isKitError, UsageError } from '../suites/harness/errors.js';
+import { isKitError, UsageError } from '../spec/verdicts.js';
+import { TargetUnavailable } from './core/breaker.js';
+import type { Exchange, TargetClient } from './core/client.js';
 
 /** A 5xx may be a passing hiccup (a deploy, a proxy warming up): ask again before giving up. */
 const TRIES_ON_5XX = 3;

@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { UsageError } from '../suites/harness/errors.js';
+import { UsageError } from '../spec/verdicts.js';
 
 /**
  * Refuses, before anything is sent, a report path the run could not write at its end (a run of

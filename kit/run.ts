@@ -14,12 +14,12 @@ import { buildReport, type ConformanceReport } from '../reporters/report.js';
 import { formatProgress } from '../reporters/text.js';
 import { specFile } from '../spec/paths.js';
 import { loadRules, selectedByOnly } from '../spec/rules.js';
+import { UsageError } from '../spec/verdicts.js';
 import { kitVersion } from '../spec/version.js';
-import type { KitContext } from '../suites/harness/context.js';
-import { UsageError } from '../suites/harness/errors.js';
-import { unmetNeedIn } from '../suites/harness/needs.js';
-import { redactDeep } from '../suites/harness/redact.js';
 import { type KitConfig, readKitConfig } from './config.js';
+import type { KitContext } from './core/context.js';
+import { unmetNeedIn } from './core/needs.js';
+import { redactDeep } from './core/redact.js';
 import { collectChecks, type DeclaredCheck, filesForOnly } from './coverage.js';
 import { harText, linkHar } from './har-output.js';
 import { causedByInterrupt, Interrupt } from './interrupt.js';
@@ -250,7 +250,7 @@ async function runChecks(
   if (interrupt.signal) return;
   const vitest = await interrupt.createVitest(() => createVitest('test', checkRunOptions(collector, tierSequence())));
   // Workers leave the signals sent to the whole process group to this process, which cancels
-  // them and sweeps (suites/harness/signals.ts says how).
+  // them and sweeps (kit/core/signals.ts says how).
   for (const project of vitest.projects)
     project.provide('kit', { ...ctx, parentHandlesInterrupt: true, ...(capPlan ? { capPlan } : {}) });
   try {

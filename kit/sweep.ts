@@ -1,9 +1,9 @@
 import { createSchemaRegistry } from '../spec/schemas.js';
-import { Api } from '../suites/harness/api.js';
-import type { TargetClient } from '../suites/harness/client.js';
-import type { KitContext } from '../suites/harness/context.js';
-import type { FixturesClient } from '../suites/harness/fixtures-client.js';
-import { Ledger, type LedgerEntry, pendingInJournal, uncertainInJournal } from '../suites/harness/ledger.js';
+import { Api } from './core/api.js';
+import type { TargetClient } from './core/client.js';
+import type { KitContext } from './core/context.js';
+import type { FixturesClient } from './core/fixtures-client.js';
+import { Ledger, type LedgerEntry, pendingInJournal, uncertainInJournal } from './core/ledger.js';
 
 /**
  * The run's final sweep: deletes everything the journal still lists, whichever process created

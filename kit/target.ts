@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Fake } from '../fake/index.js';
 import type { Profile } from '../spec/profile.js';
-import { UsageError } from '../suites/harness/errors.js';
+import { UsageError } from '../spec/verdicts.js';
 import { assumedProfile } from './assumed-profile.js';
 import type { KitConfig } from './config.js';
 

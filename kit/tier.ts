@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import type { KitContext, Tier } from '../suites/harness/context.js';
-import { journalCreates } from '../suites/harness/ledger.js';
-import { QUOTA_FILE, type QuotaInfo } from '../suites/harness/quota.js';
 import type { KitConfig } from './config.js';
+import type { KitContext, Tier } from './core/context.js';
+import { journalCreates } from './core/ledger.js';
+import { QUOTA_FILE, type QuotaInfo } from './core/quota.js';
 
 /**
  * Creates a run may make in the accounts of the given tokens, by tier, when the target is remote

@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
-import type { CheckOutcome, EvidenceExchange } from './report.js';
+import '../spec/check-meta.js';
+import type { CheckOutcome } from './report.js';
 
 /**
  * A vitest reporter that gathers the conformance checks' outcomes (through the public TestCase
@@ -35,7 +36,7 @@ export class OutcomeCollector implements Reporter {
       state: result.state,
       ...(result.state === 'skipped' && result.note ? { note: result.note } : {}),
       errors: (result.errors ?? []).map((e) => ({ ...(e.name ? { name: e.name } : {}), message: e.message })),
-      ...(meta.evidence ? { evidence: meta.evidence as unknown as EvidenceExchange[] } : {}),
+      ...(meta.evidence ? { evidence: meta.evidence } : {}),
       ...(meta.repro ? { repro: meta.repro } : {}),
       ...(meta.ruleRepros ? { ruleRepros: meta.ruleRepros } : {}),
       ...(meta.ruleJudged ? { ruleJudged: meta.ruleJudged } : {}),

@@ -22,20 +22,9 @@ import { plainReason, plural, showInvisible } from './text.js';
 export type Verdict = 'pass' | 'fail' | 'error' | 'skipped' | 'warn' | 'differs';
 export const VERDICTS: readonly Verdict[] = ['pass', 'fail', 'error', 'skipped', 'warn', 'differs'];
 
-/** One exchange of evidence, as recorded by the kit (redacted). */
-export interface EvidenceExchange {
-  method: string;
-  path: string;
-  requestHeaders: Record<string, string>;
-  requestBody?: string;
-  status: number;
-  headers: Record<string, string>;
-  text: string;
-  /** The answer a failed assertion judged (these come first in a check's evidence). */
-  judged?: boolean;
-  /** Its entry in the run's recording (`--har`): the file and the entry's `_id`. */
-  har_entry?: { file: string; id: string };
-}
+export type { EvidenceExchange } from '../spec/check-meta.js';
+
+import type { EvidenceExchange } from '../spec/check-meta.js';
 
 /** What the runner tells about one check (a vitest test naming rules). */
 export interface CheckOutcome {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Op } from '../../suites/model/operations.js';
+import type { Op } from '../core/model-operations.js';
 import { type Observation, statusOf } from './normalise.js';
 import type { Side, Step } from './side.js';
 import type { NoteState } from './state.js';

@@ -1,4 +1,4 @@
-import type { Op } from '../../suites/model/operations.js';
+import type { Op } from '../core/model-operations.js';
 import {
   addNote,
   createCollection,

@@ -1,5 +1,5 @@
-import type { Exchange } from '../../suites/harness/client.js';
-import { sameAtPrecision } from '../../suites/harness/timing.js';
+import type { Exchange } from '../core/client.js';
+import { sameAtPrecision } from '../core/timing.js';
 
 /**
  * Turns one side's answers into observations that two conforming servers give alike: ids and

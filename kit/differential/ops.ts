@@ -6,9 +6,9 @@ import {
   opWord,
   type Stamps,
   type VersionKind,
-} from '../../suites/model/operations.js';
+} from '../core/model-operations.js';
 
-/** How the differential run draws sequences of the shared operations (suites/model/operations.ts). */
+/** How the differential run draws sequences of the shared operations (kit/core/model-operations.ts). */
 export interface OpsOptions {
   /** The profile declares the endpoint (the document does not show it). */
   restore: boolean;

@@ -6,11 +6,11 @@ import fc from 'fast-check';
 import { createFake } from '../../fake/index.js';
 import type { Profile } from '../../spec/profile.js';
 import { createSchemaRegistry } from '../../spec/schemas.js';
-import { Api } from '../../suites/harness/api.js';
-import { TargetClient } from '../../suites/harness/client.js';
-import { KitError } from '../../suites/harness/errors.js';
-import { Ledger } from '../../suites/harness/ledger.js';
-import { timestampPrecisionMs } from '../../suites/harness/timing.js';
+import { KitError } from '../../spec/verdicts.js';
+import { Api } from '../core/api.js';
+import { TargetClient } from '../core/client.js';
+import { Ledger } from '../core/ledger.js';
+import { timestampPrecisionMs } from '../core/timing.js';
 import { opsArbitrary } from './ops.js';
 import { runSequence, type SequenceContext, type StepDifference } from './sequence.js';
 

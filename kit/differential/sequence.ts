@@ -1,6 +1,6 @@
-import type { Api } from '../../suites/harness/api.js';
-import type { Ledger } from '../../suites/harness/ledger.js';
-import type { Op } from '../../suites/model/operations.js';
+import type { Api } from '../core/api.js';
+import type { Ledger } from '../core/ledger.js';
+import type { Op } from '../core/model-operations.js';
 import { execute } from './execute.js';
 import { differingFields, type Observation } from './normalise.js';
 import { Side } from './side.js';
@@ -23,7 +23,7 @@ export interface SequenceContext {
   referenceApi: Api;
   resetReference(): void;
   clockToleranceMs: number;
-  /** The target's timestamp precision (suites/harness/timing.ts): supplied instants are whole steps of it. */
+  /** The target's timestamp precision (kit/core/timing.ts): supplied instants are whole steps of it. */
   precisionMs: number;
 }
 

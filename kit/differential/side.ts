@@ -1,4 +1,4 @@
-import type { Api } from '../../suites/harness/api.js';
+import type { Api } from '../core/api.js';
 import { type Observation, Symbols } from './normalise.js';
 import { SideState } from './state.js';
 

@@ -1,4 +1,4 @@
-import type { Exchange } from '../../suites/harness/client.js';
+import type { Exchange } from '../core/client.js';
 import { arrayOf, type Observation, type Symbols, typeOf, versionOf } from './normalise.js';
 import type { CollectionState, NoteState, SideState } from './state.js';
 

@@ -1,4 +1,4 @@
-import type { Exchange } from '../../suites/harness/client.js';
+import type { Exchange } from '../core/client.js';
 import {
   type ErrorBodyFindings,
   type Finding,

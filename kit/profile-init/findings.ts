@@ -1,5 +1,5 @@
 import type { EndpointDecl, RefusalKind } from '../../spec/profile.js';
-import type { Exchange } from '../../suites/harness/client.js';
+import type { Exchange } from '../core/client.js';
 
 /**
  * What the probe learned about one profile value: the value and how it was observed (written as

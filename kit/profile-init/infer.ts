@@ -1,5 +1,5 @@
 import { type EndpointDecl, type Profile, parseProfile } from '../../spec/profile.js';
-import { UsageError } from '../../suites/harness/errors.js';
+import { UsageError } from '../../spec/verdicts.js';
 import { probeTarget, probeToken } from '../probe.js';
 import { probeRemove, probeRestore } from './endpoints.js';
 import { errorBodyFindings, sameAnswerAs } from './error-body.js';

@@ -1,4 +1,4 @@
-import type { Exchange } from '../../suites/harness/client.js';
+import type { Exchange } from '../core/client.js';
 import { BOUND_KEYS, type BoundKey, type BoundPattern, boundCandidates, nameCandidates } from './candidates.js';
 import { type Finding, isObserved, notObserved, observed } from './findings.js';
 import type { ProbeCollections } from './probe-data.js';

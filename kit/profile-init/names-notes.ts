@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Exchange } from '../../suites/harness/client.js';
+import type { Exchange } from '../core/client.js';
 import { nameCandidates, responseShapeContentFields } from './candidates.js';
 import { type Finding, isObserved, notObserved, type RefusalSample } from './findings.js';
 import { CONTENT_KINDS, type ContentKind, type ProbeNotes } from './probe-data.js';

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { KitError } from '../../suites/harness/errors.js';
+import { KitError } from '../../spec/verdicts.js';
 import { BOUND_KEYS, type BoundKey } from './candidates.js';
 import type { ProbeNote } from './refusals.js';
 import type { ProbeSession } from './session.js';

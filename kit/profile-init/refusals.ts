@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { REFUSAL_KINDS, type RefusalKind } from '../../spec/profile.js';
-import type { Exchange } from '../../suites/harness/client.js';
+import type { Exchange } from '../core/client.js';
 import { type Finding, notObserved, observed, type RefusalSample } from './findings.js';
 import type { ProbeSession } from './session.js';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type Exchange, type SendOptions, TargetClient } from '../../suites/harness/client.js';
-import { KitError, setupFailed } from '../../suites/harness/errors.js';
+import { KitError, setupFailed } from '../../spec/verdicts.js';
+import { type Exchange, type SendOptions, TargetClient } from '../core/client.js';
 
 /** The most requests `profile init` sends, retries and cleanup included (issue 12). */
 export const MAX_REQUESTS = 80;

@@ -1,4 +1,4 @@
-import type { Exchange } from '../../suites/harness/client.js';
+import type { Exchange } from '../core/client.js';
 import { type Finding, notObserved, observed } from './findings.js';
 import { MAX_REQUESTS, type ProbeSession } from './session.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { ListCollectionsQuery } from '../harness/api.js';
+import type { ListCollectionsQuery } from '../../kit/core/api.js';
 import type { TimeWindow } from '../harness/data.js';
 import type { CheckContext, Exchange } from '../harness/index.js';
 import { checks, expectDeclaredStatus, expectRefused, KitError, setupOk, show } from '../harness/index.js';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { SearchCollectionsBody } from '../harness/api.js';
+import type { SearchCollectionsBody } from '../../kit/core/api.js';
 import type { Exchange } from '../harness/index.js';
 import { checks, expectRefused, KitError, setupOk, show } from '../harness/index.js';
 

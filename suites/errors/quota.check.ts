@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import type { Api } from '../harness/api.js';
+import type { Api } from '../../kit/core/api.js';
 import { NOT_IN_SMOKE } from '../harness/check.js';
 import { type CheckContext, checks, expectDeclaredStatus, expectRefused, setupOk, show } from '../harness/index.js';
 
@@ -49,7 +49,7 @@ check(
     doesWithout: ['capabilities.fixtures'],
   },
   async (t) => {
-    // Judged from the run's own refusal (suites/harness/quota.ts keeps the first one, with a refused
+    // Judged from the run's own refusal (kit/core/quota.ts keeps the first one, with a refused
     // create of a fresh id and a read of that id), without the fixture API. This file runs last.
     const natural = t.kit.guard.naturalRefusal;
     if (!natural)

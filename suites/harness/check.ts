@@ -1,12 +1,15 @@
 import fc from 'fast-check';
 import { test } from 'vitest';
+import type { Api } from '../../kit/core/api.js';
+import { checkKey } from '../../kit/core/check-key.js';
+import type { Exchange } from '../../kit/core/client.js';
+import type { Budgets, KitContext } from '../../kit/core/context.js';
+import type { FixturesClient, FixtureUser } from '../../kit/core/fixtures-client.js';
+import { type Need, ruleNeeds, unmetNeedIn } from '../../kit/core/needs.js';
+import { ReadLog } from '../../kit/core/read-tracking.js';
 import type { Profile } from '../../spec/profile.js';
 import type { RuleId } from '../../spec/rule-ids.js';
 import { loadRules, selectedByOnly } from '../../spec/rules.js';
-import type { Api } from './api.js';
-import { checkKey } from './check-key.js';
-import type { Exchange } from './client.js';
-import type { Budgets, KitContext } from './context.js';
 import type { DataFactory } from './data.js';
 import {
   asVerdict,
@@ -19,43 +22,14 @@ import {
   RuleFailures,
   RuleViolation,
 } from './errors.js';
-import { type EvidenceItem, selectEvidence } from './evidence.js';
-import type { FixturesClient, FixtureUser } from './fixtures-client.js';
+import { selectEvidence } from './evidence.js';
 import type { Kit } from './kit.js';
-import { type Need, ruleNeeds, unmetNeedIn } from './needs.js';
-import { ReadLog } from './read-tracking.js';
 
-export type { Need } from './needs.js';
+export type { Need } from '../../kit/core/needs.js';
 
-import { eventually, type Polled, poll, timestampPrecisionMs } from './timing.js';
+import { eventually, type Polled, poll, timestampPrecisionMs } from '../../kit/core/timing.js';
 
-declare module 'vitest' {
-  interface TaskMeta {
-    /** The rule ids this check verifies. */
-    rules?: string[];
-    /** A failed check's exchanges, redacted: those a failure judged first (marked), then context (evidence.ts). */
-    evidence?: EvidenceItem[];
-    /** A shell command replaying the exchange the check's failure judged (repro.ts). */
-    repro?: string;
-    /** Per rule failed through verify() or a RuleViolation: the repro of the exchange that judged it. */
-    ruleRepros?: Record<string, string>;
-    /** Per rule failed through verify() or a RuleViolation: the position in `evidence` of the exchange that judged it. */
-    ruleJudged?: Record<string, number>;
-    requests?: number;
-    /** fast-check seed of a property that ran. */
-    seed?: number;
-    /** Rules a check found broken through verify(), with the reason; the check's other rules passed. */
-    ruleFailures?: Record<string, string>;
-    /** Rules a check could not judge with what the target offers (skipRule), with the reason. */
-    ruleSkips?: Record<string, string>;
-    /** The check belongs to the smoke tier (`--tier smoke`: one cheap judgement per area for every deploy). */
-    smoke?: boolean;
-    /** Notes the check created in the tokens' accounts (counted against the run's cap; kit/note-costs.json). */
-    notes?: number;
-    /** What the check needs beyond what every target offers (needs.ts). */
-    needs?: Need[];
-  }
-}
+import '../../spec/check-meta.js';
 
 export interface CheckSpec {
   rules: readonly [RuleId, ...RuleId[]];

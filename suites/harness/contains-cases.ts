@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
+import type { Exchange } from '../../kit/core/client.js';
 import { type Name, primaryName } from '../../spec/profile.js';
 import type { RuleId } from '../../spec/rule-ids.js';
 import type { CheckContext } from './check.js';
-import type { Exchange } from './client.js';
 import { show } from './expect.js';
 
 /** One note of each contains kind (markdown tasks open and done, an image, a file link, none). */

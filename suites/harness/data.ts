@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Api } from './api.js';
-import type { Exchange } from './client.js';
+import type { Api } from '../../kit/core/api.js';
+import type { Exchange } from '../../kit/core/client.js';
 import { KitError, setupFailed } from './errors.js';
 
 export interface NoteRef {

@@ -1,7 +1,6 @@
-import type { Exchange } from './client.js';
+import type { Exchange } from '../../kit/core/client.js';
 
-/** An exchange kept as evidence; `judged` marks one whose answer a failed assertion judged. */
-export type EvidenceItem = Omit<Exchange, 'repro'> & { judged?: true };
+import type { EvidenceExchange } from '../../spec/check-meta.js';
 
 export interface EvidenceLimits {
   /** At most this many exchanges, unless more were judged (those are never dropped). */
@@ -21,8 +20,18 @@ export function selectEvidence(
   exchanges: readonly Exchange[],
   judged: ReadonlySet<number>,
   limits: EvidenceLimits = EVIDENCE_LIMITS,
-): EvidenceItem[] {
-  const strip = ({ repro: _repro, ...x }: Exchange): Omit<Exchange, 'repro'> => x;
+): EvidenceExchange[] {
+  // The evidence keeps what a reader is shown (no parsed JSON, no repro: that is kept per rule).
+  const strip = (x: Exchange): EvidenceExchange => ({
+    method: x.method,
+    path: x.path,
+    requestHeaders: { ...x.requestHeaders },
+    ...(x.requestBody !== undefined ? { requestBody: x.requestBody } : {}),
+    status: x.status,
+    headers: { ...x.headers },
+    text: x.text,
+    ...(x.id !== undefined ? { id: x.id } : {}),
+  });
   const first = [...judged].filter((i) => i >= 0 && i < exchanges.length).sort((a, b) => a - b);
   let chars = first.reduce((n, i) => n + size(exchanges[i]!), 0);
   const context: number[] = [];
@@ -34,8 +43,8 @@ export function selectEvidence(
     context.unshift(i);
   }
   return [
-    ...first.map((i): EvidenceItem => ({ ...strip(exchanges[i]!), judged: true })),
-    ...context.map((i): EvidenceItem => strip(exchanges[i]!)),
+    ...first.map((i): EvidenceExchange => ({ ...strip(exchanges[i]!), judged: true })),
+    ...context.map((i): EvidenceExchange => strip(exchanges[i]!)),
   ];
 }
 

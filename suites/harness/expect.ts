@@ -1,9 +1,9 @@
 import { expect } from 'vitest';
+import type { Exchange } from '../../kit/core/client.js';
+import { sameAtPrecision } from '../../kit/core/timing.js';
 import type { RefusalKind } from '../../spec/profile.js';
 import type { OkBody } from './bodies.js';
-import type { Exchange } from './client.js';
 import { KitError, NonConformance, setupFailed } from './errors.js';
-import { sameAtPrecision } from './timing.js';
 
 /** A one-line description of an exchange for assertion messages. */
 export function show(x: Exchange): string {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
+import type { Api } from '../../kit/core/api.js';
+import type { Exchange } from '../../kit/core/client.js';
 import type { RuleId } from '../../spec/rule-ids.js';
-import type { Api } from './api.js';
 import type { OkBody } from './bodies.js';
 import type { CheckContext } from './check.js';
-import type { Exchange } from './client.js';
 import { KitError } from './errors.js';
 import { expectRefused, setupOk, show } from './expect.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
+import type { Exchange } from '../../kit/core/client.js';
 import type { RuleId } from '../../spec/rule-ids.js';
 import type { CheckContext } from './check.js';
-import type { Exchange } from './client.js';
 import { expectRefused } from './expect.js';
 
 /** One request that must be refused and change nothing; `what` names it in the verdict. */

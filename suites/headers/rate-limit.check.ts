@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { sleep } from '../harness/client.js';
+import { sleep } from '../../kit/core/client.js';
 import { noteRef } from '../harness/data.js';
 import { checks, type Exchange, setupOk, show } from '../harness/index.js';
 import { perFile } from '../harness/shared.js';

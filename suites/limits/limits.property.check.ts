@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
+import type { Api } from '../../kit/core/api.js';
 import type { RuleId } from '../../spec/rule-ids.js';
-import type { Api } from '../harness/api.js';
 import { type CheckContext, checks, type Exchange, setupOk, show } from '../harness/index.js';
 import { text } from './sizes.js';
 

@@ -1,4 +1,4 @@
-import type { ListNotesQuery } from '../harness/api.js';
+import type { ListNotesQuery } from '../../kit/core/api.js';
 import type { TimeWindow } from '../harness/data.js';
 import { type CheckContext, type Exchange, KitError, setupOk, show } from '../harness/index.js';
 

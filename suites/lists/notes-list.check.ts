@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { ListNotesQuery } from '../harness/api.js';
+import type { ListNotesQuery } from '../../kit/core/api.js';
 import { containsCases, judgeContainsCase } from '../harness/contains-cases.js';
 import type { TimeWindow } from '../harness/data.js';
 import {

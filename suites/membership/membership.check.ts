@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'vitest';
+import type { Api } from '../../kit/core/api.js';
 import type { RuleId } from '../../spec/rule-ids.js';
-import type { Api } from '../harness/api.js';
 import { NOT_IN_SMOKE } from '../harness/check.js';
 import type { CollectionRef, NoteRef } from '../harness/data.js';
 import type { CheckContext, Exchange } from '../harness/index.js';

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { type Backdate, type IdMode, opWord, type VersionKind } from '../../kit/core/model-operations.js';
 import type { CheckContext } from '../harness/check.js';
 import { checks, KitError, RuleViolation } from '../harness/index.js';
 import { DeleteCollection, UpdateCollection } from './commands/collection-writes.js';
@@ -11,7 +12,6 @@ import { ListNotes, RelatedNotes, SearchNotes } from './commands/queries.js';
 import { SetCreatedAt } from './commands/set-created-at.js';
 import { UpdateNote } from './commands/update-note.js';
 import { emptyModel, type Model } from './model.js';
-import { type Backdate, type IdMode, opWord, type VersionKind } from './operations.js';
 import type { Real } from './real.js';
 
 const { check } = checks();

@@ -1,7 +1,7 @@
-import type { Api } from '../harness/api.js';
+import type { Api } from '../../kit/core/api.js';
+import type { Exchange } from '../../kit/core/client.js';
 import type { OkBody } from '../harness/bodies.js';
 import type { CheckContext } from '../harness/check.js';
-import type { Exchange } from '../harness/client.js';
 import { KitError, RuleViolation, show } from '../harness/index.js';
 
 /** The system under test as the commands see it. */

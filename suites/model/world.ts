@@ -1,5 +1,5 @@
-import type { Exchange } from '../harness/client.js';
-import type { Owner } from '../harness/ledger.js';
+import type { Exchange } from '../../kit/core/client.js';
+import type { Owner } from '../../kit/core/ledger.js';
 
 /**
  * The run's shadow of the target: what the exchanges of the run established about each note and

@@ -1,4 +1,4 @@
-import type { Exchange } from '../harness/client.js';
+import type { Exchange } from '../../kit/core/client.js';
 import type { CollectionShadow } from '../model/world.js';
 import { agree, instantOf, sameText, show } from './compare.js';
 import type { Env } from './env.js';

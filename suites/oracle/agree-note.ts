@@ -1,4 +1,4 @@
-import type { Exchange } from '../harness/client.js';
+import type { Exchange } from '../../kit/core/client.js';
 import type { Fact, NoteShadow } from '../model/world.js';
 import { agree, instantOf, ruleOf, sameNumber, sameText, show } from './compare.js';
 import type { Env } from './env.js';

@@ -1,4 +1,4 @@
-import type { Exchange } from '../harness/client.js';
+import type { Exchange } from '../../kit/core/client.js';
 import type { Fact, Refusal } from '../model/world.js';
 import type { Judgements } from './judge.js';
 

@@ -1,4 +1,4 @@
-import type { Exchange } from '../harness/client.js';
+import type { Exchange } from '../../kit/core/client.js';
 import { kept } from './observation.js';
 
 /** A rule the oracle found broken: the answer that broke it, and the one that established what it contradicts. */

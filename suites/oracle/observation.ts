@@ -1,24 +1,8 @@
-import type { Exchange } from '../harness/client.js';
-import type { Owner } from '../harness/ledger.js';
+import type { Exchange } from '../../kit/core/client.js';
+import type { ExchangeObserver as CoreObserver, Sent } from '../../kit/core/observer.js';
 import type { Touches } from '../model/world.js';
 
-/** One request as the API layer sent it: the operation, who sent it and what it meant. */
-export interface Sent {
-  /** The operationId of spec/openapi.yaml; undefined for a raw request (bad input, other credentials). */
-  readonly op: string | undefined;
-  readonly actor: Owner;
-  /** Whether the request carried the actor's own token (raw requests may send other credentials). */
-  readonly ownToken: boolean;
-  readonly method: string;
-  /** The path as sent, without the query. */
-  readonly path: string;
-  /** Path parameters by their openapi.yaml names (note_id, collection_id, source_collection_id). */
-  readonly params: Readonly<Record<string, string>>;
-  /** The query and body before the profile's wire names were applied (the kit's own vocabulary). */
-  readonly input?: Readonly<Record<string, unknown>>;
-  /** The JSON body sent, as sent. */
-  readonly body?: unknown;
-}
+export type { Sent } from '../../kit/core/observer.js';
 
 /** A request and its answer, with when it was sent and answered in the run's order of requests. */
 export interface Observation extends Sent {
@@ -31,15 +15,8 @@ export interface Observation extends Sent {
   readonly endedAt: number;
 }
 
-/** What the API layer calls around every request it sends (the oracle implements it). */
-export interface ExchangeObserver {
-  sending(sent: Sent): Pending;
-  answered(pending: Pending, x: Exchange): void;
-  /** The request got no answer (timeout, connection lost): what it may have changed is unknown. */
-  unanswered(pending: Pending): void;
-  /** A fixture API call changed a resource in a way the document does not describe. */
-  touchedByFixture(kind: 'note' | 'collection' | 'user', id: string): void;
-}
+/** The oracle's observer: its record of a request in flight is a Pending. */
+export type ExchangeObserver = CoreObserver<Pending>;
 
 export interface Pending {
   readonly sent: Sent;

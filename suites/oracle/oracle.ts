@@ -1,4 +1,4 @@
-import type { Exchange } from '../harness/client.js';
+import type { Exchange } from '../../kit/core/client.js';
 import { World } from '../model/world.js';
 import { listCollections, searchCollections } from './collection-pages.js';
 import { createCollection, deleteCollection, membership, updateCollection } from './collection-writes.js';

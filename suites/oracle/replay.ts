@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Api } from '../harness/api.js';
-import type { Exchange } from '../harness/client.js';
-import type { KitContext } from '../harness/context.js';
+import type { Api } from '../../kit/core/api.js';
+import type { Exchange } from '../../kit/core/client.js';
+import type { KitContext } from '../../kit/core/context.js';
 import type { Oracle } from './oracle.js';
 
 /**

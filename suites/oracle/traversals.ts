@@ -1,4 +1,4 @@
-import type { Owner } from '../harness/ledger.js';
+import type { Owner } from '../../kit/core/ledger.js';
 import type { Clock } from '../model/world.js';
 import { ms, sameInstant } from './compare.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Breaker, TargetUnavailable } from '../../suites/harness/breaker.js';
+import { Breaker, TargetUnavailable } from '../../kit/core/breaker.js';
 
 const timeout = () => new TargetUnavailable('GET /v2/notes: no complete answer within 1500 ms (timeout)', 'no-answer');
 

@@ -308,7 +308,7 @@ describe('the kit against broken targets', { timeout: BOUND_MS * 2 }, () => {
   });
 
   // In a worker the chain is vitest's cancel (which stops the worker) and the worker's own abort of
-  // what is in flight (suites/harness/signals.ts); this guards it end to end.
+  // what is in flight (kit/core/signals.ts); this guards it end to end.
   it('SIGTERM to the CLI process while a check waits ends it with 143 within 5 s plus the sweep bound', async () => {
     const s = await start(broken.tricklesAfterFirst());
     await sigtermCli(s, 2);

@@ -7,6 +7,7 @@ import { stringify } from 'yaml';
 import { createFake, type Fake } from '../../fake/index.js';
 import { REMOTE_BUDGETS } from '../../kit/budgets.js';
 import { readKitConfig } from '../../kit/config.js';
+import { checkKey } from '../../kit/core/check-key.js';
 import { loadNoteCosts, type NoteCost, type NoteCosts, writeNoteCosts } from '../../kit/note-costs.js';
 import { runKit } from '../../kit/run.js';
 import { startRun } from '../../kit/start.js';
@@ -14,7 +15,6 @@ import { checkRunOptions } from '../../kit/vitest-run.js';
 import { OutcomeCollector } from '../../reporters/collector.js';
 import type { ConformanceReport } from '../../reporters/report.js';
 import { loadBuiltinProfile } from '../../spec/profile.js';
-import { checkKey } from '../../suites/harness/check-key.js';
 import { targetArgs } from './target-args.js';
 
 /**

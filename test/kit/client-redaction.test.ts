@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TargetClient } from '../../suites/harness/client.js';
+import { TargetClient } from '../../kit/core/client.js';
 
 /** Evidence leaves the run in reports: no credential may be in it, also one learned mid-run. */
 describe('evidence redaction', () => {

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFake, type Fake } from '../../fake/index.js';
+import type { HarEntry } from '../../kit/core/har.js';
 import { runKit } from '../../kit/run.js';
 import type { ConformanceReport } from '../../reporters/report.js';
 import { packageRoot } from '../../spec/paths.js';
-import type { HarEntry } from '../../suites/harness/har.js';
 
 /**
  * `--har FILE` records every exchange of the run as HAR 1.2, valid against the HAR schema (the

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { Exchange } from '../../kit/core/client.js';
 import { errorBodyFindings } from '../../kit/profile-init/error-body.js';
 import { type Findings, isObserved, notObserved, type RefusalSample } from '../../kit/profile-init/findings.js';
 import { renderProfile } from '../../kit/profile-init/writer.js';
 import { parseProfile, REFUSAL_KINDS, type RefusalKind } from '../../spec/profile.js';
-import type { Exchange } from '../../suites/harness/client.js';
 
 /** `profile init` on error bodies with a message and no kind: FastAPI's, and the other common shapes. */
 

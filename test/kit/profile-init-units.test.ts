@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Exchange } from '../../kit/core/client.js';
 import { boundCandidates, endpointCandidates, nameCandidates } from '../../kit/profile-init/candidates.js';
 import { errorBodyFindings, sameAnswerAs } from '../../kit/profile-init/error-body.js';
 import {
@@ -17,7 +18,6 @@ import {
 import { statusFindings } from '../../kit/profile-init/refusals.js';
 import { renderProfile } from '../../kit/profile-init/writer.js';
 import { parseProfile, REFUSAL_KINDS, type RefusalKind } from '../../spec/profile.js';
-import type { Exchange } from '../../suites/harness/client.js';
 
 /** The inference steps on answers no reference fake gives: other precisions, body shapes and headers. */
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type fc from 'fast-check';
+import type { OpOf } from '../../../kit/core/model-operations.js';
 import { type Model, pickCollection } from '../model.js';
-import type { OpOf } from '../operations.js';
 import { ok, type Real, violation } from '../real.js';
 
 /** POST /v2/collections, new (with or without an id) or with the id of one that exists (409). */

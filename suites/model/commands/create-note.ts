@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type fc from 'fast-check';
+import type { OpOf } from '../../../kit/core/model-operations.js';
 import { type Model, pickNote } from '../model.js';
-import type { OpOf } from '../operations.js';
 import { numberField, ok, type Real, readNote, violation } from '../real.js';
 
 /** POST /v2/notes, with a fresh id, no id, or the id of a note that exists (409, no upsert). */

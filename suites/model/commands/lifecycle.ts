@@ -1,6 +1,6 @@
 import type fc from 'fast-check';
+import type { OpOf } from '../../../kit/core/model-operations.js';
 import { type Model, pickNote } from '../model.js';
-import type { OpOf } from '../operations.js';
 import { ok, type Real, readNote, refused, violation } from '../real.js';
 
 /** POST /v2/notes/{id}/trash. */

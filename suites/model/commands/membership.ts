@@ -1,6 +1,6 @@
 import type fc from 'fast-check';
+import type { OpOf } from '../../../kit/core/model-operations.js';
 import { learnVersion, type Model, pickCollection, pickNote } from '../model.js';
-import type { OpOf } from '../operations.js';
 import { ok, type Real, readNote, sameSet, violation } from '../real.js';
 
 function link(model: Model, note: string, collection: string): void {

@@ -1,6 +1,6 @@
 import type fc from 'fast-check';
+import type { OpOf } from '../../../kit/core/model-operations.js';
 import { activeCount, type Model, pickCollection, pickNote } from '../model.js';
-import type { OpOf } from '../operations.js';
 import { type Real, readNote, sameSet, violation } from '../real.js';
 
 /** GET /v2/notes/{id}: content, version, trash state and collection_ids as the model says. */

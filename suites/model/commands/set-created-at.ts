@@ -1,7 +1,7 @@
 import type fc from 'fast-check';
+import type { OpOf } from '../../../kit/core/model-operations.js';
 import { sameAtPrecision } from '../../harness/index.js';
 import { learnVersion, type Model, pickNote } from '../model.js';
-import type { OpOf } from '../operations.js';
 import { type Real, readNote, refused, violation } from '../real.js';
 
 /** PATCH /v2/notes/{id}/created-at: earlier than the original creation, between a backdate and it, later than it, or in the future. */

@@ -1,6 +1,6 @@
 import type fc from 'fast-check';
+import type { OpOf } from '../../../kit/core/model-operations.js';
 import { type Model, pickNote } from '../model.js';
-import type { OpOf } from '../operations.js';
 import { numberField, type Real, readNote, refused, violation } from '../real.js';
 
 /** PATCH /v2/notes/{id} with the current, a stale or an ahead version. */

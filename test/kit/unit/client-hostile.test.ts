@@ -1,8 +1,8 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TargetUnavailable } from '../../../suites/harness/breaker.js';
-import { TargetClient } from '../../../suites/harness/client.js';
+import { TargetUnavailable } from '../../../kit/core/breaker.js';
+import { TargetClient } from '../../../kit/core/client.js';
 import { KitError } from '../../../suites/harness/errors.js';
 import { type RecordingServer, recordingServer } from './recording-server.js';
 

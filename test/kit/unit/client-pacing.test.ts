@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { TargetClient } from '../../../suites/harness/client.js';
+import { TargetClient } from '../../../kit/core/client.js';
 import { KitError } from '../../../suites/harness/errors.js';
 import { type RecordingServer, recordingServer } from './recording-server.js';
 

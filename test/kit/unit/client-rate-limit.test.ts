@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { TargetUnavailable } from '../../../suites/harness/breaker.js';
-import { TargetClient } from '../../../suites/harness/client.js';
+import { TargetUnavailable } from '../../../kit/core/breaker.js';
+import { TargetClient } from '../../../kit/core/client.js';
 import { gaps, type RecordingServer, recordingServer } from './recording-server.js';
 
 /** How the client treats a target that rate-limits it: 429 + Retry-After, and X-RateLimit-Remaining. */

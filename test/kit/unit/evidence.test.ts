@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../../suites/harness/client.js';
+import type { Exchange } from '../../../kit/core/client.js';
 import { selectEvidence } from '../../../suites/harness/evidence.js';
 
 const exchange = (n: number, text = `body ${n}`): Exchange => ({

@@ -2,11 +2,11 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Api } from '../../../kit/core/api.js';
+import { TargetClient } from '../../../kit/core/client.js';
+import { Ledger, pendingInJournal } from '../../../kit/core/ledger.js';
 import { loadBuiltinProfile } from '../../../spec/profile.js';
 import type { SchemaRegistry } from '../../../spec/schemas.js';
-import { Api } from '../../../suites/harness/api.js';
-import { TargetClient } from '../../../suites/harness/client.js';
-import { Ledger, pendingInJournal } from '../../../suites/harness/ledger.js';
 import { recordingServer } from './recording-server.js';
 
 /** The cleanup journal: what a run created and did not delete, across processes and interruptions. */

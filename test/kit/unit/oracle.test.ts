@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Exchange } from '../../../kit/core/client.js';
+import type { Owner } from '../../../kit/core/ledger.js';
 import { packageRoot } from '../../../spec/paths.js';
 import { loadRules } from '../../../spec/rules.js';
-import type { Exchange } from '../../../suites/harness/client.js';
-import type { Owner } from '../../../suites/harness/ledger.js';
 import type { Sent } from '../../../suites/oracle/observation.js';
 import { Oracle } from '../../../suites/oracle/oracle.js';
 import { ORACLE_RULES } from '../../../suites/oracle/rules.js';

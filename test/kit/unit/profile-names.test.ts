@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assumedProfile } from '../../../kit/assumed-profile.js';
+import { Api } from '../../../kit/core/api.js';
+import { TargetClient } from '../../../kit/core/client.js';
+import { Ledger } from '../../../kit/core/ledger.js';
 import { loadBuiltinProfile, type Profile } from '../../../spec/profile.js';
 import type { SchemaRegistry } from '../../../spec/schemas.js';
-import { Api } from '../../../suites/harness/api.js';
-import { TargetClient } from '../../../suites/harness/client.js';
 import { KitError } from '../../../suites/harness/errors.js';
-import { Ledger } from '../../../suites/harness/ledger.js';
 import { type RecordingServer, recordingServer } from './recording-server.js';
 
 /**

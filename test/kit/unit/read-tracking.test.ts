@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../../suites/harness/client.js';
-import { ReadLog, trackReads } from '../../../suites/harness/read-tracking.js';
+import type { Exchange } from '../../../kit/core/client.js';
+import { ReadLog, trackReads } from '../../../kit/core/read-tracking.js';
 
 function exchange(method: string, path: string, status: number): Exchange {
   return { method, path, requestHeaders: {}, status, headers: {}, text: '{}', json: {}, durationMs: 1 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactDeep, redactText } from '../../../suites/harness/redact.js';
+import { redactDeep, redactText } from '../../../kit/core/redact.js';
 
 /** The report's final pass: every token, in every form a target may hand it back, in every string. */
 describe('redaction', () => {

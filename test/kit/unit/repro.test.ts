@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TargetClient } from '../../../suites/harness/client.js';
-import { shellWord } from '../../../suites/harness/repro.js';
+import { TargetClient } from '../../../kit/core/client.js';
+import { shellWord } from '../../../kit/core/repro.js';
 import { type RecordingServer, recordingServer } from './recording-server.js';
 
 /**

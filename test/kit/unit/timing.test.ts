@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { assumedProfile } from '../../../kit/assumed-profile.js';
+import type { Api } from '../../../kit/core/api.js';
+import { eventually, poll, sameAtPrecision, searchIndexLagMs, timestampPrecisionMs } from '../../../kit/core/timing.js';
 import { loadBuiltinProfile, type Profile } from '../../../spec/profile.js';
-import type { Api } from '../../../suites/harness/api.js';
 import { DataFactory } from '../../../suites/harness/data.js';
 import { KitError } from '../../../suites/harness/errors.js';
 import { expectSameInstant } from '../../../suites/harness/expect.js';
-import {
-  eventually,
-  poll,
-  sameAtPrecision,
-  searchIndexLagMs,
-  timestampPrecisionMs,
-} from '../../../suites/harness/timing.js';
 
 const profile = (extra: Partial<Profile> = {}): Profile => ({ name: 'p', ...extra });
 const T = Date.parse('2024-05-06T07:08:09.456Z');

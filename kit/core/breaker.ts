@@ -1,4 +1,4 @@
-import { KitError } from './errors.js';
+import { KitError } from '../../spec/verdicts.js';
 
 export type Unavailability = 'no-answer' | 'rate-limited';
 

@@ -1,16 +1,12 @@
+import type { Need } from '../../spec/needs.js';
+
+export type { Need } from '../../spec/needs.js';
+
 import { profileField } from '../../spec/profile.js';
 import { loadRules } from '../../spec/rules.js';
 import type { KitContext } from './context.js';
 
 /** What a check may need beyond what every target offers; unmet needs skip it with the reason. */
-export type Need =
-  | 'secondary'
-  | 'fixtures'
-  | `fixtures:${'users' | 'grants' | 'quota' | 'attachments' | 'rate_limit'}`
-  | `profile:${string}`
-  | { notes: number }
-  | { collections: number };
-
 const knownRules = new Map(loadRules().map((r) => [r.id, r]));
 
 /** The checks' needs from the catalogue: a rule's `needs` fields must be present in the profile. */

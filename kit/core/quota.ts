@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CreateCapReached, type QuotaInfo, QuotaSpent, quotaWords } from '../../spec/verdicts.js';
 import type { Exchange } from './client.js';
-import { CreateCapReached, type QuotaInfo, QuotaSpent, quotaWords } from './errors.js';
 
-export type { QuotaInfo } from './errors.js';
+export type { QuotaInfo } from '../../spec/verdicts.js';
 
 /** The first natural quota refusal of the run, for the quota rules to be judged without the fixture API. */
 export interface NaturalRefusal {

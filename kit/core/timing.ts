@@ -1,6 +1,6 @@
+import { KitError } from '../../spec/verdicts.js';
 import type { Exchange } from './client.js';
 import type { KitContext } from './context.js';
-import { KitError } from './errors.js';
 
 /** How long the kit waits for a write to show in search or related notes when the target declares nothing. */
 export const DEFAULT_SEARCH_INDEX_LAG_MS = 10_000;

@@ -1,6 +1,6 @@
-import type { ExchangeObserver } from '../oracle/observation.js';
+import { KitError } from '../../spec/verdicts.js';
 import type { TargetClient } from './client.js';
-import { KitError } from './errors.js';
+import type { ExchangeObserver } from './observer.js';
 import { tracked } from './signals.js';
 
 export interface FixtureUser {

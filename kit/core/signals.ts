@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KitError } from './errors.js';
+import { KitError } from '../../spec/verdicts.js';
 
 /**
  * How a worker takes the signals that reach its whole process group (Ctrl-C; SIGTERM from

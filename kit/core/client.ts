@@ -1,6 +1,6 @@
 import { Agent, request, errors as undiciErrors } from 'undici';
+import { KitError } from '../../spec/verdicts.js';
 import { Breaker, TargetUnavailable } from './breaker.js';
-import { KitError } from './errors.js';
 import type { Exchange } from './exchange.js';
 import { type HarEntry, harEntry } from './har.js';
 import { trackReads } from './read-tracking.js';

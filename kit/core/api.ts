@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { OPERATIONS, type OperationId } from '../../spec/operations.js';
 import { type EndpointDecl, type Name, type Profile, primaryName } from '../../spec/profile.js';
 import type { SchemaRegistry } from '../../spec/schemas.js';
-import type { ExchangeObserver } from '../oracle/observation.js';
+import { isCreateCapReached, isKitError, isQuotaSpent, KitError, QuotaSpent, quotaWords } from '../../spec/verdicts.js';
 import type { Exchange, SendOptions, TargetClient } from './client.js';
-import { isCreateCapReached, isKitError, isQuotaSpent, KitError, QuotaSpent, quotaWords } from './errors.js';
 import type { Ledger, Owner } from './ledger.js';
+import type { ExchangeObserver } from './observer.js';
 import type { CreatedKind, CreateGuard } from './quota.js';
 import { tracked } from './signals.js';
 

@@ -1,0 +1,56 @@
+// The augmented module must be imported for the augmentation to apply to its re-exported TaskMeta.
+import type {} from 'vitest';
+import type { Need } from './needs.js';
+
+/**
+ * What a check carries to the report as data (vitest `TaskMeta`): its rules, what it needs, its
+ * cost, and, when it did not pass, its evidence. Declared here, below every layer, so the check
+ * wrapper (suites/harness/check.ts) that writes it and the collector (reporters/) that reads it
+ * share one type.
+ */
+export interface CheckMeta {
+  /** The rule ids this check verifies. */
+  rules?: string[];
+  /** A failed check's exchanges, redacted: those a failure judged first (marked), then context (evidence.ts). */
+  evidence?: EvidenceExchange[];
+  /** A shell command replaying the exchange the check's failure judged (repro.ts). */
+  repro?: string;
+  /** Per rule failed through verify() or a RuleViolation: the repro of the exchange that judged it. */
+  ruleRepros?: Record<string, string>;
+  /** Per rule failed through verify() or a RuleViolation: the position in `evidence` of the exchange that judged it. */
+  ruleJudged?: Record<string, number>;
+  requests?: number;
+  /** fast-check seed of a property that ran. */
+  seed?: number;
+  /** Rules a check found broken through verify(), with the reason; the check's other rules passed. */
+  ruleFailures?: Record<string, string>;
+  /** Rules a check could not judge with what the target offers (skipRule), with the reason. */
+  ruleSkips?: Record<string, string>;
+  /** The check belongs to the smoke tier (`--tier smoke`: one cheap judgement per area for every deploy). */
+  smoke?: boolean;
+  /** Notes the check created in the tokens' accounts (counted against the run's cap; kit/note-costs.json). */
+  notes?: number;
+  /** What the check needs beyond what every target offers (kit/core/needs.ts). */
+  needs?: Need[];
+}
+
+/** One exchange of evidence, as recorded by the kit (redacted). */
+export interface EvidenceExchange {
+  method: string;
+  path: string;
+  requestHeaders: Record<string, string>;
+  requestBody?: string;
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** The answer a failed assertion judged (these come first in a check's evidence). */
+  judged?: boolean;
+  /** Its entry in the run's recording (`--har`; kit/core/har.ts), when it is recorded. */
+  id?: string;
+  /** The same entry as the report names it: the recording's file and the entry's `_id`. */
+  har_entry?: { file: string; id: string };
+}
+
+declare module 'vitest' {
+  export interface TaskMeta extends CheckMeta {}
+}
