@@ -1,8 +1,7 @@
-import { readdirSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Vitest } from 'vitest/node';
 import { KitError } from '../spec/verdicts.js';
-import { WORKER_FILE_PREFIX } from './core/signals.js';
+import { workerPids } from './core/run-folder.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
@@ -68,15 +67,8 @@ export class Interrupt {
    */
   private stopWorkers(): void {
     if (!this.runDir) return;
-    let names: string[];
-    try {
-      names = readdirSync(this.runDir).filter((n) => n.startsWith(WORKER_FILE_PREFIX));
-    } catch {
-      return; // the run directory is gone: the run is over
-    }
-    for (const name of names) {
-      const pid = Number(name.slice(WORKER_FILE_PREFIX.length));
-      if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) continue;
+    for (const pid of workerPids(this.runDir)) {
+      if (pid === process.pid) continue;
       try {
         process.kill(pid, 'SIGTERM');
       } catch {

@@ -1,5 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { createVitest } from 'vitest/node';
 import { OutcomeCollector } from '../reporters/collector.js';
 import { interruptionOf, markInterrupted } from '../reporters/interrupted.js';
@@ -171,14 +171,22 @@ function tierSequence(): { sequence: { sequencer: typeof QuotaLastSequencer } } 
   return { sequence: { sequencer: QuotaLastSequencer } };
 }
 
-/** Writes one report, creating its directory; returns the problem, if any, in one line. */
+/**
+ * Writes one report, creating its directory; returns the problem, if any, in one line. The text
+ * goes to a new file beside it, renamed over the path: whatever appeared at the path since the
+ * up-front check (a named pipe nobody reads, say) cannot block the process in a write that no
+ * signal interrupts, and a reader never sees half a report.
+ */
 function writeReport(path: string, render: () => string): string[] {
   const file = resolve(path);
+  const fresh = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
   try {
     makeDirectories(dirname(file));
-    writeFileSync(file, render());
+    writeFileSync(fresh, render(), { flag: 'wx' });
+    renameSync(fresh, file);
     return [];
   } catch (error) {
+    rmSync(fresh, { force: true });
     return [`cannot write the report ${path}: ${(error as Error).message.split('\n')[0]}`];
   }
 }

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../spec/verdicts.js';
@@ -11,11 +11,11 @@ import { FixturesClient } from './core/fixtures-client.js';
 import { type HarEntry, harWriter, recordedHarEntries } from './core/har.js';
 import { journalCreates, Ledger, type LedgerEntry } from './core/ledger.js';
 import type { QuotaInfo } from './core/quota.js';
-import { SECRETS_FILE_PREFIX } from './core/signals.js';
+import { countRequests, learnedSecrets, spentQuota } from './core/run-folder.js';
 import { probeTarget, probeToken } from './probe.js';
 import { settleUncertain, sweep } from './sweep.js';
 import { startTarget } from './target.js';
-import { createdInRun, spentQuota, withTierAndCaps } from './tier.js';
+import { createdInRun, withTierAndCaps } from './tier.js';
 
 export interface RunHandle {
   readonly context: KitContext;
@@ -185,26 +185,6 @@ async function fixtureUser(fixtures: FixturesClient, ledger: Ledger): Promise<st
   return user.token;
 }
 
-/** The tokens workers learned during the run (kit.ts writes them, one JSON string a line). */
-function learnedSecrets(runDir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(runDir)) {
-    if (!name.startsWith(SECRETS_FILE_PREFIX)) continue;
-    for (const line of readFileSync(join(runDir, name), 'utf8').split('\n'))
-      if (line) out.push(JSON.parse(line) as string);
-  }
-  return out;
-}
-
 function describeDuration(ms: number): string {
   return ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 1000)} s`;
-}
-
-function countRequests(runDir: string): number {
-  let total = 0;
-  for (const name of readdirSync(runDir)) {
-    if (name.startsWith('requests-'))
-      total += (JSON.parse(readFileSync(join(runDir, name), 'utf8')) as { requests: number }).requests;
-  }
-  return total;
 }

@@ -1,10 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import type { KitConfig } from './config.js';
 import type { KitContext, Tier } from './core/context.js';
 import { journalCreates } from './core/ledger.js';
-import { QUOTA_FILE, type QuotaInfo } from './core/quota.js';
 
 /**
  * Creates a run may make in the accounts of the given tokens, by tier, when the target is remote
@@ -60,12 +57,6 @@ export function withTierAndCaps(context: KitContext, config: KitConfig): KitCont
 export function createdInRun(runDir: string): { notes: number; collections: number } {
   const created = journalCreates(runDir);
   return { notes: created.note, collections: created.collection };
-}
-
-/** The quota a create found spent (written by the worker's CreateGuard), if any. */
-export function spentQuota(runDir: string): QuotaInfo | undefined {
-  const path = join(runDir, QUOTA_FILE);
-  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as QuotaInfo) : undefined;
 }
 
 /**

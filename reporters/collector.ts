@@ -37,12 +37,8 @@ export class OutcomeCollector implements Reporter {
       ...(result.state === 'skipped' && result.note ? { note: result.note } : {}),
       errors: (result.errors ?? []).map((e) => ({ ...(e.name ? { name: e.name } : {}), message: e.message })),
       ...(meta.evidence ? { evidence: meta.evidence } : {}),
-      ...(meta.repro ? { repro: meta.repro } : {}),
-      ...(meta.ruleRepros ? { ruleRepros: meta.ruleRepros } : {}),
-      ...(meta.ruleJudged ? { ruleJudged: meta.ruleJudged } : {}),
+      ...(meta.verdicts ? { verdicts: meta.verdicts } : {}),
       ...(meta.seed !== undefined ? { seed: meta.seed } : {}),
-      ...(meta.ruleFailures ? { ruleFailures: meta.ruleFailures } : {}),
-      ...(meta.ruleSkips ? { ruleSkips: meta.ruleSkips } : {}),
       ...(meta.requests !== undefined ? { requests: meta.requests } : {}),
       ...(meta.notes !== undefined ? { notes: meta.notes } : {}),
       // diagnostic() is undefined for a test that did not run; its duration is in milliseconds.

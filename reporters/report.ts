@@ -1,14 +1,6 @@
 import type { Rule, RuleLevel } from '../spec/rules.js';
 import { ruleArea, selectedByOnly } from '../spec/rules.js';
-import {
-  classify,
-  isKitError,
-  isQuotaSpent,
-  ORACLE_UNJUDGED,
-  type QuotaInfo,
-  quotaWords,
-  RuleFailures,
-} from '../spec/verdicts.js';
+import { ORACLE_UNJUDGED, type QuotaInfo, quotaWords } from '../spec/verdicts.js';
 
 export { quotaWords } from '../spec/verdicts.js';
 
@@ -22,9 +14,9 @@ import { plainReason, plural, showInvisible } from './text.js';
 export type Verdict = 'pass' | 'fail' | 'error' | 'skipped' | 'warn' | 'differs';
 export const VERDICTS: readonly Verdict[] = ['pass', 'fail', 'error', 'skipped', 'warn', 'differs'];
 
-export type { EvidenceExchange } from '../spec/check-meta.js';
+export type { EvidenceExchange, RuleOutcome } from '../spec/check-meta.js';
 
-import type { EvidenceExchange } from '../spec/check-meta.js';
+import type { EvidenceExchange, RuleOutcome } from '../spec/check-meta.js';
 
 /** What the runner tells about one check (a vitest test naming rules). */
 export interface CheckOutcome {
@@ -36,17 +28,9 @@ export interface CheckOutcome {
   note?: string;
   errors: ReadonlyArray<{ name?: string; message: string }>;
   evidence?: readonly EvidenceExchange[];
-  /** A shell command replaying the exchange the check's failure judged. */
-  repro?: string;
-  /** The same per rule failed through verify() or a RuleViolation. */
-  ruleRepros?: Readonly<Record<string, string>>;
-  /** Per rule failed through verify() or a RuleViolation: the position in `evidence` of the exchange it judged. */
-  ruleJudged?: Readonly<Record<string, number>>;
+  /** The verdict of each of its rules, as the check wrapper decided it (spec/check-meta.ts). */
+  verdicts?: Readonly<Record<string, RuleOutcome>>;
   seed?: number;
-  /** Rules found broken through verify(): only these failed; the check's other rules passed. */
-  ruleFailures?: Readonly<Record<string, string>>;
-  /** Rules the check could not judge with what the target offers (the others it judged). */
-  ruleSkips?: Readonly<Record<string, string>>;
   /** How long the check ran (vitest's TestCase.diagnostic().duration), in milliseconds. */
   durationMs?: number;
   /** Requests the check itself sent (its file's shared setup and cleanup are not counted here). */
@@ -148,30 +132,25 @@ export interface ReportInput {
   durationMs?: number;
 }
 
-/** The verdict of one check for one rule: per-rule results first, then what the error means (`classify`). */
+/**
+ * The verdict of one check for one rule: what the check wrapper decided (an advisory rule's
+ * fail is a warning). A check with no decision ended outside the wrapper (vitest's own timeout,
+ * a file whose setup failed): it judged nothing, and says what stopped it.
+ */
 export function checkVerdict(
   outcome: CheckOutcome,
   advisory: boolean,
-  ruleId?: string,
+  ruleId: string,
 ): { verdict: Verdict; message: string } {
-  // A rule the check left unjudged (skipRule) is skipped, also when the check passed: never a pass unseen.
-  const skip = ruleId === undefined ? undefined : outcome.ruleSkips?.[ruleId];
-  if (outcome.state === 'passed')
-    return skip === undefined ? { verdict: 'pass', message: '' } : { verdict: 'skipped', message: oneLine(skip) };
-  // A rule found broken by verify() failed, even if the check later stopped for another reason.
-  const failure = ruleId === undefined ? undefined : outcome.ruleFailures?.[ruleId];
-  if (outcome.state === 'failed' && failure !== undefined)
-    return { verdict: advisory ? 'warn' : 'fail', message: oneLine(failure) };
-  if (skip !== undefined) return { verdict: 'skipped', message: oneLine(skip) };
-  if (outcome.state === 'failed' && outcome.errors[0]?.name === RuleFailures.name)
-    return { verdict: 'pass', message: '' };
+  const decided = outcome.verdicts?.[ruleId];
+  if (decided) {
+    const verdict = decided.verdict === 'fail' && advisory ? 'warn' : decided.verdict;
+    return { verdict, message: decided.verdict === 'pass' ? '' : oneLine(decided.message) };
+  }
   if (outcome.state === 'skipped') return { verdict: 'skipped', message: outcome.note ?? 'skipped' };
-  const first = outcome.errors[0] ?? { name: 'Error', message: 'failed without an error' };
-  const message = oneLine(first.message);
-  if (classify(first) === 'fail') return { verdict: advisory ? 'warn' : 'fail', message };
-  if (isKitError(first)) return { verdict: 'error', message };
-  // A TypeError or the like inside a check is the kit's own problem, not the target's.
-  return { verdict: 'error', message: `${first.name ?? 'Error'} in the check: ${message}` };
+  if (outcome.state === 'passed') return { verdict: 'pass', message: '' };
+  const first = outcome.errors[0];
+  return { verdict: 'error', message: `the check stopped before it judged: ${oneLine(first?.message ?? 'no error')}` };
 }
 
 /** Worst first: a failure shows the target breaks the rule even if another check could not judge. */
@@ -195,8 +174,8 @@ export function buildReport(input: ReportInput): ConformanceReport {
       const judgedSomething = verdict !== 'pass' && verdict !== 'skipped';
       if (outcome.seed !== undefined && judgedSomething) result.seed = outcome.seed;
       if (judgedSomething && outcome.evidence?.length)
-        result.evidence = evidenceOfRule(outcome.evidence, outcome.ruleJudged?.[id]);
-      const repro = outcome.ruleRepros?.[id] ?? outcome.repro;
+        result.evidence = evidenceOfRule(outcome.evidence, outcome.verdicts?.[id]?.judged);
+      const repro = outcome.verdicts?.[id]?.repro;
       if (judgedSomething && repro) result.repro = repro;
       if (outcome.durationMs !== undefined) result.duration_ms = Math.round(outcome.durationMs);
       if (outcome.requests !== undefined) result.requests = outcome.requests;
@@ -233,9 +212,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
   for (const r of rules) summary[r.verdict]++;
   const blocking = rules.filter((r) => isBlocking(r, input.profileDeclared));
   // A spent quota explains an error only where the rule's worst check ended on it.
-  const quotaRules = new Set(
-    input.outcomes.filter((o) => o.state === 'failed' && isQuotaSpent(o.errors[0])).flatMap((o) => o.rules),
-  );
+  const quotaRules = new Set(input.outcomes.flatMap((o) => o.rules.filter((id) => o.verdicts?.[id]?.quota)));
   const quotaOnly =
     input.quota !== undefined &&
     input.runErrors.length === 0 &&

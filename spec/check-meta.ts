@@ -13,25 +13,35 @@ export interface CheckMeta {
   rules?: string[];
   /** A failed check's exchanges, redacted: those a failure judged first (marked), then context (evidence.ts). */
   evidence?: EvidenceExchange[];
-  /** A shell command replaying the exchange the check's failure judged (repro.ts). */
-  repro?: string;
-  /** Per rule failed through verify() or a RuleViolation: the repro of the exchange that judged it. */
-  ruleRepros?: Record<string, string>;
-  /** Per rule failed through verify() or a RuleViolation: the position in `evidence` of the exchange that judged it. */
-  ruleJudged?: Record<string, number>;
+  /**
+   * The check's verdict for each of its rules, decided by the check wrapper where the ending is
+   * known as it happened (suites/harness/check.ts): the report reads these, never an error's name.
+   */
+  verdicts?: Record<string, RuleOutcome>;
   requests?: number;
   /** fast-check seed of a property that ran. */
   seed?: number;
-  /** Rules a check found broken through verify(), with the reason; the check's other rules passed. */
-  ruleFailures?: Record<string, string>;
-  /** Rules a check could not judge with what the target offers (skipRule), with the reason. */
-  ruleSkips?: Record<string, string>;
   /** The check belongs to the smoke tier (`--tier smoke`: one cheap judgement per area for every deploy). */
   smoke?: boolean;
   /** Notes the check created in the tokens' accounts (counted against the run's cap; kit/note-costs.json). */
   notes?: number;
   /** What the check needs beyond what every target offers (kit/core/needs.ts). */
   needs?: Need[];
+}
+
+/** How a check ended for one rule (the report turns `fail` of an advisory rule into `warn`). */
+export type CheckVerdict = 'pass' | 'fail' | 'error' | 'skipped';
+
+export interface RuleOutcome {
+  verdict: CheckVerdict;
+  /** Why, in one line: the failed expectation, the skip reason, what stopped the check. */
+  message: string;
+  /** The position in the check's `evidence` of the exchange that judged this rule. */
+  judged?: number;
+  /** A shell command replaying that exchange (kit/core/repro.ts). */
+  repro?: string;
+  /** The check stopped because the account's note quota is spent (the run's exit 3, not a failure). */
+  quota?: true;
 }
 
 /** One exchange of evidence, as recorded by the kit (redacted). */

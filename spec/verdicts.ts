@@ -1,7 +1,8 @@
 /**
  * The one vocabulary of how a check ends when it does not pass, and the verdict each ending
- * gets. Checks throw these; the check wrapper, the start-up probe and the reporter read them
- * back only through `classify` (a thrown error crosses the worker boundary as name + message).
+ * gets. Checks throw these; the check wrapper (suites/harness/check.ts) reads them through
+ * `classify` where they are thrown and records each rule's verdict as data (spec/check-meta.ts),
+ * so the report never decodes an error crossing the worker boundary.
  *  - AssertionError (a failed expect), NonConformance, RuleViolation: the target breaks a rule (fail);
  *  - KitError, TimeoutError, AbortError: the kit could not judge (error): connection refused,
  *    timeout, garbage, a setup step that failed, a budget spent, a profile name the target ignores;

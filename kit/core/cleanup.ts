@@ -1,38 +1,50 @@
 import type { Api } from './api.js';
-import type { TargetClient } from './client.js';
 import type { FixturesClient } from './fixtures-client.js';
 import type { Ledger, LedgerEntry } from './ledger.js';
 
-/** What cleaning up needs of the worker's kit (kit.ts calls cleanUp with itself; no import back). */
-type Kit = {
-  readonly client: TargetClient;
-  readonly api: Api;
-  readonly secondary: Api | undefined;
-  readonly fixtures: FixturesClient | undefined;
-  readonly ledger: Ledger;
-};
+/** Who can delete what a ledger lists: the tokens' APIs and, for fixture users, the fixture API. */
+export interface Deleters {
+  readonly primary: Api;
+  readonly secondary?: Api | undefined;
+  readonly fixtures?: FixturesClient | undefined;
+}
 
-/** Deletes what this worker created and has not deleted yet; a failure leaves it for the run's sweep. */
-export async function cleanUp(kit: Kit): Promise<void> {
-  kit.client.record(undefined);
-  for (const entry of kit.ledger.pending()) {
+/**
+ * Deletes everything the ledger still lists, in the order created (notes before the collections
+ * made after them, data of a fixture user with the user). The one mechanism of the worker's
+ * cleanup at the end of a file, the run's final sweep over the journal every process wrote, and
+ * the differential run's cleanup. What fails stays pending: the sweep tries again, and what is
+ * pending after it is counted as left behind.
+ */
+export async function deletePending(ledger: Ledger, by: Deleters): Promise<void> {
+  const users = new Set(
+    ledger
+      .pending()
+      .filter((e) => e.kind === 'user')
+      .map((e) => e.id),
+  );
+  for (const entry of ledger.pending()) {
     try {
-      await deleteEntry(kit, entry);
+      await deleteEntry(ledger, by, entry, users);
     } catch {
-      // Left in the journal: the run's final sweep tries again and counts it if it stays.
+      // Stays pending: a later sweep tries again, and the report counts it if it stays.
     }
   }
 }
 
-async function deleteEntry(kit: Kit, entry: LedgerEntry): Promise<void> {
+async function deleteEntry(ledger: Ledger, by: Deleters, entry: LedgerEntry, users: Set<string>): Promise<void> {
   if (entry.kind === 'user') {
-    if (!kit.fixtures) return;
-    await kit.fixtures.deleteUser(entry.id);
-    kit.ledger.deleted('user', entry.id);
+    if (!by.fixtures) return;
+    await by.fixtures.deleteUser(entry.id);
+    ledger.deleted('user', entry.id); // and, in the ledger, the user's data with it
     return;
   }
-  if (entry.owner.startsWith('user:')) return; // goes with its fixture user
-  const api = entry.owner === 'secondary' ? kit.secondary : kit.api;
+  if (entry.owner.startsWith('user:')) {
+    // Goes with its fixture user; if that user is not pending, it went then.
+    if (!users.has(entry.owner.slice('user:'.length))) ledger.deleted(entry.kind, entry.id);
+    return;
+  }
+  const api = entry.owner === 'secondary' ? by.secondary : by.primary;
   if (!api) return;
   if (entry.kind === 'note') await api.deleteNote(entry.id);
   else await api.deleteCollection(entry.id);

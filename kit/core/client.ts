@@ -506,10 +506,50 @@ function parseJson(text: string, contentType: string | undefined): unknown {
   if (text === '') return undefined;
   if (contentType && !/json/i.test(contentType) && !/^\s*[{[]/.test(text)) return undefined;
   try {
-    return JSON.parse(text);
+    return JSON.parse(text.length > 1 << 20 ? withoutLongListTails(text) : text);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Lists in a parsed body keep their first LONGEST_LIST items (the text itself stays whole). The
+ * document's longest page is 100 items, so a longer list already breaks its schema, which the
+ * schema check still sees. Cut in the text, before parsing: a hostile answer of a million `{}`
+ * within the byte cap would otherwise make ~50 MiB of objects at once for every answer.
+ */
+export const LONGEST_LIST = 2000;
+
+/** The JSON text with every list cut after LONGEST_LIST items (a text that is not JSON stays one). */
+export function withoutLongListTails(text: string): string {
+  const counts: number[] = []; // items so far of each open list; -1 for an object
+  const parts: string[] = [];
+  let from = 0;
+  let skipDepth = -1; // the depth of the list whose tail is being skipped
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // a string: jump to its closing quote
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x5b || c === 0x7b) {
+      counts.push(c === 0x5b ? 1 : -1);
+    } else if (c === 0x5d || c === 0x7d) {
+      if (skipDepth === counts.length) {
+        from = i;
+        skipDepth = -1;
+      }
+      counts.pop();
+    } else if (c === 0x2c && skipDepth < 0 && counts.length > 0 && counts[counts.length - 1]! >= 1) {
+      const depth = counts.length;
+      if (++counts[depth - 1]! > LONGEST_LIST) {
+        parts.push(text.slice(from, i));
+        skipDepth = depth;
+      }
+    }
+  }
+  if (parts.length === 0) return text;
+  parts.push(text.slice(from));
+  return parts.join('');
 }
 
 /** No HTTP answer at all, named by its cause (TargetUnavailable, so the breaker counts it). */

@@ -1,6 +1,6 @@
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync } from 'node:fs';
 import type { Exchange } from './exchange.js';
+import { harLines, harPath } from './run-folder.js';
 
 /**
  * The run's recording as HAR 1.2 (`--har FILE`), which a browser's developer tools open (Network
@@ -10,7 +10,6 @@ import type { Exchange } from './exchange.js';
  * with every secret known by then, before the run directory goes.
  */
 
-export const HAR_FILE_PREFIX = 'har-';
 /** A body kept in the recording is cut here: a hostile 8 MiB answer must not become 8 MiB per entry. */
 const HAR_BODY_CHARS = 16 * 1024;
 
@@ -106,21 +105,18 @@ export function harEntry(x: Exchange, sent: SentFacts, id: string): HarEntry {
 
 /** Appends one process's entries to its file in the run directory (one JSON entry a line). */
 export function harWriter(runDir: string, name: string): (entry: HarEntry) => void {
-  const file = join(runDir, `${HAR_FILE_PREFIX}${name}.jsonl`);
+  const file = harPath(runDir, name);
   return (entry) => appendFileSync(file, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
 }
 
 /** Every entry the run's processes recorded, in the order they were sent. */
 export function recordedHarEntries(runDir: string): HarEntry[] {
   const entries: HarEntry[] = [];
-  for (const name of readdirSync(runDir)) {
-    if (!name.startsWith(HAR_FILE_PREFIX)) continue;
-    for (const line of readFileSync(join(runDir, name), 'utf8').split('\n')) {
-      try {
-        if (line) entries.push(JSON.parse(line) as HarEntry);
-      } catch {
-        // a line cut short by a worker stopped mid-write (an interrupted run)
-      }
+  for (const line of harLines(runDir)) {
+    try {
+      entries.push(JSON.parse(line) as HarEntry);
+    } catch {
+      // a line cut short by a worker stopped mid-write (an interrupted run)
     }
   }
   return entries.sort((a, b) => a.startedDateTime.localeCompare(b.startedDateTime));

@@ -1,5 +1,5 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { journalPath } from './run-folder.js';
 
 export type ResourceKind = 'note' | 'collection' | 'user';
 /** Who can delete it: the main user, the second user, or a fixture user (deleted with the user). */
@@ -18,8 +18,6 @@ export interface LedgerEntry {
   trashed?: true;
 }
 
-const FILE = 'ledger.jsonl';
-
 /**
  * The cleanup journal: every resource a run creates is appended here the moment the target
  * confirms it, and every delete likewise. Each test file cleans up its own at the end; the run
@@ -30,7 +28,7 @@ export class Ledger {
   private readonly mine = new Map<string, LedgerEntry>();
 
   constructor(runDir: string) {
-    this.path = join(runDir, FILE);
+    this.path = journalPath(runDir);
   }
 
   created(kind: ResourceKind, id: string, owner: Owner): void {
@@ -84,7 +82,7 @@ export class Ledger {
 
 /** Everything the whole run created and did not delete, read back from the journal. */
 export function pendingInJournal(runDir: string): LedgerEntry[] {
-  const path = join(runDir, FILE);
+  const path = journalPath(runDir);
   if (!existsSync(path)) return [];
   const open = new Map<string, LedgerEntry>();
   for (const line of readFileSync(path, 'utf8').split('\n')) {
@@ -109,7 +107,7 @@ export function pendingInJournal(runDir: string): LedgerEntry[] {
 /** How many of each kind the whole run created (the journal's `created` lines, deleted or not): the report's cost. */
 export function journalCreates(runDir: string): Record<ResourceKind, number> {
   const counts: Record<ResourceKind, number> = { note: 0, collection: 0, user: 0 };
-  const path = join(runDir, FILE);
+  const path = journalPath(runDir);
   if (!existsSync(path)) return counts;
   const seen = new Set<string>();
   for (const line of readFileSync(path, 'utf8').split('\n')) {
@@ -132,7 +130,7 @@ export function journalCreates(runDir: string): Record<ResourceKind, number> {
  * delete of the same id followed. Those without an id can never be settled.
  */
 export function uncertainInJournal(runDir: string): LedgerEntry[] {
-  const path = join(runDir, FILE);
+  const path = journalPath(runDir);
   if (!existsSync(path)) return [];
   const open = new Map<string, LedgerEntry>();
   let anonymous = 0;

@@ -1,7 +1,6 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { CreateCapReached, type QuotaInfo, QuotaSpent, quotaWords } from '../../spec/verdicts.js';
 import type { Exchange } from './client.js';
+import { writeSpentQuota } from './run-folder.js';
 
 export type { QuotaInfo } from '../../spec/verdicts.js';
 
@@ -15,8 +14,6 @@ export interface NaturalRefusal {
 }
 
 export type CreatedKind = 'note' | 'collection';
-
-export const QUOTA_FILE = 'quota.json';
 
 /** Whether an answer is the documented quota refusal (error.type = quota_exceeded), whatever its status. */
 export function quotaBody(x: Exchange): QuotaInfo | undefined {
@@ -101,7 +98,7 @@ export class CreateGuard {
     if (!quota) return undefined;
     if (!this.spent.has(token)) this.spent.set(token, quota);
     // For the report (the main process reads it when the run ends): the first spent quota.
-    if (this.runDir && this.spent.size === 1) writeFileSync(join(this.runDir, QUOTA_FILE), JSON.stringify(quota));
+    if (this.runDir && this.spent.size === 1) writeSpentQuota(this.runDir, quota);
     return quota;
   }
 

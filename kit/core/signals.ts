@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { KitError } from '../../spec/verdicts.js';
+import { writeWorkerFile } from './run-folder.js';
 
 /**
  * How a worker takes the signals that reach its whole process group (Ctrl-C; SIGTERM from
@@ -14,12 +14,6 @@ import { KitError } from '../../spec/verdicts.js';
  * a create aborted that late may leave its resource unknown to the sweep.
  */
 export const STOP_GRACE_MS = 1000;
-
-/** Files in the run directory naming the workers' pids, so the run command can pass a signal on. */
-export const WORKER_FILE_PREFIX = 'worker-';
-
-/** Files in the run directory with the tokens workers learned (fixture users'), for the report's final redaction. */
-export const SECRETS_FILE_PREFIX = 'secrets-';
 
 // On globalThis: files may share a worker process but each evaluate this module afresh.
 const STATE = Symbol.for('notes-conformance.worker-signals');
@@ -54,8 +48,7 @@ export function stopSignal(): AbortSignal {
  * the run command (`kill PID`, `timeout`) is passed on to it.
  */
 export function registerWorker(runDir: string): void {
-  const file = join(runDir, `${WORKER_FILE_PREFIX}${process.pid}`);
-  writeFileSync(file, String(process.pid));
+  const file = writeWorkerFile(runDir);
   // One listener for all runs a worker serves (the fault matrix runs many in one worker).
   if (state.workerFiles.size === 0)
     process.once('exit', () => {

@@ -1,4 +1,5 @@
 import type { Api } from '../core/api.js';
+import { deletePending } from '../core/cleanup.js';
 import type { Ledger } from '../core/ledger.js';
 import type { Op } from '../core/model-operations.js';
 import { execute } from './execute.js';
@@ -62,14 +63,7 @@ export async function runSequence(
   }
 }
 
-/** Deletes what the target still holds of the run: notes first, so collections go empty. */
+/** Deletes what the target still holds of the run (core/cleanup.ts, as the kit's own runs do). */
 async function cleanUp(ctx: SequenceContext): Promise<void> {
-  for (const entry of ctx.targetLedger.pending()) {
-    try {
-      if (entry.kind === 'note') await ctx.targetApi.deleteNote(entry.id);
-      else if (entry.kind === 'collection') await ctx.targetApi.deleteCollection(entry.id);
-    } catch {
-      // Stays pending: counted as left over at the end of the run.
-    }
-  }
+  await deletePending(ctx.targetLedger, { primary: ctx.targetApi });
 }

@@ -29,7 +29,7 @@ export type { Need } from '../../kit/core/needs.js';
 
 import { eventually, type Polled, poll, timestampPrecisionMs } from '../../kit/core/timing.js';
 
-import '../../spec/check-meta.js';
+import type { RuleOutcome } from '../../spec/check-meta.js';
 
 export interface CheckSpec {
   rules: readonly [RuleId, ...RuleId[]];
@@ -239,6 +239,22 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
       judge([...violation.broken.keys()], reads.lastReadSince());
       for (const [id, why] of violation.broken) ruleFailures[id] ??= why.split('\n')[0]!;
     };
+    const meta = vitestCtx.task.meta;
+    // Each rule's verdict is decided here, where the check's ending is known as it happened, and
+    // carried as data (meta.verdicts): the report never reads an error's name back.
+    const decide = (ending: Ending, stoppedAt?: number) => {
+      const failed = Object.keys(ruleFailures).length > 0;
+      const stopped = ending.verdict === 'fail' || ending.verdict === 'error';
+      const kept =
+        failed || stopped ? recordEvidence(meta, exchanges, judgedAt, stoppedAt, (x) => kit.client.forEvidence(x)) : {};
+      meta.verdicts = Object.fromEntries(
+        spec.rules.map((id): [string, RuleOutcome] => {
+          if (id in ruleFailures) return [id, { verdict: 'fail', message: ruleFailures[id]!, ...kept[id] }];
+          if (id in ruleSkips) return [id, { verdict: 'skipped', message: ruleSkips[id]! }];
+          return [id, { ...ending, ...(stopped ? kept[STOPPED] : {}) }];
+        }),
+      );
+    };
     try {
       try {
         await fn(t);
@@ -247,59 +263,87 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
         if (!(error instanceof RuleViolation)) throw error;
         pin(error);
       }
-      if (Object.keys(ruleSkips).length > 0) vitestCtx.task.meta.ruleSkips = ruleSkips;
       if (spec.rules.every((id) => id in ruleSkips)) vitestCtx.skip(ruleSkips[spec.rules[0]]!);
+      decide({ verdict: 'pass', message: '' });
       const broken = Object.keys(ruleFailures);
-      if (broken.length > 0) {
-        vitestCtx.task.meta.ruleFailures = ruleFailures;
-        throw new RuleFailures(broken.map((id) => `${id}: ${ruleFailures[id]}`).join('; '));
-      }
-    } catch (error) {
+      // vitest shows the check as failed too; the report reads the verdicts above.
+      if (broken.length > 0) throw new RuleFailures(broken.map((id) => `${id}: ${ruleFailures[id]}`).join('; '));
+    } catch (thrown) {
+      if (thrown instanceof RuleFailures) throw thrown;
       // The run's cap on creates is reached: the check is left out, with the reason (never a partial pass).
-      if (isCreateCapReached(error)) vitestCtx.skip((error as Error).message);
-      if (Object.keys(ruleFailures).length > 0) vitestCtx.task.meta.ruleFailures = ruleFailures;
-      if (Object.keys(ruleSkips).length > 0) vitestCtx.task.meta.ruleSkips = ruleSkips;
+      const error = isCreateCapReached(thrown) ? skipOf(vitestCtx, (thrown as Error).message) : thrown;
+      if (isSkip(error)) {
+        decide({ verdict: 'skipped', message: error.note ?? 'skipped' });
+        throw error;
+      }
+      const verdict = asVerdict(error);
       // A check stopped by a failed assertion judged the answer it read last; one stopped by the
       // kit's error (a timeout, say) ended on the last request sent.
-      const stoppedAt =
-        error instanceof RuleFailures
-          ? undefined
-          : ((classify(error) === 'fail' ? reads.lastReadSince() : undefined) ?? exchanges.length - 1);
-      recordFailure(vitestCtx.task.meta, exchanges, judgedAt, stoppedAt, (x) => kit.client.forEvidence(x));
-      throw asVerdict(error);
+      const fails = classify(verdict) === 'fail';
+      const stoppedAt = (fails ? reads.lastReadSince() : undefined) ?? exchanges.length - 1;
+      decide(endingOf(verdict, fails), stoppedAt);
+      throw verdict;
     } finally {
       kit.client.record(undefined);
-      vitestCtx.task.meta.requests = kit.client.sent - sentBefore;
-      vitestCtx.task.meta.notes = kit.guard.created.notes - notesBefore;
+      meta.requests = kit.client.sent - sentBefore;
+      meta.notes = kit.guard.created.notes - notesBefore;
     }
   });
 }
 
+/** How a check ended for the rules it did not fail or skip one by one. */
+type Ending = Omit<RuleOutcome, 'judged' | 'repro'>;
+
+function endingOf(error: unknown, fails: boolean): Ending {
+  // Whole: the report puts it on one line, escaping what would hide a difference.
+  const message = (error as Error | undefined)?.message ?? String(error);
+  if (fails) return { verdict: 'fail', message };
+  if (isQuotaSpent(error)) return { verdict: 'error', message, quota: true };
+  if (isKitError(error)) return { verdict: 'error', message };
+  // A TypeError or the like inside a check is the kit's own problem, not the target's.
+  return { verdict: 'error', message: `${(error as Error | undefined)?.name ?? 'Error'} in the check: ${message}` };
+}
+
+/** vitest's skip, thrown by ctx.skip() (its PendingError carries the reason as `note`). */
+function isSkip(error: unknown): error is Error & { note?: string } {
+  return (error as { code?: unknown } | undefined)?.code === 'VITEST_PENDING';
+}
+
+function skipOf(vitestCtx: { skip(note: string): never }, note: string): unknown {
+  try {
+    return vitestCtx.skip(note);
+  } catch (skip) {
+    return skip;
+  }
+}
+
+/** The key under which recordEvidence keeps where the check itself stopped. */
+const STOPPED = '';
+
 /**
- * A failed check's evidence and repro commands: the exchanges its failures judged (each rule's,
- * and `stoppedAt`'s when the check itself stopped on a failure or an error) first, then context.
+ * A failed check's evidence (the exchanges its failures judged first, each rule's and the one the
+ * check stopped on, then context) and, per rule (STOPPED for the check's own stop), the position
+ * of its judged exchange in that evidence and the command replaying it.
  */
-function recordFailure(
+function recordEvidence(
   meta: import('vitest').TaskMeta,
   exchanges: readonly Exchange[],
   judgedAt: Readonly<Record<string, number>>,
   stoppedAt: number | undefined,
   forEvidence: (x: Exchange) => Exchange,
-): void {
-  const judged = new Set(Object.values(judgedAt));
-  const stopped = stoppedAt !== undefined && stoppedAt >= 0;
-  if (stopped) judged.add(stoppedAt);
+): Record<string, Pick<RuleOutcome, 'judged' | 'repro'>> {
+  const at: Record<string, number> = { ...judgedAt };
+  if (stoppedAt !== undefined && stoppedAt >= 0) at[STOPPED] = stoppedAt;
+  const judged = new Set(Object.values(at));
   meta.evidence = selectEvidence(exchanges.map(forEvidence), judged);
   // Judged exchanges come first, in the order sent: each rule's own is found by its position there.
   const order = [...judged].filter((i) => i < exchanges.length).sort((a, b) => a - b);
-  const ruleJudged = Object.fromEntries(Object.entries(judgedAt).map(([id, i]) => [id, order.indexOf(i)]));
-  if (Object.keys(ruleJudged).length > 0) meta.ruleJudged = ruleJudged;
-  const ruleRepros = Object.fromEntries(
-    Object.entries(judgedAt).flatMap(([id, i]) => (exchanges[i]?.repro ? [[id, exchanges[i].repro]] : [])),
+  return Object.fromEntries(
+    Object.entries(at).map(([id, i]) => [
+      id,
+      { judged: order.indexOf(i), ...(exchanges[i]?.repro ? { repro: exchanges[i].repro } : {}) },
+    ]),
   );
-  if (Object.keys(ruleRepros).length > 0) meta.ruleRepros = ruleRepros;
-  const main = stopped ? exchanges[stoppedAt] : exchanges[Math.min(...judged)];
-  if (main?.repro) meta.repro = main.repro;
 }
 
 /**

@@ -1,16 +1,15 @@
-import { appendFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { Api } from '../../kit/core/api.js';
-import { cleanUp } from '../../kit/core/cleanup.js';
+import { deletePending } from '../../kit/core/cleanup.js';
 import { TargetClient } from '../../kit/core/client.js';
 import type { KitContext } from '../../kit/core/context.js';
 import { FixturesClient } from '../../kit/core/fixtures-client.js';
 import { harWriter } from '../../kit/core/har.js';
 import { Ledger } from '../../kit/core/ledger.js';
 import { CreateGuard } from '../../kit/core/quota.js';
-import { leaveSignalsToRunCommand, registerWorker, SECRETS_FILE_PREFIX, stopSignal } from '../../kit/core/signals.js';
+import { secretsWriter, writeRequestCount } from '../../kit/core/run-folder.js';
+import { leaveSignalsToRunCommand, registerWorker, stopSignal } from '../../kit/core/signals.js';
 import { searchIndexLagMs, timestampPrecisionMs } from '../../kit/core/timing.js';
 import { selectedByOnly } from '../../spec/rules.js';
 import { createSchemaRegistry, type SchemaRegistry } from '../../spec/schemas.js';
@@ -43,7 +42,7 @@ function createKit(ctx: KitContext): Kit {
     leaveSignalsToRunCommand();
     registerWorker(ctx.runDir);
   }
-  const secretsFile = join(ctx.runDir, `${SECRETS_FILE_PREFIX}${process.pid}-${threadId}`);
+  const learned = secretsWriter(ctx.runDir, threadId);
   const secrets = [ctx.tokens.primary, ctx.tokens.secondary, ctx.fixtures?.adminToken].filter((s): s is string => !!s);
   const client = new TargetClient({
     baseUrl: ctx.targetUrl,
@@ -58,7 +57,7 @@ function createKit(ctx: KitContext): Kit {
       : { deadlineAt: ctx.deadlineAt, deadlineWhat: ctx.deadlineWhat ?? "the run's deadline" }),
     ...(ctx.parentHandlesInterrupt ? { signal: stopSignal() } : {}),
     // The run directory is private to the run (mkdtemp) and removed when it ends.
-    onSecretLearned: (secret) => appendFileSync(secretsFile, `${JSON.stringify(secret)}\n`, { mode: 0o600 }),
+    onSecretLearned: learned,
     secretVariables: secretVariables(ctx),
     ...(ctx.recordHar
       ? {
@@ -160,10 +159,11 @@ export function useKit(): Kit {
   });
   afterAll(async () => {
     await replayIsolation(kit);
-    await cleanUp(kit);
+    // What this worker made and did not delete; what fails is left for the run's final sweep.
+    kit.client.record(undefined);
+    await deletePending(kit.ledger, { primary: kit.api, secondary: kit.secondary, fixtures: kit.fixtures });
     // Requests this file sent, for the report's count (files may run in several workers).
-    const name = `requests-${process.pid}-${threadId}-${file}-${Date.now()}.json`;
-    writeFileSync(join(kit.ctx.runDir, name), JSON.stringify({ requests: kit.client.sent - sentAtStart }));
+    writeRequestCount(kit.ctx.runDir, threadId, file, kit.client.sent - sentAtStart);
   });
   return kit;
 }

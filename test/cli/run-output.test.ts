@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../../reporters/report.js';
 import { packageRoot } from '../../spec/paths.js';
@@ -98,5 +98,34 @@ describe('a run of the CLI', () => {
     expect(stderr).not.toMatch(/rules?, \d+:\d\d elapsed/);
     expect(stdout).toMatch(/^failing \(1\): auth\.bearer\.invalid-refused$/m);
     expect(stdout).toMatch(/^seed \d+/m);
+  }, 120_000);
+  // A path that turns into something else after the up-front check (here a named pipe nobody
+  // reads, made while the checks run): writing it must neither block the process, where no
+  // signal reaches it, nor lose the report. Before the reports were written by rename, this run
+  // hung for ever in a synchronous open of the pipe.
+  it('writes its reports even where a named pipe appeared at the path during the run', async () => {
+    const report = join(scratch, 'piped', 'r.json');
+    mkdirSync(dirname(report), { recursive: true });
+    const child = spawn(
+      process.execPath,
+      [join(packageRoot, 'bin/notes-conformance.js'), '--only', 'auth.bearer', '--json', report],
+      { cwd: scratch, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    let piped = false;
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      // The tier line comes after the up-front check of the report paths, before the first check.
+      if (!piped && stderr.includes('tier')) {
+        piped = true;
+        execFileSync('mkfifo', [report]);
+      }
+    });
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(piped, stderr).toBe(true);
+    expect(code, stderr).toBe(0);
+    expect(lstatSync(report).isFile()).toBe(true);
+    expect((JSON.parse(readFileSync(report, 'utf8')) as ConformanceReport).exit_code).toBe(0);
+    expect(readdirSync(dirname(report))).toEqual(['r.json']);
   }, 120_000);
 });

@@ -4,7 +4,9 @@ import {
   type ConformanceReport,
   type EvidenceExchange,
 } from '../../reporters/report.js';
+import type { RuleOutcome } from '../../spec/check-meta.js';
 import { loadRules, type Rule } from '../../spec/rules.js';
+import { classify, isKitError, isQuotaSpent } from '../../spec/verdicts.js';
 
 export const rule = (id: string, level: Rule['level'] = 'documented', profile?: string): Rule => ({
   id,
@@ -17,12 +19,53 @@ export const rule = (id: string, level: Rule['level'] = 'documented', profile?: 
   ...(profile ? { profile } : {}),
 });
 
-export const outcome = (o: Partial<CheckOutcome> & Pick<CheckOutcome, 'rules' | 'state'>): CheckOutcome => ({
-  name: 'a check',
-  file: 'suites/x.check.ts',
-  errors: [],
-  ...o,
-});
+/** How a check ended, as a test tells it; `outcome` turns it into the verdicts the check wrapper decides. */
+interface Ending {
+  ruleFailures?: Record<string, string>;
+  ruleSkips?: Record<string, string>;
+  ruleJudged?: Record<string, number>;
+  ruleRepros?: Record<string, string>;
+  repro?: string;
+}
+
+/**
+ * A check's outcome with the verdicts suites/harness/check.ts would decide for this ending: rules
+ * failed or skipped one by one first, then the check's state and the error it ended on.
+ */
+export const outcome = (o: Partial<CheckOutcome> & Pick<CheckOutcome, 'rules' | 'state'> & Ending): CheckOutcome => {
+  const { ruleFailures = {}, ruleSkips = {}, ruleJudged = {}, ruleRepros = {}, repro, ...rest } = o;
+  const first = o.errors?.[0];
+  const ended = (): RuleOutcome => {
+    if (o.state === 'passed' || first?.name === 'RuleFailures') return { verdict: 'pass', message: '' };
+    if (o.state === 'skipped') return { verdict: 'skipped', message: o.note ?? 'skipped' };
+    const message = first?.message ?? 'failed without an error';
+    const kind = classify(first);
+    if (kind === 'fail') return { verdict: 'fail', message, ...(repro ? { repro } : {}) };
+    if (isQuotaSpent(first)) return { verdict: 'error', message, quota: true };
+    if (isKitError(first)) return { verdict: 'error', message, ...(repro ? { repro } : {}) };
+    return { verdict: 'error', message: `${first?.name ?? 'Error'} in the check: ${message}` };
+  };
+  const verdicts = Object.fromEntries(
+    o.rules.map((id): [string, RuleOutcome] => {
+      if (id in ruleFailures) {
+        const judged = ruleJudged[id];
+        const rr = ruleRepros[id] ?? repro;
+        return [
+          id,
+          {
+            verdict: 'fail',
+            message: ruleFailures[id]!,
+            ...(judged !== undefined ? { judged } : {}),
+            ...(rr ? { repro: rr } : {}),
+          },
+        ];
+      }
+      if (id in ruleSkips) return [id, { verdict: 'skipped', message: ruleSkips[id]! }];
+      return [id, ended()];
+    }),
+  );
+  return { name: 'a check', file: 'suites/x.check.ts', errors: [], verdicts, ...rest };
+};
 
 export const exchange = (text: string, extra: Partial<EvidenceExchange> = {}): EvidenceExchange => ({
   method: 'POST',

@@ -3,6 +3,7 @@ import { renderMarkdown } from '../../reporters/render-markdown.js';
 import { renderTerminal } from '../../reporters/render-terminal.js';
 import { buildReport, type CheckOutcome, QUOTA_EXIT_CODE } from '../../reporters/report.js';
 import type { Rule } from '../../spec/rules.js';
+import { outcome as ended } from './fixtures.js';
 
 const rule = (id: string): Rule => ({
   id,
@@ -20,13 +21,8 @@ const spent = {
   message:
     "not judged: the account's note quota is spent (quota_exceeded: used 150 of 150, resets 2026-12-01T00:00:00.000Z)",
 };
-const outcome = (rules: string[], state: CheckOutcome['state'], errors: CheckOutcome['errors'] = []): CheckOutcome => ({
-  name: rules[0]!,
-  file: 'x.check.ts',
-  rules,
-  state,
-  errors,
-});
+const outcome = (rules: string[], state: CheckOutcome['state'], errors: CheckOutcome['errors'] = []): CheckOutcome =>
+  ended({ name: rules[0]!, file: 'x.check.ts', rules, state, errors });
 const report = (outcomes: CheckOutcome[], withQuota = true) =>
   buildReport({
     version: '1',

@@ -6,6 +6,7 @@ import { renderMarkdown } from '../../reporters/render-markdown.js';
 import { renderTerminal } from '../../reporters/render-terminal.js';
 import { buildReport, type CheckOutcome } from '../../reporters/report.js';
 import type { Rule } from '../../spec/rules.js';
+import { outcome } from './fixtures.js';
 
 const rule = (id: string, level: Rule['level'] = 'documented', profile?: string): Rule => ({
   id,
@@ -25,13 +26,6 @@ const RULES = [
   rule('notes.search.e', 'advisory'),
   rule('auth.bearer.f'),
 ];
-
-const outcome = (o: Partial<CheckOutcome> & Pick<CheckOutcome, 'rules' | 'state'>): CheckOutcome => ({
-  name: 'a check',
-  file: 'suites/x.check.ts',
-  errors: [],
-  ...o,
-});
 
 const input = (outcomes: CheckOutcome[], profileDeclared = true) => ({
   version: '1.2.3',

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkVerdict } from '../../../reporters/report.js';
+import type { RuleOutcome } from '../../../spec/check-meta.js';
 import { pinnedFailure } from '../../../suites/harness/check.js';
 import { classify, KitError, NonConformance, pinTo, RuleViolation } from '../../../suites/harness/errors.js';
 
@@ -27,20 +28,25 @@ describe('classify', () => {
     expect(classify('a string thrown')).toBe('error');
   });
 
-  it('gives the report the same verdicts as the check wrapper', () => {
-    const outcome = (name: string) => ({
+  it('gives the report the verdicts the check wrapper decided, and reads nothing from an error name', () => {
+    const outcome = (verdicts?: Record<string, RuleOutcome>) => ({
       name: 'c',
       file: 'f',
       rules: ['a.b.c'],
       state: 'failed' as const,
-      errors: [{ name, message: 'why' }],
+      // The error vitest recorded says "fail"; only the decided verdict counts.
+      errors: [{ name: 'AssertionError', message: 'Test timed out in 5000ms.' }],
+      ...(verdicts ? { verdicts } : {}),
     });
-    expect(checkVerdict(outcome('RuleViolation'), false, 'a.b.c').verdict).toBe('fail');
-    expect(checkVerdict(outcome('NonConformance'), true, 'a.b.c').verdict).toBe('warn');
-    expect(checkVerdict(outcome('KitError'), false, 'a.b.c')).toEqual({ verdict: 'error', message: 'why' });
-    expect(checkVerdict(outcome('TypeError'), false, 'a.b.c')).toEqual({
+    const kitError = { 'a.b.c': { verdict: 'error', message: 'why' } } as const;
+    expect(checkVerdict(outcome(kitError), false, 'a.b.c')).toEqual({ verdict: 'error', message: 'why' });
+    const failed = { 'a.b.c': { verdict: 'fail', message: 'no' } } as const;
+    expect(checkVerdict(outcome(failed), false, 'a.b.c').verdict).toBe('fail');
+    expect(checkVerdict(outcome(failed), true, 'a.b.c').verdict).toBe('warn');
+    // Ended outside the wrapper (vitest's own timeout, a file's failed setup): nothing was judged.
+    expect(checkVerdict(outcome(), false, 'a.b.c')).toEqual({
       verdict: 'error',
-      message: 'TypeError in the check: why',
+      message: 'the check stopped before it judged: Test timed out in 5000ms.',
     });
   });
 });

@@ -1,0 +1,102 @@
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { QuotaInfo } from '../../spec/verdicts.js';
+
+/**
+ * The run folder: a private temporary directory (mkdtemp, removed when the run ends) through which
+ * the run command and its vitest workers, separate processes, tell each other what a run did.
+ * This module is the one owner of its file names and formats; every reader and writer goes
+ * through it. The files that hold tokens or bodies (secrets, requests, quota, HAR) are written 0600.
+ *  - ledger.jsonl: the cleanup journal, one JSON entry a line, appended by every process (ledger.ts);
+ *  - worker-PID: a worker's pid, so that a signal reaching only the run command is passed on (signals.ts);
+ *  - secrets-PID-THREAD: tokens a worker learned (fixture users'), one JSON string a line, for the final redaction;
+ *  - requests-PID-THREAD-FILE-TIME.json: `{"requests": N}` a check file sent, for the report's count;
+ *  - quota.json: the first spent quota a create met (quota.ts), for the report's exit 3;
+ *  - har-NAME.jsonl: one process's recorded exchanges for --har, one HAR entry a line (har.ts).
+ */
+const JOURNAL = 'ledger.jsonl';
+const WORKER = 'worker-';
+const SECRETS = 'secrets-';
+const REQUESTS = 'requests-';
+const QUOTA = 'quota.json';
+const HAR = 'har-';
+const PRIVATE = { mode: 0o600 } as const;
+
+export function journalPath(runDir: string): string {
+  return join(runDir, JOURNAL);
+}
+
+/** Names this worker process in the run folder; returns the file (removed when the worker exits). */
+export function writeWorkerFile(runDir: string): string {
+  const file = join(runDir, `${WORKER}${process.pid}`);
+  writeFileSync(file, String(process.pid), PRIVATE);
+  return file;
+}
+
+/** The pids of the workers named in the run folder (none if the folder is gone: the run is over). */
+export function workerPids(runDir: string): number[] {
+  return namesIn(runDir, WORKER)
+    .map((name) => Number(name.slice(WORKER.length)))
+    .filter((pid) => Number.isInteger(pid) && pid > 0);
+}
+
+/** Where one worker thread appends the tokens it learns. */
+export function secretsWriter(runDir: string, threadId: number): (secret: string) => void {
+  const file = join(runDir, `${SECRETS}${process.pid}-${threadId}`);
+  return (secret) => appendFileSync(file, `${JSON.stringify(secret)}\n`, PRIVATE);
+}
+
+/** Every token the workers learned during the run. */
+export function learnedSecrets(runDir: string): string[] {
+  return linesOf(runDir, SECRETS).map((line) => JSON.parse(line) as string);
+}
+
+/** The requests one check file sent (written when the file ends). */
+export function writeRequestCount(runDir: string, threadId: number, file: number, requests: number): void {
+  const name = `${REQUESTS}${process.pid}-${threadId}-${file}-${Date.now()}.json`;
+  writeFileSync(join(runDir, name), JSON.stringify({ requests }), PRIVATE);
+}
+
+/** The requests every check file of the run sent. */
+export function countRequests(runDir: string): number {
+  let total = 0;
+  for (const name of namesIn(runDir, REQUESTS))
+    total += (JSON.parse(readFileSync(join(runDir, name), 'utf8')) as { requests: number }).requests;
+  return total;
+}
+
+export function writeSpentQuota(runDir: string, quota: QuotaInfo): void {
+  writeFileSync(join(runDir, QUOTA), JSON.stringify(quota), PRIVATE);
+}
+
+/** The quota a create found spent, if any. */
+export function spentQuota(runDir: string): QuotaInfo | undefined {
+  const path = join(runDir, QUOTA);
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as QuotaInfo) : undefined;
+}
+
+/** Where one process appends its recorded exchanges for --har. */
+export function harPath(runDir: string, name: string): string {
+  return join(runDir, `${HAR}${name}.jsonl`);
+}
+
+/** The lines of every process's --har file (a line may be cut short by a worker stopped mid-write). */
+export function harLines(runDir: string): string[] {
+  return linesOf(runDir, HAR);
+}
+
+function namesIn(runDir: string, prefix: string): string[] {
+  try {
+    return readdirSync(runDir).filter((name) => name.startsWith(prefix));
+  } catch {
+    return [];
+  }
+}
+
+function linesOf(runDir: string, prefix: string): string[] {
+  return namesIn(runDir, prefix).flatMap((name) =>
+    readFileSync(join(runDir, name), 'utf8')
+      .split('\n')
+      .filter((line) => line !== ''),
+  );
+}
