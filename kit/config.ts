@@ -4,6 +4,7 @@ import { loadProfileArgument, type Profile, ProfileError } from '../spec/profile
 import { UsageError } from '../spec/verdicts.js';
 import type { Tier } from './core/context.js';
 import { checkReportPaths } from './report-paths.js';
+import { environmentHelp, type FlagDecl, flagsHelp, parseOptions, RUN_FLAGS, type RunFlagName } from './run-flags.js';
 
 /**
  * The kit's settings, read once from the command line and the environment (flags win) into a
@@ -55,40 +56,7 @@ export const RUN_USAGE = `Usage: notes-conformance [options]            run ever
        notes-conformance profile init [options]  probe a target and write a commented profile of what it observed
        notes-conformance rules [--area A] [--json]  list the rule ids with their level and the document's words
 
-Target:
-  --target URL             base URL of the server under test (env NOTES_TARGET_URL)
-  --image NAME             start the server from a Docker image with testcontainers, on the host network, with
-                           PORT and HOST telling it where to listen (env NOTES_TARGET_IMAGE)
-  --image-port N           the port to give it (default: a free one)
-  --token T                bearer token of the main test user (env NOTES_TOKEN)
-  --secondary-token T      a second user's token, for isolation checks (env NOTES_SECONDARY_TOKEN)
-  --fixtures-token T       admin token of the target's fixture API, if its profile declares one (env NOTES_FIXTURES_TOKEN)
-  --profile FILE           the target's choices where the API document says "not shown" (env NOTES_PROFILE);
-                           or a built-in: hosted (the hosted service's names), fake, fake-divergent
-Run:
-  --only ID                run only the checks of a rule id or id prefix such as notes.create (repeatable)
-  --seed N                 replay property and model-based runs with this seed
-  --tier smoke|full        smoke: at most 100 requests, at least one rule per area, for every deploy; full (default): every check
-  --max-notes N            create at most N notes in the tokens' accounts (default for a remote target: 150 full, 20 smoke);
-                           checks that need more are skipped with the reason. The run prints its caps before the first request
-  --fake-profile P         the embedded fake's profile: fake (default), fake-divergent, hosted or a file
-  --fake-fault NAME        start the embedded fake with a fault (repeatable; for proving the kit)
-  --requests-per-second N  pace requests at most this fast (default 1.5 for a remote target; overrides the profile)
-  --request-budget N       stop sending after N requests (default 1500 for a remote target; overrides the profile)
-  --request-timeout MS     give up on one request after MS milliseconds (default 10000; overrides the profile)
-  --max-duration D         stop sending requests after D (90s, 20m, 1h; plain number: seconds); rate-limit waits
-                           that would end later are not waited out (default 30m for a remote target, none for the
-                           embedded fake). A single rate-limit wait is capped by budgets.max_rate_limit_wait_ms (60 s)
-Reports:
-  --json FILE              the whole report as JSON (each failing check with a curl repro)
-  --junit FILE             JUnit XML: one test case per rule; failures are exactly what fails the run
-  --markdown FILE          for a pull request or $GITHUB_STEP_SUMMARY (at most 60,000 characters)
-  --html FILE              one self-contained page: failures first, a filter, evidence with copy buttons
-  --html-spec FILE         the API document with each requirement marked by its rules' verdicts
-  --har FILE               every exchange of the run as HAR 1.2 (tokens redacted), for a browser's developer tools
-                           (report paths are checked before anything is sent; missing directories are created)
-  --quiet                  print only the headline, the failing rule ids, the exit line and the seed
-  -h, --help               this text;  -v, --version  print the kit's version
+${flagsHelp(RUN_FLAGS)}
 
 Exit status: 0 when no documented rule (and no rule the profile declares) fails or errors,
 1 when one does, 2 when the kit cannot start, 3 when the account's note quota ran out (quota_exceeded)
@@ -96,21 +64,12 @@ and no rule failed (the rules that still needed new notes are errors naming the 
 130/143 when interrupted (SIGINT/SIGTERM).
 
 Environment (a flag wins over its variable):
-  NOTES_TARGET_URL, NOTES_TARGET_IMAGE, NOTES_IMAGE_PORT       --target, --image, --image-port
-  NOTES_TOKEN, NOTES_SECONDARY_TOKEN (or NOTES_TOKEN_SECONDARY)  --token, --secondary-token
-  NOTES_FIXTURES_TOKEN     --fixtures-token (a profile may name another variable: fixtures.admin_token_env)
-  NOTES_PROFILE, NOTES_SEED, NOTES_TIER, NOTES_MAX_NOTES        --profile, --seed, --tier, --max-notes
-  NOTES_ONLY               --only, comma-separated
-  NOTES_REQUESTS_PER_SECOND, NOTES_REQUEST_BUDGET, NOTES_REQUEST_TIMEOUT_MS, NOTES_MAX_DURATION
-                           --requests-per-second, --request-budget, --request-timeout, --max-duration
-  NOTES_REPORT_JSON, NOTES_REPORT_JUNIT, NOTES_REPORT_MARKDOWN, NOTES_REPORT_HTML, NOTES_REPORT_HTML_SPEC, NOTES_REPORT_HAR
-                           --json, --junit, --markdown, --html, --html-spec, --har
-  NOTES_FAKE_PROFILE, NOTES_FAKE_FAULTS  --fake-profile, --fake-fault (comma-separated)
+${environmentHelp(RUN_FLAGS)}
   NOTES_DEBUG=1            an unexpected error prints its stack
   NO_COLOR                 set to anything: no colours, also on a terminal (https://no-color.org)`;
 
-/** The flags the help documents: what a mistyped flag is told it most likely meant. */
-const RUN_FLAGS = [...new Set([...RUN_USAGE.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]!))];
+/** The flags declared: what a mistyped flag is told it most likely meant. */
+const FLAG_NAMES = RUN_FLAGS.map((f) => f.name);
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -119,13 +78,25 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
   try {
     ({ values } = parse(argv));
   } catch (error) {
-    throw new UsageError(`${flagProblem(error, RUN_FLAGS)} (see notes-conformance --help)`);
+    throw new UsageError(`${flagProblem(error, FLAG_NAMES)} (see notes-conformance --help)`);
   }
-  const pick = (flag: string | undefined, name: string): string | undefined => {
-    const value = flag ?? env[name];
+  // A flag, else the first of its declared variables that is set.
+  const pick = (name: RunFlagName): string | undefined => {
+    const flag = values[name];
+    const value =
+      typeof flag === 'string'
+        ? flag
+        : FLAGS.get(name)
+            ?.env?.map((v) => env[v])
+            .find((v) => v);
     return value === undefined || value === '' ? undefined : value;
   };
-  const target = pick(values.target, 'NOTES_TARGET_URL');
+  const list = (name: RunFlagName): string[] => {
+    const given = values[name];
+    const fromEnv = FLAGS.get(name)?.env?.flatMap((v) => (env[v] ? env[v].split(',') : [])) ?? [];
+    return [...(Array.isArray(given) ? given.filter((v): v is string => typeof v === 'string') : []), ...fromEnv];
+  };
+  const target = pick('target');
   if (target !== undefined) {
     let url: URL;
     try {
@@ -137,16 +108,16 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
       throw new UsageError(`--target must be http or https (got ${url.protocol})`);
     if (url.username || url.password) throw new UsageError('--target must not carry credentials; use --token');
   }
-  const image = pick(values.image, 'NOTES_TARGET_IMAGE');
+  const image = pick('image');
   if (target && image) throw new UsageError('give --target or --image, not both');
-  const imagePortRaw = pick(values['image-port'], 'NOTES_IMAGE_PORT');
+  const imagePortRaw = pick('image-port');
   if (
     imagePortRaw !== undefined &&
     (!/^\d{1,5}$/.test(imagePortRaw) || Number(imagePortRaw) < 1 || Number(imagePortRaw) > 65535)
   ) {
     throw new UsageError(`--image-port must be a port number 1..65535 (got ${imagePortRaw})`);
   }
-  const seedRaw = pick(values.seed, 'NOTES_SEED');
+  const seedRaw = pick('seed');
   if (seedRaw !== undefined && !/^\d{1,10}$/.test(seedRaw))
     throw new UsageError(`--seed must be a non-negative integer (got ${seedRaw})`);
   const positive = (flag: string, raw: string | undefined, integer: boolean): number | undefined => {
@@ -157,15 +128,15 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
     }
     return n;
   };
-  const rps = positive('requests-per-second', pick(values['requests-per-second'], 'NOTES_REQUESTS_PER_SECOND'), false);
-  const budget = positive('request-budget', pick(values['request-budget'], 'NOTES_REQUEST_BUDGET'), true);
-  const timeout = positive('request-timeout', pick(values['request-timeout'], 'NOTES_REQUEST_TIMEOUT_MS'), true);
-  const maxDurationRaw = pick(values['max-duration'], 'NOTES_MAX_DURATION');
+  const rps = positive('requests-per-second', pick('requests-per-second'), false);
+  const budget = positive('request-budget', pick('request-budget'), true);
+  const timeout = positive('request-timeout', pick('request-timeout'), true);
+  const maxDurationRaw = pick('max-duration');
   const maxDurationMs = maxDurationRaw === undefined ? undefined : parseDuration(maxDurationRaw);
-  const tier = pick(values.tier, 'NOTES_TIER') ?? 'full';
+  const tier = pick('tier') ?? 'full';
   if (tier !== 'smoke' && tier !== 'full') throw new UsageError(`--tier must be smoke or full (got ${tier})`);
-  const maxNotes = positive('max-notes', pick(values['max-notes'], 'NOTES_MAX_NOTES'), true);
-  const only = [...(values.only ?? []), ...(env.NOTES_ONLY ? env.NOTES_ONLY.split(',') : [])]
+  const maxNotes = positive('max-notes', pick('max-notes'), true);
+  const only = list('only')
     .map((s) => s.trim())
     .filter(Boolean);
   for (const prefix of only)
@@ -175,25 +146,22 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
     ...(target ? { target: target.replace(/\/+$/, '') } : {}),
     ...(image ? { image } : {}),
     ...(imagePortRaw !== undefined ? { imagePort: Number(imagePortRaw) } : {}),
-    ...optional('token', pick(values.token, 'NOTES_TOKEN')),
-    ...optional(
-      'secondaryToken',
-      pick(values['secondary-token'], 'NOTES_SECONDARY_TOKEN') ?? env.NOTES_TOKEN_SECONDARY,
-    ),
-    ...optional('fixturesToken', pick(values['fixtures-token'], 'NOTES_FIXTURES_TOKEN')),
-    ...optional('profilePath', pick(values.profile, 'NOTES_PROFILE')),
+    ...optional('token', pick('token')),
+    ...optional('secondaryToken', pick('secondary-token')),
+    ...optional('fixturesToken', pick('fixtures-token')),
+    ...optional('profilePath', pick('profile')),
     only,
     ...(seedRaw !== undefined ? { seed: Number(seedRaw) } : {}),
     outputs: {
-      ...optional('json', pick(values.json, 'NOTES_REPORT_JSON')),
-      ...optional('junit', pick(values.junit, 'NOTES_REPORT_JUNIT')),
-      ...optional('markdown', pick(values.markdown, 'NOTES_REPORT_MARKDOWN')),
-      ...optional('html', pick(values.html, 'NOTES_REPORT_HTML')),
-      ...optional('html-spec', pick(values['html-spec'], 'NOTES_REPORT_HTML_SPEC')),
-      ...optional('har', pick(values.har, 'NOTES_REPORT_HAR')),
+      ...optional('json', pick('json')),
+      ...optional('junit', pick('junit')),
+      ...optional('markdown', pick('markdown')),
+      ...optional('html', pick('html')),
+      ...optional('html-spec', pick('html-spec')),
+      ...optional('har', pick('har')),
     },
     quiet: values.quiet === true,
-    ...optional('fakeProfile', pick(values['fake-profile'], 'NOTES_FAKE_PROFILE')),
+    ...optional('fakeProfile', pick('fake-profile')),
     budgetOverrides: {
       ...optional('requests_per_second', rps),
       ...optional('request_budget', budget),
@@ -202,10 +170,7 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
     ...optional('maxDurationMs', maxDurationMs),
     tier,
     ...optional('maxNotes', maxNotes),
-    fakeFaults: [
-      ...(values['fake-fault'] ?? []),
-      ...(env.NOTES_FAKE_FAULTS ? env.NOTES_FAKE_FAULTS.split(',') : []),
-    ].filter(Boolean),
+    fakeFaults: list('fake-fault').filter(Boolean),
   };
   checkReportPaths(config.outputs);
   if (config.profilePath !== undefined) {
@@ -245,39 +210,10 @@ export function wantsHelp(argv: readonly string[]): boolean {
   return argv.includes('--help') || argv.includes('-h');
 }
 
+const FLAGS = new Map<string, FlagDecl>(RUN_FLAGS.map((f) => [f.name, f]));
+
 function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: false,
-    options: {
-      target: { type: 'string' },
-      image: { type: 'string' },
-      'image-port': { type: 'string' },
-      token: { type: 'string' },
-      'secondary-token': { type: 'string' },
-      'fixtures-token': { type: 'string' },
-      profile: { type: 'string' },
-      only: { type: 'string', multiple: true },
-      seed: { type: 'string' },
-      json: { type: 'string' },
-      junit: { type: 'string' },
-      markdown: { type: 'string' },
-      html: { type: 'string' },
-      'html-spec': { type: 'string' },
-      har: { type: 'string' },
-      quiet: { type: 'boolean' },
-      'fake-profile': { type: 'string' },
-      'fake-fault': { type: 'string', multiple: true },
-      'requests-per-second': { type: 'string' },
-      'request-budget': { type: 'string' },
-      'request-timeout': { type: 'string' },
-      'max-duration': { type: 'string' },
-      tier: { type: 'string' },
-      'max-notes': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  return parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: parseOptions(RUN_FLAGS) });
 }
 
 /** "90s", "20m", "1h" or a plain number of seconds, as milliseconds. */

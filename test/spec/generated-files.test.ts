@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FAULT_NAMES } from '../../fake/faults/catalogue.js';
 import { SEAMS } from '../../fake/service/seams.js';
+import { flagsTable, RUN_FLAGS } from '../../kit/run-flags.js';
 import { listOperations } from '../../spec/openapi.js';
 import { packageRoot } from '../../spec/paths.js';
 import { loadRules, ruleArea } from '../../spec/rules.js';
@@ -49,7 +50,10 @@ export type OperationId = keyof typeof OPERATIONS;
 `;
 }
 
-/** README figures between `<!-- figure:NAME -->` and `<!-- /figure -->`, from the catalogues. */
+/**
+ * README figures between `<!-- figure:NAME -->` and `<!-- /figure -->`, from the catalogues, and
+ * the run command's flag table between `<!-- flags:run -->` markers, from kit/run-flags.ts.
+ */
 function readme(): string {
   const rules = loadRules();
   const words = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
@@ -60,7 +64,10 @@ function readme(): string {
     faults: String(FAULT_NAMES.length),
     seams: words[SEAMS.length] ?? String(SEAMS.length),
   };
-  const text = readFileSync(join(packageRoot, 'README.md'), 'utf8');
+  const text = readFileSync(join(packageRoot, 'README.md'), 'utf8').replace(
+    /<!-- flags:run -->[\s\S]*?<!-- \/flags:run -->/,
+    `<!-- flags:run -->\n${flagsTable(RUN_FLAGS)}\n<!-- /flags:run -->`,
+  );
   return text.replace(/<!-- figure:([a-z-]+) -->[^<]*<!-- \/figure -->/g, (_, name: string) => {
     const value = figures[name];
     if (value === undefined) throw new Error(`README names an unknown figure: ${name}`);
