@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { specFile } from '../../spec/paths.js';
-import { type EndpointDecl, loadProfile, type Profile, profileField } from '../../spec/profile.js';
+import { allNames, type EndpointDecl, loadProfile, type Profile, profileField } from '../../spec/profile.js';
 
 /**
  * What `profile init` tries for each name the document does not show, likeliest first: the
@@ -65,14 +65,16 @@ collections_search.query              text
 `;
 
 /**
- * Fields inside the response-shape object that ask for each result's content (the schema names
- * none yet; the kit sends an empty object): the probe sends the first it has, and content that
- * appears confirms the object's name.
+ * Fields inside the response-shape object (not shown either), one `slot name` a line: the object's
+ * name and its include_content field are confirmed together (content appears), include_snippet
+ * after them.
  */
-const RESPONSE_SHAPE_CONTENT = `
-include_content
-include_note_content
-with_content
+const RESPONSE_SHAPE_FIELD_CONVENTIONS = `
+include_content   include_content
+include_content   include_note_content
+include_content   with_content
+include_snippet   include_snippet
+include_snippet   with_snippet
 `;
 
 /** The four time bounds of a list or search, as one pattern a line: created_after created_before updated_after updated_before. */
@@ -96,6 +98,11 @@ export const BOUND_KEYS = ['created_after', 'created_before', 'updated_after', '
 export type BoundKey = (typeof BOUND_KEYS)[number];
 export type BoundPattern = Record<BoundKey, string>;
 export type ProbedEndpoint = 'restore_note' | 'remove_note_from_collection';
+/** A response-shape object and the field inside it that asks for content: `config.include_content`. */
+export interface ShapeCandidate {
+  readonly object: string;
+  readonly field: string;
+}
 
 const rows = (table: string) =>
   table
@@ -130,8 +137,37 @@ export function nameCandidates(slot: string, first: readonly (string | undefined
   return unique([...first, ...fromProfiles, ...fromTable].filter((n): n is string => typeof n === 'string'));
 }
 
-export function responseShapeContentFields(): string[] {
-  return rows(RESPONSE_SHAPE_CONTENT).map(([name]) => name!);
+const fieldConventions = (slot: string) =>
+  rows(RESPONSE_SHAPE_FIELD_CONVENTIONS)
+    .filter(([s]) => s === slot)
+    .map(([, name]) => name!);
+
+/**
+ * Response-shape objects with their include-content field: each built-in profile's pairs first
+ * (every alias of its field), then every object convention with every field convention.
+ */
+export function responseShapeCandidates(): ShapeCandidate[] {
+  const fromProfiles = shippedProfiles().flatMap((p) => {
+    const search = p.names?.notes_search;
+    const object = search?.response_shape;
+    if (typeof object !== 'string') return [];
+    return allNames(search?.response_shape_fields?.include_content).map((field) => ({ object, field }));
+  });
+  const objects = rows(NAME_CONVENTIONS)
+    .filter(([slot]) => slot === 'notes_search.response_shape')
+    .map(([, name]) => name!);
+  const fromTable = objects.flatMap((object) =>
+    fieldConventions('include_content').map((field) => ({ object, field })),
+  );
+  return unique([...fromProfiles, ...fromTable], (c) => `${c.object}.${c.field}`);
+}
+
+/** Names of the include-snippet field: the profiles', then `sibling` (named like the confirmed content field), the conventions. */
+export function snippetFieldCandidates(sibling?: string): string[] {
+  const fromProfiles = shippedProfiles().flatMap((p) =>
+    allNames(p.names?.notes_search?.response_shape_fields?.include_snippet),
+  );
+  return unique([...fromProfiles, sibling, ...fieldConventions('include_snippet')].filter((n) => n !== undefined));
 }
 
 /** Candidate patterns for the four bounds of `section` (collections_list or collections_search). */

@@ -98,7 +98,7 @@ async function probe(s: ProbeSession, options: InferOptions): Promise<Probed> {
     unknownFields,
     names: {
       notes_list: notesNames.list,
-      notes_search: notesNames.search,
+      notes_search: { ...notesNames.search, response_shape_fields: notesNames.responseShapeFields },
       collections_list: collectionsNames.list,
       collections_search: collectionsNames.search,
     },

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../kit/core/client.js';
-import { boundCandidates, endpointCandidates, nameCandidates } from '../../kit/profile-init/candidates.js';
+import {
+  boundCandidates,
+  endpointCandidates,
+  nameCandidates,
+  responseShapeCandidates,
+  snippetFieldCandidates,
+} from '../../kit/profile-init/candidates.js';
 import { errorBodyFindings, sameAnswerAs } from '../../kit/profile-init/error-body.js';
 import {
   type Findings,
@@ -300,7 +306,13 @@ describe('names and endpoints in the written profile', () => {
         secondaryToken: nothing,
         names: {
           notes_list: { cursor: observed('cursor', 'cursor=<next_page>: served the next note'), collection: nothing },
-          notes_search: {},
+          notes_search: {
+            response_shape: observed('options', 'options: {with_content: true}: asked for content'),
+            response_shape_fields: {
+              include_content: observed('with_content', 'confirmed with options (see response_shape)'),
+              include_snippet: nothing,
+            },
+          },
           collections_list: {},
           collections_search: {},
         },
@@ -324,8 +336,13 @@ describe('names and endpoints in the written profile', () => {
       { name: 'staging', date: '2026-11-25' },
     );
     expect(parseProfile(text, 'inferred.yaml')).toMatchObject({
-      names: { notes_list: { cursor: 'cursor' } },
-      endpoints: { restore_note: { method: 'PUT', path: '/v2/trash/{note_id}/restore' } },
+      names: {
+        notes_list: { cursor: 'cursor' },
+        notes_search: { response_shape: 'options', response_shape_fields: { include_content: 'with_content' } },
+      },
+      endpoints: {
+        restore_note: { method: 'PUT', path: '/v2/trash/{note_id}/restore' },
+      },
       content_markers: { open_task: '- [ ] a task' },
       unknown_fields: 'ignore',
     });
@@ -333,6 +350,9 @@ describe('names and endpoints in the written profile', () => {
     expect(text).toContain('    # collection: ? # not observed: no candidate was confirmed: page refused (400)');
     expect(text).toContain('restore_note: {method: PUT, path: "/v2/trash/{note_id}/restore"}');
     expect(text).toContain('  # remove_note_from_collection: ? # not observed:');
+    // An object's fields nest under it, each with its evidence or its placeholder.
+    expect(text).toContain('      include_content: with_content # confirmed with options (see response_shape)\n');
+    expect(text).toContain('      # include_snippet: ? # not observed:');
   });
 });
 
@@ -361,5 +381,19 @@ describe('candidates', () => {
     // Only the probe's own note is ever named: no candidate deletes or trashes a note.
     for (const e of [...endpointCandidates('restore_note'), ...endpointCandidates('remove_note_from_collection')])
       expect(`${e.method} ${e.path}`).not.toMatch(/^DELETE \/v2\/notes\/\{note_id\}$|\/trash$/);
+  });
+
+  it('offers the response-shape fields, the built-in profiles first', () => {
+    // The object and its content field as the profiles pair them (every alias; the reference fake's
+    // first, then by file name), then the conventions crossed.
+    const shapes = responseShapeCandidates();
+    expect(shapes.slice(0, 3)).toEqual([
+      { object: 'config', field: 'include_content' },
+      { object: 'options', field: 'with_content' },
+      { object: 'config', field: 'include_note_content' },
+    ]);
+    expect(shapes).toContainEqual({ object: 'response_shape', field: 'include_note_content' });
+    expect(new Set(shapes.map((c) => `${c.object}.${c.field}`)).size).toBe(shapes.length);
+    expect(snippetFieldCandidates('with_snippet')).toEqual(['include_snippet', 'with_snippet']);
   });
 });

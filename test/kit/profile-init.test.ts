@@ -162,14 +162,13 @@ const initArgs = (url: string, out: string) => [
   '1000',
 ];
 
-/** A profile's names less those profile init does not probe yet (capture fields, response-shape fields). */
-function probedNames(profile: Profile): Profile['names'] {
-  const { capture: _capture, notes_search, ...names } = profile.names ?? {};
-  const { response_shape_fields: _fields, ...search } = notes_search ?? {};
-  return { ...names, ...(notes_search ? { notes_search: search } : {}) };
+/** Names less those profile init does not probe yet (the capture operation's fields). */
+function probedNames(names: Profile['names']): Profile['names'] {
+  const { capture: _capture, ...probed } = names ?? {};
+  return probed;
 }
 
-function expectInferredMatches(inferred: Profile, started: Profile): void {
+function expectInferredMatches(inferred: Profile, started: Profile, served: Fake['config']['names']): void {
   for (const kind of PROVOKED) expect(inferred.statuses?.[kind], `statuses.${kind}`).toBe(started.statuses?.[kind]);
   for (const kind of NOT_PROVOKED)
     expect(inferred.statuses?.[kind], `statuses.${kind} cannot be observed here`).toBeUndefined();
@@ -185,9 +184,9 @@ function expectInferredMatches(inferred: Profile, started: Profile): void {
   expect(new Set(headers?.names)).toEqual(new Set(declared.names));
   expect(new Set(headers?.operations)).toEqual(new Set(SAMPLED.filter((op) => declared.operations!.includes(op))));
   expect(inferred.capabilities?.secondary_token).toBe(true);
-  // Every name the document does not show, found by its effect on the probe's data; not yet the
-  // capture operation's fields nor the fields inside the search response-shape object (not probed).
-  expect(inferred.names).toEqual(probedNames(started));
+  // Every name the document does not show, as the fake serves it (a profile's own over the reference
+  // fake's), found by its effect on the probe's data; not yet the capture operation's fields.
+  expect(inferred.names).toEqual(probedNames(served));
   const { restore_note, remove_note_from_collection } = started.endpoints!;
   expect(inferred.endpoints).toEqual({ restore_note, remove_note_from_collection });
   expect(inferred.unknown_fields).toBe(started.unknown_fields ?? 'refuse');
@@ -209,7 +208,7 @@ describe('notes-conformance profile init', () => {
       expect(printed.join('\n')).toContain(`in ${proxy.seen.length} requests`);
       // The project's own loader reads the file without complaint.
       const inferred = loadProfile(out);
-      expectInferredMatches(inferred, loadBuiltinProfile(name));
+      expectInferredMatches(inferred, loadBuiltinProfile(name), fake.config.names);
       const text = readFileSync(out, 'utf8');
       // Observed values say how they were observed; what was not observed is a commented placeholder with the reason.
       expect(text).toMatch(/^ {2}validation: \d{3} # POST \/v2\/notes without content: \d{3}$/m);
@@ -265,10 +264,10 @@ describe('notes-conformance profile init', () => {
       // collection trash endpoint the document does not have. Its fixture API needs an admin token
       // neither run has.
       const { budgets: _granted, ...handWritten } = loadBuiltinProfile(name);
-      // Nor, yet, the capture operation and the fields inside the search response-shape object.
+      // Nor, yet, the capture operation.
       const { trash_collection: _notInTheDocument, capture: _capture, ...endpoints } = handWritten.endpoints!;
       const own = join(out, '..', 'hand-written.yaml');
-      writeFileSync(own, stringify({ ...handWritten, endpoints, names: probedNames(handWritten) }));
+      writeFileSync(own, stringify({ ...handWritten, endpoints, names: probedNames(handWritten.names) }));
       const [inferredReport, ownReport] = [await run(out), await run(own)];
       const judged = (report: typeof ownReport) => report.rules.filter((r) => r.verdict !== 'skipped').map((r) => r.id);
       const problems = inferredReport.rules
