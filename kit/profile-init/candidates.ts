@@ -77,6 +77,16 @@ include_snippet   include_snippet
 include_snippet   with_snippet
 `;
 
+/**
+ * The capture operation's request fields, one pattern a line (input instructions context
+ * timestamp): a target names them after one convention, so a pattern is sent whole.
+ */
+const CAPTURE_CONVENTIONS = `
+input     instructions  context  timestamp
+text      instructions  context  timestamp
+content   instructions  context  timestamp
+`;
+
 /** The four time bounds of a list or search, as one pattern a line: created_after created_before updated_after updated_before. */
 const BOUND_CONVENTIONS = `
 filter_by_created_after  filter_by_created_before  filter_by_updated_after  filter_by_updated_before
@@ -92,12 +102,17 @@ restore_note                  POST   /v2/notes/{note_id}/untrash
 restore_note                  POST   /v2/trash/{note_id}/restore
 remove_note_from_collection   DELETE /v2/collections/{collection_id}/notes/{note_id}
 remove_note_from_collection   POST   /v2/collections/{collection_id}/notes/{note_id}/remove
+capture                       POST   /v2/capture
+capture                       POST   /v2/notes/capture
 `;
 
 export const BOUND_KEYS = ['created_after', 'created_before', 'updated_after', 'updated_before'] as const;
 export type BoundKey = (typeof BOUND_KEYS)[number];
 export type BoundPattern = Record<BoundKey, string>;
-export type ProbedEndpoint = 'restore_note' | 'remove_note_from_collection';
+export type ProbedEndpoint = 'restore_note' | 'remove_note_from_collection' | 'capture';
+export const CAPTURE_KEYS = ['input', 'instructions', 'context', 'timestamp'] as const;
+export type CaptureKey = (typeof CAPTURE_KEYS)[number];
+export type CapturePattern = Record<CaptureKey, string>;
 /** A response-shape object and the field inside it that asks for content: `config.include_content`. */
 export interface ShapeCandidate {
   readonly object: string;
@@ -168,6 +183,21 @@ export function snippetFieldCandidates(sibling?: string): string[] {
     allNames(p.names?.notes_search?.response_shape_fields?.include_snippet),
   );
   return unique([...fromProfiles, sibling, ...fieldConventions('include_snippet')].filter((n) => n !== undefined));
+}
+
+/** Capture field patterns: each built-in profile's (the names it sends), then the conventions. */
+export function capturePatterns(): CapturePattern[] {
+  const fromProfiles = shippedProfiles().flatMap((p) => {
+    const names = p.names?.capture;
+    const first = (k: CaptureKey) => allNames(names?.[k])[0];
+    return CAPTURE_KEYS.every((k) => first(k) !== undefined)
+      ? [Object.fromEntries(CAPTURE_KEYS.map((k) => [k, first(k)!])) as CapturePattern]
+      : [];
+  });
+  const fromTable = rows(CAPTURE_CONVENTIONS).map(
+    (cells) => Object.fromEntries(CAPTURE_KEYS.map((k, i) => [k, cells[i]!])) as CapturePattern,
+  );
+  return unique([...fromProfiles, ...fromTable], (p) => CAPTURE_KEYS.map((k) => p[k]).join(' '));
 }
 
 /** Candidate patterns for the four bounds of `section` (collections_list or collections_search). */

@@ -40,10 +40,13 @@ export interface RateLimitFindings {
 export type NameSlots = Record<string, Finding<string> | Record<string, Finding<string>>>;
 
 /** Names under `names` of the profile, by section and slot, in the schema's order. */
-export type NameFindings = Record<'notes_list' | 'notes_search' | 'collections_list' | 'collections_search', NameSlots>;
+export type NameFindings = Record<
+  'notes_list' | 'notes_search' | 'collections_list' | 'collections_search' | 'capture',
+  NameSlots
+>;
 
 export type EndpointFindings = Record<
-  'restore_note' | 'remove_note_from_collection' | 'attachment_question' | 'trash_collection',
+  'restore_note' | 'remove_note_from_collection' | 'attachment_question' | 'trash_collection' | 'capture',
   Finding<EndpointDecl>
 >;
 

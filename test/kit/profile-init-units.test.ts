@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../kit/core/client.js';
 import {
   boundCandidates,
+  capturePatterns,
   endpointCandidates,
   nameCandidates,
   responseShapeCandidates,
@@ -224,12 +225,14 @@ describe('the written profile', () => {
       notes_search: { collections: nothing },
       collections_list: { cursor: nothing },
       collections_search: { query: nothing },
+      capture: {},
     },
     endpoints: {
       restore_note: nothing,
       remove_note_from_collection: nothing,
       attachment_question: nothing,
       trash_collection: nothing,
+      capture: nothing,
     },
     contentMarkers: { open_task: nothing, done_task: nothing, image: nothing, file: nothing },
     unknownFields: nothing,
@@ -315,6 +318,7 @@ describe('names and endpoints in the written profile', () => {
           },
           collections_list: {},
           collections_search: {},
+          capture: { input: observed('text', "the capture's text was filed as a note"), context: nothing },
         },
         endpoints: {
           restore_note: observed(
@@ -324,6 +328,7 @@ describe('names and endpoints in the written profile', () => {
           remove_note_from_collection: nothing,
           attachment_question: nothing,
           trash_collection: nothing,
+          capture: observed({ method: 'PUT', path: '/v2/capture' }, 'answered 200 with a request_id'),
         },
         contentMarkers: {
           open_task: observed('- [ ] a task', 'kept by has_open_tasks'),
@@ -339,9 +344,11 @@ describe('names and endpoints in the written profile', () => {
       names: {
         notes_list: { cursor: 'cursor' },
         notes_search: { response_shape: 'options', response_shape_fields: { include_content: 'with_content' } },
+        capture: { input: 'text' },
       },
       endpoints: {
         restore_note: { method: 'PUT', path: '/v2/trash/{note_id}/restore' },
+        capture: { method: 'PUT', path: '/v2/capture' },
       },
       content_markers: { open_task: '- [ ] a task' },
       unknown_fields: 'ignore',
@@ -353,6 +360,7 @@ describe('names and endpoints in the written profile', () => {
     // An object's fields nest under it, each with its evidence or its placeholder.
     expect(text).toContain('      include_content: with_content # confirmed with options (see response_shape)\n');
     expect(text).toContain('      # include_snippet: ? # not observed:');
+    expect(text).toContain('    # context: ? # not observed:');
   });
 });
 
@@ -383,7 +391,7 @@ describe('candidates', () => {
       expect(`${e.method} ${e.path}`).not.toMatch(/^DELETE \/v2\/notes\/\{note_id\}$|\/trash$/);
   });
 
-  it('offers the response-shape fields, the built-in profiles first', () => {
+  it('offers the response-shape fields and the capture operation, the built-in profiles first', () => {
     // The object and its content field as the profiles pair them (every alias; the reference fake's
     // first, then by file name), then the conventions crossed.
     const shapes = responseShapeCandidates();
@@ -395,5 +403,16 @@ describe('candidates', () => {
     expect(shapes).toContainEqual({ object: 'response_shape', field: 'include_note_content' });
     expect(new Set(shapes.map((c) => `${c.object}.${c.field}`)).size).toBe(shapes.length);
     expect(snippetFieldCandidates('with_snippet')).toEqual(['include_snippet', 'with_snippet']);
+    const patterns = capturePatterns();
+    expect(patterns[0]).toEqual({
+      input: 'input',
+      instructions: 'instructions',
+      context: 'context',
+      timestamp: 'timestamp',
+    });
+    expect(patterns).toContainEqual({ input: 'text', instructions: 'hint', context: 'about', timestamp: 'seen_at' });
+    const captures = endpointCandidates('capture').map((e) => `${e.method} ${e.path}`);
+    expect(captures.slice(0, 2)).toEqual(['POST /v2/mem-it', 'PUT /v2/capture']);
+    for (const e of captures) expect(e).not.toMatch(/^DELETE|\{/);
   });
 });

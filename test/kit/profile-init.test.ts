@@ -162,12 +162,6 @@ const initArgs = (url: string, out: string) => [
   '1000',
 ];
 
-/** Names less those profile init does not probe yet (the capture operation's fields). */
-function probedNames(names: Profile['names']): Profile['names'] {
-  const { capture: _capture, ...probed } = names ?? {};
-  return probed;
-}
-
 function expectInferredMatches(inferred: Profile, started: Profile, served: Fake['config']['names']): void {
   for (const kind of PROVOKED) expect(inferred.statuses?.[kind], `statuses.${kind}`).toBe(started.statuses?.[kind]);
   for (const kind of NOT_PROVOKED)
@@ -185,10 +179,10 @@ function expectInferredMatches(inferred: Profile, started: Profile, served: Fake
   expect(new Set(headers?.operations)).toEqual(new Set(SAMPLED.filter((op) => declared.operations!.includes(op))));
   expect(inferred.capabilities?.secondary_token).toBe(true);
   // Every name the document does not show, as the fake serves it (a profile's own over the reference
-  // fake's), found by its effect on the probe's data; not yet the capture operation's fields.
-  expect(inferred.names).toEqual(probedNames(served));
-  const { restore_note, remove_note_from_collection } = started.endpoints!;
-  expect(inferred.endpoints).toEqual({ restore_note, remove_note_from_collection });
+  // fake's), found by its effect on the probe's data or accepted where unknown names are refused.
+  expect(inferred.names).toEqual(served);
+  const { restore_note, remove_note_from_collection, capture } = started.endpoints!;
+  expect(inferred.endpoints).toEqual({ restore_note, remove_note_from_collection, capture });
   expect(inferred.unknown_fields).toBe(started.unknown_fields ?? 'refuse');
   expect(Object.keys(inferred.content_markers ?? {}).sort()).toEqual(['done_task', 'file', 'image', 'open_task']);
 }
@@ -218,6 +212,10 @@ describe('notes-conformance profile init', () => {
         /^ {4}(# )?\w+=<next_page>: the first page \(limit 1\) held the \w+ note, the next_page sent back/m,
       );
       expect(text).toMatch(/^ {2}# attachment_question: \? # not observed: needs an attachment/m);
+      // The capture is confirmed by the note it files (deleted with the probe's own).
+      expect(text).toMatch(
+        /^ {2}# \w+ \/v2\/[\w-]+ with \{[\w, ]+\}: answered 200 with a request_id, and a note holding/m,
+      );
       // The error body's evidence counts bodies and kinds apart, and names only kinds whose status was observed.
       const bodies = /in (\d+) refusal bodies of (\d+) kinds \(([^)]*)\)/.exec(text.replace(/\n\s*#\s+/g, ' '));
       expect(bodies, 'the error body evidence').not.toBeNull();
@@ -264,10 +262,9 @@ describe('notes-conformance profile init', () => {
       // collection trash endpoint the document does not have. Its fixture API needs an admin token
       // neither run has.
       const { budgets: _granted, ...handWritten } = loadBuiltinProfile(name);
-      // Nor, yet, the capture operation.
-      const { trash_collection: _notInTheDocument, capture: _capture, ...endpoints } = handWritten.endpoints!;
+      const { trash_collection: _notInTheDocument, ...endpoints } = handWritten.endpoints!;
       const own = join(out, '..', 'hand-written.yaml');
-      writeFileSync(own, stringify({ ...handWritten, endpoints, names: probedNames(handWritten.names) }));
+      writeFileSync(own, stringify({ ...handWritten, endpoints }));
       const [inferredReport, ownReport] = [await run(out), await run(own)];
       const judged = (report: typeof ownReport) => report.rules.filter((r) => r.verdict !== 'skipped').map((r) => r.id);
       const problems = inferredReport.rules
@@ -303,6 +300,37 @@ describe('notes-conformance profile init', () => {
     expect(result.profile.names?.notes_list?.contains_open_tasks).toBe('has_open_tasks');
     // The page candidate was tried and not kept (the fake refuses or ignores a cursor name it does not declare).
     expect(result.yaml).toMatch(/page=<next_page>/);
+    // The capture's input and timestamp show in the note it files; instructions, context and the
+    // include-snippet field change nothing a probe can read, and an ignored name proves nothing.
+    expect(result.profile.endpoints?.capture).toEqual({ method: 'PUT', path: '/v2/capture' });
+    expect(result.profile.names?.capture).toEqual({ input: 'text', timestamp: 'seen_at' });
+    expect(result.yaml).toMatch(/# instructions: \? # not observed: hint was sent with the accepted capture, but/);
+    expect(result.profile.names?.notes_search?.response_shape_fields).toEqual({ include_content: 'with_content' });
+  }, 60_000);
+
+  it('claims no capture whose note never appears, and reports that note as possibly left behind', async () => {
+    // The proxy accepts every capture itself: the fake never files one.
+    const { fake, proxy, before } = await startTarget('fake', (_n, req) =>
+      req.method === 'POST' && req.url === '/v2/mem-it'
+        ? { status: 200, body: '{"request_id":"req_kept"}' }
+        : undefined,
+    );
+    const result = await inferProfile({
+      target: proxy.url,
+      token: PRIMARY,
+      secondaryToken: SECONDARY,
+      requestsPerSecond: 1000,
+    });
+    expect(result.profile.endpoints?.capture).toBeUndefined();
+    expect(result.profile.names?.capture).toBeUndefined();
+    expect(result.yaml.replace(/\n\s*#\s+/g, ' ')).toMatch(
+      /capture: \? # not observed: POST \/v2\/mem-it with \{input, [\w, ]+\} answered 200 with a request_id, but no note holding/,
+    );
+    expect(result.cleanup.left).toEqual([
+      expect.stringMatching(/^the note of an accepted capture holding zq\w+, if it is filed later$/),
+    ]);
+    expect(proxy.seen.length).toBeLessThanOrEqual(80);
+    expect(stateOf(fake.store)).toEqual(before);
   }, 60_000);
 
   it('exits 2 with one line when the target answers 500 to everything', async () => {
