@@ -1,12 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { stringify } from 'yaml';
 import { main } from '../../cli/main.js';
 import { profileCommand } from '../../cli/profile-command.js';
 import { createFake, type Fake } from '../../fake/index.js';
@@ -19,10 +18,12 @@ import { UsageError } from '../../suites/harness/errors.js';
 
 /**
  * `notes-conformance profile init` (issue 12 item 4, issue 20 item 5) against the reference fake:
- * what it infers is what the fake was started with, names and endpoints included, it stays within
- * 80 requests (counted by a proxy in front of the fake), it leaves the store as it found it (also
- * when it fails or is interrupted), and a kit run with the inferred profile judges exactly the
- * rules a run with the fake's own profile judges, with no fail and no error.
+ * what it infers is what the fake was started with, names and endpoints included (the capture
+ * operation and the response-shape object's fields too), it stays within 80 requests (counted by
+ * a proxy in front of the fake), it leaves the store as it found it (also when it fails or is
+ * interrupted), and against the fake serving each built-in profile a kit run with the inferred
+ * profile judges every rule a run with that profile itself judges, but for the rules listed in
+ * NOT_INFERABLE, with no fail and no error.
  */
 
 const PRIMARY = 'tok_pinit_primary_0001';
@@ -69,6 +70,26 @@ function stateOf(store: Store): string[] {
     for (const [user, level] of levels) out.push(`grant ${resource} ${user} ${level}`);
   return out.sort();
 }
+
+/**
+ * Rules the inferred profile's run may judge beyond the built-in profile's: none where that profile
+ * declares all a probe can observe (fake, fake-divergent). The hosted profile declares names only,
+ * so what it leaves out (statuses, error body, title, order, markers, the restore and remove
+ * endpoints, header names) is judged with the inferred profile alone: each such rule was skipped
+ * for a missing declaration or a budget the hosted profile does not grant.
+ *
+ * Rules a run with the built-in profile judges that one with the inferred profile cannot, and why:
+ * collections.create.id-conflict-409-trashed needs endpoints.trash_collection, which the document
+ * does not have (its only trace is "an existing id, including a trashed collection's, gives 409").
+ * Collections have no state field, so no answer tells a trashed collection from a deleted one: a
+ * probe could confirm neither a guessed trash endpoint nor that its own cleanup removed what it
+ * trashed. The hosted profile declares none.
+ */
+const NOT_INFERABLE: Record<'fake' | 'fake-divergent' | 'hosted', string[]> = {
+  fake: ['collections.create.id-conflict-409-trashed'],
+  'fake-divergent': ['collections.create.id-conflict-409-trashed'],
+  hosted: [],
+};
 
 type Intercept = (n: number, req: IncomingMessage) => { status: number; body: string } | undefined;
 
@@ -228,51 +249,48 @@ describe('notes-conformance profile init', () => {
     },
   );
 
-  it.each(['fake-divergent', 'fake'] as const)(
-    'gives a profile with which a run against the %s fake judges exactly the rules its own profile does, none failing',
+  it.each(['fake-divergent', 'hosted', 'fake'] as const)(
+    'gives a profile with which a run against the %s fake judges every rule that profile itself does, none failing',
     async (name) => {
       const { fake, proxy, out } = await startTarget(name);
       expect((await runInit(initArgs(proxy.url, out))).code).toBe(0);
+      // Both runs get the same seed, request budget and note cap: a cap is the account's, not the
+      // profile's. Under the remote default of 150 notes the plan chooses among more runnable checks
+      // with the inferred profile and left out notes.related.limit-default-10 (15 notes), which the
+      // run with the built-in profile had room for (against fake-divergent and hosted): a cap effect,
+      // not an inference one. The built-in profiles' budgets (more property and model runs) stay:
+      // they change how hard rules are exercised, not which are judged.
       const run = async (profile: string) =>
         (
           await runKit(
             [
               '--quiet',
-              '--target',
-              fake.url!,
-              '--token',
-              PRIMARY,
-              '--secondary-token',
-              SECONDARY,
-              '--profile',
-              profile,
-              '--requests-per-second',
-              '1000',
-              '--request-budget',
-              '100000',
-              '--seed',
-              '7',
+              ...['--target', fake.url!, '--token', PRIMARY, '--secondary-token', SECONDARY],
+              ...['--profile', profile, '--requests-per-second', '1000', '--request-budget', '100000'],
+              ...['--max-notes', '1000', '--seed', '7'],
             ],
             {},
             () => {},
           )
         ).report;
-      // The hand-written profile, as the fake serves it, less what no probe of the API can observe: the
-      // budgets it grants the kit (a larger max_seed_notes judges the 50-item defaults) and the
-      // collection trash endpoint the document does not have. Its fixture API needs an admin token
-      // neither run has.
-      const { budgets: _granted, ...handWritten } = loadBuiltinProfile(name);
-      const { trash_collection: _notInTheDocument, ...endpoints } = handWritten.endpoints!;
-      const own = join(out, '..', 'hand-written.yaml');
-      writeFileSync(own, stringify({ ...handWritten, endpoints }));
-      const [inferredReport, ownReport] = [await run(out), await run(own)];
-      const judged = (report: typeof ownReport) => report.rules.filter((r) => r.verdict !== 'skipped').map((r) => r.id);
+      const [inferredReport, ownReport] = [await run(out), await run(name)];
+      const judged = (report: typeof ownReport) =>
+        new Set(report.rules.filter((r) => r.verdict !== 'skipped').map((r) => r.id));
+      const [byInferred, byOwn] = [judged(inferredReport), judged(ownReport)];
+      // The counts the issue asks about, for whoever reruns the proof.
+      console.info(`${name}: judged with the inferred profile ${byInferred.size}, with ${name} itself ${byOwn.size}`);
       const problems = inferredReport.rules
         .filter((r) => r.verdict === 'fail' || r.verdict === 'error')
         .map((r) => `${r.id}: ${r.verdict} (${r.reason})`);
       expect(problems).toEqual([]);
-      expect(judged(inferredReport)).toEqual(judged(ownReport));
-      expect(judged(inferredReport).length).toBeGreaterThan(200);
+      // What the profile's run judges and the inferred one's does not: only what no probe infers.
+      expect([...byOwn].filter((id) => !byInferred.has(id))).toEqual(NOT_INFERABLE[name]);
+      const beyond = ownReport.rules.filter((r) => byInferred.has(r.id) && !byOwn.has(r.id));
+      if (name === 'hosted')
+        for (const r of beyond) expect(r.reason, r.id).toMatch(/the profile declares no |budgets\.max_seed_notes/);
+      else expect(beyond.map((r) => r.id)).toEqual([]);
+      expect(byInferred.size).toBe(byOwn.size - NOT_INFERABLE[name].length + beyond.length);
+      expect(byInferred.size).toBeGreaterThan(200);
       expect(inferredReport.profile_declared).toBe(true);
       expect(inferredReport.leftovers).toBe(0);
     },
