@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { specFile } from '../../spec/paths.js';
-import { type EndpointDecl, loadProfile, type Profile, profileField } from '../../spec/profile.js';
+import { allNames, type EndpointDecl, loadProfile, type Profile, profileField } from '../../spec/profile.js';
 
 /**
  * What `profile init` tries for each name the document does not show, likeliest first: the
@@ -65,14 +65,26 @@ collections_search.query              text
 `;
 
 /**
- * Fields inside the response-shape object that ask for each result's content (the schema names
- * none yet; the kit sends an empty object): the probe sends the first it has, and content that
- * appears confirms the object's name.
+ * Fields inside the response-shape object (not shown either), one `slot name` a line: the object's
+ * name and its include_content field are confirmed together (content appears), include_snippet
+ * after them.
  */
-const RESPONSE_SHAPE_CONTENT = `
-include_content
-include_note_content
-with_content
+const RESPONSE_SHAPE_FIELD_CONVENTIONS = `
+include_content   include_content
+include_content   include_note_content
+include_content   with_content
+include_snippet   include_snippet
+include_snippet   with_snippet
+`;
+
+/**
+ * The capture operation's request fields, one pattern a line (input instructions context
+ * timestamp): a target names them after one convention, so a pattern is sent whole.
+ */
+const CAPTURE_CONVENTIONS = `
+input     instructions  context  timestamp
+text      instructions  context  timestamp
+content   instructions  context  timestamp
 `;
 
 /** The four time bounds of a list or search, as one pattern a line: created_after created_before updated_after updated_before. */
@@ -90,12 +102,22 @@ restore_note                  POST   /v2/notes/{note_id}/untrash
 restore_note                  POST   /v2/trash/{note_id}/restore
 remove_note_from_collection   DELETE /v2/collections/{collection_id}/notes/{note_id}
 remove_note_from_collection   POST   /v2/collections/{collection_id}/notes/{note_id}/remove
+capture                       POST   /v2/capture
+capture                       POST   /v2/notes/capture
 `;
 
 export const BOUND_KEYS = ['created_after', 'created_before', 'updated_after', 'updated_before'] as const;
 export type BoundKey = (typeof BOUND_KEYS)[number];
 export type BoundPattern = Record<BoundKey, string>;
-export type ProbedEndpoint = 'restore_note' | 'remove_note_from_collection';
+export type ProbedEndpoint = 'restore_note' | 'remove_note_from_collection' | 'capture';
+export const CAPTURE_KEYS = ['input', 'instructions', 'context', 'timestamp'] as const;
+export type CaptureKey = (typeof CAPTURE_KEYS)[number];
+export type CapturePattern = Record<CaptureKey, string>;
+/** A response-shape object and the field inside it that asks for content: `config.include_content`. */
+export interface ShapeCandidate {
+  readonly object: string;
+  readonly field: string;
+}
 
 const rows = (table: string) =>
   table
@@ -130,8 +152,52 @@ export function nameCandidates(slot: string, first: readonly (string | undefined
   return unique([...first, ...fromProfiles, ...fromTable].filter((n): n is string => typeof n === 'string'));
 }
 
-export function responseShapeContentFields(): string[] {
-  return rows(RESPONSE_SHAPE_CONTENT).map(([name]) => name!);
+const fieldConventions = (slot: string) =>
+  rows(RESPONSE_SHAPE_FIELD_CONVENTIONS)
+    .filter(([s]) => s === slot)
+    .map(([, name]) => name!);
+
+/**
+ * Response-shape objects with their include-content field: each built-in profile's pairs first
+ * (every alias of its field), then every object convention with every field convention.
+ */
+export function responseShapeCandidates(): ShapeCandidate[] {
+  const fromProfiles = shippedProfiles().flatMap((p) => {
+    const search = p.names?.notes_search;
+    const object = search?.response_shape;
+    if (typeof object !== 'string') return [];
+    return allNames(search?.response_shape_fields?.include_content).map((field) => ({ object, field }));
+  });
+  const objects = rows(NAME_CONVENTIONS)
+    .filter(([slot]) => slot === 'notes_search.response_shape')
+    .map(([, name]) => name!);
+  const fromTable = objects.flatMap((object) =>
+    fieldConventions('include_content').map((field) => ({ object, field })),
+  );
+  return unique([...fromProfiles, ...fromTable], (c) => `${c.object}.${c.field}`);
+}
+
+/** Names of the include-snippet field: the profiles', then `sibling` (named like the confirmed content field), the conventions. */
+export function snippetFieldCandidates(sibling?: string): string[] {
+  const fromProfiles = shippedProfiles().flatMap((p) =>
+    allNames(p.names?.notes_search?.response_shape_fields?.include_snippet),
+  );
+  return unique([...fromProfiles, sibling, ...fieldConventions('include_snippet')].filter((n) => n !== undefined));
+}
+
+/** Capture field patterns: each built-in profile's (the names it sends), then the conventions. */
+export function capturePatterns(): CapturePattern[] {
+  const fromProfiles = shippedProfiles().flatMap((p) => {
+    const names = p.names?.capture;
+    const first = (k: CaptureKey) => allNames(names?.[k])[0];
+    return CAPTURE_KEYS.every((k) => first(k) !== undefined)
+      ? [Object.fromEntries(CAPTURE_KEYS.map((k) => [k, first(k)!])) as CapturePattern]
+      : [];
+  });
+  const fromTable = rows(CAPTURE_CONVENTIONS).map(
+    (cells) => Object.fromEntries(CAPTURE_KEYS.map((k, i) => [k, cells[i]!])) as CapturePattern,
+  );
+  return unique([...fromProfiles, ...fromTable], (p) => CAPTURE_KEYS.map((k) => p[k]).join(' '));
 }
 
 /** Candidate patterns for the four bounds of `section` (collections_list or collections_search). */

@@ -36,14 +36,17 @@ export interface RateLimitFindings {
   readonly notes: string[];
 }
 
+/** The slots of one `names` section; an object's own fields (response_shape_fields) nest one level. */
+export type NameSlots = Record<string, Finding<string> | Record<string, Finding<string>>>;
+
 /** Names under `names` of the profile, by section and slot, in the schema's order. */
 export type NameFindings = Record<
-  'notes_list' | 'notes_search' | 'collections_list' | 'collections_search',
-  Record<string, Finding<string>>
+  'notes_list' | 'notes_search' | 'collections_list' | 'collections_search' | 'capture',
+  NameSlots
 >;
 
 export type EndpointFindings = Record<
-  'restore_note' | 'remove_note_from_collection' | 'attachment_question' | 'trash_collection',
+  'restore_note' | 'remove_note_from_collection' | 'attachment_question' | 'trash_collection' | 'capture',
   Finding<EndpointDecl>
 >;
 

@@ -1,6 +1,7 @@
 import { type EndpointDecl, type Profile, parseProfile } from '../../spec/profile.js';
 import { UsageError } from '../../spec/verdicts.js';
 import { probeTarget, probeToken } from '../probe.js';
+import { probeCapture } from './capture.js';
 import { probeRemove, probeRestore } from './endpoints.js';
 import { errorBodyFindings, sameAnswerAs } from './error-body.js';
 import { type Finding, type Findings, isObserved, notObserved, observed } from './findings.js';
@@ -57,9 +58,10 @@ type Probed = Omit<Findings, 'target' | 'requests' | 'leftBehind' | 'rateLimit' 
 
 /**
  * Requests the name probes leave for the steps after them: the refusals (about 11), the restore
- * and remove endpoints (2 a try) and one header sample.
+ * and remove endpoints (2 a try), one capture try (3: the capture, a look-up of its note, the
+ * delete) and one header sample.
  */
-const RESERVE_AFTER_NAMES = 18;
+const RESERVE_AFTER_NAMES = 21;
 
 /** The probe's steps, in an order that needs each resource once: at most MAX_REQUESTS requests. */
 async function probe(s: ProbeSession, options: InferOptions): Promise<Probed> {
@@ -86,6 +88,7 @@ async function probe(s: ProbeSession, options: InferOptions): Promise<Probed> {
     ? notObserved<EndpointDecl>(`needs a trashed note: ${provoked.why.trashed}`)
     : await probeRestore(s, notes.byKind.done);
   const remove = await probeRemove(s, notes.byKind.open.id, collections.inside);
+  const capture = await probeCapture(s, notes, refused);
   await sampleHeaderOperations(s, notes.byKind.image);
   return {
     title,
@@ -98,15 +101,17 @@ async function probe(s: ProbeSession, options: InferOptions): Promise<Probed> {
     unknownFields,
     names: {
       notes_list: notesNames.list,
-      notes_search: notesNames.search,
+      notes_search: { ...notesNames.search, response_shape_fields: notesNames.responseShapeFields },
       collections_list: collectionsNames.list,
       collections_search: collectionsNames.search,
+      capture: capture.names,
     },
     endpoints: {
       restore_note: restore,
       remove_note_from_collection: remove,
       attachment_question: notObserved('needs an attachment, which the document gives no way to upload'),
       trash_collection: notObserved('not in the document; declare it only if the target has one'),
+      capture: capture.endpoint,
     },
     contentMarkers: contentMarkers(notesNames.list, notesNames.search),
   };

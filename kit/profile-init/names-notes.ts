@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Exchange } from '../core/client.js';
-import { nameCandidates, responseShapeContentFields } from './candidates.js';
-import { type Finding, isObserved, notObserved, type RefusalSample } from './findings.js';
+import { nameCandidates, responseShapeCandidates, type ShapeCandidate, snippetFieldCandidates } from './candidates.js';
+import { type Finding, isObserved, notObserved, observed, type RefusalSample } from './findings.js';
 import { CONTENT_KINDS, type ContentKind, type ProbeNotes } from './probe-data.js';
 import type { ProbeSession } from './session.js';
 import { resultIds } from './titles-and-order.js';
@@ -30,10 +30,13 @@ const KEEPS: Record<ContainsSlot, ContentKind[]> = {
 
 export type NotesListSlot = 'cursor' | 'collection' | ContainsSlot | 'include_content';
 export type NotesSearchSlot = 'collections' | ContainsSlot | 'response_shape';
+export type ResponseShapeField = 'include_content' | 'include_snippet';
 
 export interface NotesNameFindings {
   list: Record<NotesListSlot, Finding<string>>;
   search: Record<NotesSearchSlot, Finding<string>>;
+  /** The fields inside the response-shape object. */
+  responseShapeFields: Record<ResponseShapeField, Finding<string>>;
   /** Refusals of a cursor reused with another order_by and another filter. */
   cursorMismatch: RefusalSample[];
   cursorMismatchWhy?: string;
@@ -122,10 +125,11 @@ export async function probeNotesNames(
   );
   const cursor = await probeCursor(s, notes, list);
   found.cursor = cursor.finding;
-  const search = await probeSearchNames(s, notes, collection, found, unknownRefused);
+  const { search, responseShapeFields } = await probeSearchNames(s, notes, collection, found, unknownRefused);
   return {
     list: found,
     search,
+    responseShapeFields,
     cursorMismatch: cursor.mismatch,
     ...(cursor.mismatchWhy ? { cursorMismatchWhy: cursor.mismatchWhy } : {}),
   };
@@ -217,11 +221,15 @@ async function probeSearchNames(
   collection: string,
   listNames: NotesNameFindings['list'],
   unknownRefused: boolean,
-): Promise<NotesNameFindings['search']> {
+): Promise<Pick<NotesNameFindings, 'search' | 'responseShapeFields'>> {
   const slots: NotesSearchSlot[] = ['collections', ...CONTAINS_SLOTS, 'response_shape'];
   const unseen = s.affords(3) ? await searchShowsAll(s, notes) : "the probe's requests ran out before search";
-  if (unseen) return Object.fromEntries(slots.map((k) => [k, notObserved(unseen)])) as NotesNameFindings['search'];
-  const search = (extra: Record<string, unknown>) =>
+  if (unseen)
+    return {
+      search: Object.fromEntries(slots.map((k) => [k, notObserved(unseen)])) as NotesNameFindings['search'],
+      responseShapeFields: { include_content: notObserved(unseen), include_snippet: notObserved(unseen) },
+    };
+  const search: Search = (extra) =>
     s.attempt('searchNotes', {
       method: 'POST',
       path: '/v2/notes/search',
@@ -248,27 +256,66 @@ async function probeSearchNames(
       async (n) => keptExactly(notes, await search({ [n]: true }), KEEPS[slot], 'the filter'),
     );
   }
-  // The object's own fields are not shown either: each candidate object is tried with each content
-  // field until content appears (a target that refuses unknown fields refuses a wrong inner one).
-  const contentFields = responseShapeContentFields();
-  found.response_shape = await firstConfirmed(
+  const shape = await probeResponseShape(s, notes, search, unknownRefused);
+  found.response_shape = shape.object;
+  return { search: found, responseShapeFields: shape.fields };
+}
+
+type Search = (extra: Record<string, unknown>) => Promise<Exchange>;
+
+/**
+ * The response-shape object and the fields inside it (neither is shown): each candidate object is
+ * sent with its include-content field until content appears, which confirms both names (a target
+ * that refuses unknown fields refuses a wrong inner one). include_snippet has no effect to see (the
+ * document gives every result a snippet), so only a target that refuses unknown fields confirms it,
+ * by accepting it.
+ */
+async function probeResponseShape(
+  s: ProbeSession,
+  notes: ProbeNotes,
+  search: Search,
+  unknownRefused: boolean,
+): Promise<{ object: Finding<string>; fields: NotesNameFindings['responseShapeFields'] }> {
+  const shape = await firstConfirmed<ShapeCandidate>(
     s,
-    nameCandidates('notes_search.response_shape'),
-    (n) => `${n}: {${contentFields.join(' | ')}: true}`,
-    async (n) => {
-      let last: ReturnType<typeof contentShown> | undefined;
-      for (const field of contentFields) {
-        const x = await search({ [n]: { [field]: true } });
-        const shown = contentShown(notes, x);
-        if ('how' in shown) return confirmed(`the object's ${field} asked for content: ${shown.how}`);
-        // Without content, acceptance proves the name only where unknown fields are refused.
-        if (unknownRefused && !failedAnswer(x))
-          return confirmed('accepted (200) where the target refuses unknown body fields (see unknown_fields)');
-        last = shown;
-        if (!unknownRefused) break;
-      }
-      return last!;
+    responseShapeCandidates(),
+    (c) => `${c.object}: {${c.field}: true}`,
+    async (c) => {
+      const x = await search({ [c.object]: { [c.field]: true } });
+      const shown = contentShown(notes, x);
+      if ('how' in shown) return confirmed(`asked for content: ${shown.how}`);
+      // Without content, acceptance proves the names only where unknown fields are refused.
+      if (unknownRefused && !failedAnswer(x))
+        return confirmed('accepted (200) where the target refuses unknown body fields (see unknown_fields)');
+      return shown;
     },
   );
-  return found;
+  if ('why' in shape) {
+    const why = notObserved<string>(shape.why);
+    return { object: why, fields: { include_content: why, include_snippet: why } };
+  }
+  const { object, field } = shape.value;
+  const snippet = unknownRefused
+    ? await firstConfirmed(
+        s,
+        snippetFieldCandidates(field.replace('content', 'snippet')),
+        (n) => `${object}: {${n}: true}`,
+        async (n) => {
+          const failed = failedAnswer(await search({ [object]: { [n]: true } }));
+          return failed
+            ? notConfirmed(failed)
+            : confirmed('accepted (200) where the target refuses unknown body fields (see unknown_fields)');
+        },
+      )
+    : notObserved<string>(
+        'every search result carries a snippet (the document lists it in every item), so asking for one shows ' +
+          'nothing, and the target ignores unknown fields (see unknown_fields): no answer could confirm a name',
+      );
+  return {
+    object: observed(object, shape.how),
+    fields: {
+      include_content: observed(field, `confirmed with ${object} (see response_shape)`),
+      include_snippet: snippet,
+    },
+  };
 }

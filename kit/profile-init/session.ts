@@ -33,7 +33,7 @@ export interface CleanupResult {
   deleted: number;
   /** Collections deleted (or found gone). */
   deletedCollections: number;
-  /** Ids of notes (and `collection ID`s) the probe created and could not delete. */
+  /** Ids of notes (and `collection ID`s) the probe created and could not delete, and what it may have made unseen. */
   left: string[];
 }
 
@@ -50,6 +50,8 @@ export class ProbeSession {
   readonly marker = `notes-conformance profile init ${randomBytes(4).toString('hex')}`;
   private readonly created = new Set<string>();
   private readonly collections = new Set<string>();
+  /** What the probe may have made but could not find to delete (a capture filed late), in words. */
+  private readonly unfound: string[] = [];
   private counter = 0;
   /**
    * Requests kept back for the steps that follow the name probes (refusals, endpoints, cleanup):
@@ -155,6 +157,16 @@ export class ProbeSession {
     return json;
   }
 
+  /** Remembers a note the probe caused without creating it (the note a capture filed), for the cleanup. */
+  adopt(noteId: string): void {
+    this.created.add(noteId);
+  }
+
+  /** Reports, as left behind, something the probe may have made and could not find. */
+  mayHaveMade(what: string): void {
+    this.unfound.push(what);
+  }
+
   /**
    * Deletes every note and collection the probe created, also after a failure or an interrupt (it
    * ignores the abort signal). A 404 or 410 means the resource is gone already.
@@ -184,7 +196,7 @@ export class ProbeSession {
         left.push(kind === 'notes' ? id : `collection ${id}`);
       }
     }
-    return { deleted: deleted.notes, deletedCollections: deleted.collections, left };
+    return { deleted: deleted.notes, deletedCollections: deleted.collections, left: [...left, ...this.unfound] };
   }
 
   async close(): Promise<void> {

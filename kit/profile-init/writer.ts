@@ -1,6 +1,6 @@
 import { Document, isMap, isScalar, isSeq, type Pair, type YAMLMap } from 'yaml';
 import { REFUSAL_KINDS } from '../../spec/profile.js';
-import { type Finding, type Findings, isObserved } from './findings.js';
+import { type Finding, type Findings, isObserved, type NameSlots } from './findings.js';
 
 const WIDTH = 118;
 
@@ -44,6 +44,16 @@ export interface WriteMeta {
   date: string;
 }
 
+/** A `names` section: each slot a finding, or a section of its own (an object's fields). */
+function slotsSection(slots: NameSlots): Section {
+  const isFinding = (node: NameSlots[string]): node is Finding<string> => 'value' in node || 'why' in node;
+  return {
+    entries: Object.entries(slots).map(
+      ([slot, node]) => [slot, isFinding(node) ? node : { entries: Object.entries(node) }] as const,
+    ),
+  };
+}
+
 /** The profile as sections of findings, in the order of spec/profiles/fake.yaml. */
 function profileTree(f: Findings, meta: WriteMeta): Section {
   const body = f.errorBody;
@@ -76,9 +86,7 @@ function profileTree(f: Findings, meta: WriteMeta): Section {
       [
         'names',
         {
-          entries: Object.entries(f.names).map(
-            ([section, slots]) => [section, { entries: Object.entries(slots) }] as const,
-          ),
+          entries: Object.entries(f.names).map(([section, slots]) => [section, slotsSection(slots)] as const),
         },
       ],
       ['endpoints', { entries: Object.entries(f.endpoints) }],

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../kit/core/client.js';
-import { boundCandidates, endpointCandidates, nameCandidates } from '../../kit/profile-init/candidates.js';
+import {
+  boundCandidates,
+  capturePatterns,
+  endpointCandidates,
+  nameCandidates,
+  responseShapeCandidates,
+  snippetFieldCandidates,
+} from '../../kit/profile-init/candidates.js';
 import { errorBodyFindings, sameAnswerAs } from '../../kit/profile-init/error-body.js';
 import {
   type Findings,
@@ -218,12 +225,14 @@ describe('the written profile', () => {
       notes_search: { collections: nothing },
       collections_list: { cursor: nothing },
       collections_search: { query: nothing },
+      capture: {},
     },
     endpoints: {
       restore_note: nothing,
       remove_note_from_collection: nothing,
       attachment_question: nothing,
       trash_collection: nothing,
+      capture: nothing,
     },
     contentMarkers: { open_task: nothing, done_task: nothing, image: nothing, file: nothing },
     unknownFields: nothing,
@@ -300,9 +309,16 @@ describe('names and endpoints in the written profile', () => {
         secondaryToken: nothing,
         names: {
           notes_list: { cursor: observed('cursor', 'cursor=<next_page>: served the next note'), collection: nothing },
-          notes_search: {},
+          notes_search: {
+            response_shape: observed('options', 'options: {with_content: true}: asked for content'),
+            response_shape_fields: {
+              include_content: observed('with_content', 'confirmed with options (see response_shape)'),
+              include_snippet: nothing,
+            },
+          },
           collections_list: {},
           collections_search: {},
+          capture: { input: observed('text', "the capture's text was filed as a note"), context: nothing },
         },
         endpoints: {
           restore_note: observed(
@@ -312,6 +328,7 @@ describe('names and endpoints in the written profile', () => {
           remove_note_from_collection: nothing,
           attachment_question: nothing,
           trash_collection: nothing,
+          capture: observed({ method: 'PUT', path: '/v2/capture' }, 'answered 200 with a request_id'),
         },
         contentMarkers: {
           open_task: observed('- [ ] a task', 'kept by has_open_tasks'),
@@ -324,8 +341,15 @@ describe('names and endpoints in the written profile', () => {
       { name: 'staging', date: '2026-11-25' },
     );
     expect(parseProfile(text, 'inferred.yaml')).toMatchObject({
-      names: { notes_list: { cursor: 'cursor' } },
-      endpoints: { restore_note: { method: 'PUT', path: '/v2/trash/{note_id}/restore' } },
+      names: {
+        notes_list: { cursor: 'cursor' },
+        notes_search: { response_shape: 'options', response_shape_fields: { include_content: 'with_content' } },
+        capture: { input: 'text' },
+      },
+      endpoints: {
+        restore_note: { method: 'PUT', path: '/v2/trash/{note_id}/restore' },
+        capture: { method: 'PUT', path: '/v2/capture' },
+      },
       content_markers: { open_task: '- [ ] a task' },
       unknown_fields: 'ignore',
     });
@@ -333,6 +357,10 @@ describe('names and endpoints in the written profile', () => {
     expect(text).toContain('    # collection: ? # not observed: no candidate was confirmed: page refused (400)');
     expect(text).toContain('restore_note: {method: PUT, path: "/v2/trash/{note_id}/restore"}');
     expect(text).toContain('  # remove_note_from_collection: ? # not observed:');
+    // An object's fields nest under it, each with its evidence or its placeholder.
+    expect(text).toContain('      include_content: with_content # confirmed with options (see response_shape)\n');
+    expect(text).toContain('      # include_snippet: ? # not observed:');
+    expect(text).toContain('    # context: ? # not observed:');
   });
 });
 
@@ -361,5 +389,30 @@ describe('candidates', () => {
     // Only the probe's own note is ever named: no candidate deletes or trashes a note.
     for (const e of [...endpointCandidates('restore_note'), ...endpointCandidates('remove_note_from_collection')])
       expect(`${e.method} ${e.path}`).not.toMatch(/^DELETE \/v2\/notes\/\{note_id\}$|\/trash$/);
+  });
+
+  it('offers the response-shape fields and the capture operation, the built-in profiles first', () => {
+    // The object and its content field as the profiles pair them (every alias; the reference fake's
+    // first, then by file name), then the conventions crossed.
+    const shapes = responseShapeCandidates();
+    expect(shapes.slice(0, 3)).toEqual([
+      { object: 'config', field: 'include_content' },
+      { object: 'options', field: 'with_content' },
+      { object: 'config', field: 'include_note_content' },
+    ]);
+    expect(shapes).toContainEqual({ object: 'response_shape', field: 'include_note_content' });
+    expect(new Set(shapes.map((c) => `${c.object}.${c.field}`)).size).toBe(shapes.length);
+    expect(snippetFieldCandidates('with_snippet')).toEqual(['include_snippet', 'with_snippet']);
+    const patterns = capturePatterns();
+    expect(patterns[0]).toEqual({
+      input: 'input',
+      instructions: 'instructions',
+      context: 'context',
+      timestamp: 'timestamp',
+    });
+    expect(patterns).toContainEqual({ input: 'text', instructions: 'hint', context: 'about', timestamp: 'seen_at' });
+    const captures = endpointCandidates('capture').map((e) => `${e.method} ${e.path}`);
+    expect(captures.slice(0, 2)).toEqual(['POST /v2/mem-it', 'PUT /v2/capture']);
+    for (const e of captures) expect(e).not.toMatch(/^DELETE|\{/);
   });
 });

@@ -1,12 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { stringify } from 'yaml';
 import { main } from '../../cli/main.js';
 import { profileCommand } from '../../cli/profile-command.js';
 import { createFake, type Fake } from '../../fake/index.js';
@@ -19,10 +18,12 @@ import { UsageError } from '../../suites/harness/errors.js';
 
 /**
  * `notes-conformance profile init` (issue 12 item 4, issue 20 item 5) against the reference fake:
- * what it infers is what the fake was started with, names and endpoints included, it stays within
- * 80 requests (counted by a proxy in front of the fake), it leaves the store as it found it (also
- * when it fails or is interrupted), and a kit run with the inferred profile judges exactly the
- * rules a run with the fake's own profile judges, with no fail and no error.
+ * what it infers is what the fake was started with, names and endpoints included (the capture
+ * operation and the response-shape object's fields too), it stays within 80 requests (counted by
+ * a proxy in front of the fake), it leaves the store as it found it (also when it fails or is
+ * interrupted), and against the fake serving each built-in profile a kit run with the inferred
+ * profile judges every rule a run with that profile itself judges, but for the rules listed in
+ * NOT_INFERABLE, with no fail and no error.
  */
 
 const PRIMARY = 'tok_pinit_primary_0001';
@@ -69,6 +70,26 @@ function stateOf(store: Store): string[] {
     for (const [user, level] of levels) out.push(`grant ${resource} ${user} ${level}`);
   return out.sort();
 }
+
+/**
+ * Rules the inferred profile's run may judge beyond the built-in profile's: none where that profile
+ * declares all a probe can observe (fake, fake-divergent). The hosted profile declares names only,
+ * so what it leaves out (statuses, error body, title, order, markers, the restore and remove
+ * endpoints, header names) is judged with the inferred profile alone: each such rule was skipped
+ * for a missing declaration or a budget the hosted profile does not grant.
+ *
+ * Rules a run with the built-in profile judges that one with the inferred profile cannot, and why:
+ * collections.create.id-conflict-409-trashed needs endpoints.trash_collection, which the document
+ * does not have (its only trace is "an existing id, including a trashed collection's, gives 409").
+ * Collections have no state field, so no answer tells a trashed collection from a deleted one: a
+ * probe could confirm neither a guessed trash endpoint nor that its own cleanup removed what it
+ * trashed. The hosted profile declares none.
+ */
+const NOT_INFERABLE: Record<'fake' | 'fake-divergent' | 'hosted', string[]> = {
+  fake: ['collections.create.id-conflict-409-trashed'],
+  'fake-divergent': ['collections.create.id-conflict-409-trashed'],
+  hosted: [],
+};
 
 type Intercept = (n: number, req: IncomingMessage) => { status: number; body: string } | undefined;
 
@@ -162,14 +183,7 @@ const initArgs = (url: string, out: string) => [
   '1000',
 ];
 
-/** A profile's names less those profile init does not probe yet (capture fields, response-shape fields). */
-function probedNames(profile: Profile): Profile['names'] {
-  const { capture: _capture, notes_search, ...names } = profile.names ?? {};
-  const { response_shape_fields: _fields, ...search } = notes_search ?? {};
-  return { ...names, ...(notes_search ? { notes_search: search } : {}) };
-}
-
-function expectInferredMatches(inferred: Profile, started: Profile): void {
+function expectInferredMatches(inferred: Profile, started: Profile, served: Fake['config']['names']): void {
   for (const kind of PROVOKED) expect(inferred.statuses?.[kind], `statuses.${kind}`).toBe(started.statuses?.[kind]);
   for (const kind of NOT_PROVOKED)
     expect(inferred.statuses?.[kind], `statuses.${kind} cannot be observed here`).toBeUndefined();
@@ -185,11 +199,11 @@ function expectInferredMatches(inferred: Profile, started: Profile): void {
   expect(new Set(headers?.names)).toEqual(new Set(declared.names));
   expect(new Set(headers?.operations)).toEqual(new Set(SAMPLED.filter((op) => declared.operations!.includes(op))));
   expect(inferred.capabilities?.secondary_token).toBe(true);
-  // Every name the document does not show, found by its effect on the probe's data; not yet the
-  // capture operation's fields nor the fields inside the search response-shape object (not probed).
-  expect(inferred.names).toEqual(probedNames(started));
-  const { restore_note, remove_note_from_collection } = started.endpoints!;
-  expect(inferred.endpoints).toEqual({ restore_note, remove_note_from_collection });
+  // Every name the document does not show, as the fake serves it (a profile's own over the reference
+  // fake's), found by its effect on the probe's data or accepted where unknown names are refused.
+  expect(inferred.names).toEqual(served);
+  const { restore_note, remove_note_from_collection, capture } = started.endpoints!;
+  expect(inferred.endpoints).toEqual({ restore_note, remove_note_from_collection, capture });
   expect(inferred.unknown_fields).toBe(started.unknown_fields ?? 'refuse');
   expect(Object.keys(inferred.content_markers ?? {}).sort()).toEqual(['done_task', 'file', 'image', 'open_task']);
 }
@@ -209,7 +223,7 @@ describe('notes-conformance profile init', () => {
       expect(printed.join('\n')).toContain(`in ${proxy.seen.length} requests`);
       // The project's own loader reads the file without complaint.
       const inferred = loadProfile(out);
-      expectInferredMatches(inferred, loadBuiltinProfile(name));
+      expectInferredMatches(inferred, loadBuiltinProfile(name), fake.config.names);
       const text = readFileSync(out, 'utf8');
       // Observed values say how they were observed; what was not observed is a commented placeholder with the reason.
       expect(text).toMatch(/^ {2}validation: \d{3} # POST \/v2\/notes without content: \d{3}$/m);
@@ -219,6 +233,10 @@ describe('notes-conformance profile init', () => {
         /^ {4}(# )?\w+=<next_page>: the first page \(limit 1\) held the \w+ note, the next_page sent back/m,
       );
       expect(text).toMatch(/^ {2}# attachment_question: \? # not observed: needs an attachment/m);
+      // The capture is confirmed by the note it files (deleted with the probe's own).
+      expect(text).toMatch(
+        /^ {2}# \w+ \/v2\/[\w-]+ with \{[\w, ]+\}: answered 200 with a request_id, and a note holding/m,
+      );
       // The error body's evidence counts bodies and kinds apart, and names only kinds whose status was observed.
       const bodies = /in (\d+) refusal bodies of (\d+) kinds \(([^)]*)\)/.exec(text.replace(/\n\s*#\s+/g, ' '));
       expect(bodies, 'the error body evidence').not.toBeNull();
@@ -231,52 +249,48 @@ describe('notes-conformance profile init', () => {
     },
   );
 
-  it.each(['fake-divergent', 'fake'] as const)(
-    'gives a profile with which a run against the %s fake judges exactly the rules its own profile does, none failing',
+  it.each(['fake-divergent', 'hosted', 'fake'] as const)(
+    'gives a profile with which a run against the %s fake judges every rule that profile itself does, none failing',
     async (name) => {
       const { fake, proxy, out } = await startTarget(name);
       expect((await runInit(initArgs(proxy.url, out))).code).toBe(0);
+      // Both runs get the same seed, request budget and note cap: a cap is the account's, not the
+      // profile's. Under the remote default of 150 notes the plan chooses among more runnable checks
+      // with the inferred profile and left out notes.related.limit-default-10 (15 notes), which the
+      // run with the built-in profile had room for (against fake-divergent and hosted): a cap effect,
+      // not an inference one. The built-in profiles' budgets (more property and model runs) stay:
+      // they change how hard rules are exercised, not which are judged.
       const run = async (profile: string) =>
         (
           await runKit(
             [
               '--quiet',
-              '--target',
-              fake.url!,
-              '--token',
-              PRIMARY,
-              '--secondary-token',
-              SECONDARY,
-              '--profile',
-              profile,
-              '--requests-per-second',
-              '1000',
-              '--request-budget',
-              '100000',
-              '--seed',
-              '7',
+              ...['--target', fake.url!, '--token', PRIMARY, '--secondary-token', SECONDARY],
+              ...['--profile', profile, '--requests-per-second', '1000', '--request-budget', '100000'],
+              ...['--max-notes', '1000', '--seed', '7'],
             ],
             {},
             () => {},
           )
         ).report;
-      // The hand-written profile, as the fake serves it, less what no probe of the API can observe: the
-      // budgets it grants the kit (a larger max_seed_notes judges the 50-item defaults) and the
-      // collection trash endpoint the document does not have. Its fixture API needs an admin token
-      // neither run has.
-      const { budgets: _granted, ...handWritten } = loadBuiltinProfile(name);
-      // Nor, yet, the capture operation and the fields inside the search response-shape object.
-      const { trash_collection: _notInTheDocument, capture: _capture, ...endpoints } = handWritten.endpoints!;
-      const own = join(out, '..', 'hand-written.yaml');
-      writeFileSync(own, stringify({ ...handWritten, endpoints, names: probedNames(handWritten) }));
-      const [inferredReport, ownReport] = [await run(out), await run(own)];
-      const judged = (report: typeof ownReport) => report.rules.filter((r) => r.verdict !== 'skipped').map((r) => r.id);
+      const [inferredReport, ownReport] = [await run(out), await run(name)];
+      const judged = (report: typeof ownReport) =>
+        new Set(report.rules.filter((r) => r.verdict !== 'skipped').map((r) => r.id));
+      const [byInferred, byOwn] = [judged(inferredReport), judged(ownReport)];
+      // The counts the issue asks about, for whoever reruns the proof.
+      console.info(`${name}: judged with the inferred profile ${byInferred.size}, with ${name} itself ${byOwn.size}`);
       const problems = inferredReport.rules
         .filter((r) => r.verdict === 'fail' || r.verdict === 'error')
         .map((r) => `${r.id}: ${r.verdict} (${r.reason})`);
       expect(problems).toEqual([]);
-      expect(judged(inferredReport)).toEqual(judged(ownReport));
-      expect(judged(inferredReport).length).toBeGreaterThan(200);
+      // What the profile's run judges and the inferred one's does not: only what no probe infers.
+      expect([...byOwn].filter((id) => !byInferred.has(id))).toEqual(NOT_INFERABLE[name]);
+      const beyond = ownReport.rules.filter((r) => byInferred.has(r.id) && !byOwn.has(r.id));
+      if (name === 'hosted')
+        for (const r of beyond) expect(r.reason, r.id).toMatch(/the profile declares no |budgets\.max_seed_notes/);
+      else expect(beyond.map((r) => r.id)).toEqual([]);
+      expect(byInferred.size).toBe(byOwn.size - NOT_INFERABLE[name].length + beyond.length);
+      expect(byInferred.size).toBeGreaterThan(200);
       expect(inferredReport.profile_declared).toBe(true);
       expect(inferredReport.leftovers).toBe(0);
     },
@@ -304,6 +318,37 @@ describe('notes-conformance profile init', () => {
     expect(result.profile.names?.notes_list?.contains_open_tasks).toBe('has_open_tasks');
     // The page candidate was tried and not kept (the fake refuses or ignores a cursor name it does not declare).
     expect(result.yaml).toMatch(/page=<next_page>/);
+    // The capture's input and timestamp show in the note it files; instructions, context and the
+    // include-snippet field change nothing a probe can read, and an ignored name proves nothing.
+    expect(result.profile.endpoints?.capture).toEqual({ method: 'PUT', path: '/v2/capture' });
+    expect(result.profile.names?.capture).toEqual({ input: 'text', timestamp: 'seen_at' });
+    expect(result.yaml).toMatch(/# instructions: \? # not observed: hint was sent with the accepted capture, but/);
+    expect(result.profile.names?.notes_search?.response_shape_fields).toEqual({ include_content: 'with_content' });
+  }, 60_000);
+
+  it('claims no capture whose note never appears, and reports that note as possibly left behind', async () => {
+    // The proxy accepts every capture itself: the fake never files one.
+    const { fake, proxy, before } = await startTarget('fake', (_n, req) =>
+      req.method === 'POST' && req.url === '/v2/mem-it'
+        ? { status: 200, body: '{"request_id":"req_kept"}' }
+        : undefined,
+    );
+    const result = await inferProfile({
+      target: proxy.url,
+      token: PRIMARY,
+      secondaryToken: SECONDARY,
+      requestsPerSecond: 1000,
+    });
+    expect(result.profile.endpoints?.capture).toBeUndefined();
+    expect(result.profile.names?.capture).toBeUndefined();
+    expect(result.yaml.replace(/\n\s*#\s+/g, ' ')).toMatch(
+      /capture: \? # not observed: POST \/v2\/mem-it with \{input, [\w, ]+\} answered 200 with a request_id, but no note holding/,
+    );
+    expect(result.cleanup.left).toEqual([
+      expect.stringMatching(/^the note of an accepted capture holding zq\w+, if it is filed later$/),
+    ]);
+    expect(proxy.seen.length).toBeLessThanOrEqual(80);
+    expect(stateOf(fake.store)).toEqual(before);
   }, 60_000);
 
   it('exits 2 with one line when the target answers 500 to everything', async () => {
