@@ -4,6 +4,7 @@ import { diffBudgets } from '../kit/differential/budgets.js';
 import { formatResult } from '../kit/differential/format.js';
 import { type DiffTarget, runDifferential } from '../kit/differential/run.js';
 import { embeddedTarget } from '../kit/differential/target.js';
+import { environmentHelp, flagOrEnv, flagsHelp, parseOptions } from '../kit/flags.js';
 import {
   type BuiltinProfileName,
   loadBuiltinProfile,
@@ -12,6 +13,7 @@ import {
   ProfileError,
 } from '../spec/profile.js';
 import { KitError, UsageError } from '../spec/verdicts.js';
+import { DIFF_FLAGS } from './diff-flags.js';
 import { parseFlags } from './flags.js';
 
 export const DIFF_USAGE = `Usage: notes-conformance diff [options]
@@ -19,14 +21,10 @@ export const DIFF_USAGE = `Usage: notes-conformance diff [options]
 Replays random sequences of operations on the target and on a fresh reference fake started
 with the target's profile, and prints the first difference in documented behaviour.
 
-  --target URL        the server under test (env NOTES_TARGET_URL); default: an embedded fake
-  --token T           its bearer token (env NOTES_TOKEN)
-  --profile P         the target's profile: a YAML file, fake or fake-divergent (env NOTES_PROFILE)
-  --fake-fault NAME   start the embedded target with a fault (repeatable; no --target)
-  --runs N            sequences to run (default: the profile's model_runs; 30 embedded, 2 remote)
-  --max-ops N         operations per sequence at most (default 25 embedded, 12 remote)
-  --seed N            fast-check seed;  --path P  with it, replays one reported sequence
-  -h, --help
+${flagsHelp(DIFF_FLAGS)}
+
+Environment (a flag wins over its variable):
+${environmentHelp(DIFF_FLAGS)}
 
 Against a target the run is paced and stays within the profile's request budget (default 1500):
 it starts no sequence it could not finish and clean up after.
@@ -43,27 +41,13 @@ export async function diffCommand(
   out: (line: string) => void,
   err: (line: string) => void = out,
 ): Promise<number> {
-  const values = parseFlags(
-    argv,
-    {
-      target: { type: 'string' },
-      token: { type: 'string' },
-      profile: { type: 'string' },
-      'fake-fault': { type: 'string', multiple: true },
-      runs: { type: 'string' },
-      'max-ops': { type: 'string' },
-      seed: { type: 'string' },
-      path: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    'diff',
-  );
+  const values = parseFlags(argv, parseOptions(DIFF_FLAGS), 'diff');
   if (values.help) {
     out(DIFF_USAGE);
     return 0;
   }
-  const url = values.target ?? env.NOTES_TARGET_URL;
-  const profileArg = values.profile ?? env.NOTES_PROFILE;
+  const url = flagOrEnv(DIFF_FLAGS, 'target', values.target, env);
+  const profileArg = flagOrEnv(DIFF_FLAGS, 'profile', values.profile, env);
   const faults = values['fake-fault'] ?? [];
   if (url && faults.length > 0) throw new UsageError('--fake-fault applies to the embedded target only; drop --target');
   if (values.path !== undefined && values.seed === undefined)
@@ -78,7 +62,7 @@ export async function diffCommand(
   let target: DiffTarget;
   let close = async () => {};
   if (url) {
-    const token = values.token ?? env.NOTES_TOKEN;
+    const token = flagOrEnv(DIFF_FLAGS, 'token', values.token, env);
     if (!token) throw new UsageError('a target needs a token: --token or NOTES_TOKEN');
     if (!/^https?:\/\/[^@/]+/.test(url))
       throw new UsageError(`--target must be an http(s) URL without credentials (got ${url})`);

@@ -10,41 +10,18 @@ import {
   formatLogLine,
 } from '../fake/index.js';
 import { DomainError } from '../fake/service/errors.js';
+import { flagsHelp, parseOptions } from '../kit/flags.js';
 import { checkWritableFile } from '../kit/report-paths.js';
 import { ProfileError } from '../spec/profile.js';
 import { UsageError } from '../spec/verdicts.js';
+import { FAKE_FLAGS } from './fake-flags.js';
 import { parseFlags } from './flags.js';
 
 export const FAKE_USAGE = `Usage: notes-conformance fake [options]
 
 Serves the reference fake of the Notes and Collections API v2.
 
-  --port N             port to listen on (default 8080; 0 picks a free one)
-  --host ADDR          address to bind (default 127.0.0.1)
-  --profile P          not-shown choices: fake (default), fake-divergent, hosted (the names public
-                       clients of the hosted service send), or a profile YAML file
-  --token T            create a user with this bearer token (repeatable; default: two random users).
-                       A token has 8 to 512 printable ASCII characters, no spaces; clients send it as
-                       Authorization: Bearer T
-  --admin-token T      token of the fixture API (default: random, printed; same rules as --token)
-  --quota N            each user may create N notes, then quota_exceeded
-  --rate-limit R/S     each user may send R requests per S seconds (default generous)
-  --seed N             deterministic ids and request ids
-  --fault NAME         start with a deliberate rule violation (repeatable)
-  --log                print one line per request to stdout: method, path with query, status,
-                       milliseconds, the user name and id of the request's token (never a token:
-                       tokens and access_token values read ***; every field is percent-escaped).
-                       Lines are dropped, and counted, while the reader does not keep up
-  --no-cors            no CORS headers and no preflight answers (default: any Origin is allowed)
-  --data FILE          create the collections and notes of a JSON or YAML file (arrays "collections" and
-                       "notes" of create bodies; notes link by collection_titles) for the first user
-  --generate N         create N realistic notes and N/50 collections for the first user (same --seed, same data)
-  --state FILE         keep users, notes and collections in FILE: loaded at start (when it exists), every
-                       answered change journaled to FILE.journal at once, all saved to FILE on exit
-                       (SIGINT, SIGTERM, SIGHUP); one fake per FILE; --data and --generate apply only
-                       when FILE does not exist yet
-  --list-faults        print every fault and the rule it breaks, then exit
-  -h, --help           this text`;
+${flagsHelp(FAKE_FLAGS)}`;
 
 export interface FakeCommandIo {
   out: (line: string) => void;
@@ -57,28 +34,7 @@ export interface FakeCommandIo {
 }
 
 export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<number> {
-  const values = parseFlags(
-    argv,
-    {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      profile: { type: 'string' },
-      token: { type: 'string', multiple: true },
-      'admin-token': { type: 'string' },
-      quota: { type: 'string' },
-      'rate-limit': { type: 'string' },
-      seed: { type: 'string' },
-      fault: { type: 'string', multiple: true },
-      'list-faults': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-      log: { type: 'boolean' },
-      'no-cors': { type: 'boolean' },
-      data: { type: 'string' },
-      generate: { type: 'string' },
-      state: { type: 'string' },
-    },
-    'fake',
-  );
+  const values = parseFlags(argv, parseOptions(FAKE_FLAGS), 'fake');
   if (values.help) {
     io.out(FAKE_USAGE);
     return 0;

@@ -1,9 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { FAULT_NAMES, type FaultName } from '../fake/faults/catalogue.js';
+import { flagsHelp, parseOptions } from '../kit/flags.js';
 import { runFaultMatrix } from '../kit/matrix.js';
 import { checkReportPaths } from '../kit/report-paths.js';
 import { UsageError } from '../spec/verdicts.js';
 import { parseFlags } from './flags.js';
+import { MATRIX_FLAGS } from './matrix-flags.js';
 
 /**
  * notes-conformance matrix [--fault PREFIX]... [--shard I/N] [--no-baseline] [--json FILE]:
@@ -14,26 +16,12 @@ export const MATRIX_USAGE = `Usage: notes-conformance matrix [options]
 Runs the kit against the reference fake once per fault (a deliberate rule violation) and shows
 which check catches it: each fault must fail the rules it breaks.
 
-  --fault NAME        only faults with this name or name prefix (repeatable; see notes-conformance fake --list-faults)
-  --shard I/N         only the I-th of N equal shares of the faults (to spread the matrix over processes)
-  --no-baseline       do not run the clean fake first (assume every rule passes on it)
-  --json FILE         write the rows (fault, rules, verdicts) as JSON
-  -h, --help          this text
+${flagsHelp(MATRIX_FLAGS)}
 
 Exit status: 0 every fault killed, 1 a fault survived, 2 usage error.`;
 
 export async function matrixCommand(argv: string[]): Promise<number> {
-  const values = parseFlags(
-    argv,
-    {
-      fault: { type: 'string', multiple: true },
-      json: { type: 'string' },
-      shard: { type: 'string' },
-      'no-baseline': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    'matrix',
-  );
+  const values = parseFlags(argv, parseOptions(MATRIX_FLAGS), 'matrix');
   if (values.help) {
     process.stdout.write(`${MATRIX_USAGE}\n`);
     return 0;

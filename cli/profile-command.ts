@@ -2,11 +2,13 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { environmentHelp, flagOrEnv, flagsHelp, parseOptions } from '../kit/flags.js';
 import { isObserved } from '../kit/profile-init/findings.js';
 import { type Inference, inferProfile, ProbeStopped } from '../kit/profile-init/infer.js';
 import { MAX_REQUESTS } from '../kit/profile-init/session.js';
 import { didYouMean, flagProblem } from '../spec/did-you-mean.js';
 import { UsageError } from '../spec/verdicts.js';
+import { PROFILE_INIT_FLAGS } from './profile-flags.js';
 
 export const PROFILE_USAGE = `Usage: notes-conformance profile init --target URL --token T [--secondary-token T2] --out FILE [options]
 
@@ -19,15 +21,10 @@ advances, content that appears, a note restored). What could not be confirmed is
 with the reason. Every note and collection the probe creates is deleted again, also when a step fails or
 the probe is interrupted.
 
-  --target URL              base URL of the server (env NOTES_TARGET_URL)
-  --token T                 bearer token of a test user (env NOTES_TOKEN)
-  --secondary-token T       a second user's token, to tell forbidden from not found (env NOTES_SECONDARY_TOKEN)
-  --out FILE                where to write the profile
-  --force                   overwrite FILE if it exists
-  --name NAME               the profile's name (default: "inferred from HOST")
-  --requests-per-second N   pace requests at most this fast (default 1.5)
-  --request-timeout MS      give up on one request after MS milliseconds (default 10000)
-  -h, --help
+${flagsHelp(PROFILE_INIT_FLAGS)}
+
+Environment (a flag wins over its variable):
+${environmentHelp(PROFILE_INIT_FLAGS)}
 
 Exit status: 0 the profile is written and nothing was left behind; 1 it is written but some notes the
 probe created could not be deleted (their ids are printed); 2 bad flags, a target that is unreachable
@@ -68,17 +65,7 @@ export async function profileCommand(argv: readonly string[], env: Env, io: Prof
   return init(settings, io);
 }
 
-const INIT_OPTIONS = {
-  target: { type: 'string' },
-  token: { type: 'string' },
-  'secondary-token': { type: 'string' },
-  out: { type: 'string' },
-  force: { type: 'boolean' },
-  name: { type: 'string' },
-  'requests-per-second': { type: 'string' },
-  'request-timeout': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+const INIT_OPTIONS = parseOptions(PROFILE_INIT_FLAGS);
 
 function parse(argv: readonly string[]) {
   return parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: INIT_OPTIONS });
@@ -91,10 +78,10 @@ function readSettings(argv: readonly string[], env: Env): InitSettings {
   } catch (error) {
     throw new UsageError(`profile init: ${flagProblem(error, Object.keys(INIT_OPTIONS))} ${SEE_HELP}`);
   }
-  const pick = (flag: string | undefined, name: string) => (flag ?? env[name]) || undefined;
-  const target = pick(values.target, 'NOTES_TARGET_URL');
-  const token = pick(values.token, 'NOTES_TOKEN');
-  const secondaryToken = pick(values['secondary-token'], 'NOTES_SECONDARY_TOKEN');
+  const pick = (name: string, given: unknown) => flagOrEnv(PROFILE_INIT_FLAGS, name, given, env);
+  const target = pick('target', values.target);
+  const token = pick('token', values.token);
+  const secondaryToken = pick('secondary-token', values['secondary-token']);
   if (!target) throw new UsageError(`profile init: give the target's base URL: --target URL ${SEE_HELP}`);
   if (!token) throw new UsageError(`profile init: give a test user's token: --token T ${SEE_HELP}`);
   if (!values.out) throw new UsageError(`profile init: give the file to write: --out FILE ${SEE_HELP}`);

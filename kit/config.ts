@@ -3,8 +3,9 @@ import { flagProblem } from '../spec/did-you-mean.js';
 import { loadProfileArgument, type Profile, ProfileError } from '../spec/profile.js';
 import { UsageError } from '../spec/verdicts.js';
 import type { Tier } from './core/context.js';
+import { environmentHelp, type FlagDecl, flagOrEnv, flagsHelp, parseOptions } from './flags.js';
 import { checkReportPaths } from './report-paths.js';
-import { environmentHelp, type FlagDecl, flagsHelp, parseOptions, RUN_FLAGS, type RunFlagName } from './run-flags.js';
+import { RUN_FLAGS, type RunFlagName } from './run-flags.js';
 
 /**
  * The kit's settings, read once from the command line and the environment (flags win) into a
@@ -81,16 +82,7 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
     throw new UsageError(`${flagProblem(error, FLAG_NAMES)} (see notes-conformance --help)`);
   }
   // A flag, else the first of its declared variables that is set.
-  const pick = (name: RunFlagName): string | undefined => {
-    const flag = values[name];
-    const value =
-      typeof flag === 'string'
-        ? flag
-        : FLAGS.get(name)
-            ?.env?.map((v) => env[v])
-            .find((v) => v);
-    return value === undefined || value === '' ? undefined : value;
-  };
+  const pick = (name: RunFlagName): string | undefined => flagOrEnv(RUN_FLAGS, name, values[name], env);
   const list = (name: RunFlagName): string[] => {
     const given = values[name];
     const fromEnv = FLAGS.get(name)?.env?.flatMap((v) => (env[v] ? env[v].split(',') : [])) ?? [];

@@ -1,22 +1,10 @@
+import type { FlagDecl } from './flags.js';
+
 /**
  * The run command's flags, each declared once: the parser's options, `--help`, the environment
- * variables and the README's table are all made from this list (a test keeps the README current).
+ * variables and the README's table are all made from this list (kit/flags.ts; a test keeps the
+ * README current).
  */
-export interface FlagDecl {
-  readonly name: string;
-  /** The value's placeholder in the help (none: a switch). */
-  readonly value?: string;
-  readonly multiple?: true;
-  readonly short?: string;
-  /** Variables that set it when the flag is absent (the first is the one the help names). */
-  readonly env?: readonly string[];
-  /** The variable holds several values, comma-separated. */
-  readonly envList?: true;
-  readonly group: 'Target' | 'Run' | 'Reports';
-  /** The help text: one entry per line. */
-  readonly help: readonly string[];
-}
-
 export const RUN_FLAGS = [
   {
     name: 'target',
@@ -205,62 +193,3 @@ export const RUN_FLAGS = [
 ] as const satisfies readonly FlagDecl[];
 
 export type RunFlagName = (typeof RUN_FLAGS)[number]['name'];
-
-/** The options of node's parseArgs for these flags. */
-export function parseOptions(
-  flags: readonly FlagDecl[],
-): Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> {
-  return Object.fromEntries(
-    flags.map((f) => [
-      f.name,
-      {
-        type: f.value ? 'string' : 'boolean',
-        ...(f.multiple ? { multiple: true } : {}),
-        ...(f.short ? { short: f.short } : {}),
-      },
-    ]),
-  );
-}
-
-const COLUMN = 27;
-
-/** The flags' part of --help: a heading per group (their variables are listed apart). */
-export function flagsHelp(flags: readonly FlagDecl[]): string {
-  const groups = [...new Set(flags.map((f) => f.group))];
-  return groups
-    .map((group) => {
-      const lines = flags
-        .filter((f) => f.group === group)
-        .flatMap((f) => {
-          const head = `  ${f.short ? `-${f.short}, ` : ''}--${f.name}${f.value ? ` ${f.value}` : ''}`;
-          return f.help.map((text, i) => `${(i === 0 ? head : '').padEnd(COLUMN - 2)}  ${text}`.trimEnd());
-        });
-      return `${group}:\n${lines.join('\n')}`;
-    })
-    .join('\n\n');
-}
-
-/** The environment part of --help: each variable with its flag. */
-export function environmentHelp(flags: readonly FlagDecl[]): string {
-  return flags
-    .flatMap((f) =>
-      (f.env ?? []).map(
-        (name) => `  ${`${name} `.padEnd(COLUMN - 2)}--${f.name}${f.envList ? ' (comma-separated)' : ''}`,
-      ),
-    )
-    .join('\n');
-}
-
-/** The README's table of the flags. */
-export function flagsTable(flags: readonly FlagDecl[]): string {
-  const cell = (text: string) => text.replace(/\|/g, '\\|');
-  return [
-    '| Flag | Variable | What it does |',
-    '|---|---|---|',
-    ...flags.map((f) => {
-      const flag = `\`${f.short ? `-${f.short}, ` : ''}--${f.name}${f.value ? ` ${f.value}` : ''}\``;
-      const env = (f.env ?? []).map((name) => `\`${name}\``).join(', ');
-      return `| ${cell(flag)} | ${env} | ${cell(f.help.join(' '))} |`;
-    }),
-  ].join('\n');
-}

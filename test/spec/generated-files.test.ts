@@ -1,9 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DIFF_FLAGS } from '../../cli/diff-flags.js';
+import { FAKE_FLAGS } from '../../cli/fake-flags.js';
+import { MATRIX_FLAGS } from '../../cli/matrix-flags.js';
+import { PROFILE_INIT_FLAGS } from '../../cli/profile-flags.js';
 import { FAULT_NAMES } from '../../fake/faults/catalogue.js';
 import { SEAMS } from '../../fake/service/seams.js';
-import { flagsTable, RUN_FLAGS } from '../../kit/run-flags.js';
+import { type FlagDecl, flagsTable } from '../../kit/flags.js';
+import { RUN_FLAGS } from '../../kit/run-flags.js';
 import { listOperations } from '../../spec/openapi.js';
 import { packageRoot } from '../../spec/paths.js';
 import { loadRules, ruleArea } from '../../spec/rules.js';
@@ -52,7 +57,7 @@ export type OperationId = keyof typeof OPERATIONS;
 
 /**
  * README figures between `<!-- figure:NAME -->` and `<!-- /figure -->`, from the catalogues, and
- * the run command's flag table between `<!-- flags:run -->` markers, from kit/run-flags.ts.
+ * each command's flag table between `<!-- flags:NAME -->` markers, from its declarations.
  */
 function readme(): string {
   const rules = loadRules();
@@ -64,9 +69,20 @@ function readme(): string {
     faults: String(FAULT_NAMES.length),
     seams: words[SEAMS.length] ?? String(SEAMS.length),
   };
+  const tables: Record<string, readonly FlagDecl[]> = {
+    run: RUN_FLAGS,
+    fake: FAKE_FLAGS,
+    'profile-init': PROFILE_INIT_FLAGS,
+    diff: DIFF_FLAGS,
+    matrix: MATRIX_FLAGS,
+  };
   const text = readFileSync(join(packageRoot, 'README.md'), 'utf8').replace(
-    /<!-- flags:run -->[\s\S]*?<!-- \/flags:run -->/,
-    `<!-- flags:run -->\n${flagsTable(RUN_FLAGS)}\n<!-- /flags:run -->`,
+    /<!-- flags:([a-z-]+) -->[\s\S]*?<!-- \/flags:\1 -->/g,
+    (_, name: string) => {
+      const flags = tables[name];
+      if (!flags) throw new Error(`README names an unknown flag table: ${name}`);
+      return `<!-- flags:${name} -->\n${flagsTable(flags)}\n<!-- /flags:${name} -->`;
+    },
   );
   return text.replace(/<!-- figure:([a-z-]+) -->[^<]*<!-- \/figure -->/g, (_, name: string) => {
     const value = figures[name];
