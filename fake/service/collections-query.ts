@@ -27,17 +27,11 @@ export function listCollections(ctx: ServiceContext, user: UserRecord, query: In
       ? undefined
       : decodeCursor(String(query.cursor), filters, ctx.policy.collectionCursorsCheckFilters);
   const index = orderBy === 'created_at' ? ctx.store.collectionsByCreated : ctx.store.collectionsByUpdated;
-  const matches = (id: string): boolean => {
-    const c = ctx.store.collections.get(id)!;
-    return canSeeCollection(ctx, user, c) && withinBounds(c, bounds, false);
-  };
-  const keyOf = (id: string) => {
-    const c = ctx.store.collections.get(id)!;
-    return orderBy === 'created_at' ? c.createdAt : c.updatedAt;
-  };
+  const matches = (c: CollectionRecord): boolean => canSeeCollection(ctx, user, c) && withinBounds(c, bounds, false);
+  const keyOf = (c: CollectionRecord) => (orderBy === 'created_at' ? c.createdAt : c.updatedAt);
   const page = pageOf(index, ctx.settings.newestFirst, after, limit, matches, keyOf);
   return {
-    results: page.ids.map((id) => collectionView(ctx, ctx.store.collections.get(id)!, true)),
+    results: page.items.map((c) => collectionView(ctx, c, true)),
     total: page.total,
     next_page: page.next ? encodeCursor({ ...page.next, filters }) : null,
   };

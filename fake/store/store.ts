@@ -4,6 +4,7 @@ import { SortedIndex } from './sorted-index.js';
 import { TitleIndex } from './title-index.js';
 
 const SNAPSHOT_CAPACITY = 10_000;
+const idOf = (record: { readonly id: string }) => record.id;
 
 /**
  * All state of one fake instance, with the indexes kept in step by the mutation methods below.
@@ -18,10 +19,10 @@ export class Store {
   readonly collections = new Map<string, CollectionRecord>();
   /** resource id (note or collection) -> user id -> level granted through the fixture API. */
   readonly grants = new Map<string, Map<string, Level>>();
-  readonly notesByCreated = new SortedIndex();
-  readonly notesByUpdated = new SortedIndex();
-  readonly collectionsByCreated = new SortedIndex();
-  readonly collectionsByUpdated = new SortedIndex();
+  readonly notesByCreated = new SortedIndex<NoteRecord>(idOf);
+  readonly notesByUpdated = new SortedIndex<NoteRecord>(idOf);
+  readonly collectionsByCreated = new SortedIndex<CollectionRecord>(idOf);
+  readonly collectionsByUpdated = new SortedIndex<CollectionRecord>(idOf);
   /**
    * Indexes each note's title and content under its owner, read back from the note itself (it
    * keeps no copy).
@@ -81,8 +82,8 @@ export class Store {
   insertNote(note: NoteRecord): void {
     this.notes.set(note.id, note);
     this.notesBySeq[note.seq] = note;
-    this.notesByCreated.insert(note.createdAt, note.id);
-    this.notesByUpdated.insert(note.updatedAt, note.id);
+    this.notesByCreated.insert(note.createdAt, note);
+    this.notesByUpdated.insert(note.updatedAt, note);
     this.search.add(note.seq);
   }
 
@@ -119,8 +120,8 @@ export class Store {
 
   insertCollection(collection: CollectionRecord): void {
     this.collections.set(collection.id, collection);
-    this.collectionsByCreated.insert(collection.createdAt, collection.id);
-    this.collectionsByUpdated.insert(collection.updatedAt, collection.id);
+    this.collectionsByCreated.insert(collection.createdAt, collection);
+    this.collectionsByUpdated.insert(collection.updatedAt, collection);
     this.indexTitle(collection, true);
   }
 
