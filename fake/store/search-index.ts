@@ -47,7 +47,7 @@ export class SearchIndex {
   private readonly docLength: number[] = [];
   private documents = 0;
   /** Which terms any partition holds, by hash (see TermFilter). */
-  private readonly filter = new TermFilter(() => this.everyTerm());
+  private readonly filter = new TermFilter();
   /** Scratch accumulators by seq, zero between calls. */
   private scores = new Float64Array(1024);
   private marks = new Uint8Array(1024);
@@ -75,10 +75,6 @@ export class SearchIndex {
   /** Whether some partition may hold a term of this hash (terms.ts hashUnits); false is certain. */
   mightHold(hash: number): boolean {
     return this.filter.mightHold(hash);
-  }
-
-  private *everyTerm(): Iterable<string> {
-    for (const partition of this.partitions.values()) yield* partition.postings.keys();
   }
 
   /** Indexes the document's current text under its owner (removing the document first is the caller's job). */
