@@ -1,6 +1,5 @@
 import type { CollectionRecord, UserRecord } from '../store/records.js';
 import { TermTable } from '../store/term-table.js';
-import { forEachTermSpan, hashUnits } from '../store/terms.js';
 import type { ServiceContext } from './context.js';
 import { readBounds, withinBounds } from './notes-list.js';
 import { decodeCursor, encodeCursor, filtersHash, pageOf } from './paging.js';
@@ -49,54 +48,24 @@ export function searchCollections(ctx: ServiceContext, user: UserRecord, body: u
   const visible = [...ctx.store.collections.values()].filter(
     (c) => canSeeCollection(ctx, user, c) && withinBounds(c, bounds, false),
   );
-  const texts = visible.map((c) => ({
-    c,
-    title: c.title.toLowerCase(),
-    description: (c.description ?? '').toLowerCase(),
-  }));
-  // Query terms no visible collection holds cannot score: when the query is the longer side, a
-  // bitmap of the texts' term hashes keeps them out of its table (a 4 MiB query is one scan).
-  const fields = texts.flatMap((t) => [t.title, t.description]);
-  const textChars = fields.reduce((n, f) => n + f.length, 0);
-  const held = text !== undefined && text.length > textChars ? termHashBitmap(fields, textChars) : undefined;
-  const query = new TermTable(text ?? '', held);
+  const index = ctx.store.collectionTerms;
+  // The index catches up with any visible collection whose text was set outside the store's
+  // methods (a fault), then only terms some collection holds take a place in the query's table
+  // (a 4 MiB query is one scan).
+  if (text !== undefined) index.refresh(visible);
+  const query = new TermTable(text ?? '', (hash) => index.mightHold(hash));
   let ranked: CollectionRecord[];
   if (query.occurrences === 0) {
     ranked = visible.sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : 1));
   } else {
     const { titleWeight, descriptionWeight } = ctx.policy.collectionsSearch;
     // Score = sum over the query's terms (repeats count) of the weighted occurrences in the title
-    // and description: each text is scanned and each of its terms looked up in the query's table,
-    // so the cost is the query's length plus the visible texts' lengths, never their product.
-    const scored = texts
-      .map(({ c, title, description }) => {
-        let score = 0;
-        const add = (weight: number, lower: string) =>
-          forEachTermSpan(lower, (start, end) => {
-            score += weight * query.countOf(lower, start, end);
-          });
-        add(titleWeight, title);
-        add(descriptionWeight, description);
-        return { c, score };
-      })
-      .filter((s) => s.score > 0);
+    // and description, from the index (collection-terms.ts): the cost is the postings of the
+    // query's terms, never the visible texts' length.
+    const scored = index.score(visible, query.withCounts(), titleWeight, descriptionWeight);
     scored.sort((a, b) => b.score - a.score || b.c.updatedAt - a.c.updatedAt || (a.c.id < b.c.id ? -1 : 1));
     ranked = scored.map((s) => s.c);
   }
   const results = ranked.slice(0, SEARCH_RESULTS_MAX).map((c) => collectionView(ctx, c, true));
   return { results, total: results.length };
-}
-
-/** Membership test of term hashes (false is certain) over lower-cased texts. */
-function termHashBitmap(texts: readonly string[], chars: number): (hash: number) => boolean {
-  let bits = 1 << 10;
-  while (bits < chars * 4 && bits < 1 << 26) bits *= 2;
-  const words = new Uint32Array(bits >>> 5);
-  const mask = bits - 1;
-  for (const lower of texts)
-    forEachTermSpan(lower, (start, end) => {
-      const bit = hashUnits(lower, start, end) & mask;
-      words[bit >>> 5]! |= 1 << (bit & 31);
-    });
-  return (hash) => (words[(hash & mask) >>> 5]! & (1 << (hash & mask & 31))) !== 0;
 }

@@ -1,3 +1,4 @@
+import { CollectionTermIndex } from './collection-terms.js';
 import type { CollectionRecord, Level, NoteRecord, PendingCapture, SearchSnapshot, UserRecord } from './records.js';
 import { SearchIndex } from './search-index.js';
 import { SortedIndex } from './sorted-index.js';
@@ -32,6 +33,8 @@ export class Store {
     return note && { owner: note.ownerId, title: note.title, body: note.content };
   });
   readonly snapshots = new Map<string, SearchSnapshot>();
+  /** Collection titles and descriptions by term, for collection search (kept in step by the writes below). */
+  readonly collectionTerms = new CollectionTermIndex();
   /** Active collections by lower-cased title, per user who owns or holds a grant on them. */
   readonly collectionTitles = new TitleIndex();
   /** Captures accepted and not yet filed, oldest first. */
@@ -56,6 +59,7 @@ export class Store {
     ])
       index.clear();
     this.search.clear();
+    this.collectionTerms.clear();
     this.collectionTitles.clear();
   }
 
@@ -123,12 +127,19 @@ export class Store {
     this.collectionsByCreated.insert(collection.createdAt, collection);
     this.collectionsByUpdated.insert(collection.updatedAt, collection);
     this.indexTitle(collection, true);
+    this.collectionTerms.refresh([collection]);
   }
 
   setCollectionTitle(collection: CollectionRecord, title: string): void {
     this.indexTitle(collection, false);
     collection.title = title;
     this.indexTitle(collection, true);
+    this.collectionTerms.refresh([collection]);
+  }
+
+  setCollectionDescription(collection: CollectionRecord, description: string | null): void {
+    collection.description = description;
+    this.collectionTerms.refresh([collection]);
   }
 
   /** A trashed collection keeps its id (taken) but is gone for every title lookup. */
@@ -148,6 +159,7 @@ export class Store {
     this.collectionsByCreated.remove(collection.createdAt, collection.id);
     this.collectionsByUpdated.remove(collection.updatedAt, collection.id);
     this.collections.delete(collection.id);
+    this.collectionTerms.forget(collection.id);
     this.grants.delete(collection.id);
   }
 
