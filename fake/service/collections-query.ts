@@ -49,20 +49,21 @@ export function searchCollections(ctx: ServiceContext, user: UserRecord, body: u
     (c) => canSeeCollection(ctx, user, c) && withinBounds(c, bounds, false),
   );
   const index = ctx.store.collectionTerms;
-  // The index catches up with any visible collection whose text was set outside the store's
-  // methods (a fault), then only terms some collection holds take a place in the query's table
-  // (a 4 MiB query is one scan).
+  // Catches up with any visible collection whose text was set outside the store's methods (a fault).
   if (text !== undefined) index.refresh(visible);
-  const query = new TermTable(text ?? '', (hash) => index.mightHold(hash));
+  // A query longer than the visible texts keeps out of its table the terms none of them holds.
+  const held =
+    text !== undefined && text.length > index.distinctTerms(visible) * 8 ? index.hashFilter(visible) : undefined;
+  const query = new TermTable(text ?? '', held);
   let ranked: CollectionRecord[];
   if (query.occurrences === 0) {
     ranked = visible.sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : 1));
   } else {
     const { titleWeight, descriptionWeight } = ctx.policy.collectionsSearch;
     // Score = sum over the query's terms (repeats count) of the weighted occurrences in the title
-    // and description, from the index (collection-terms.ts): the cost is the postings of the
-    // query's terms, never the visible texts' length.
-    const scored = index.score(visible, query.withCounts(), titleWeight, descriptionWeight);
+    // and description: each visible collection's distinct terms, read when it was written
+    // (collection-terms.ts), are looked up in the query's table.
+    const scored = index.score(visible, query, titleWeight, descriptionWeight);
     scored.sort((a, b) => b.score - a.score || b.c.updatedAt - a.c.updatedAt || (a.c.id < b.c.id ? -1 : 1));
     ranked = scored.map((s) => s.c);
   }

@@ -47,7 +47,11 @@ export class TermTable {
 
   /** How often the term at other[start, end) (lower-cased) occurs in this text. */
   countOf(other: string, start: number, end: number): number {
-    const hash = hashUnits(other, start, end);
+    return this.countOfHashed(other, start, end, hashUnits(other, start, end));
+  }
+
+  /** countOf when the caller knows the span's hash (terms.ts hashUnits). */
+  countOfHashed(other: string, start: number, end: number, hash: number): number {
     for (let slot = hash & this.mask; ; slot = (slot + 1) & this.mask) {
       const e = this.slots[slot]! - 1;
       if (e === -1) return 0;
@@ -57,11 +61,6 @@ export class TermTable {
       while (k < end - start && this.pool[s + k] === other.charCodeAt(start + k)) k++;
       if (k === end - start) return this.counts[e]!;
     }
-  }
-
-  /** The distinct terms kept, as strings, each with its number of occurrences, in first-occurrence order. */
-  *withCounts(): Iterable<readonly [term: string, count: number]> {
-    for (let e = 0; e < this.entries; e++) yield [this.termAt(e), this.counts[e]!];
   }
 
   /** The distinct terms whose hash `keep` admits (all by default), as strings, in first-occurrence order. */
