@@ -29,10 +29,11 @@ export class PairsReader {
 }
 
 /**
- * BM25 of one query term into `scores`; a document's first score appends it to `touched` and
- * keeps its length factor, K1 x (1 - B + B x length / avg), in `lengthFactors` for the query's
- * other terms (the same double the expression gave inline, without a division per posting).
- * Answers the new count of touched documents.
+ * BM25 of one query term into `slots`, which holds per document its score (at 2 x seq) and its
+ * length factor, K1 x (1 - B + B x length / avg), side by side: the two are read for every
+ * posting and one cache line holds both (documents are read in an order that misses the cache).
+ * A document's first score appends it to `touched` and computes the factor, the same double the
+ * expression gave inline, for the query's other terms. Answers the new count of touched documents.
  */
 export function addBm25(
   pairs: Int32Array,
@@ -40,19 +41,19 @@ export function addBm25(
   idf: number,
   avg: number,
   docLength: Int32Array,
-  lengthFactors: Float64Array,
-  scores: Float64Array,
+  slots: Float64Array,
   touched: Int32Array,
   count: number,
 ): number {
   for (let i = 0; i < length; i += 2) {
     const seq = pairs[i]!;
     const tf = pairs[i + 1]!;
-    if (scores[seq] === 0) {
+    const at = seq * 2;
+    if (slots[at] === 0) {
       touched[count++] = seq;
-      lengthFactors[seq] = K1 * (1 - B + (B * docLength[seq]!) / avg);
+      slots[at + 1] = K1 * (1 - B + (B * docLength[seq]!) / avg);
     }
-    scores[seq]! += idf * ((tf * (K1 + 1)) / (tf + lengthFactors[seq]!));
+    slots[at]! += idf * ((tf * (K1 + 1)) / (tf + slots[at + 1]!));
   }
   return count;
 }

@@ -46,8 +46,8 @@ export class SearchIndex {
   /** Scratch accumulators by seq, zero between calls, and the seqs a call scored. */
   private scores = new Float64Array(1024);
   private touched = new Int32Array(1024);
-  /** A search's BM25 length factor per document it touched (valid where scores[seq] !== 0). */
-  private lengthFactors = new Float64Array(1024);
+  /** A search's BM25 score and length factor per document, side by side (posting-loops.ts addBm25). */
+  private bm25 = new Float64Array(2048);
   private readonly reader = new PairsReader();
   private marks = new Uint8Array(1024);
   /** seq -> squared TF-IDF norm in its own partition, valid while the partition's generation holds. */
@@ -155,29 +155,26 @@ export class SearchIndex {
     const unique = [...new Set(queryTerms)].filter((t) => view.df(t) > 0);
     if (unique.length === 0 || k <= 0) return [];
     const avg = view.totalLength / Math.max(1, view.documents);
-    const { scores, docLength, touched, lengthFactors } = this;
+    const { bm25, docLength, touched } = this;
     let count = 0;
     for (const term of unique) {
       const idf = view.idf(term);
       const list = view.ownPostings(term);
-      if (list) {
-        const pairs = this.reader.pairs(list);
-        count = addBm25(pairs, list.length, idf, avg, docLength, lengthFactors, scores, touched, count);
-      }
+      if (list) count = addBm25(this.reader.pairs(list), list.length, idf, avg, docLength, bm25, touched, count);
       if (!view.ownOnly)
         view.eachSharedPosting(term, (seq, tf) => {
-          if (scores[seq] === 0) {
+          if (bm25[seq * 2] === 0) {
             touched[count++] = seq;
-            lengthFactors[seq] = K1 * (1 - B + (B * docLength[seq]!) / avg);
+            bm25[seq * 2 + 1] = K1 * (1 - B + (B * docLength[seq]!) / avg);
           }
-          scores[seq]! += idf * ((tf * (K1 + 1)) / (tf + lengthFactors[seq]!));
+          bm25[seq * 2]! += idf * ((tf * (K1 + 1)) / (tf + bm25[seq * 2 + 1]!));
         });
     }
     const heap = new TopK(k, tieBreak);
     for (let t = 0; t < count; t++) {
       const seq = touched[t]!;
-      const score = scores[seq]!;
-      scores[seq] = 0;
+      const score = bm25[seq * 2]!;
+      bm25[seq * 2] = 0;
       if (heap.admits(seq, score) && accept(seq)) heap.push(seq, score);
     }
     return heap.sorted();
@@ -316,7 +313,9 @@ export class SearchIndex {
     };
     this.scores = grow(this.scores, (n) => new Float64Array(n));
     this.touched = grow(this.touched, (n) => new Int32Array(n));
-    this.lengthFactors = grow(this.lengthFactors, (n) => new Float64Array(n));
+    const bm25 = new Float64Array(size * 2);
+    bm25.set(this.bm25);
+    this.bm25 = bm25;
     this.docLength = grow(this.docLength, (n) => new Int32Array(n));
     this.norms = grow(this.norms, (n) => new Float64Array(n));
     this.marks = grow(this.marks, (n) => new Uint8Array(n));
