@@ -57,9 +57,17 @@ export interface NoteRecord {
   version: number;
   trashedAt: number | null;
   readonly collectionIds: Set<string>;
-  readonly audioRecordingIds: string[];
-  readonly attachments: AttachmentRecord[];
+  /** Replaced, never changed in place: most notes share NO_AUDIO_RECORDINGS and NO_ATTACHMENTS. */
+  audioRecordingIds: readonly string[];
+  attachments: readonly AttachmentRecord[];
 }
+
+/**
+ * The empty lists most notes have, shared: an empty array apiece was 64 bytes a note (64 MB at
+ * the 1,000,000 notes of --generate).
+ */
+export const NO_AUDIO_RECORDINGS: readonly string[] = Object.freeze([]);
+export const NO_ATTACHMENTS: readonly AttachmentRecord[] = Object.freeze([]);
 
 export interface CollectionRecord {
   readonly id: string;
