@@ -59,11 +59,6 @@ export function insertPosting(list: Postings, seq: number, tf: number): Postings
   return list;
 }
 
-/** Drops a packed list's spare room. */
-export function trimmed(list: Postings): void {
-  if (!Array.isArray(list) && list.data.length > list.length) list.data = list.data.slice(0, list.length);
-}
-
 /** Removes the pair at `at`; answers the numbers left. */
 export function removePosting(list: Postings, at: number): number {
   if (Array.isArray(list)) {

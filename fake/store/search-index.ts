@@ -1,6 +1,6 @@
 import { CorpusView, Partition } from './corpus-view.js';
 import { addBm25, addNorms, addRelated, B, K1, logTf, markAll, PairsReader } from './posting-loops.js';
-import { findPosting, insertPosting, internalised, pairsOf, removePosting, trimmed } from './postings.js';
+import { findPosting, insertPosting, internalised, pairsOf, removePosting } from './postings.js';
 import { TermFilter } from './term-filter.js';
 import { forEachTerm } from './terms.js';
 import { type Hit, TopK } from './top-k.js';
@@ -100,15 +100,6 @@ export class SearchIndex {
     partition.totalLength += length;
     partition.generation++;
     this.documents++;
-  }
-
-  /**
-   * Gives back the room postings lists keep to grow (a list grows by half when full, so a quarter
-   * of them is spare on average: 90 MB at the 1,000,000 notes of --generate); the next insert into
-   * a list makes room again.
-   */
-  trim(): void {
-    for (const partition of this.partitions.values()) for (const list of partition.postings.values()) trimmed(list);
   }
 
   /** Forgets the document; its text must still be what it was indexed with. */

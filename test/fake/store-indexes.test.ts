@@ -128,40 +128,6 @@ describe('search index (flat postings, packed when long, re-tokenized on removal
     );
   });
 
-  it('answers the same after its lists give back their spare room, and grows them again', () => {
-    const docs = new Map<number, string>();
-    const index = new SearchIndex((seq) =>
-      docs.has(seq) ? { owner: 'u', title: '', body: docs.get(seq)! } : undefined,
-    );
-    const hits = (term: string) =>
-      index
-        .search(
-          index.view('u'),
-          [term],
-          1_000,
-          () => true,
-          (a, b) => a - b,
-        )
-        .map((h) => [h.seq, h.score]);
-    for (let seq = 0; seq < 300; seq++) {
-      docs.set(seq, seq % 3 === 0 ? 'common rare' : 'common');
-      index.add(seq);
-    }
-    const before = [hits('common'), hits('rare')];
-    index.trim();
-    expect([hits('common'), hits('rare')]).toEqual(before);
-    for (let seq = 300; seq < 400; seq++) {
-      docs.set(seq, 'common rare');
-      index.add(seq);
-    }
-    index.remove(0);
-    docs.delete(0);
-    expect(hits('rare').map(([seq]) => seq)).toEqual([
-      ...Array.from({ length: 99 }, (_, i) => (i + 1) * 3),
-      ...Array.from({ length: 100 }, (_, i) => 300 + i),
-    ]);
-  });
-
   it('keeps scores of documents whose lists were packed, and forgets removed ones', () => {
     const docs = new Map<number, string>();
     const index = new SearchIndex((seq) =>
