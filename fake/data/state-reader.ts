@@ -4,10 +4,12 @@ import { checkString, parseTimestamp, type StringLimits } from '../service/valid
 import {
   type AttachmentRecord,
   type CollectionRecord,
+  joined,
   LEVELS,
   type Level,
   NO_ATTACHMENTS,
   NO_AUDIO_RECORDINGS,
+  NO_COLLECTIONS,
   type NoteRecord,
   type QuotaState,
   type RateLimitConfig,
@@ -103,7 +105,7 @@ export function applyState(ctx: ServiceContext, value: unknown, source: string):
       updatedAt: read.time(n.updated_at, `${at}.updated_at`),
       version: read.integer(n.version, `${at}.version`, 0),
       trashedAt: n.trashed_at === null ? null : read.time(n.trashed_at, `${at}.trashed_at`),
-      collectionIds: new Set(),
+      collectionIds: NO_COLLECTIONS,
       audioRecordingIds: orShared(
         read
           .array(n.audio_recording_ids, `${at}.audio_recording_ids`)
@@ -117,7 +119,7 @@ export function applyState(ctx: ServiceContext, value: unknown, source: string):
     read.array(n.collection_ids, `${at}.collection_ids`).forEach((id, k) => {
       const collection = store.collections.get(read.id(id, `${at}.collection_ids[${k}]`));
       if (!collection) throw read.fail(`${at}.collection_ids[${k}]`, 'no such collection in the file');
-      note.collectionIds.add(collection.id);
+      note.collectionIds = joined(note.collectionIds, collection.id);
     });
   });
   // Both sides of each link, each in its saved order; they must name the same links.

@@ -1,4 +1,10 @@
-import { NO_ATTACHMENTS, NO_AUDIO_RECORDINGS, type NoteRecord, type UserRecord } from '../store/records.js';
+import {
+  NO_ATTACHMENTS,
+  NO_AUDIO_RECORDINGS,
+  NO_COLLECTIONS,
+  type NoteRecord,
+  type UserRecord,
+} from '../store/records.js';
 import { contentFields } from './content.js';
 import type { ServiceContext } from './context.js';
 import { DomainError, invalid } from './errors.js';
@@ -46,7 +52,7 @@ export function createNote(ctx: ServiceContext, user: UserRecord, body: unknown)
     updatedAt: updatedAtIn ?? now,
     version: ctx.policy.note.firstVersion,
     trashedAt: null,
-    collectionIds: new Set(),
+    collectionIds: NO_COLLECTIONS,
     audioRecordingIds: NO_AUDIO_RECORDINGS,
     attachments: NO_ATTACHMENTS,
   };

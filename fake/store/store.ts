@@ -1,5 +1,14 @@
 import { CollectionTermIndex } from './collection-terms.js';
-import type { CollectionRecord, Level, NoteRecord, PendingCapture, SearchSnapshot, UserRecord } from './records.js';
+import {
+  type CollectionRecord,
+  joined,
+  type Level,
+  left,
+  type NoteRecord,
+  type PendingCapture,
+  type SearchSnapshot,
+  type UserRecord,
+} from './records.js';
 import { SearchIndex } from './search-index.js';
 import { SortedIndex } from './sorted-index.js';
 import { TitleIndex } from './title-index.js';
@@ -155,7 +164,10 @@ export class Store {
 
   deleteCollection(collection: CollectionRecord): void {
     this.indexTitle(collection, false);
-    for (const noteId of collection.noteIds) this.notes.get(noteId)?.collectionIds.delete(collection.id);
+    for (const noteId of collection.noteIds) {
+      const note = this.notes.get(noteId);
+      if (note) note.collectionIds = left(note.collectionIds, collection.id);
+    }
     this.collectionsByCreated.remove(collection.createdAt, collection.id);
     this.collectionsByUpdated.remove(collection.updatedAt, collection.id);
     this.collections.delete(collection.id);
@@ -166,12 +178,12 @@ export class Store {
   // ---- membership ----
 
   link(note: NoteRecord, collection: CollectionRecord): void {
-    note.collectionIds.add(collection.id);
+    note.collectionIds = joined(note.collectionIds, collection.id);
     collection.noteIds.add(note.id);
   }
 
   unlink(note: NoteRecord, collection: CollectionRecord): void {
-    note.collectionIds.delete(collection.id);
+    note.collectionIds = left(note.collectionIds, collection.id);
     collection.noteIds.delete(note.id);
   }
 
