@@ -52,6 +52,7 @@ export class ChangeTracker {
     });
     this.wrap('insertCollection', collection);
     this.wrap('setCollectionTitle', collection);
+    this.wrap('setCollectionDescription', collection);
     this.wrap('trashCollection', collection);
     this.wrap('setCollectionUpdatedAt', collection);
     this.wrap('deleteCollection', (c) => {

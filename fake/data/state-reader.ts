@@ -4,8 +4,12 @@ import { checkString, parseTimestamp, type StringLimits } from '../service/valid
 import {
   type AttachmentRecord,
   type CollectionRecord,
+  joined,
   LEVELS,
   type Level,
+  NO_ATTACHMENTS,
+  NO_AUDIO_RECORDINGS,
+  NO_COLLECTIONS,
   type NoteRecord,
   type QuotaState,
   type RateLimitConfig,
@@ -82,31 +86,40 @@ export function applyState(ctx: ServiceContext, value: unknown, source: string):
       .array(n.attachments, `${at}.attachments`)
       .map((a, k) => read.attachment(a, `${at}.attachments[${k}]`));
     const createdAt = read.time(n.created_at, `${at}.created_at`);
+    const id = read.id(n.id, `${at}.id`);
+    const ownerId = read.owner(store.users, n.owner_id, `${at}.owner_id`);
+    const fields = contentFields(ctx, read.text(n.content, `${at}.content`, limits.note.updateContent), {
+      attachments,
+    } as unknown as NoteRecord);
+    // The fields in the order and form a create gives them (notes-write.ts): no spread, shared empty lists.
     const note: NoteRecord = {
-      id: read.id(n.id, `${at}.id`),
+      id,
       seq: store.allocateSeq(),
-      ownerId: read.owner(store.users, n.owner_id, `${at}.owner_id`),
-      ...contentFields(ctx, read.text(n.content, `${at}.content`, limits.note.updateContent), {
-        attachments,
-      } as unknown as NoteRecord),
+      ownerId,
+      content: fields.content,
+      title: fields.title,
+      features: fields.features,
       createdAt,
       originalCreatedAt:
         n.original_created_at === undefined ? createdAt : read.time(n.original_created_at, `${at}.original_created_at`),
       updatedAt: read.time(n.updated_at, `${at}.updated_at`),
       version: read.integer(n.version, `${at}.version`, 0),
       trashedAt: n.trashed_at === null ? null : read.time(n.trashed_at, `${at}.trashed_at`),
-      collectionIds: new Set(),
-      audioRecordingIds: read
-        .array(n.audio_recording_ids, `${at}.audio_recording_ids`)
-        .map((id, k) => read.id(id, `${at}.audio_recording_ids[${k}]`)),
-      attachments,
+      collectionIds: NO_COLLECTIONS,
+      audioRecordingIds: orShared(
+        read
+          .array(n.audio_recording_ids, `${at}.audio_recording_ids`)
+          .map((id, k) => read.id(id, `${at}.audio_recording_ids[${k}]`)),
+        NO_AUDIO_RECORDINGS,
+      ),
+      attachments: orShared(attachments, NO_ATTACHMENTS),
     };
     if (store.notes.has(note.id)) throw read.fail(`${at}.id`, 'duplicate note id');
     store.insertNote(note);
     read.array(n.collection_ids, `${at}.collection_ids`).forEach((id, k) => {
       const collection = store.collections.get(read.id(id, `${at}.collection_ids[${k}]`));
       if (!collection) throw read.fail(`${at}.collection_ids[${k}]`, 'no such collection in the file');
-      note.collectionIds.add(collection.id);
+      note.collectionIds = joined(note.collectionIds, collection.id);
     });
   });
   // Both sides of each link, each in its saved order; they must name the same links.
@@ -251,4 +264,9 @@ class Reader {
     if (!users.has(id)) throw this.fail(where, 'no such user in the file');
     return id;
   }
+}
+
+/** The shared empty list for an empty one (records.ts). */
+function orShared<T>(list: readonly T[], empty: readonly T[]): readonly T[] {
+  return list.length === 0 ? empty : list;
 }

@@ -4,7 +4,7 @@ import { invalid, notFound } from '../service/errors.js';
 import { requireCollection } from '../service/permissions.js';
 import type { DeepPartial, Policy } from '../service/policy.js';
 import { collectionView, type View } from '../service/views.js';
-import type { CollectionRecord } from '../store/records.js';
+import { type CollectionRecord, joined } from '../store/records.js';
 import type { Fault, FaultFactory, Operation } from './hooks.js';
 import { after, around, before, fields, storedDespiteRefusal, withFields } from './support.js';
 
@@ -379,7 +379,10 @@ export const COLLECTIONS_FAULTS = {
       const members = [...collection.noteIds];
       const view = run();
       // The broken server deletes the collection but not the notes' side of the links.
-      for (const id of members) ctx.store.notes.get(id)?.collectionIds.add(collection.id);
+      for (const id of members) {
+        const note = ctx.store.notes.get(id);
+        if (note) note.collectionIds = joined(note.collectionIds, collection.id);
+      }
       return view;
     }),
   },
@@ -411,7 +414,10 @@ export const COLLECTION_STATE_FAULTS = {
           const held = [...(ctx.store.collections.get(id)?.noteIds ?? [])];
           const view = next(ctx, call);
           if (!ctx.store.collections.has(id))
-            for (const noteId of held) ctx.store.notes.get(noteId)?.collectionIds.add(id);
+            for (const noteId of held) {
+              const note = ctx.store.notes.get(noteId);
+              if (note) note.collectionIds = joined(note.collectionIds, id);
+            }
           return view;
         },
         getNote: (next) => (ctx, call) => {

@@ -7,7 +7,7 @@ import { notFound } from '../service/errors.js';
 import { atLeast, canSeeNote, collectionLevel, requireCollection, requireNote } from '../service/permissions.js';
 import { checkString } from '../service/validate.js';
 import { noteCreatedView, type View } from '../service/views.js';
-import type { CollectionRecord, Level, NoteRecord, UserRecord } from '../store/records.js';
+import { type CollectionRecord, joined, type Level, type NoteRecord, type UserRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import type { Fault, FaultFactory, Operation } from './hooks.js';
 import { after, around, before, createdNote, fields, pathNote, withFields } from './support.js';
@@ -352,7 +352,8 @@ export const MEMBERSHIP_FAULTS = {
     does: 'after a move the note still lists the source collection',
     hooks: after('moveNote', (ctx, call, view) => {
       const source = call.params.source_collection_id!;
-      if (targetOf(call) !== source) pathNote(ctx, call)!.collectionIds.add(source);
+      const note = pathNote(ctx, call)!;
+      if (targetOf(call) !== source) note.collectionIds = joined(note.collectionIds, source);
       return view;
     }),
   },

@@ -25,19 +25,26 @@ export function parseJsonBody(body: Uint8Array | string | undefined, contentType
   return value;
 }
 
-/** Iterative, so a deeply nested document cannot overflow the stack. */
+/**
+ * Iterative, so a deeply nested document cannot overflow the stack. Only objects and arrays are
+ * stacked: a 4 MiB array of 800,000 strings cost 40 ms when every item went through the stack.
+ */
 function assertSafeKeys(root: unknown): void {
-  const stack: unknown[] = [root];
+  if (root === null || typeof root !== 'object') return;
+  const stack: object[] = [root];
   while (stack.length > 0) {
-    const node = stack.pop();
-    if (node === null || typeof node !== 'object') continue;
+    const node = stack.pop()!;
     if (Array.isArray(node)) {
-      for (const item of node) stack.push(item);
+      for (let i = 0; i < node.length; i++) {
+        const item: unknown = node[i];
+        if (item !== null && typeof item === 'object') stack.push(item);
+      }
       continue;
     }
     for (const key of Object.keys(node)) {
       if (FORBIDDEN_KEYS.has(key)) throw invalid(`the key ${JSON.stringify(key)} is not allowed`);
-      stack.push((node as Record<string, unknown>)[key]);
+      const value: unknown = (node as Record<string, unknown>)[key];
+      if (value !== null && typeof value === 'object') stack.push(value);
     }
   }
 }

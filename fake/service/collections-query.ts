@@ -1,6 +1,5 @@
 import type { CollectionRecord, UserRecord } from '../store/records.js';
 import { TermTable } from '../store/term-table.js';
-import { forEachTermSpan, hashUnits } from '../store/terms.js';
 import type { ServiceContext } from './context.js';
 import { readBounds, withinBounds } from './notes-list.js';
 import { decodeCursor, encodeCursor, filtersHash, pageOf } from './paging.js';
@@ -27,17 +26,11 @@ export function listCollections(ctx: ServiceContext, user: UserRecord, query: In
       ? undefined
       : decodeCursor(String(query.cursor), filters, ctx.policy.collectionCursorsCheckFilters);
   const index = orderBy === 'created_at' ? ctx.store.collectionsByCreated : ctx.store.collectionsByUpdated;
-  const matches = (id: string): boolean => {
-    const c = ctx.store.collections.get(id)!;
-    return canSeeCollection(ctx, user, c) && withinBounds(c, bounds, false);
-  };
-  const keyOf = (id: string) => {
-    const c = ctx.store.collections.get(id)!;
-    return orderBy === 'created_at' ? c.createdAt : c.updatedAt;
-  };
+  const matches = (c: CollectionRecord): boolean => canSeeCollection(ctx, user, c) && withinBounds(c, bounds, false);
+  const keyOf = (c: CollectionRecord) => (orderBy === 'created_at' ? c.createdAt : c.updatedAt);
   const page = pageOf(index, ctx.settings.newestFirst, after, limit, matches, keyOf);
   return {
-    results: page.ids.map((id) => collectionView(ctx, ctx.store.collections.get(id)!, true)),
+    results: page.items.map((c) => collectionView(ctx, c, true)),
     total: page.total,
     next_page: page.next ? encodeCursor({ ...page.next, filters }) : null,
   };
@@ -55,16 +48,12 @@ export function searchCollections(ctx: ServiceContext, user: UserRecord, body: u
   const visible = [...ctx.store.collections.values()].filter(
     (c) => canSeeCollection(ctx, user, c) && withinBounds(c, bounds, false),
   );
-  const texts = visible.map((c) => ({
-    c,
-    title: c.title.toLowerCase(),
-    description: (c.description ?? '').toLowerCase(),
-  }));
-  // Query terms no visible collection holds cannot score: when the query is the longer side, a
-  // bitmap of the texts' term hashes keeps them out of its table (a 4 MiB query is one scan).
-  const fields = texts.flatMap((t) => [t.title, t.description]);
-  const textChars = fields.reduce((n, f) => n + f.length, 0);
-  const held = text !== undefined && text.length > textChars ? termHashBitmap(fields, textChars) : undefined;
+  const index = ctx.store.collectionTerms;
+  // Catches up with any visible collection whose text was set outside the store's methods (a fault).
+  if (text !== undefined) index.refresh(visible);
+  // A query longer than the visible texts keeps out of its table the terms none of them holds.
+  const held =
+    text !== undefined && text.length > index.distinctTerms(visible) * 8 ? index.hashFilter(visible) : undefined;
   const query = new TermTable(text ?? '', held);
   let ranked: CollectionRecord[];
   if (query.occurrences === 0) {
@@ -72,37 +61,12 @@ export function searchCollections(ctx: ServiceContext, user: UserRecord, body: u
   } else {
     const { titleWeight, descriptionWeight } = ctx.policy.collectionsSearch;
     // Score = sum over the query's terms (repeats count) of the weighted occurrences in the title
-    // and description: each text is scanned and each of its terms looked up in the query's table,
-    // so the cost is the query's length plus the visible texts' lengths, never their product.
-    const scored = texts
-      .map(({ c, title, description }) => {
-        let score = 0;
-        const add = (weight: number, lower: string) =>
-          forEachTermSpan(lower, (start, end) => {
-            score += weight * query.countOf(lower, start, end);
-          });
-        add(titleWeight, title);
-        add(descriptionWeight, description);
-        return { c, score };
-      })
-      .filter((s) => s.score > 0);
+    // and description: each visible collection's distinct terms, read when it was written
+    // (collection-terms.ts), are looked up in the query's table.
+    const scored = index.score(visible, query, titleWeight, descriptionWeight);
     scored.sort((a, b) => b.score - a.score || b.c.updatedAt - a.c.updatedAt || (a.c.id < b.c.id ? -1 : 1));
     ranked = scored.map((s) => s.c);
   }
   const results = ranked.slice(0, SEARCH_RESULTS_MAX).map((c) => collectionView(ctx, c, true));
   return { results, total: results.length };
-}
-
-/** Membership test of term hashes (false is certain) over lower-cased texts. */
-function termHashBitmap(texts: readonly string[], chars: number): (hash: number) => boolean {
-  let bits = 1 << 10;
-  while (bits < chars * 4 && bits < 1 << 26) bits *= 2;
-  const words = new Uint32Array(bits >>> 5);
-  const mask = bits - 1;
-  for (const lower of texts)
-    forEachTermSpan(lower, (start, end) => {
-      const bit = hashUnits(lower, start, end) & mask;
-      words[bit >>> 5]! |= 1 << (bit & 31);
-    });
-  return (hash) => (words[(hash & mask) >>> 5]! & (1 << (hash & mask & 31))) !== 0;
 }

@@ -62,7 +62,7 @@ export function updateCollection(ctx: ServiceContext, user: UserRecord, collecti
   const text = input.description === undefined ? undefined : description(input.description, limits.description);
   const updatedAtIn = timestampField(ctx, input, 'updated_at', 'collection.update.updated_at');
   if (name !== undefined) ctx.store.setCollectionTitle(collection, name);
-  if (text !== undefined) collection.description = text;
+  if (text !== undefined) ctx.store.setCollectionDescription(collection, text);
   ctx.store.setCollectionUpdatedAt(collection, updatedAtIn ?? ctx.clock.now());
   return collectionView(ctx, collection, false);
 }

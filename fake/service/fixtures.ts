@@ -177,7 +177,7 @@ export function addAttachment(ctx: ServiceContext, noteId: string, body: unknown
     summary: nullableString(input.summary, 'summary'),
     visual_description: nullableString(input.visual_description, 'visual_description'),
   };
-  note.attachments.push(attachment);
+  note.attachments = [...note.attachments, attachment];
   note.features = featuresOf(note.content, note.attachments);
   return { ...attachment };
 }
@@ -186,7 +186,7 @@ export function addAudioRecording(ctx: ServiceContext, noteId: string): View {
   const note = ctx.store.notes.get(checkUuid(noteId, 'note_id'));
   if (!note) throw notFound('note');
   const id = ctx.ids.uuid();
-  note.audioRecordingIds.push(id);
+  note.audioRecordingIds = [...note.audioRecordingIds, id];
   return { audio_recording_id: id };
 }
 

@@ -40,15 +40,19 @@ export function withinBounds(
   updatedUsesCreated = false,
 ): boolean {
   const updated = updatedUsesCreated ? record.createdAt : record.updatedAt;
-  const after = (v: number, bound: number | undefined) => bound === undefined || (exclusive ? v > bound : v >= bound);
-  const before = (v: number, bound: number | undefined) => bound === undefined || (exclusive ? v < bound : v <= bound);
   return (
-    after(record.createdAt, b.createdAfter) &&
-    before(record.createdAt, b.createdBefore) &&
-    after(updated, b.updatedAfter) &&
-    before(updated, b.updatedBefore)
+    isAfter(record.createdAt, b.createdAfter, exclusive) &&
+    isBefore(record.createdAt, b.createdBefore, exclusive) &&
+    isAfter(updated, b.updatedAfter, exclusive) &&
+    isBefore(updated, b.updatedBefore, exclusive)
   );
 }
+
+// Module functions, not closures made per call: a list's total tests every note of the caller.
+const isAfter = (v: number, bound: number | undefined, exclusive: boolean) =>
+  bound === undefined || (exclusive ? v > bound : v >= bound);
+const isBefore = (v: number, bound: number | undefined, exclusive: boolean) =>
+  bound === undefined || (exclusive ? v < bound : v <= bound);
 
 export interface ContainsFilter {
   bits: number;
@@ -122,8 +126,7 @@ export function listNotes(ctx: ServiceContext, user: UserRecord, query: Input): 
 
   const { orderBy, bounds, collectionId, contains } = filters;
   const index = orderBy === 'created_at' ? ctx.store.notesByCreated : ctx.store.notesByUpdated;
-  const matches = (id: string): boolean => {
-    const note = ctx.store.notes.get(id)!;
+  const matches = (note: NoteRecord): boolean => {
     return (
       note.trashedAt === null &&
       canSeeNote(ctx, user, note) &&
@@ -132,10 +135,10 @@ export function listNotes(ctx: ServiceContext, user: UserRecord, query: Input): 
       matchesContains(note.features, contains)
     );
   };
-  const keyOf = (id: string) => listKey(ctx.store.notes.get(id)!, orderBy);
+  const keyOf = (note: NoteRecord) => listKey(note, orderBy);
   const page = pageOf(index, ctx.settings.newestFirst, after, limit, matches, keyOf);
   const view: View = {
-    results: page.ids.map((id) => noteListItem(ctx, ctx.store.notes.get(id) as NoteRecord, includeContent)),
+    results: page.items.map((note) => noteListItem(ctx, note, includeContent)),
     total: page.total,
   };
   if (page.next) view.next_page = encodeCursor({ ...page.next, filters: key });

@@ -46,42 +46,42 @@ export function decodeCursor(raw: string, expectedFilters: string, checkFilters:
   return { key: parsed[0], id: parsed[1] };
 }
 
-export interface Page {
-  ids: string[];
+export interface Page<T> {
+  items: T[];
   total: number;
-  /** The position after the last id, when more results remain. */
+  /** The position after the last item, when more results remain. */
   next?: { key: number; id: string };
 }
 
 /**
- * One page of the ids in `index` that `matches` admits, in the given direction, after the
- * cursor position; total counts every match. `keyOf` gives an id's sort key for the next cursor.
+ * One page of the records in `index` that `matches` admits, in the given direction, after the
+ * cursor position; total counts every match. `keyOf` gives a record's sort key for the next cursor.
  */
-export function pageOf(
-  index: SortedIndex,
+export function pageOf<T extends { readonly id: string }>(
+  index: SortedIndex<T>,
   descending: boolean,
   after: { key: number; id: string } | undefined,
   limit: number,
-  matches: (id: string) => boolean,
-  keyOf: (id: string) => number,
-): Page {
+  matches: (item: T) => boolean,
+  keyOf: (item: T) => number,
+): Page<T> {
   let total = 0;
-  index.forEach(descending, undefined, (id) => {
-    if (matches(id)) total++;
+  index.forEach(descending, undefined, (item) => {
+    if (matches(item)) total++;
   });
-  const ids: string[] = [];
+  const items: T[] = [];
   let more = false;
-  index.forEach(descending, after, (id) => {
-    if (!matches(id)) return true;
-    if (ids.length === limit) {
+  index.forEach(descending, after, (item) => {
+    if (!matches(item)) return true;
+    if (items.length === limit) {
       more = true;
       return false;
     }
-    ids.push(id);
+    items.push(item);
     return true;
   });
-  const last = ids[ids.length - 1];
-  return { ids, total, ...(more && last !== undefined ? { next: { key: keyOf(last), id: last } } : {}) };
+  const last = items[items.length - 1];
+  return { items, total, ...(more && last !== undefined ? { next: { key: keyOf(last), id: last.id } } : {}) };
 }
 
 /** Whether a value is a cursor this fake issued (for any filters): a list cursor sent under a wrong name. */

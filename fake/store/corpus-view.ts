@@ -61,23 +61,17 @@ export class CorpusView {
   }
 
   idf(term: string): number {
-    const df = this.df(term);
+    return this.idfOf(this.df(term));
+  }
+
+  /** The idf of a term held by `df` of the view's documents. */
+  idfOf(df: number): number {
     return Math.log(1 + (this.documents - df + 0.5) / (df + 0.5));
   }
 
   /** The term's postings in the caller's own partition (walked inline by the scorers: the hot loop). */
   ownPostings(term: string): Postings | undefined {
     return this.own?.postings.get(term);
-  }
-
-  /** Every (seq, tf) of the term among the view's notes. */
-  eachPosting(term: string, visit: (seq: number, tf: number) => void): void {
-    const list = this.own?.postings.get(term);
-    if (list) {
-      const pairs = pairsOf(list);
-      for (let i = 0; i < list.length; i += 2) visit(pairs[i]!, pairs[i + 1]!);
-    }
-    if (!this.ownOnly) this.eachSharedPosting(term, visit);
   }
 
   /** Every (seq, tf) of the term among the notes shared with the caller. */

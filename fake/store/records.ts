@@ -56,9 +56,38 @@ export interface NoteRecord {
   updatedAt: number;
   version: number;
   trashedAt: number | null;
-  readonly collectionIds: Set<string>;
-  readonly audioRecordingIds: string[];
-  readonly attachments: AttachmentRecord[];
+  /** NO_COLLECTIONS until the note joins one (joined and left below keep it). */
+  collectionIds: ReadonlySet<string>;
+  /** Replaced, never changed in place: most notes share NO_AUDIO_RECORDINGS and NO_ATTACHMENTS. */
+  audioRecordingIds: readonly string[];
+  attachments: readonly AttachmentRecord[];
+}
+
+/**
+ * The empty lists most notes have, shared: an empty array apiece was 64 bytes a note (64 MB at
+ * the 1,000,000 notes of --generate).
+ */
+export const NO_AUDIO_RECORDINGS: readonly string[] = Object.freeze([]);
+export const NO_ATTACHMENTS: readonly AttachmentRecord[] = Object.freeze([]);
+
+/**
+ * The collections of a note in none, shared: an empty Set apiece was 234 bytes a note (100 MB
+ * for the notes --generate puts in no collection, at 1,000,000 notes).
+ */
+export const NO_COLLECTIONS: ReadonlySet<string> = new Set<string>();
+
+/** A note's collection ids with `id` added: a Set of its own from the first one on. */
+export function joined(ids: ReadonlySet<string>, id: string): ReadonlySet<string> {
+  if (ids === NO_COLLECTIONS) return new Set([id]);
+  (ids as Set<string>).add(id);
+  return ids;
+}
+
+/** A note's collection ids without `id`: the shared empty set again when none is left. */
+export function left(ids: ReadonlySet<string>, id: string): ReadonlySet<string> {
+  if (ids === NO_COLLECTIONS || !ids.has(id)) return ids;
+  (ids as Set<string>).delete(id);
+  return ids.size === 0 ? NO_COLLECTIONS : ids;
 }
 
 export interface CollectionRecord {

@@ -1,4 +1,5 @@
 import { CorpusView, Partition } from './corpus-view.js';
+import { addBm25, addNorms, addRelated, B, K1, logTf, markAll, PairsReader } from './posting-loops.js';
 import { findPosting, insertPosting, internalised, pairsOf, removePosting } from './postings.js';
 import { TermFilter } from './term-filter.js';
 import { forEachTerm } from './terms.js';
@@ -15,14 +16,8 @@ export type { Hit } from './top-k.js';
  * Documents are the notes' dense integer handles, so scores accumulate in typed arrays.
  */
 const TITLE_WEIGHT = 3;
-const K1 = 1.2;
-const B = 0.75;
 /** Related notes gather candidates through the subject's strongest terms only. */
 const RELATED_QUERY_TERMS = 32;
-
-/** 1 + ln(tf), the related-notes weight of a term frequency, looked up for small tf. */
-const LOG_TF = Float64Array.from({ length: 256 }, (_, tf) => (tf === 0 ? 0 : 1 + Math.log(tf)));
-const logTf = (tf: number) => (tf < 256 ? LOG_TF[tf]! : 1 + Math.log(tf));
 
 /** The text and owner a document was indexed with: the index keeps no copy of the text. */
 export type DocumentText = (seq: number) => { owner: string; title: string; body: string } | undefined;
@@ -44,12 +39,16 @@ export class SearchIndex {
   /** seq -> the partition it was indexed in (undefined: not indexed). */
   private readonly partitionOf: (Partition | undefined)[] = [];
   /** seq -> document length (sum of term frequencies). */
-  private readonly docLength: number[] = [];
+  private docLength = new Int32Array(1024);
   private documents = 0;
   /** Which terms any partition holds, by hash (see TermFilter). */
-  private readonly filter = new TermFilter(() => this.everyTerm());
-  /** Scratch accumulators by seq, zero between calls. */
+  private readonly filter = new TermFilter();
+  /** Scratch accumulators by seq, zero between calls, and the seqs a call scored. */
   private scores = new Float64Array(1024);
+  private touched = new Int32Array(1024);
+  /** A search's BM25 score and length factor per document, side by side (posting-loops.ts addBm25). */
+  private bm25 = new Float64Array(2048);
+  private readonly reader = new PairsReader();
   private marks = new Uint8Array(1024);
   /** seq -> squared TF-IDF norm in its own partition, valid while the partition's generation holds. */
   private norms = new Float64Array(1024);
@@ -67,7 +66,7 @@ export class SearchIndex {
   clear(): void {
     this.partitions.clear();
     this.partitionOf.length = 0;
-    this.docLength.length = 0;
+    this.docLength.fill(0);
     this.documents = 0;
     this.filter.clear();
   }
@@ -75,10 +74,6 @@ export class SearchIndex {
   /** Whether some partition may hold a term of this hash (terms.ts hashUnits); false is certain. */
   mightHold(hash: number): boolean {
     return this.filter.mightHold(hash);
-  }
-
-  private *everyTerm(): Iterable<string> {
-    for (const partition of this.partitions.values()) yield* partition.postings.keys();
   }
 
   /** Indexes the document's current text under its owner (removing the document first is the caller's job). */
@@ -160,30 +155,26 @@ export class SearchIndex {
     const unique = [...new Set(queryTerms)].filter((t) => view.df(t) > 0);
     if (unique.length === 0 || k <= 0) return [];
     const avg = view.totalLength / Math.max(1, view.documents);
-    const { scores, docLength } = this;
-    const touched: number[] = [];
+    const { bm25, docLength, touched } = this;
+    let count = 0;
     for (const term of unique) {
       const idf = view.idf(term);
-      const accumulate = (seq: number, tf: number) => {
-        if (scores[seq] === 0) touched.push(seq);
-        scores[seq]! += idf * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * docLength[seq]!) / avg)));
-      };
       const list = view.ownPostings(term);
-      if (list) {
-        const pairs = pairsOf(list);
-        for (let i = 0; i < list.length; i += 2) {
-          const seq = pairs[i]!;
-          const tf = pairs[i + 1]!;
-          if (scores[seq] === 0) touched.push(seq);
-          scores[seq]! += idf * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * docLength[seq]!) / avg)));
-        }
-      }
-      if (!view.ownOnly) view.eachSharedPosting(term, accumulate);
+      if (list) count = addBm25(this.reader.pairs(list), list.length, idf, avg, docLength, bm25, touched, count);
+      if (!view.ownOnly)
+        view.eachSharedPosting(term, (seq, tf) => {
+          if (bm25[seq * 2] === 0) {
+            touched[count++] = seq;
+            bm25[seq * 2 + 1] = K1 * (1 - B + (B * docLength[seq]!) / avg);
+          }
+          bm25[seq * 2]! += idf * ((tf * (K1 + 1)) / (tf + bm25[seq * 2 + 1]!));
+        });
     }
     const heap = new TopK(k, tieBreak);
-    for (const seq of touched) {
-      const score = scores[seq]!;
-      scores[seq] = 0;
+    for (let t = 0; t < count; t++) {
+      const seq = touched[t]!;
+      const score = bm25[seq * 2]!;
+      bm25[seq * 2] = 0;
       if (heap.admits(seq, score) && accept(seq)) heap.push(seq, score);
     }
     return heap.sorted();
@@ -208,31 +199,29 @@ export class SearchIndex {
     const strongest = [...query.entries()]
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
       .slice(0, RELATED_QUERY_TERMS);
-    const { scores, marks } = this;
-    const touched: number[] = [];
+    const { scores, marks, touched } = this;
+    let count = 0;
     for (const [term, weight] of query) {
       // The subject's unit weight (weight x idf) times the candidate's idf: the candidate's own
       // factor, 1 + ln tf, comes from the posting.
       const idf = view.idf(term);
       const w = weight * idf * idf;
       const list = view.ownPostings(term);
-      if (list) {
-        const pairs = pairsOf(list);
-        for (let i = 0; i < list.length; i += 2) {
-          const other = pairs[i]!;
-          if (scores[other] === 0) touched.push(other);
-          scores[other]! += w * logTf(pairs[i + 1]!);
-        }
-      }
+      if (list) count = addRelated(this.reader.pairs(list), list.length, w, scores, touched, count);
       if (!view.ownOnly)
         view.eachSharedPosting(term, (other, tf) => {
-          if (scores[other] === 0) touched.push(other);
+          if (scores[other] === 0) touched[count++] = other;
           scores[other]! += w * logTf(tf);
         });
     }
-    for (const [term] of strongest) view.eachPosting(term, (other) => void (marks[other] = 1));
+    for (const [term] of strongest) {
+      const list = view.ownPostings(term);
+      if (list) markAll(this.reader.pairs(list), list.length, marks);
+      if (!view.ownOnly) view.eachSharedPosting(term, (other) => void (marks[other] = 1));
+    }
     const heap = new TopK(k, tieBreak);
-    for (const other of touched) {
+    for (let t = 0; t < count; t++) {
+      const other = touched[t]!;
       const dot = scores[other]!;
       const candidate = marks[other] === 1;
       scores[other] = 0;
@@ -284,19 +273,10 @@ export class SearchIndex {
       if (own && own.normsGeneration !== own.generation) {
         const { norms, stamps } = this;
         const stamp = ++this.stamp;
-        for (const [term, list] of own.postings) {
-          const idf = view.idf(term);
-          const idf2 = idf * idf;
-          const pairs = pairsOf(list);
-          for (let i = 0; i < list.length; i += 2) {
-            const seq = pairs[i]!;
-            const w = logTf(pairs[i + 1]!);
-            if (stamps[seq] === stamp) norms[seq]! += w * w * idf2;
-            else {
-              stamps[seq] = stamp;
-              norms[seq] = w * w * idf2;
-            }
-          }
+        for (const list of own.postings.values()) {
+          // The idf of the view, from the list's own length (its document frequency in this view).
+          const idf = view.idfOf(list.length / 2);
+          addNorms(this.reader.pairs(list), list.length, idf * idf, norms, stamps, stamp);
         }
         own.normsGeneration = own.generation;
       }
@@ -332,6 +312,11 @@ export class SearchIndex {
       return next;
     };
     this.scores = grow(this.scores, (n) => new Float64Array(n));
+    this.touched = grow(this.touched, (n) => new Int32Array(n));
+    const bm25 = new Float64Array(size * 2);
+    bm25.set(this.bm25);
+    this.bm25 = bm25;
+    this.docLength = grow(this.docLength, (n) => new Int32Array(n));
     this.norms = grow(this.norms, (n) => new Float64Array(n));
     this.marks = grow(this.marks, (n) => new Uint8Array(n));
     this.stamps = grow(this.stamps, (n) => new Int32Array(n));

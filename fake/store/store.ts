@@ -1,9 +1,20 @@
-import type { CollectionRecord, Level, NoteRecord, PendingCapture, SearchSnapshot, UserRecord } from './records.js';
+import { CollectionTermIndex } from './collection-terms.js';
+import {
+  type CollectionRecord,
+  joined,
+  type Level,
+  left,
+  type NoteRecord,
+  type PendingCapture,
+  type SearchSnapshot,
+  type UserRecord,
+} from './records.js';
 import { SearchIndex } from './search-index.js';
 import { SortedIndex } from './sorted-index.js';
 import { TitleIndex } from './title-index.js';
 
 const SNAPSHOT_CAPACITY = 10_000;
+const idOf = (record: { readonly id: string }) => record.id;
 
 /**
  * All state of one fake instance, with the indexes kept in step by the mutation methods below.
@@ -18,10 +29,10 @@ export class Store {
   readonly collections = new Map<string, CollectionRecord>();
   /** resource id (note or collection) -> user id -> level granted through the fixture API. */
   readonly grants = new Map<string, Map<string, Level>>();
-  readonly notesByCreated = new SortedIndex();
-  readonly notesByUpdated = new SortedIndex();
-  readonly collectionsByCreated = new SortedIndex();
-  readonly collectionsByUpdated = new SortedIndex();
+  readonly notesByCreated = new SortedIndex<NoteRecord>(idOf);
+  readonly notesByUpdated = new SortedIndex<NoteRecord>(idOf);
+  readonly collectionsByCreated = new SortedIndex<CollectionRecord>(idOf);
+  readonly collectionsByUpdated = new SortedIndex<CollectionRecord>(idOf);
   /**
    * Indexes each note's title and content under its owner, read back from the note itself (it
    * keeps no copy).
@@ -31,6 +42,8 @@ export class Store {
     return note && { owner: note.ownerId, title: note.title, body: note.content };
   });
   readonly snapshots = new Map<string, SearchSnapshot>();
+  /** Collection titles and descriptions by term, for collection search (kept in step by the writes below). */
+  readonly collectionTerms = new CollectionTermIndex();
   /** Active collections by lower-cased title, per user who owns or holds a grant on them. */
   readonly collectionTitles = new TitleIndex();
   /** Captures accepted and not yet filed, oldest first. */
@@ -55,6 +68,7 @@ export class Store {
     ])
       index.clear();
     this.search.clear();
+    this.collectionTerms.clear();
     this.collectionTitles.clear();
   }
 
@@ -81,8 +95,8 @@ export class Store {
   insertNote(note: NoteRecord): void {
     this.notes.set(note.id, note);
     this.notesBySeq[note.seq] = note;
-    this.notesByCreated.insert(note.createdAt, note.id);
-    this.notesByUpdated.insert(note.updatedAt, note.id);
+    this.notesByCreated.insert(note.createdAt, note);
+    this.notesByUpdated.insert(note.updatedAt, note);
     this.search.add(note.seq);
   }
 
@@ -119,15 +133,22 @@ export class Store {
 
   insertCollection(collection: CollectionRecord): void {
     this.collections.set(collection.id, collection);
-    this.collectionsByCreated.insert(collection.createdAt, collection.id);
-    this.collectionsByUpdated.insert(collection.updatedAt, collection.id);
+    this.collectionsByCreated.insert(collection.createdAt, collection);
+    this.collectionsByUpdated.insert(collection.updatedAt, collection);
     this.indexTitle(collection, true);
+    this.collectionTerms.refresh([collection]);
   }
 
   setCollectionTitle(collection: CollectionRecord, title: string): void {
     this.indexTitle(collection, false);
     collection.title = title;
     this.indexTitle(collection, true);
+    this.collectionTerms.refresh([collection]);
+  }
+
+  setCollectionDescription(collection: CollectionRecord, description: string | null): void {
+    collection.description = description;
+    this.collectionTerms.refresh([collection]);
   }
 
   /** A trashed collection keeps its id (taken) but is gone for every title lookup. */
@@ -143,22 +164,26 @@ export class Store {
 
   deleteCollection(collection: CollectionRecord): void {
     this.indexTitle(collection, false);
-    for (const noteId of collection.noteIds) this.notes.get(noteId)?.collectionIds.delete(collection.id);
+    for (const noteId of collection.noteIds) {
+      const note = this.notes.get(noteId);
+      if (note) note.collectionIds = left(note.collectionIds, collection.id);
+    }
     this.collectionsByCreated.remove(collection.createdAt, collection.id);
     this.collectionsByUpdated.remove(collection.updatedAt, collection.id);
     this.collections.delete(collection.id);
+    this.collectionTerms.forget(collection.id);
     this.grants.delete(collection.id);
   }
 
   // ---- membership ----
 
   link(note: NoteRecord, collection: CollectionRecord): void {
-    note.collectionIds.add(collection.id);
+    note.collectionIds = joined(note.collectionIds, collection.id);
     collection.noteIds.add(note.id);
   }
 
   unlink(note: NoteRecord, collection: CollectionRecord): void {
-    note.collectionIds.delete(collection.id);
+    note.collectionIds = left(note.collectionIds, collection.id);
     collection.noteIds.delete(note.id);
   }
 

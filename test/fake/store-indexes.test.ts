@@ -55,6 +55,33 @@ describe('sorted index (deferred out-of-order inserts)', () => {
       { numRuns: 300, seed: 13 },
     );
   });
+
+  it('places keys that rise or stand still among their equals, short runs in place and long ones later', () => {
+    // A clock that rises by 0 or 1 between creates, and random ids: runs of equal keys from 1 to 150 long.
+    const step = fc.record({ rise: fc.integer({ min: 0, max: 1 }), id: fc.integer({ min: 0, max: 10_000 }) });
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 200 }), fc.integer({ min: 0, max: 150 }), (steps, still) => {
+        const index = new SortedIndex();
+        const model: Array<[number, string]> = [];
+        let key = 0;
+        const add = (id: string) => {
+          if (model.some(([, m]) => m === id)) return;
+          index.insert(key, id);
+          model.push([key, id]);
+        };
+        for (const { rise, id } of steps) {
+          key += rise;
+          add(`id${id}`);
+        }
+        for (let i = 0; i < still; i++) add(`still${(i * 7919) % 151}`);
+        const seen: string[] = [];
+        index.forEach(false, undefined, (id) => void seen.push(id));
+        const sorted = model.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+        expect(seen).toEqual(sorted.map(([, id]) => id));
+      }),
+      { numRuns: 300, seed: 17 },
+    );
+  });
 });
 
 describe('search index (flat postings, packed when long, re-tokenized on removal)', () => {
