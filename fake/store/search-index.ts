@@ -2,6 +2,7 @@ import { CorpusView, Partition } from './corpus-view.js';
 import { addBm25, addNorms, addRelated, B, K1, logTf, markAll, PairsReader } from './posting-loops.js';
 import { findPosting, insertPosting, internalised, pairsOf, removePosting } from './postings.js';
 import { TermFilter } from './term-filter.js';
+import { TermTable } from './term-table.js';
 import { forEachTerm } from './terms.js';
 import { type Hit, TopK } from './top-k.js';
 
@@ -27,12 +28,21 @@ export type DocumentText = (seq: number) => { owner: string; title: string; body
  * removal instead of being kept per document: per-document term maps (and their copies of every
  * term string) were most of the fake's memory at 100,000 notes.
  */
-function termFrequencies(title: string, body: string): Map<string, number> {
+export function termFrequencies(title: string, body: string): Map<string, number> {
   const terms = new Map<string, number>();
+  if (title.length + body.length > LONG_TEXT) {
+    // A string per distinct term, not per occurrence (200,000 characters: 40,000 occurrences).
+    new TermTable(title).eachCounted((t, n) => terms.set(t, n * TITLE_WEIGHT));
+    new TermTable(body).eachCounted((t, n) => terms.set(t, (terms.get(t) ?? 0) + n));
+    return terms;
+  }
   forEachTerm(title, (t) => terms.set(t, (terms.get(t) ?? 0) + TITLE_WEIGHT));
   forEachTerm(body, (t) => terms.set(t, (terms.get(t) ?? 0) + 1));
   return terms;
 }
+
+/** Texts longer than this are counted by a TermTable; shorter ones do not repay its arrays. */
+const LONG_TEXT = 4_096;
 
 export class SearchIndex {
   private readonly partitions = new Map<string, Partition>();

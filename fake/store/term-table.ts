@@ -63,6 +63,11 @@ export class TermTable implements TermSink {
     }
   }
 
+  /** Calls `visit` with each distinct term kept and its number of occurrences, in first-occurrence order. */
+  eachCounted(visit: (term: string, count: number) => void): void {
+    for (let e = 0; e < this.entries; e++) visit(this.termAt(e), this.counts[e]!);
+  }
+
   /** The distinct terms whose hash `keep` admits (all by default), as strings, in first-occurrence order. */
   terms(keep: (hash: number) => boolean = () => true): string[] {
     const out: string[] = [];
