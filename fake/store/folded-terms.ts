@@ -106,16 +106,18 @@ const ASCII_TERM_UNIT = Uint16Array.from({ length: 128 }, (_, c) =>
   c >= 65 && c <= 90 ? c + 32 : (c >= 97 && c <= 122) || (c >= 48 && c <= 57) ? c : 0,
 );
 
+/** Receives the terms of forEachFoldedTerm: a method of one class, so its call site stays monomorphic. */
+export interface TermSink {
+  term(units: Uint16Array, length: number, hash: number): void;
+}
+
 /**
- * Calls `visit(units, length, hash)` for each term of text.toLowerCase(), in order: `units[0,
+ * Calls `sink.term(units, length, hash)` for each term of text.toLowerCase(), in order: `units[0,
  * length)` are the term's lower-cased UTF-16 units (the array is reused: copy what you keep) and
  * `hash` is hashUnits of them. Terms longer than MAX_TERM_LENGTH units are skipped, as terms.ts does.
  * ASCII takes the first branch of the loop and nothing else: a 4 MiB query is mostly that.
  */
-export function forEachFoldedTerm(
-  text: string,
-  visit: (units: Uint16Array, length: number, hash: number) => void,
-): void {
+export function forEachFoldedTerm(text: string, sink: TermSink): void {
   const units = new Uint16Array(MAX_TERM_LENGTH + 2);
   const n = text.length;
   // The term being read: its length in units (past MAX_TERM_LENGTH only counted) and hash.
@@ -132,7 +134,7 @@ export function forEachFoldedTerm(
         length++;
         hash = Math.imul(hash ^ unit, FNV_PRIME);
       } else if (length !== 0) {
-        if (length <= MAX_TERM_LENGTH) visit(units, length, hash);
+        if (length <= MAX_TERM_LENGTH) sink.term(units, length, hash);
         length = 0;
         hash = FNV_OFFSET;
       }
@@ -169,12 +171,12 @@ export function forEachFoldedTerm(
       if (!ends) continue;
     }
     if (length !== 0) {
-      if (length <= MAX_TERM_LENGTH) visit(units, length, hash);
+      if (length <= MAX_TERM_LENGTH) sink.term(units, length, hash);
       length = 0;
       hash = FNV_OFFSET;
     }
   }
-  if (length !== 0 && length <= MAX_TERM_LENGTH) visit(units, length, hash);
+  if (length !== 0 && length <= MAX_TERM_LENGTH) sink.term(units, length, hash);
 }
 
 const isLowSurrogate = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;

@@ -2,6 +2,7 @@ import { CorpusView, Partition } from './corpus-view.js';
 import { addBm25, addNorms, addRelated, B, K1, logTf, markAll, PairsReader } from './posting-loops.js';
 import { findPosting, insertPosting, internalised, pairsOf, removePosting } from './postings.js';
 import { TermFilter } from './term-filter.js';
+import { TermTable } from './term-table.js';
 import { forEachTerm } from './terms.js';
 import { type Hit, TopK } from './top-k.js';
 
@@ -27,12 +28,21 @@ export type DocumentText = (seq: number) => { owner: string; title: string; body
  * removal instead of being kept per document: per-document term maps (and their copies of every
  * term string) were most of the fake's memory at 100,000 notes.
  */
-function termFrequencies(title: string, body: string): Map<string, number> {
+export function termFrequencies(title: string, body: string): Map<string, number> {
   const terms = new Map<string, number>();
+  if (title.length + body.length > LONG_TEXT) {
+    // A string per distinct term, not per occurrence (200,000 characters: 40,000 occurrences).
+    new TermTable(title).eachCounted((t, n) => terms.set(t, n * TITLE_WEIGHT));
+    new TermTable(body).eachCounted((t, n) => terms.set(t, (terms.get(t) ?? 0) + n));
+    return terms;
+  }
   forEachTerm(title, (t) => terms.set(t, (terms.get(t) ?? 0) + TITLE_WEIGHT));
   forEachTerm(body, (t) => terms.set(t, (terms.get(t) ?? 0) + 1));
   return terms;
 }
+
+/** Texts longer than this are counted by a TermTable; shorter ones do not repay its arrays. */
+const LONG_TEXT = 4_096;
 
 export class SearchIndex {
   private readonly partitions = new Map<string, Partition>();
@@ -156,6 +166,10 @@ export class SearchIndex {
     if (unique.length === 0 || k <= 0) return [];
     const avg = view.totalLength / Math.max(1, view.documents);
     const { bm25, docLength, touched } = this;
+    // Made before the loops: a site first reached after a hot loop is compiled without feedback,
+    // and reaching it would throw the whole call back to the interpreter (as did the walk below
+    // when it was inline: 100,000 documents, 2.5x slower on a cold first request).
+    const heap = new TopK(k, tieBreak);
     let count = 0;
     for (const term of unique) {
       const idf = view.idf(term);
@@ -170,13 +184,7 @@ export class SearchIndex {
           bm25[seq * 2]! += idf * ((tf * (K1 + 1)) / (tf + bm25[seq * 2 + 1]!));
         });
     }
-    const heap = new TopK(k, tieBreak);
-    for (let t = 0; t < count; t++) {
-      const seq = touched[t]!;
-      const score = bm25[seq * 2]!;
-      bm25[seq * 2] = 0;
-      if (heap.admits(seq, score) && accept(seq)) heap.push(seq, score);
-    }
+    takeBm25(heap, touched, count, bm25, accept);
     return heap.sorted();
   }
 
@@ -200,6 +208,7 @@ export class SearchIndex {
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
       .slice(0, RELATED_QUERY_TERMS);
     const { scores, marks, touched } = this;
+    const heap = new TopK(k, tieBreak);
     let count = 0;
     for (const [term, weight] of query) {
       // The subject's unit weight (weight x idf) times the candidate's idf: the candidate's own
@@ -219,17 +228,7 @@ export class SearchIndex {
       if (list) markAll(this.reader.pairs(list), list.length, marks);
       if (!view.ownOnly) view.eachSharedPosting(term, (other) => void (marks[other] = 1));
     }
-    const heap = new TopK(k, tieBreak);
-    for (let t = 0; t < count; t++) {
-      const other = touched[t]!;
-      const dot = scores[other]!;
-      const candidate = marks[other] === 1;
-      scores[other] = 0;
-      marks[other] = 0;
-      if (!candidate || other === seq) continue;
-      const score = Math.round((dot / (Math.sqrt(norms(other)) || 1)) * 1e6) / 1e6;
-      if (score > 0 && heap.admits(other, score) && accept(other)) heap.push(other, score);
-    }
+    takeRelated(heap, touched, count, scores, marks, seq, norms, accept);
     return heap.sorted();
   }
 
@@ -320,5 +319,48 @@ export class SearchIndex {
     this.norms = grow(this.norms, (n) => new Float64Array(n));
     this.marks = grow(this.marks, (n) => new Uint8Array(n));
     this.stamps = grow(this.stamps, (n) => new Int32Array(n));
+  }
+}
+
+/**
+ * The touched documents' BM25 scores into the heap (where `accept` admits them), each score zeroed
+ * for the next call. A function of its own, like the loops of posting-loops.ts, so that it is
+ * compiled for itself and not left to the interpreter with a caller that was deoptimized.
+ */
+function takeBm25(
+  heap: TopK,
+  touched: Int32Array,
+  count: number,
+  bm25: Float64Array,
+  accept: (seq: number) => boolean,
+): void {
+  for (let t = 0; t < count; t++) {
+    const seq = touched[t]!;
+    const score = bm25[seq * 2]!;
+    bm25[seq * 2] = 0;
+    if (heap.admits(seq, score) && accept(seq)) heap.push(seq, score);
+  }
+}
+
+/** The related-notes candidates among the touched documents into the heap (as takeBm25), scratch zeroed. */
+function takeRelated(
+  heap: TopK,
+  touched: Int32Array,
+  count: number,
+  scores: Float64Array,
+  marks: Uint8Array,
+  subject: number,
+  norms: (seq: number) => number,
+  accept: (seq: number) => boolean,
+): void {
+  for (let t = 0; t < count; t++) {
+    const other = touched[t]!;
+    const dot = scores[other]!;
+    const candidate = marks[other] === 1;
+    scores[other] = 0;
+    marks[other] = 0;
+    if (!candidate || other === subject) continue;
+    const score = Math.round((dot / (Math.sqrt(norms(other)) || 1)) * 1e6) / 1e6;
+    if (score > 0 && heap.admits(other, score) && accept(other)) heap.push(other, score);
   }
 }

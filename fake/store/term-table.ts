@@ -1,4 +1,4 @@
-import { forEachFoldedTerm } from './folded-terms.js';
+import { forEachFoldedTerm, type TermSink } from './folded-terms.js';
 import { hashUnits } from './terms.js';
 
 /** Size of the cache of hashes `worthKeeping` refused (direct-mapped). */
@@ -13,7 +13,7 @@ const REFUSED_SLOTS = 1024;
  * hash, so a 4 MiB query of one unknown word asked about 2,000,000 times asks once. Strings are
  * made only for the terms asked for.
  */
-export class TermTable {
+export class TermTable implements TermSink {
   private pool = new Uint16Array(256);
   private poolUsed = 0;
   private starts = new Int32Array(64);
@@ -32,7 +32,7 @@ export class TermTable {
     text: string,
     private readonly worthKeeping: (hash: number) => boolean = () => true,
   ) {
-    forEachFoldedTerm(text, (units, length, hash) => this.add(units, length, hash));
+    forEachFoldedTerm(text, this);
   }
 
   /** Distinct terms kept. */
@@ -63,6 +63,11 @@ export class TermTable {
     }
   }
 
+  /** Calls `visit` with each distinct term kept and its number of occurrences, in first-occurrence order. */
+  eachCounted(visit: (term: string, count: number) => void): void {
+    for (let e = 0; e < this.entries; e++) visit(this.termAt(e), this.counts[e]!);
+  }
+
   /** The distinct terms whose hash `keep` admits (all by default), as strings, in first-occurrence order. */
   terms(keep: (hash: number) => boolean = () => true): string[] {
     const out: string[] = [];
@@ -77,7 +82,8 @@ export class TermTable {
     return String.fromCharCode.apply(null, this.pool.subarray(s, s + this.lengths[e]!) as unknown as number[]);
   }
 
-  private add(units: Uint16Array, length: number, hash: number): void {
+  /** One term of the text (forEachFoldedTerm calls it). */
+  term(units: Uint16Array, length: number, hash: number): void {
     this.seen++;
     const found = this.find(units, length, hash);
     if (found !== -1) {

@@ -8,9 +8,11 @@ import { hashUnits, termCounts, tokenize } from '../../fake/store/terms.js';
 /** The terms as the folding scanner reads them; a term whose hash is not its hashUnits is marked. */
 function folded(text: string): string[] {
   const out: string[] = [];
-  forEachFoldedTerm(text, (units, length, hash) => {
-    const term = String.fromCharCode.apply(null, units.subarray(0, length) as unknown as number[]);
-    out.push(hash === hashUnits(term) ? term : `${term} (hash ${hash})`);
+  forEachFoldedTerm(text, {
+    term(units, length, hash) {
+      const term = String.fromCharCode.apply(null, units.subarray(0, length) as unknown as number[]);
+      out.push(hash === hashUnits(term) ? term : `${term} (hash ${hash})`);
+    },
   });
   return out;
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SearchIndex, tokenize } from '../../fake/store/search-index.js';
+import { SearchIndex, termFrequencies, tokenize } from '../../fake/store/search-index.js';
 import { SortedIndex } from '../../fake/store/sorted-index.js';
 
 describe('sorted index (deferred out-of-order inserts)', () => {
@@ -85,6 +85,20 @@ describe('sorted index (deferred out-of-order inserts)', () => {
 });
 
 describe('search index (flat postings, packed when long, re-tokenized on removal)', () => {
+  it('counts the terms of a long text as of a short one: title terms weigh three, in first-occurrence order', () => {
+    const word = fc.constantFrom('Plan', 'plan', 'İx', 'ΟΔΟΣ', 'garden', '𐐀b', 'x'.repeat(65), '42', 'ẞ');
+    const text = fc.array(word, { minLength: 0, maxLength: 1_500, size: 'max' }).map((w) => w.join(' '));
+    fc.assert(
+      fc.property(text, text, (title, body) => {
+        const plain = new Map<string, number>();
+        for (const t of tokenize(title)) plain.set(t, (plain.get(t) ?? 0) + 3);
+        for (const t of tokenize(body)) plain.set(t, (plain.get(t) ?? 0) + 1);
+        expect([...termFrequencies(title, body)]).toEqual([...plain]);
+      }),
+      { numRuns: 60, seed: 37 },
+    );
+  });
+
   it('finds exactly the documents holding a term after random adds, edits and removals', () => {
     const vocabulary = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'];
     const text = fc.array(fc.constantFrom(...vocabulary), { maxLength: 6 }).map((w) => w.join(' '));
