@@ -161,7 +161,10 @@ export function updateCollection(env: Env, o: Observation): void {
   }
   const r = objectOf(o.x.json);
   const what = `${o.method} ${o.path}`;
+  // A null title: whether it means "not provided" or is kept as sent is not shown; the title becomes unknown.
+  const nullTitle = body.title === null;
   for (const field of ['title', 'description'] as const) {
+    if (field === 'title' && nullTitle) continue;
     const sent = field in body;
     const fact = c[field];
     const expected = sent ? body[field] : fact?.value;
@@ -193,7 +196,9 @@ export function updateCollection(env: Env, o: Observation): void {
       () => `${what}: updated_at ${show(r.updated_at)}, sent ${show(body.updated_at)}`,
       o.x,
     );
+  if (nullTitle) c.title = undefined;
   for (const field of ['title', 'description'] as const) {
+    if (field === 'title' && nullTitle) continue;
     if (field in body && (typeof body[field] === 'string' || body[field] === null))
       c[field] = { value: body[field] as string, rule: 'collections.update.fields-applied', by: o.ev };
     else if (c[field]) c[field] = { ...c[field]!, rule: 'collections.update.partial', by: o.ev } as never;

@@ -224,7 +224,7 @@ describe('the oracle rule list', () => {
     const used = new Set<string>();
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && f !== 'rules.ts'))
       for (const m of readFileSync(join(dir, file), 'utf8').matchAll(
-        /'((?:conventions|notes|collections|membership|auth)\.[a-z0-9.-]+)'/g,
+        /'((?:conventions|notes|collections|membership|auth|errors)\.[a-z0-9.-]+)'/g,
       ))
         used.add(m[1]!);
     expect([...ORACLE_RULES].sort()).toEqual([...used].sort());

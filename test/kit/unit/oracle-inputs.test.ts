@@ -1,0 +1,266 @@
+import { describe, expect, it } from 'vitest';
+import type { Exchange } from '../../../kit/core/client.js';
+import type { Owner } from '../../../kit/core/ledger.js';
+import type { Sent } from '../../../suites/oracle/observation.js';
+import { Oracle, type OracleOptions } from '../../../suites/oracle/oracle.js';
+
+/**
+ * The oracle's judgements of input (suites/oracle/inputs.ts, input-judge.ts, state-refusals.ts) on
+ * hand-made exchanges: a documented problem accepted, a value at a limit refused, a refused create
+ * that left something behind, refusals of a deleted or trashed note with the wrong declared status;
+ * and where the document says nothing, silence.
+ */
+const NOTE = '11111111-1111-4111-8111-111111111111';
+const COLL = '22222222-2222-4222-8222-222222222222';
+const FRESH = '33333333-3333-4333-8333-333333333333';
+const T0 = '2026-01-01T00:00:00.000Z';
+
+function exchange(method: string, path: string, status: number, json: unknown): Exchange {
+  const body = json === undefined ? undefined : status < 300 ? { request_id: 'r', ...(json as object) } : json;
+  return {
+    method,
+    path,
+    requestHeaders: {},
+    status,
+    headers: {},
+    text: JSON.stringify(body ?? ''),
+    json: body,
+    durationMs: 1,
+  };
+}
+
+function send(
+  oracle: Oracle,
+  sent: Partial<Sent> & Pick<Sent, 'op' | 'method' | 'path'>,
+  status: number,
+  json?: unknown,
+): void {
+  const pending = oracle.sending({ actor: 'primary' as Owner, ownToken: true, params: {}, ...sent });
+  oracle.answered(pending, exchange(sent.method, sent.path, status, json));
+}
+
+const oracleWith = (options: Partial<OracleOptions> = {}) => new Oracle({ precisionMs: 1, lagMs: 0, ...options });
+const findings = (oracle: Oracle, rule: string) => oracle.judgements.findings.get(rule) ?? [];
+const found = (oracle: Oracle) => [...oracle.judgements.findings.keys()].sort();
+
+const createNote = (oracle: Oracle, body: Record<string, unknown>, status: number, answer?: unknown) =>
+  send(oracle, { op: 'createNote', method: 'POST', path: '/v2/notes', body }, status, answer);
+const noteAnswer = (over: Record<string, unknown> = {}) => ({
+  id: NOTE,
+  title: 'Alpha',
+  content: 'Alpha\nbody',
+  created_at: T0,
+  updated_at: T0,
+  version: 1,
+  collection_ids: [],
+  ...over,
+});
+const refusal = { error: { type: 'validation_error', message: 'no' } };
+
+describe('the oracle on documented bad input', () => {
+  it('finds content past the create limit accepted, and judges a refusal of it a pass', () => {
+    const oracle = oracleWith();
+    createNote(oracle, { content: 'a'.repeat(200_001) }, 200, noteAnswer());
+    expect(findings(oracle, 'notes.create.content-max-chars')[0]?.message).toMatch(/longer than 200000 characters/);
+    const clean = oracleWith();
+    createNote(clean, { content: 'é'.repeat(100_001) }, 400, refusal);
+    expect(found(clean)).toEqual([]);
+    expect(clean.judgements.judged.get('notes.create.content-max-bytes')).toBe(1);
+  });
+
+  it('finds a refusal without the declared validation status, only where nothing else explains it', () => {
+    const oracle = oracleWith({ statuses: { validation: 400 } });
+    createNote(oracle, { content: 'x', created_at: '2020-01-01T00:00:00' }, 422, refusal);
+    expect(findings(oracle, 'errors.status.validation')).toHaveLength(1);
+    // With no declaration only "a 4xx" is certain.
+    const open = oracleWith();
+    createNote(open, { content: 'x', created_at: '2020-01-01T00:00:00' }, 422, refusal);
+    expect(found(open)).toEqual([]);
+    // A version that is also a mismatch may be refused as one: no status is judged.
+    const mismatch = oracleWith({ statuses: { validation: 400 } });
+    createNote(mismatch, { content: 'Alpha\nbody' }, 200, noteAnswer());
+    send(
+      mismatch,
+      {
+        op: 'updateNote',
+        method: 'PATCH',
+        path: `/v2/notes/${NOTE}`,
+        params: { note_id: NOTE },
+        body: { content: 'b', version: 0 },
+      },
+      409,
+      refusal,
+    );
+    expect(found(mismatch)).toEqual([]);
+  });
+
+  it('finds a future created_at written with a west offset accepted, under not-future and compare-instants', () => {
+    const oracle = oracleWith();
+    const future = new Date(Date.now() + 3 * 3600_000);
+    const west = `${new Date(future.getTime() - 5 * 3600_000).toISOString().slice(0, 19)}-05:00`;
+    createNote(
+      oracle,
+      { content: 'x', created_at: west },
+      200,
+      noteAnswer({ content: 'x', title: 'x', created_at: west }),
+    );
+    expect(found(oracle)).toEqual(['conventions.timestamps.compare-instants', 'notes.create.created-at-not-future']);
+  });
+
+  it('finds a past instant written with a far-east offset refused', () => {
+    const oracle = oracleWith();
+    const past = new Date(Date.now() - 3600_000);
+    const east = `${new Date(past.getTime() + 14 * 3600_000).toISOString().slice(0, 19)}+14:00`;
+    createNote(oracle, { content: 'x', created_at: east }, 400, refusal);
+    expect(found(oracle)).toEqual(['conventions.timestamps.compare-instants']);
+  });
+
+  it('finds a note under the id of a create it refused', () => {
+    const oracle = oracleWith();
+    const future = new Date(Date.now() + 86_400_000).toISOString();
+    createNote(oracle, { id: FRESH, content: 'x', created_at: future }, 400, refusal);
+    expect(found(oracle)).toEqual([]);
+    send(oracle, { op: 'getNote', method: 'GET', path: `/v2/notes/${FRESH}`, params: { note_id: FRESH } }, 200, {
+      ...noteAnswer({ id: FRESH }),
+      trashed_at: null,
+    });
+    expect(findings(oracle, 'notes.create.created-at-not-future')[0]?.message).toMatch(/its create was refused/);
+  });
+
+  it('finds values exactly at a limit refused, and nothing when they are accepted', () => {
+    const oracle = oracleWith();
+    send(
+      oracle,
+      { op: 'createCollection', method: 'POST', path: '/v2/collections', body: { title: 'é'.repeat(500) } },
+      400,
+      refusal,
+    );
+    expect(found(oracle)).toEqual(['collections.create.title-max-bytes']);
+    const search = oracleWith();
+    send(
+      search,
+      {
+        op: 'searchNotes',
+        method: 'POST',
+        path: '/v2/notes/search',
+        input: { query: { limit: 50 }, body: { query: '  alpha ' } },
+      },
+      400,
+      refusal,
+    );
+    expect(found(search)).toEqual(['notes.search.limit-range', 'notes.search.query-non-whitespace']);
+    const fine = oracleWith();
+    send(
+      fine,
+      { op: 'createCollection', method: 'POST', path: '/v2/collections', body: { title: 'a'.repeat(1000) } },
+      200,
+      {
+        id: COLL,
+        title: 'a'.repeat(1000),
+        description: null,
+        created_at: T0,
+        updated_at: T0,
+      },
+    );
+    expect(found(fine)).toEqual([]);
+  });
+
+  it('leaves alone what the document does not settle, and answers that are not about the input', () => {
+    const oracle = oracleWith();
+    createNote(oracle, { content: 'Alpha\nbody' }, 200, noteAnswer());
+    const future = new Date(Date.now() + 86_400_000).toISOString();
+    // A note update's updated_at has an offset rule but no "not in the future".
+    send(
+      oracle,
+      {
+        op: 'updateNote',
+        method: 'PATCH',
+        path: `/v2/notes/${NOTE}`,
+        params: { note_id: NOTE },
+        body: { content: 'B', version: 1, updated_at: future },
+      },
+      200,
+      noteAnswer({ content: 'B', title: 'B', version: 2, updated_at: future, trashed_at: null }),
+    );
+    // A null title on a collection PATCH may mean "not provided".
+    send(oracle, { op: 'createCollection', method: 'POST', path: '/v2/collections', body: { title: 'C' } }, 200, {
+      id: COLL,
+      title: 'C',
+      description: null,
+      created_at: T0,
+      updated_at: T0,
+    });
+    send(
+      oracle,
+      {
+        op: 'updateCollection',
+        method: 'PATCH',
+        path: `/v2/collections/${COLL}`,
+        params: { collection_id: COLL },
+        body: { title: null },
+      },
+      200,
+      { id: COLL, title: 'C', description: null, created_at: T0, updated_at: T0 },
+    );
+    // Rate limited: no answer to the input at all.
+    createNote(oracle, { content: 'a'.repeat(200_001) }, 429, { error: { type: 'rate_limited' } });
+    createNote(oracle, { content: 'a'.repeat(200_000) }, 402, { error: { type: 'quota_exceeded' } });
+    expect(found(oracle)).toEqual([]);
+  });
+});
+
+describe('the oracle on refusals the shadow makes certain', () => {
+  it('finds operations on a deleted note accepted, and the declared not-found status', () => {
+    const oracle = oracleWith({ statuses: { not_found: 404 } });
+    createNote(oracle, { content: 'Alpha\nbody' }, 200, noteAnswer());
+    send(oracle, { op: 'deleteNote', method: 'DELETE', path: `/v2/notes/${NOTE}`, params: { note_id: NOTE } }, 200, {});
+    send(
+      oracle,
+      {
+        op: 'updateNote',
+        method: 'PATCH',
+        path: `/v2/notes/${NOTE}`,
+        params: { note_id: NOTE },
+        body: { content: 'B', version: 1 },
+      },
+      200,
+      noteAnswer({ content: 'B', version: 2, trashed_at: null }),
+    );
+    send(oracle, { op: 'deleteNote', method: 'DELETE', path: `/v2/notes/${NOTE}`, params: { note_id: NOTE } }, 410, {});
+    expect(found(oracle)).toEqual(['errors.missing.note-refused', 'errors.status.not-found', 'notes.delete.permanent']);
+  });
+
+  it('finds a version mismatch and a trashed note refused with other statuses than declared', () => {
+    const oracle = oracleWith({ statuses: { version_mismatch: 409, trashed: 423 } });
+    createNote(oracle, { content: 'Alpha\nbody' }, 200, noteAnswer());
+    const update = (version: number, status: number) =>
+      send(
+        oracle,
+        {
+          op: 'updateNote',
+          method: 'PATCH',
+          path: `/v2/notes/${NOTE}`,
+          params: { note_id: NOTE },
+          body: { content: 'B', version },
+        },
+        status,
+        refusal,
+      );
+    update(5, 409);
+    expect(found(oracle)).toEqual([]);
+    update(5, 400);
+    expect(found(oracle)).toEqual(['errors.status.version-mismatch']);
+    send(
+      oracle,
+      { op: 'trashNote', method: 'POST', path: `/v2/notes/${NOTE}/trash`, params: { note_id: NOTE } },
+      200,
+      {},
+    );
+    send(oracle, { op: 'getNote', method: 'GET', path: `/v2/notes/${NOTE}`, params: { note_id: NOTE } }, 200, {
+      ...noteAnswer(),
+      trashed_at: T0,
+    });
+    update(1, 409);
+    expect(findings(oracle, 'errors.status.trashed')).toHaveLength(1);
+  });
+});
