@@ -1,7 +1,7 @@
 import type { CollectionShadow, NoteShadow } from '../model/world.js';
 import { instantOf, ms, show } from './compare.js';
 import type { Env } from './env.js';
-import { isTokenUser, pick } from './note-writes.js';
+import { isTokenUser, pick, serverTimeOf } from './note-writes.js';
 import { type Observation, objectOf } from './observation.js';
 import { collectionRefusalRule, membershipRefusalRule } from './refusal-rules.js';
 
@@ -105,6 +105,23 @@ export function createCollection(env: Env, o: Observation): void {
         `${what}: no updated_at was sent, so it is the created_at sent (${show(body.created_at)}), not ${show(r.updated_at)}`,
       o.x,
     );
+  if (body.created_at == null && body.updated_at == null && 'created_at' in r) {
+    j.that(
+      'collections.create.created-at-defaults-to-server-time',
+      serverTimeOf(env, o)(r.created_at),
+      () => `${what}: no timestamp was sent, so created_at is the server time, not ${show(r.created_at)}`,
+      o.x,
+    );
+    const rc = ms(r.created_at);
+    if (rc !== undefined && 'updated_at' in r)
+      j.that(
+        'collections.create.created-at-defaults-to-server-time',
+        at(r.updated_at, rc),
+        () =>
+          `${what}: no timestamp was sent, so updated_at is created_at (${show(r.created_at)}), not ${show(r.updated_at)}`,
+        o.x,
+      );
+  }
   world.collections.delete(r.id);
   const c = world.collection(r.id, o.actor);
   c.clock.lastEndSeq = o.endSeq;
@@ -189,6 +206,13 @@ export function updateCollection(env: Env, o: Observation): void {
       created.by,
     );
   const updated = ms(body.updated_at);
+  if (body.updated_at == null && 'updated_at' in r)
+    j.that(
+      'collections.update.updated-at-defaults-to-server-time',
+      serverTimeOf(env, o)(r.updated_at),
+      () => `${what}: no updated_at was sent, so it is the server time of the PATCH, not ${show(r.updated_at)}`,
+      o.x,
+    );
   if (updated !== undefined)
     j.that(
       'collections.update.updated-at-preserved',

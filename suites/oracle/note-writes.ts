@@ -1,6 +1,6 @@
 import type { NoteShadow } from '../model/world.js';
 import { agreeNote } from './agree-note.js';
-import { instantOf, ms, sameInstant, show } from './compare.js';
+import { instantOf, ms, sameInstant, serverTimeWindow, show } from './compare.js';
 import type { Env } from './env.js';
 import { type Observation, objectOf } from './observation.js';
 import { noteRefusalRule } from './refusal-rules.js';
@@ -80,6 +80,21 @@ export function createNote(env: Env, o: Observation): void {
       'notes.create.updated-at-honoured',
       at(r.updated_at, updated),
       () => `${what}: updated_at ${show(r.updated_at)}, sent ${show(body.updated_at)}`,
+      o.x,
+    );
+  const serverTime = serverTimeOf(env, o);
+  if (body.created_at == null && body.updated_at == null && 'created_at' in r)
+    j.that(
+      'notes.create.created-at-defaults-to-server-time',
+      serverTime(r.created_at),
+      () => `${what}: no timestamp was sent, so created_at is the server time, not ${show(r.created_at)}`,
+      o.x,
+    );
+  if (body.updated_at == null && 'updated_at' in r)
+    j.that(
+      'notes.create.updated-at-defaults-to-server-time',
+      serverTime(r.updated_at),
+      () => `${what}: no updated_at was sent, so it is the server time, not ${show(r.updated_at)}`,
       o.x,
     );
   j.that(
@@ -219,6 +234,13 @@ export function updateNote(env: Env, o: Observation): void {
       created.by,
     );
   const updated = ms(body.updated_at);
+  if (body.updated_at == null && 'updated_at' in r)
+    j.that(
+      'notes.update.updated-at-defaults-to-server-time',
+      serverTimeOf(env, o)(r.updated_at),
+      () => `${what}: no updated_at was sent, so it is the server time of the update, not ${show(r.updated_at)}`,
+      o.x,
+    );
   if (updated !== undefined)
     j.that(
       'notes.update.updated-at-honoured',
@@ -370,6 +392,15 @@ export function lifecycle(env: Env, o: Observation): void {
   n.version = undefined;
   n.updatedAt = undefined;
   n.refusals = [];
+}
+
+/** Whether an instant the answer reports is the server time of the exchange (compare.ts serverTimeWindow). */
+export function serverTimeOf(env: Env, o: Observation): (value: unknown) => boolean {
+  const { low, high } = serverTimeWindow(o.x, o.startedAt, o.endedAt, env.clockToleranceMs, env.precisionMs);
+  return (value) => {
+    const t = ms(value);
+    return t !== undefined && t >= low && t <= high;
+  };
 }
 
 export function isTokenUser(owner: string): boolean {

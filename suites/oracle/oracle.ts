@@ -20,6 +20,7 @@ import {
   type Sent,
   touchesOf,
 } from './observation.js';
+import { judgeOrder } from './order.js';
 import { getCollection, getNote } from './reads.js';
 import { judgeStateRefusals } from './state-refusals.js';
 import { Traversals } from './traversals.js';
@@ -138,6 +139,7 @@ export class Oracle implements ExchangeObserver {
     const problems = problemsOf(o, o.endedAt, this.env.clockToleranceMs);
     judgeInput(this.env, o, problems);
     judgeStateRefusals(this.env, o, problems);
+    judgeOrder(this.env, o);
     const handle = o.op === undefined ? undefined : this.handlers[o.op];
     if (handle) handle(o);
     else this.unknownEffect(o);

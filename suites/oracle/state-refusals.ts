@@ -1,5 +1,7 @@
+import type { Exchange } from '../../kit/core/client.js';
 import type { RefusalKind } from '../../spec/profile.js';
-import { ms, sameInstant } from './compare.js';
+import type { NoteShadow } from '../model/world.js';
+import { ms, sameInstant, show } from './compare.js';
 import type { Env } from './env.js';
 import type { Problem } from './inputs.js';
 import { type Observation, objectOf } from './observation.js';
@@ -73,6 +75,7 @@ export function judgeStateRefusals(env: Env, o: Observation, problems: readonly 
   const n = mine(note);
   const body = objectOf(o.body);
   if (!n || n.deleted || !refused(o)) return;
+  mustBeAccepted(env, o, n);
   if (o.op === 'updateNote' && Number.isInteger(body.version) && n.version) {
     if (n.trashed?.value === true && body.version === n.version.value)
       status(env, o, 'trashed', 'errors.status.trashed', 'an update of a trashed note at its current version');
@@ -94,6 +97,50 @@ export function judgeStateRefusals(env: Env, o: Observation, problems: readonly 
     (sent <= n.original || sameInstant(sent, n.original, env.precisionMs))
   )
     status(env, o, 'trashed', 'errors.status.trashed', 'set-created-at on a trashed note, with a valid backdate');
+}
+
+/**
+ * A write the document allows the owner, on a note the shadow knows, with nothing in its input or
+ * the note's state to refuse: deleting it, active or trashed; updating an active note at its
+ * current version; backdating an active note to no later than its original creation.
+ */
+function mustBeAccepted(env: Env, o: Observation, n: NoteShadow): void {
+  const body = objectOf(o.body);
+  const restored = n.trashed?.value === false && n.trashed.rule === 'notes.restore.returns-to-active';
+  const refusedIt = (rule: string, what: string, by?: Exchange): void => {
+    env.j.that(rule, false, () => `${o.method} ${o.path}: ${what}, yet it was refused with ${o.x.status}`, o.x, by);
+  };
+  if (o.op === 'deleteNote') {
+    refusedIt(
+      'notes.delete.active-or-trashed',
+      `the owner deleted its ${n.trashed?.value ? 'trashed' : 'active'} note, which the document allows`,
+    );
+    return;
+  }
+  if (n.trashed?.value !== false) return;
+  if (o.op === 'updateNote' && n.version && body.version === n.version.value) {
+    refusedIt(
+      restored ? 'notes.restore.edits-allowed-again' : 'notes.update.version-from-read-or-write',
+      `the owner updated its active note at its current version ${n.version.value}` +
+        (restored ? ', restored since it was trashed' : ''),
+      n.version.by,
+    );
+    return;
+  }
+  const sent = ms(body.created_at);
+  if (o.op !== 'setNoteCreatedAt' || sent === undefined || n.original === undefined) return;
+  // Equal to the original is the boundary judgement's (original-inclusive); within the precision, nothing is certain.
+  if (sent >= n.original - env.precisionMs) return;
+  const current = n.createdAt?.value;
+  refusedIt(
+    restored
+      ? 'notes.restore.edits-allowed-again'
+      : current !== undefined && sent > current
+        ? 'notes.set-created-at.original-creation-bound'
+        : 'notes.set-created-at.applied',
+    `the owner backdated its active note to ${show(body.created_at)}, before its original creation` +
+      ` ${new Date(n.original).toISOString()}`,
+  );
 }
 
 /** Add and move naming a note or collection their owner deleted: refused, and nothing linked. */

@@ -15,6 +15,11 @@ const COLL = '22222222-2222-4222-8222-222222222222';
 const FRESH = '33333333-3333-4333-8333-333333333333';
 const T0 = '2026-01-01T00:00:00.000Z';
 
+function dateOf(json: unknown): Record<string, string> {
+  const stamp = (json as { updated_at?: unknown } | undefined)?.updated_at;
+  return typeof stamp === 'string' ? { date: new Date(stamp).toUTCString() } : {};
+}
+
 function exchange(method: string, path: string, status: number, json: unknown): Exchange {
   const body = json === undefined ? undefined : status < 300 ? { request_id: 'r', ...(json as object) } : json;
   return {
@@ -22,7 +27,8 @@ function exchange(method: string, path: string, status: number, json: unknown): 
     path,
     requestHeaders: {},
     status,
-    headers: {},
+    // A server answers at the time it stamps what it wrote (the oracle judges defaulted timestamps by it).
+    headers: dateOf(json),
     text: JSON.stringify(body ?? ''),
     json: body,
     durationMs: 1,
@@ -262,5 +268,73 @@ describe('the oracle on refusals the shadow makes certain', () => {
     });
     update(1, 409);
     expect(findings(oracle, 'errors.status.trashed')).toHaveLength(1);
+  });
+});
+
+describe('the oracle on writes the document allows', () => {
+  it('finds the owner refused a delete of its trashed note, and an update at the current version after restore', () => {
+    const oracle = oracleWith();
+    createNote(oracle, { content: 'Alpha\nbody' }, 200, noteAnswer());
+    const path = `/v2/notes/${NOTE}`;
+    send(oracle, { op: 'trashNote', method: 'POST', path: `${path}/trash`, params: { note_id: NOTE } }, 200, {});
+    send(oracle, { op: 'restoreNote', method: 'POST', path: `${path}/restore`, params: { note_id: NOTE } }, 200, {});
+    send(oracle, { op: 'getNote', method: 'GET', path, params: { note_id: NOTE } }, 200, {
+      ...noteAnswer({ version: 3 }),
+      trashed_at: null,
+    });
+    const body = { content: 'B', version: 3 };
+    send(oracle, { op: 'updateNote', method: 'PATCH', path, params: { note_id: NOTE }, body }, 409, refusal);
+    expect(found(oracle)).toEqual(['notes.restore.edits-allowed-again']);
+    send(oracle, { op: 'deleteNote', method: 'DELETE', path, params: { note_id: NOTE } }, 409, refusal);
+    expect(found(oracle)).toEqual(['notes.delete.active-or-trashed', 'notes.restore.edits-allowed-again']);
+  });
+
+  it('finds a default timestamp that is not the server time, with the clock tolerance the profile allows', () => {
+    const oracle = oracleWith({ clockToleranceMs: 2_000 });
+    const now = new Date().toISOString();
+    const hourAgo = new Date(Date.now() - 3600_000).toISOString();
+    createNote(oracle, { content: 'Alpha\nbody' }, 200, noteAnswer({ created_at: hourAgo, updated_at: now }));
+    expect(found(oracle)).toEqual(['notes.create.created-at-defaults-to-server-time']);
+    const fine = oracleWith({ clockToleranceMs: 2_000 });
+    const skewed = new Date(Date.now() - 1_500).toISOString();
+    createNote(fine, { content: 'Alpha\nbody' }, 200, noteAnswer({ created_at: skewed, updated_at: skewed }));
+    expect(found(fine)).toEqual([]);
+  });
+});
+
+describe('the oracle on the order of list pages', () => {
+  const listed = (oracle: Oracle, input: Record<string, unknown>, times: string[]) => {
+    const ids = times.map((_, i) => `4444444${i}-4444-4444-8444-444444444444`);
+    times.forEach((at, i) => {
+      send(oracle, { op: 'createNote', method: 'POST', path: '/v2/notes', body: { content: `N${i}` } }, 200, {
+        ...noteAnswer({ id: ids[i], content: `N${i}`, title: `N${i}` }),
+        created_at: at,
+        updated_at: at,
+      });
+    });
+    const results = ids.map((id, i) => ({ id, title: `N${i}`, created_at: times[i], updated_at: times[i] }));
+    send(oracle, { op: 'listNotes', method: 'GET', path: '/v2/notes', input }, 200, { results, total: results.length });
+  };
+  const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
+
+  it('finds a page out of order, and one against the declared direction', () => {
+    const mixed = oracleWith({ listOrder: 'newest_first' });
+    listed(mixed, {}, [at(3), at(1), at(2)]);
+    expect(found(mixed)).toContain('notes.list.order-by-default-updated-at');
+    const reversed = oracleWith({ listOrder: 'newest_first' });
+    listed(reversed, { order_by: 'created_at' }, [at(1), at(2), at(3)]);
+    expect(found(reversed)).toEqual(['notes.list.order-direction']);
+  });
+
+  it('judges no direction none is declared for, one pair alone, or items closer than the precision', () => {
+    const open = oracleWith();
+    listed(open, {}, [at(1), at(2), at(3)]);
+    expect(found(open)).toEqual([]);
+    const pair = oracleWith({ listOrder: 'newest_first' });
+    listed(pair, {}, [at(1), at(2)]);
+    expect(found(pair)).toEqual([]);
+    const coarse = oracleWith({ listOrder: 'newest_first', precisionMs: 1_000 });
+    listed(coarse, {}, [at(3), '2026-01-01T00:00:02.100Z', '2026-01-01T00:00:02.900Z']);
+    expect(found(coarse)).toEqual([]);
   });
 });

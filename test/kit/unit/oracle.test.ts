@@ -18,6 +18,11 @@ const COLL = '22222222-2222-4222-8222-222222222222';
 const T0 = '2026-01-01T00:00:00.000Z';
 const T1 = '2026-01-01T00:00:05.000Z';
 
+function dateOf(json: unknown): Record<string, string> {
+  const stamp = (json as { updated_at?: unknown } | undefined)?.updated_at;
+  return typeof stamp === 'string' ? { date: new Date(stamp).toUTCString() } : {};
+}
+
 function exchange(method: string, path: string, status: number, json: unknown): Exchange {
   const body = json === undefined ? undefined : { request_id: 'r', ...(json as object) };
   return {
@@ -25,7 +30,8 @@ function exchange(method: string, path: string, status: number, json: unknown): 
     path,
     requestHeaders: {},
     status,
-    headers: {},
+    // A server answers at the time it stamps what it wrote (the oracle judges defaulted timestamps by it).
+    headers: dateOf(json),
     text: JSON.stringify(body ?? ''),
     json: body,
     durationMs: 1,
