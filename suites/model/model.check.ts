@@ -9,7 +9,16 @@ import { EDGE_INPUT_KINDS, SendEdgeInput } from './commands/edge-input.js';
 import { DeleteNote, RestoreNote, TrashNote } from './commands/lifecycle.js';
 import { AddNote, MoveNote, RemoveNote } from './commands/membership.js';
 import { ReadCollection, ReadNote } from './commands/observe.js';
-import { ListCollections, ListNotes, type ListOrder, RelatedNotes, SearchNotes } from './commands/queries.js';
+import {
+  ListCollections,
+  type ListFilter,
+  ListNotes,
+  type ListOrder,
+  RelatedNotes,
+  type RunBound,
+  SearchCollections,
+  SearchNotes,
+} from './commands/queries.js';
 import { SetCreatedAt } from './commands/set-created-at.js';
 import { UpdateNote } from './commands/update-note.js';
 import { emptyModel, type Model } from './model.js';
@@ -94,11 +103,21 @@ function commands(withRestoreAndRemove: boolean): Array<fc.Arbitrary<Command>> {
     index.map((note) => new ReadNote({ kind: 'readNote', note })),
     index.map((coll) => new ReadCollection({ kind: 'readCollection', coll })),
     // Views the oracle judges against everything the run established (commands/queries.ts).
-    index.map((note) => new SearchNotes({ kind: 'searchNotes', note })),
+    fc
+      .tuple(index, fc.constantFrom<RunBound>('none', 'none', 'created-before-run', 'updated-after-run'))
+      .map(([note, bound]) => new SearchNotes({ kind: 'searchNotes', note, bound })),
+    fc
+      .tuple(index, fc.boolean())
+      .map(([coll, before]) => new SearchCollections({ kind: 'searchCollections', coll, before })),
     index.map((note) => new RelatedNotes({ kind: 'relatedNotes', note })),
     fc
-      .tuple(fc.integer({ min: 1, max: 5 }), order)
-      .map(([pageSize, order]) => new ListNotes({ kind: 'listNotes', pageSize, order })),
+      .tuple(
+        fc.integer({ min: 1, max: 5 }),
+        order,
+        fc.constantFrom<ListFilter>('created-after-run', 'created-after-run', 'updated-before-run', 'collection'),
+        index,
+      )
+      .map(([pageSize, order, filter, coll]) => new ListNotes({ kind: 'listNotes', pageSize, order, filter, coll })),
     fc
       .tuple(fc.integer({ min: 1, max: 5 }), order)
       .map(([pageSize, order]) => new ListCollections({ kind: 'listCollections', pageSize, order })),

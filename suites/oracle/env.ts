@@ -14,6 +14,8 @@ export interface Env {
   readonly clockToleranceMs: number;
   /** The refusal statuses the profile declares (statuses.*); a kind it leaves out is judged only as a 4xx. */
   readonly statuses: Readonly<Partial<Record<RefusalKind, number>>>;
+  /** Every request_id a success of the run carried, with the request that got it (method and path). */
+  readonly requestIds: Map<string, string>;
   /** The direction of list pages the profile declares (list_order), if any. */
   readonly listOrder?: 'newest_first' | 'oldest_first';
 }

@@ -68,6 +68,7 @@ export class Oracle implements ExchangeObserver {
       lagMs: options.lagMs,
       clockToleranceMs: options.clockToleranceMs ?? 2_000,
       statuses: options.statuses ?? {},
+      requestIds: new Map(),
       ...(options.listOrder ? { listOrder: options.listOrder } : {}),
     };
   }

@@ -74,6 +74,7 @@ export const ORACLE_RULES = [
   'conventions.ids.uuid',
   'conventions.json.bodies',
   'conventions.request-id.on-every-success',
+  'conventions.request-id.unique',
   'conventions.success.status-200',
   'conventions.timestamps.compare-instants',
   'conventions.timestamps.real-dates',

@@ -118,7 +118,8 @@ function mustBeAccepted(env: Env, o: Observation, n: NoteShadow): void {
     return;
   }
   if (n.trashed?.value !== false) return;
-  if (o.op === 'updateNote' && n.version && body.version === n.version.value) {
+  // With an updated_at the document says nothing of (a future one, one before created_at) the refusal is not judged.
+  if (o.op === 'updateNote' && n.version && body.version === n.version.value && !('updated_at' in body)) {
     refusedIt(
       restored ? 'notes.restore.edits-allowed-again' : 'notes.update.version-from-read-or-write',
       `the owner updated its active note at its current version ${n.version.value}` +

@@ -511,6 +511,18 @@ export const EDGE_INPUTS = {
     // created_at defaults to the updated_at given.
     send: (real) => createCollection(real, { title: title(real), updated_at: iso(past(real)) }, false),
   },
+  'update-with-updated-at': {
+    needs: 'note',
+    // A supplied updated_at becomes the note's (a past one, not before its created_at: the document bounds it neither way).
+    send: (real, model, { note }) => {
+      const n = model.notes.get(note!)!;
+      return updateNote(real, model, note!, {
+        content: plain(real),
+        version: n.version,
+        updated_at: iso(Math.max(n.createdAt + 1, Date.now() - 1_000)),
+      });
+    },
+  },
   'rename-with-updated-at': {
     needs: 'collection',
     // A supplied updated_at is preserved.

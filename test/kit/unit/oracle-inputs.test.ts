@@ -15,13 +15,17 @@ const COLL = '22222222-2222-4222-8222-222222222222';
 const FRESH = '33333333-3333-4333-8333-333333333333';
 const T0 = '2026-01-01T00:00:00.000Z';
 
+/** Answers so far: each gets its own request_id. */
+let answers = 0;
+
 function dateOf(json: unknown): Record<string, string> {
   const stamp = (json as { updated_at?: unknown } | undefined)?.updated_at;
   return typeof stamp === 'string' ? { date: new Date(stamp).toUTCString() } : {};
 }
 
 function exchange(method: string, path: string, status: number, json: unknown): Exchange {
-  const body = json === undefined ? undefined : status < 300 ? { request_id: 'r', ...(json as object) } : json;
+  const body =
+    json === undefined ? undefined : status < 300 ? { request_id: `r${++answers}`, ...(json as object) } : json;
   return {
     method,
     path,
@@ -287,6 +291,37 @@ describe('the oracle on writes the document allows', () => {
     expect(found(oracle)).toEqual(['notes.restore.edits-allowed-again']);
     send(oracle, { op: 'deleteNote', method: 'DELETE', path, params: { note_id: NOTE } }, 409, refusal);
     expect(found(oracle)).toEqual(['notes.delete.active-or-trashed', 'notes.restore.edits-allowed-again']);
+  });
+
+  it('judges no refused update that carries an updated_at (the document sets it no bound)', () => {
+    const oracle = oracleWith();
+    createNote(oracle, { content: 'Alpha\nbody' }, 200, noteAnswer());
+    const body = { content: 'B', version: 1, updated_at: new Date(Date.now() + 86_400_000).toISOString() };
+    send(
+      oracle,
+      { op: 'updateNote', method: 'PATCH', path: `/v2/notes/${NOTE}`, params: { note_id: NOTE }, body },
+      400,
+      refusal,
+    );
+    expect(found(oracle)).toEqual([]);
+  });
+
+  it('finds two answers with one request_id', () => {
+    const oracle = oracleWith();
+    const pending = () =>
+      oracle.sending({
+        op: 'listNotes',
+        actor: 'primary',
+        ownToken: true,
+        method: 'GET',
+        path: '/v2/notes',
+        params: {},
+        input: {},
+      });
+    const page = { request_id: 'same', results: [], total: 0 };
+    oracle.answered(pending(), { ...exchange('GET', '/v2/notes', 200, {}), json: page, text: JSON.stringify(page) });
+    oracle.answered(pending(), { ...exchange('GET', '/v2/notes', 200, {}), json: page, text: JSON.stringify(page) });
+    expect(found(oracle)).toEqual(['conventions.request-id.unique']);
   });
 
   it('finds a default timestamp that is not the server time, with the clock tolerance the profile allows', () => {

@@ -18,13 +18,16 @@ const COLL = '22222222-2222-4222-8222-222222222222';
 const T0 = '2026-01-01T00:00:00.000Z';
 const T1 = '2026-01-01T00:00:05.000Z';
 
+/** Answers so far: each gets its own request_id. */
+let answers = 0;
+
 function dateOf(json: unknown): Record<string, string> {
   const stamp = (json as { updated_at?: unknown } | undefined)?.updated_at;
   return typeof stamp === 'string' ? { date: new Date(stamp).toUTCString() } : {};
 }
 
 function exchange(method: string, path: string, status: number, json: unknown): Exchange {
-  const body = json === undefined ? undefined : { request_id: 'r', ...(json as object) };
+  const body = json === undefined ? undefined : { request_id: `r${++answers}`, ...(json as object) };
   return {
     method,
     path,
