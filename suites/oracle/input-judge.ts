@@ -17,9 +17,41 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function judgeInput(env: Env, o: Observation, problems: readonly Problem[]): void {
   if (notAnAnswer(env, o)) return;
+  if (o.noCredentials) {
+    judgeUnauthenticated(env, o);
+    return;
+  }
+  if (o.malformedBody && o.path.startsWith('/v2/') && o.method !== 'GET')
+    env.j.that(
+      'errors.bad-input.no-5xx',
+      o.x.status >= 400 && o.x.status < 500,
+      () => `${o.method} ${o.path}: a body that is not JSON gets a 4xx refusal; the target answered ${o.x.status}`,
+      o.x,
+    );
   createdAnyway(env, o);
   if (problems.length > 0) judgeRefusal(env, o, problems);
   else judgeBoundaries(env, o);
+}
+
+/** A request of the API without an Authorization header: refused, with the declared status where there is one. */
+function judgeUnauthenticated(env: Env, o: Observation): void {
+  if (!o.path.startsWith('/v2/')) return;
+  const what = `${o.method} ${o.path} without an Authorization header`;
+  const refused = o.x.status >= 400 && o.x.status < 500;
+  env.j.that(
+    'auth.bearer.required',
+    refused,
+    () => `${what} answered ${o.x.status}; every endpoint requires bearer authentication`,
+    o.x,
+  );
+  const declared = env.statuses.unauthenticated;
+  if (refused && declared !== undefined)
+    env.j.that(
+      'errors.status.unauthenticated',
+      o.x.status === declared,
+      () => `${what} was refused with ${o.x.status}; the profile declares ${declared} for unauthenticated`,
+      o.x,
+    );
 }
 
 function judgeRefusal(env: Env, o: Observation, problems: readonly Problem[]): void {

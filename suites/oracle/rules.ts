@@ -3,6 +3,7 @@
  * The oracle's check file declares each, so that an oracle finding is that rule's verdict.
  */
 export const ORACLE_RULES = [
+  'auth.bearer.required',
   'auth.scope.collections-isolated',
   'auth.scope.notes-isolated',
   'auth.scope.notes-list-isolated',
@@ -84,6 +85,7 @@ export const ORACLE_RULES = [
   'errors.missing.note-refused',
   'errors.status.not-found',
   'errors.status.trashed',
+  'errors.status.unauthenticated',
   'errors.status.validation',
   'errors.status.version-mismatch',
   'membership.add.link-only',

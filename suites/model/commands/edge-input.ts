@@ -589,6 +589,35 @@ export const EDGE_INPUTS = {
       return x;
     },
   },
+  // ---- malformed JSON ----
+  'note-create-truncated-json': {
+    needs: 'none',
+    send: (real) => real.api.raw({ method: 'POST', path: '/v2/notes', raw: `{"content":"${real.t.data.word()}"` }),
+  },
+  'collection-update-not-json': {
+    needs: 'collection',
+    send: (real, _m, { collection }) =>
+      real.api.raw({ method: 'PATCH', path: `/v2/collections/${collection}`, raw: 'title=renamed' }),
+  },
+  // ---- no credentials ----
+  'read-without-credentials': {
+    needs: 'note',
+    send: (real, _m, { note }) => real.api.raw({ method: 'GET', path: `/v2/notes/${note}`, token: null }),
+  },
+  'list-without-credentials': {
+    needs: 'none',
+    send: (real) => real.api.raw({ method: 'GET', path: '/v2/notes', query: { limit: 1 }, token: null }),
+  },
+  'update-without-credentials': {
+    needs: 'note',
+    send: (real, model, { note }) =>
+      real.api.raw({
+        method: 'PATCH',
+        path: `/v2/notes/${note}`,
+        json: { content: plain(real), version: model.notes.get(note!)!.version },
+        token: null,
+      }),
+  },
   'read-note-not-uuid': { needs: 'none', send: (real) => real.api.getNote(`model-${real.t.data.word()}`) },
   'read-collection-not-uuid': { needs: 'none', send: (real) => real.api.getCollection(`model-${real.t.data.word()}`) },
 } as const satisfies Record<string, Kind>;

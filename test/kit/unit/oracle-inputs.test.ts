@@ -306,6 +306,27 @@ describe('the oracle on writes the document allows', () => {
     expect(found(oracle)).toEqual([]);
   });
 
+  it('finds a request without credentials served, and refused with another status than declared', () => {
+    const oracle = oracleWith({ statuses: { unauthenticated: 401 } });
+    const bare = { op: undefined, method: 'GET', path: `/v2/notes/${NOTE}`, ownToken: false, noCredentials: true };
+    send(oracle, bare, 200, noteAnswer());
+    send(oracle, bare, 403, refusal);
+    expect(found(oracle)).toEqual(['auth.bearer.required', 'errors.status.unauthenticated']);
+    const fine = oracleWith({ statuses: { unauthenticated: 401 } });
+    send(fine, bare, 401, refusal);
+    send(fine, { ...bare, path: '/_fixtures/users' }, 200, {});
+    expect(found(fine)).toEqual([]);
+  });
+
+  it('finds a body that is not JSON answered with a 5xx', () => {
+    const oracle = oracleWith();
+    const raw = { op: undefined, method: 'POST', path: '/v2/notes', malformedBody: true };
+    send(oracle, raw, 400, refusal);
+    expect(found(oracle)).toEqual([]);
+    send(oracle, raw, 500, refusal);
+    expect(found(oracle)).toEqual(['errors.bad-input.no-5xx']);
+  });
+
   it('finds two answers with one request_id', () => {
     const oracle = oracleWith();
     const pending = () =>
