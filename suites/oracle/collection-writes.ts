@@ -43,7 +43,9 @@ export function createCollection(env: Env, o: Observation): void {
   const at = instantOf(env.precisionMs);
   if (existing && isTokenUser(existing.owner))
     j.that(
-      'collections.create.id-conflict-409',
+      existing.owner === o.actor
+        ? 'collections.create.id-conflict-409'
+        : 'collections.create.id-conflict-409-other-user',
       false,
       () => `${what} with the id of an existing collection (${supplied}) was accepted (${o.x.status})`,
       o.x,

@@ -38,7 +38,11 @@ export function createNote(env: Env, o: Observation): void {
   const at = instantOf(env.precisionMs);
   if (existing && (existing.owner === 'primary' || existing.owner === 'secondary'))
     j.that(
-      existing.trashed?.value ? 'notes.create.id-conflict-409-trashed' : 'notes.create.id-conflict-409',
+      existing.owner !== o.actor
+        ? 'notes.create.id-conflict-409-other-user'
+        : existing.trashed?.value
+          ? 'notes.create.id-conflict-409-trashed'
+          : 'notes.create.id-conflict-409',
       false,
       () => `${what} with the id of an existing note (${supplied}) was accepted (${o.x.status}), not refused with 409`,
       o.x,
@@ -106,6 +110,31 @@ export function createNote(env: Env, o: Observation): void {
   const answeredLinks = Array.isArray(r.collection_ids)
     ? r.collection_ids.filter((v): v is string => typeof v === 'string')
     : [];
+  // A title of another user's collection links nothing of theirs (their collections are not accessible).
+  const titles = Array.isArray(body.collection_titles)
+    ? body.collection_titles.filter((t): t is string => typeof t === 'string').map((t) => t.toLowerCase())
+    : [];
+  const ids = Array.isArray(body.collection_ids) ? body.collection_ids : [];
+  for (const c of world.collections.values()) {
+    if (c.deleted || c.owner === o.actor || !isTokenUser(c.owner) || !isTokenUser(o.actor)) continue;
+    const byId = ids.includes(c.id);
+    const byTitle = c.title !== undefined && titles.includes(c.title.value.toLowerCase());
+    if (!byTitle && !byId) continue;
+    const rule = byId
+      ? 'notes.create.collection-ids-inaccessible-ignored'
+      : 'notes.create.collection-titles-inaccessible-ignored';
+    if (!byId)
+      j.that(
+        rule,
+        !answeredLinks.includes(c.id),
+        () =>
+          `${what}: collection_titles named ${show(c.title!.value)}, and the note was linked to the` +
+          ` ${c.owner} user's collection ${c.id}`,
+        o.x,
+      );
+    // Linked all the same where the answer does not show it: the owner's note_count would tell.
+    c.refusals.push({ rule, by: o.ev, asked: { foreignNote: r.id } });
+  }
   for (const cid of Array.isArray(body.collection_ids) ? body.collection_ids : []) {
     const c = typeof cid === 'string' ? world.collections.get(cid) : undefined;
     if (!c || c.deleted || c.clock.inFlight > 1) continue;

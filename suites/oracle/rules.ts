@@ -106,6 +106,7 @@ export const ORACLE_RULES = [
   'notes.create.collection-ids-inaccessible-ignored',
   'notes.create.collection-ids-linked',
   'notes.create.collection-titles-case-insensitive',
+  'notes.create.collection-titles-inaccessible-ignored',
   'notes.create.collection-titles-max-bytes',
   'notes.create.collection-titles-max-chars',
   'notes.create.content-max-bytes',

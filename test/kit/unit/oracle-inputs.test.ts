@@ -394,3 +394,80 @@ describe('the oracle on the order of list pages', () => {
     expect(found(coarse)).toEqual([]);
   });
 });
+
+describe("the oracle on another user's resources named in a user's own writes", () => {
+  const collection = (oracle: Oracle) =>
+    send(
+      oracle,
+      { op: 'createCollection', method: 'POST', path: '/v2/collections', body: { title: 'Shared Name' } },
+      200,
+      {
+        id: COLL,
+        title: 'Shared Name',
+        description: null,
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      },
+    );
+  const asSecondary = { actor: 'secondary' as Owner };
+
+  it("finds a create linked to another user's collection by title, and a note_count that shows it unseen", () => {
+    const oracle = oracleWith();
+    collection(oracle);
+    const body = { content: 'Probe\nx', collection_titles: ['shared name'] };
+    send(oracle, { op: 'createNote', method: 'POST', path: '/v2/notes', body, ...asSecondary }, 200, {
+      ...noteAnswer({ id: FRESH, content: 'Probe\nx', title: 'Probe', collection_ids: [] }),
+      created_at: new Date().toISOString(),
+      updated_at: new Date().toISOString(),
+    });
+    expect(found(oracle)).toEqual([]);
+    send(
+      oracle,
+      { op: 'getCollection', method: 'GET', path: `/v2/collections/${COLL}`, params: { collection_id: COLL } },
+      200,
+      {
+        id: COLL,
+        title: 'Shared Name',
+        description: null,
+        note_count: 1,
+      },
+    );
+    expect(found(oracle)).toEqual(['notes.create.collection-titles-inaccessible-ignored']);
+  });
+
+  it("finds another user's note added to one's own collection, and a create with its id accepted", () => {
+    const oracle = oracleWith();
+    createNote(
+      oracle,
+      { content: 'Alpha\nbody' },
+      200,
+      noteAnswer({ created_at: new Date().toISOString(), updated_at: new Date().toISOString() }),
+    );
+    const path = `/v2/collections/${COLL}/notes/${NOTE}`;
+    send(
+      oracle,
+      {
+        op: 'addNoteToCollection',
+        method: 'PUT',
+        path,
+        params: { collection_id: COLL, note_id: NOTE },
+        ...asSecondary,
+      },
+      200,
+      {},
+    );
+    createNote(oracle, { id: NOTE, content: 'Other' }, 409, refusal);
+    expect(found(oracle)).toEqual(['membership.add.requires-note-access']);
+    send(
+      oracle,
+      { op: 'createNote', method: 'POST', path: '/v2/notes', body: { id: NOTE, content: 'Other\nx' }, ...asSecondary },
+      200,
+      {
+        ...noteAnswer({ content: 'Other\nx', title: 'Other' }),
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      },
+    );
+    expect(found(oracle)).toContain('notes.create.id-conflict-409-other-user');
+  });
+});
