@@ -16,6 +16,8 @@ export interface LeaveOneOutRow {
   verdict: Verdict;
   /** The fault's own rule failed: the oracle or a model-based run caught it without its checks. */
   caught: boolean;
+  /** Which generalists failed the fault's own rule: the run's oracle, the model-based runs (both may). */
+  caughtBy: Array<'oracle' | 'model'>;
   /** Documented rules that failed (the fault showed, perhaps under another rule's name). */
   failed: string[];
   ms: number;
@@ -65,14 +67,19 @@ export async function runLeaveOneOut(
         leftovers: 0,
         runErrors: [],
       });
-      const byId = new Map(report.rules.map((r) => [r.id, r.verdict]));
+      const byId = new Map(report.rules.map((r) => [r.id, r]));
       const rule = off[0]!;
-      const verdict = byId.get(rule) ?? 'error';
+      const verdict = byId.get(rule)?.verdict ?? 'error';
+      const failing = (byId.get(rule)?.checks ?? []).filter((c) => c.verdict === 'fail' || c.verdict === 'warn');
+      const caughtBy = (['oracle', 'model'] as const).filter((who) =>
+        failing.some((c) => c.file.includes(`suites/${who}/`)),
+      );
       const row: LeaveOneOutRow = {
         fault,
         rule,
         verdict,
         caught: verdict === 'fail' || verdict === 'warn',
+        caughtBy: [...caughtBy],
         failed: report.rules
           .filter((r) => r.verdict === 'fail' && levels.get(r.id) === 'documented')
           .map((r) => r.id)

@@ -301,6 +301,8 @@ export class Api {
       op: undefined,
       actor: this.owner,
       ownToken,
+      ...(opts.token === null && opts.authorization === undefined ? { noCredentials: true } : {}),
+      ...(opts.raw !== undefined && !parsesAsJson(opts.raw) ? { malformedBody: true } : {}),
       method: opts.method,
       path: opts.path,
       params: {},
@@ -454,6 +456,15 @@ export class Api {
         this.ledger.uncertain(kind, sentId(body), this.owner);
       throw error;
     }
+  }
+}
+
+function parsesAsJson(raw: string | Uint8Array): boolean {
+  try {
+    JSON.parse(typeof raw === 'string' ? raw : Buffer.from(raw).toString('utf8'));
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -8,6 +8,10 @@ export interface Sent {
   readonly actor: Owner;
   /** Whether the request carried the actor's own token (raw requests may send other credentials). */
   readonly ownToken: boolean;
+  /** The request carried no Authorization header at all (a raw request sent without credentials). */
+  readonly noCredentials?: boolean;
+  /** The request's body was sent as given and does not parse as JSON (a raw request of malformed JSON). */
+  readonly malformedBody?: boolean;
   readonly method: string;
   /** The path as sent, without the query. */
   readonly path: string;

@@ -79,6 +79,9 @@ function createKit(ctx: KitContext): Kit {
     precisionMs: timestampPrecisionMs(ctx),
     lagMs: searchIndexLagMs(ctx),
     redact: (text) => client.redact(text),
+    clockToleranceMs: ctx.clockToleranceMs,
+    statuses: ctx.profile.statuses ?? {},
+    ...(ctx.profile.list_order ? { listOrder: ctx.profile.list_order } : {}),
   });
   const api = new Api(
     client,

@@ -5,10 +5,20 @@ import { checks, KitError, RuleViolation } from '../harness/index.js';
 import { DeleteCollection, UpdateCollection } from './commands/collection-writes.js';
 import { CreateCollection } from './commands/create-collection.js';
 import { CreateNote } from './commands/create-note.js';
+import { EDGE_INPUT_KINDS, SendEdgeInput } from './commands/edge-input.js';
 import { DeleteNote, RestoreNote, TrashNote } from './commands/lifecycle.js';
 import { AddNote, MoveNote, RemoveNote } from './commands/membership.js';
 import { ReadCollection, ReadNote } from './commands/observe.js';
-import { ListNotes, RelatedNotes, SearchNotes } from './commands/queries.js';
+import {
+  ListCollections,
+  type ListFilter,
+  ListNotes,
+  type ListOrder,
+  RelatedNotes,
+  type RunBound,
+  SearchCollections,
+  SearchNotes,
+} from './commands/queries.js';
 import { SetCreatedAt } from './commands/set-created-at.js';
 import { UpdateNote } from './commands/update-note.js';
 import { emptyModel, type Model } from './model.js';
@@ -50,10 +60,13 @@ type Command = fc.AsyncCommand<Model, Real>;
  * supplied timestamps, headings or collection on create; the differential run covers those), and
  * renames and deletes collections, searches, lists and asks for related notes: views whose items
  * the model cannot predict one by one, but the run's oracle judges against everything it knows.
+ * Among them it sends what the document refuses and what stands exactly on its limits, so that the
+ * oracle judges refusals and boundaries without the checks written for each.
  */
 function commands(withRestoreAndRemove: boolean): Array<fc.Arbitrary<Command>> {
   const index = fc.nat({ max: 50 });
   const word = opWord;
+  const order = fc.constantFrom<ListOrder>('default', 'created_at', 'updated_at');
   const plain = { heading: false, stamps: 'none', zoned: false, into: null } as const;
   const list: Array<fc.Arbitrary<Command>> = [
     fc
@@ -90,11 +103,24 @@ function commands(withRestoreAndRemove: boolean): Array<fc.Arbitrary<Command>> {
     index.map((note) => new ReadNote({ kind: 'readNote', note })),
     index.map((coll) => new ReadCollection({ kind: 'readCollection', coll })),
     // Views the oracle judges against everything the run established (commands/queries.ts).
-    index.map((note) => new SearchNotes({ kind: 'searchNotes', note })),
+    fc
+      .tuple(index, fc.constantFrom<RunBound>('none', 'none', 'created-before-run', 'updated-after-run'))
+      .map(([note, bound]) => new SearchNotes({ kind: 'searchNotes', note, bound })),
+    fc
+      .tuple(index, fc.boolean())
+      .map(([coll, before]) => new SearchCollections({ kind: 'searchCollections', coll, before })),
     index.map((note) => new RelatedNotes({ kind: 'relatedNotes', note })),
     fc
-      .tuple(fc.integer({ min: 1, max: 5 }), fc.boolean())
-      .map(([pageSize, byCreated]) => new ListNotes({ kind: 'listNotes', pageSize, byCreated })),
+      .tuple(
+        fc.integer({ min: 1, max: 5 }),
+        order,
+        fc.constantFrom<ListFilter>('created-after-run', 'created-after-run', 'updated-before-run', 'collection'),
+        index,
+      )
+      .map(([pageSize, order, filter, coll]) => new ListNotes({ kind: 'listNotes', pageSize, order, filter, coll })),
+    fc
+      .tuple(fc.integer({ min: 1, max: 5 }), order)
+      .map(([pageSize, order]) => new ListCollections({ kind: 'listCollections', pageSize, order })),
     fc.tuple(index, word).map(([coll, w]) => new UpdateCollection({ kind: 'updateCollection', coll, word: w })),
     index.map((coll) => new DeleteCollection({ kind: 'deleteCollection', coll })),
   ];
@@ -104,8 +130,13 @@ function commands(withRestoreAndRemove: boolean): Array<fc.Arbitrary<Command>> {
       fc.tuple(index, index).map(([note, coll]) => new RemoveNote({ kind: 'removeNote', note, coll })),
     );
   }
-  // Creates twice as likely: every other command needs something to act on.
-  return [list[0]!, list[0]!, list[1]!, ...list];
+  // Requests at the edges of the document, now and then (commands/edge-input.ts): the oracle judges the answers.
+  const edge = fc
+    .tuple(fc.constantFrom(...EDGE_INPUT_KINDS), index)
+    .map(([which, i]) => new SendEdgeInput({ kind: 'edgeInput', which, index: i }));
+  // Creates twice as likely: every other command needs something to act on. An edge request is one
+  // command in five or so: with the fake's budgets a check sends every kind at least once.
+  return [list[0]!, list[0]!, list[1]!, edge, edge, edge, edge, ...list];
 }
 
 /** Runs the stateful property; a violation fails only the rule it breaks, with seed, path and steps to replay it. */
@@ -113,6 +144,7 @@ async function runModel(t: CheckContext, withRestoreAndRemove: boolean): Promise
   // Commands print the ids they acted on; shrinking re-runs them, so keep the steps of the last failing run.
   let failingSteps = '';
   const since = new Date(Date.now() - t.ctx.clockToleranceMs).toISOString();
+  const edgeInputsSent = new Map<string, number>();
   const property = fc.asyncProperty(
     fc.commands(commands(withRestoreAndRemove), { maxCommands: t.budgets.model_max_commands, size: 'max' }),
     async (cmds) => {
@@ -121,7 +153,7 @@ async function runModel(t: CheckContext, withRestoreAndRemove: boolean): Promise
         await fc.asyncModelRun(
           () => ({
             model: emptyModel(withRestoreAndRemove, withRestoreAndRemove),
-            real: { t, api: t.api, steps, since },
+            real: { t, api: t.api, steps, since, edgeInputsSent },
           }),
           cmds,
         );

@@ -12,6 +12,11 @@ export interface Real {
   steps: string[];
   /** An instant before the run's first note (less the clock tolerance): the lists' created_after. */
   since: string;
+  /**
+   * How often each kind of edge request was sent in this check, across its runs (commands/edge-input.ts
+   * sends the least sent kind it can): every kind is sent before any is sent twice.
+   */
+  edgeInputsSent: Map<string, number>;
 }
 
 /** The target broke `rule` unless `condition` holds: the run stops, failing that rule only. */

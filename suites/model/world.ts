@@ -81,6 +81,11 @@ export interface Touches {
 export class World {
   readonly notes = new Map<string, NoteShadow>();
   readonly collections = new Map<string, CollectionShadow>();
+  /**
+   * Creates the target refused for their input, by the id they supplied (`note <id>`, `collection
+   * <id>`): a refusal creates nothing, so a resource found under that id later breaks its rule.
+   */
+  readonly refusedCreates = new Map<string, Refusal>();
   /** Every request gets a sequence number when sent and another when answered. */
   private seq = 0;
 

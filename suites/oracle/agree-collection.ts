@@ -28,14 +28,19 @@ export function agreeCollection(
   if ('updated_at' in item && !fieldRule) agree(j, c.updatedAt, c.refusals, 'updated_at', item.updated_at, at, x, what);
   if ('note_count' in item) {
     const count = env.world.activeCount(c);
+    // One more than known, after another user's create named the collection: that create linked it.
+    const foreign = c.refusals.filter((r) => 'foreignNote' in r.asked);
+    const blame = count !== undefined && item.note_count === count + 1 ? foreign[foreign.length - 1] : undefined;
     if (count !== undefined)
       j.that(
-        countRule,
+        blame?.rule ?? countRule,
         item.note_count === count,
         () =>
           `${what}: note_count is ${show(item.note_count)}, but the collection holds ${count} active note(s)` +
-          ` (${[...(c.members ?? [])].join(', ') || 'none'})`,
+          ` (${[...(c.members ?? [])].join(', ') || 'none'})` +
+          (blame ? `; ${blame.by.method} ${blame.by.path} by another user named it` : ''),
         x,
+        blame?.by,
       );
   }
 }

@@ -1,7 +1,7 @@
 import type { CollectionShadow, NoteShadow } from '../model/world.js';
 import { instantOf, ms, show } from './compare.js';
 import type { Env } from './env.js';
-import { isTokenUser, pick } from './note-writes.js';
+import { isTokenUser, pick, serverTimeOf } from './note-writes.js';
 import { type Observation, objectOf } from './observation.js';
 import { collectionRefusalRule, membershipRefusalRule } from './refusal-rules.js';
 
@@ -43,7 +43,9 @@ export function createCollection(env: Env, o: Observation): void {
   const at = instantOf(env.precisionMs);
   if (existing && isTokenUser(existing.owner))
     j.that(
-      'collections.create.id-conflict-409',
+      existing.owner === o.actor
+        ? 'collections.create.id-conflict-409'
+        : 'collections.create.id-conflict-409-other-user',
       false,
       () => `${what} with the id of an existing collection (${supplied}) was accepted (${o.x.status})`,
       o.x,
@@ -105,6 +107,23 @@ export function createCollection(env: Env, o: Observation): void {
         `${what}: no updated_at was sent, so it is the created_at sent (${show(body.created_at)}), not ${show(r.updated_at)}`,
       o.x,
     );
+  if (body.created_at == null && body.updated_at == null && 'created_at' in r) {
+    j.that(
+      'collections.create.created-at-defaults-to-server-time',
+      serverTimeOf(env, o)(r.created_at),
+      () => `${what}: no timestamp was sent, so created_at is the server time, not ${show(r.created_at)}`,
+      o.x,
+    );
+    const rc = ms(r.created_at);
+    if (rc !== undefined && 'updated_at' in r)
+      j.that(
+        'collections.create.created-at-defaults-to-server-time',
+        at(r.updated_at, rc),
+        () =>
+          `${what}: no timestamp was sent, so updated_at is created_at (${show(r.created_at)}), not ${show(r.updated_at)}`,
+        o.x,
+      );
+  }
   world.collections.delete(r.id);
   const c = world.collection(r.id, o.actor);
   c.clock.lastEndSeq = o.endSeq;
@@ -161,7 +180,10 @@ export function updateCollection(env: Env, o: Observation): void {
   }
   const r = objectOf(o.x.json);
   const what = `${o.method} ${o.path}`;
+  // A null title: whether it means "not provided" or is kept as sent is not shown; the title becomes unknown.
+  const nullTitle = body.title === null;
   for (const field of ['title', 'description'] as const) {
+    if (field === 'title' && nullTitle) continue;
     const sent = field in body;
     const fact = c[field];
     const expected = sent ? body[field] : fact?.value;
@@ -186,6 +208,13 @@ export function updateCollection(env: Env, o: Observation): void {
       created.by,
     );
   const updated = ms(body.updated_at);
+  if (body.updated_at == null && 'updated_at' in r)
+    j.that(
+      'collections.update.updated-at-defaults-to-server-time',
+      serverTimeOf(env, o)(r.updated_at),
+      () => `${what}: no updated_at was sent, so it is the server time of the PATCH, not ${show(r.updated_at)}`,
+      o.x,
+    );
   if (updated !== undefined)
     j.that(
       'collections.update.updated-at-preserved',
@@ -193,7 +222,9 @@ export function updateCollection(env: Env, o: Observation): void {
       () => `${what}: updated_at ${show(r.updated_at)}, sent ${show(body.updated_at)}`,
       o.x,
     );
+  if (nullTitle) c.title = undefined;
   for (const field of ['title', 'description'] as const) {
+    if (field === 'title' && nullTitle) continue;
     if (field in body && (typeof body[field] === 'string' || body[field] === null))
       c[field] = { value: body[field] as string, rule: 'collections.update.fields-applied', by: o.ev };
     else if (c[field]) c[field] = { ...c[field]!, rule: 'collections.update.partial', by: o.ev } as never;

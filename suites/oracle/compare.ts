@@ -84,3 +84,23 @@ export const instantOf =
     const t = ms(seen);
     return t !== undefined && sameInstant(t, known, precisionMs);
   };
+
+/**
+ * The instants that are "server time" for an exchange: within the clock tolerance of when the
+ * target answered, by its Date header when it sends one (a second's resolution), else by the
+ * kit's clock around the exchange; a store that cuts instants to its precision may show up to one
+ * step earlier.
+ */
+export function serverTimeWindow(
+  x: Exchange,
+  startedAt: number,
+  endedAt: number,
+  toleranceMs: number,
+  precisionMs: number,
+): { low: number; high: number } {
+  const date = x.headers.date ? Date.parse(x.headers.date) : Number.NaN;
+  const [low, high] = Number.isNaN(date)
+    ? [startedAt - toleranceMs, endedAt + toleranceMs]
+    : [date - toleranceMs - 1_000, date + toleranceMs + 1_000];
+  return { low: low - Math.max(0, precisionMs - 1), high };
+}

@@ -94,6 +94,17 @@ export function conventions(env: Env, o: Observation): void {
     () => `${what}: request_id is ${JSON.stringify(body.request_id)}, not a string`,
     o.x,
   );
+  if (typeof body.request_id === 'string') {
+    // An identifier of that request: no two requests of the run share one.
+    const before = env.requestIds.get(body.request_id);
+    j.that(
+      'conventions.request-id.unique',
+      before === undefined,
+      () => `${what}: request_id ${JSON.stringify(body.request_id)} was already the answer's to ${before}`,
+      o.x,
+    );
+    if (before === undefined) env.requestIds.set(body.request_id, `${o.method} ${o.path}`);
+  }
   const shape = SHAPE[op];
   if (shape) {
     const problems = o.x.schemaProblems ?? [];

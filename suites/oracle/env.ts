@@ -1,3 +1,4 @@
+import type { RefusalKind } from '../../spec/profile.js';
 import type { World } from '../model/world.js';
 import type { Judgements } from './judge.js';
 
@@ -9,4 +10,12 @@ export interface Env {
   readonly precisionMs: number;
   /** How long search and related notes may lag a write (search_index_lag_ms). */
   readonly lagMs: number;
+  /** How far the target's clock may be from the kit's (clock_tolerance_ms): "server time" and "future" allow this much. */
+  readonly clockToleranceMs: number;
+  /** The refusal statuses the profile declares (statuses.*); a kind it leaves out is judged only as a 4xx. */
+  readonly statuses: Readonly<Partial<Record<RefusalKind, number>>>;
+  /** Every request_id a success of the run carried, with the request that got it (method and path). */
+  readonly requestIds: Map<string, string>;
+  /** The direction of list pages the profile declares (list_order), if any. */
+  readonly listOrder?: 'newest_first' | 'oldest_first';
 }

@@ -25,6 +25,16 @@ export function isolation(env: Env, o: Observation): void {
       o.x,
     );
     if (!ok) revealed(env, o, n.title?.value, n.content?.value, 'auth.scope.notes-isolated');
+  } else if (o.op === 'addNoteToCollection') {
+    // Into one's own collection, another token user's note (never shared with the caller).
+    const n = env.world.notes.get(o.params.note_id ?? '');
+    if (!n || !isTokenUser(n.owner) || n.owner === o.actor || n.deleted) return;
+    env.j.that(
+      'membership.add.requires-note-access',
+      !ok,
+      () => `${o.method} ${o.path} as the ${o.actor} user added a note of the ${n.owner} user (${o.x.status})`,
+      o.x,
+    );
   } else if (ON_COLLECTION.has(o.op)) {
     const c = env.world.collections.get(o.params.collection_id ?? '');
     if (!c || !isTokenUser(c.owner) || c.owner === o.actor || c.deleted) return;

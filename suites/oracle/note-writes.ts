@@ -1,6 +1,6 @@
 import type { NoteShadow } from '../model/world.js';
 import { agreeNote } from './agree-note.js';
-import { instantOf, ms, sameInstant, show } from './compare.js';
+import { instantOf, ms, sameInstant, serverTimeWindow, show } from './compare.js';
 import type { Env } from './env.js';
 import { type Observation, objectOf } from './observation.js';
 import { noteRefusalRule } from './refusal-rules.js';
@@ -38,7 +38,11 @@ export function createNote(env: Env, o: Observation): void {
   const at = instantOf(env.precisionMs);
   if (existing && (existing.owner === 'primary' || existing.owner === 'secondary'))
     j.that(
-      existing.trashed?.value ? 'notes.create.id-conflict-409-trashed' : 'notes.create.id-conflict-409',
+      existing.owner !== o.actor
+        ? 'notes.create.id-conflict-409-other-user'
+        : existing.trashed?.value
+          ? 'notes.create.id-conflict-409-trashed'
+          : 'notes.create.id-conflict-409',
       false,
       () => `${what} with the id of an existing note (${supplied}) was accepted (${o.x.status}), not refused with 409`,
       o.x,
@@ -82,6 +86,21 @@ export function createNote(env: Env, o: Observation): void {
       () => `${what}: updated_at ${show(r.updated_at)}, sent ${show(body.updated_at)}`,
       o.x,
     );
+  const serverTime = serverTimeOf(env, o);
+  if (body.created_at == null && body.updated_at == null && 'created_at' in r)
+    j.that(
+      'notes.create.created-at-defaults-to-server-time',
+      serverTime(r.created_at),
+      () => `${what}: no timestamp was sent, so created_at is the server time, not ${show(r.created_at)}`,
+      o.x,
+    );
+  if (body.updated_at == null && 'updated_at' in r)
+    j.that(
+      'notes.create.updated-at-defaults-to-server-time',
+      serverTime(r.updated_at),
+      () => `${what}: no updated_at was sent, so it is the server time, not ${show(r.updated_at)}`,
+      o.x,
+    );
   j.that(
     'notes.create.version-positive',
     Number.isInteger(r.version) && (r.version as number) >= 1,
@@ -91,6 +110,31 @@ export function createNote(env: Env, o: Observation): void {
   const answeredLinks = Array.isArray(r.collection_ids)
     ? r.collection_ids.filter((v): v is string => typeof v === 'string')
     : [];
+  // A title of another user's collection links nothing of theirs (their collections are not accessible).
+  const titles = Array.isArray(body.collection_titles)
+    ? body.collection_titles.filter((t): t is string => typeof t === 'string').map((t) => t.toLowerCase())
+    : [];
+  const ids = Array.isArray(body.collection_ids) ? body.collection_ids : [];
+  for (const c of world.collections.values()) {
+    if (c.deleted || c.owner === o.actor || !isTokenUser(c.owner) || !isTokenUser(o.actor)) continue;
+    const byId = ids.includes(c.id);
+    const byTitle = c.title !== undefined && titles.includes(c.title.value.toLowerCase());
+    if (!byTitle && !byId) continue;
+    const rule = byId
+      ? 'notes.create.collection-ids-inaccessible-ignored'
+      : 'notes.create.collection-titles-inaccessible-ignored';
+    if (!byId)
+      j.that(
+        rule,
+        !answeredLinks.includes(c.id),
+        () =>
+          `${what}: collection_titles named ${show(c.title!.value)}, and the note was linked to the` +
+          ` ${c.owner} user's collection ${c.id}`,
+        o.x,
+      );
+    // Linked all the same where the answer does not show it: the owner's note_count would tell.
+    c.refusals.push({ rule, by: o.ev, asked: { foreignNote: r.id } });
+  }
   for (const cid of Array.isArray(body.collection_ids) ? body.collection_ids : []) {
     const c = typeof cid === 'string' ? world.collections.get(cid) : undefined;
     if (!c || c.deleted || c.clock.inFlight > 1) continue;
@@ -219,6 +263,13 @@ export function updateNote(env: Env, o: Observation): void {
       created.by,
     );
   const updated = ms(body.updated_at);
+  if (body.updated_at == null && 'updated_at' in r)
+    j.that(
+      'notes.update.updated-at-defaults-to-server-time',
+      serverTimeOf(env, o)(r.updated_at),
+      () => `${what}: no updated_at was sent, so it is the server time of the update, not ${show(r.updated_at)}`,
+      o.x,
+    );
   if (updated !== undefined)
     j.that(
       'notes.update.updated-at-honoured',
@@ -370,6 +421,15 @@ export function lifecycle(env: Env, o: Observation): void {
   n.version = undefined;
   n.updatedAt = undefined;
   n.refusals = [];
+}
+
+/** Whether an instant the answer reports is the server time of the exchange (compare.ts serverTimeWindow). */
+export function serverTimeOf(env: Env, o: Observation): (value: unknown) => boolean {
+  const { low, high } = serverTimeWindow(o.x, o.startedAt, o.endedAt, env.clockToleranceMs, env.precisionMs);
+  return (value) => {
+    const t = ms(value);
+    return t !== undefined && t >= low && t <= high;
+  };
 }
 
 export function isTokenUser(owner: string): boolean {

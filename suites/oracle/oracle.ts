@@ -1,9 +1,12 @@
 import type { Exchange } from '../../kit/core/client.js';
+import type { RefusalKind } from '../../spec/profile.js';
 import { World } from '../model/world.js';
 import { listCollections, searchCollections } from './collection-pages.js';
 import { createCollection, deleteCollection, membership, updateCollection } from './collection-writes.js';
 import { conventions } from './conventions.js';
 import type { Env } from './env.js';
+import { judgeInput } from './input-judge.js';
+import { problemsOf } from './inputs.js';
 import { isolation } from './isolation.js';
 import { Judgements } from './judge.js';
 import { listNotes, relatedNotes, Snapshots, searchNotes } from './note-pages.js';
@@ -17,7 +20,9 @@ import {
   type Sent,
   touchesOf,
 } from './observation.js';
+import { judgeOrder } from './order.js';
 import { getCollection, getNote } from './reads.js';
+import { judgeStateRefusals } from './state-refusals.js';
 import { Traversals } from './traversals.js';
 
 export interface OracleOptions {
@@ -27,6 +32,12 @@ export interface OracleOptions {
   lagMs: number;
   /** Removes the run's secrets from the oracle's messages (the client's redaction). */
   redact?: (text: string) => string;
+  /** How far the target's clock may be from the kit's (clock_tolerance_ms); 2,000 ms unless given. */
+  clockToleranceMs?: number;
+  /** The refusal statuses the profile declares: only these are judged beyond "a 4xx". */
+  statuses?: Readonly<Partial<Record<RefusalKind, number>>>;
+  /** The list direction the profile declares (list_order). */
+  listOrder?: 'newest_first' | 'oldest_first';
 }
 
 /**
@@ -50,7 +61,16 @@ export class Oracle implements ExchangeObserver {
 
   constructor(options: OracleOptions) {
     this.judgements = new Judgements(options.redact);
-    this.env = { world: this.world, j: this.judgements, precisionMs: options.precisionMs, lagMs: options.lagMs };
+    this.env = {
+      world: this.world,
+      j: this.judgements,
+      precisionMs: options.precisionMs,
+      lagMs: options.lagMs,
+      clockToleranceMs: options.clockToleranceMs ?? 2_000,
+      statuses: options.statuses ?? {},
+      requestIds: new Map(),
+      ...(options.listOrder ? { listOrder: options.listOrder } : {}),
+    };
   }
 
   sending(sent: Sent): Pending {
@@ -116,6 +136,11 @@ export class Oracle implements ExchangeObserver {
   private observe(o: Observation): void {
     conventions(this.env, o);
     isolation(this.env, o);
+    // What the input alone and the shadow before this request say of its answer (before a handler learns from it).
+    const problems = problemsOf(o, o.endedAt, this.env.clockToleranceMs);
+    judgeInput(this.env, o, problems);
+    judgeStateRefusals(this.env, o, problems);
+    judgeOrder(this.env, o);
     const handle = o.op === undefined ? undefined : this.handlers[o.op];
     if (handle) handle(o);
     else this.unknownEffect(o);

@@ -1,10 +1,11 @@
+import { LIMITS } from '../../spec/limits.js';
 import type { CollectionShadow, NoteShadow } from '../model/world.js';
 import { ms } from './compare.js';
 import { type Observation, objectOf } from './observation.js';
 
-const MAX_CONTENT = 200_000;
-const MAX_TITLE = 1_000;
-const MAX_DESCRIPTION = 10_000;
+const MAX_CONTENT = LIMITS.noteContentUpdate.chars;
+const MAX_TITLE = LIMITS.collectionTitle.chars;
+const MAX_DESCRIPTION = LIMITS.collectionDescription.chars;
 const OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
 
 const chars = (s: string) => [...s].length;

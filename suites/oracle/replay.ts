@@ -73,6 +73,7 @@ export class IsolationReplay {
         await this.probe(op, probe, secondary, c.id, hidesExistence, 'auth.scope.collections-isolated');
       await primary.getCollection(c.id);
     }
+    await this.crossUser(primary, secondary);
     for (const { cursor, input } of this.oracle.learned.cursors.splice(0)) {
       if (this.spent.cursors >= limit.cursors) break;
       if (this.ctx.profile.names?.notes_list?.cursor === undefined || !this.ctx.profileDeclared) break;
@@ -84,6 +85,39 @@ export class IsolationReplay {
       this.spent.snapshots++;
       await secondary.searchNotes({ offset, snapshot_id: snapshotId }, body);
     }
+  }
+
+  private crossed = false;
+
+  /**
+   * Once a run, where its creates are not capped (the embedded fake; a capped run's plan counts
+   * every note): the second user names the first user's note and collection in its own writes:
+   * creates linking the collection by id and by title (both ignored, and the owner's note_count
+   * unchanged), creates with the note's and the collection's ids (409, and nothing of the owner's
+   * changes), and an add of the owner's note to a collection of its own (refused).
+   */
+  private async crossUser(primary: Api, secondary: Api): Promise<void> {
+    if (this.crossed || this.ctx.createCaps) return;
+    const { world } = this.oracle;
+    const alive = <T extends { owner: string; deleted?: unknown }>(items: Iterable<T>) =>
+      [...items].find((r) => r.owner === 'primary' && !r.deleted);
+    const n = alive(world.notes.values());
+    const owned = [...world.collections.values()].filter((r) => r.owner === 'primary' && !r.deleted && r.title);
+    // Two of them where there are: a note_count one too high then tells which create linked it.
+    const [c, d = c] = owned;
+    if (!n || !c || !d) return;
+    this.crossed = true;
+    const own = await secondary.createCollection({ title: `isolation ${randomUUID().slice(0, 8)}` });
+    // One create names a collection by id, another one by title: each is its own rule.
+    await secondary.createNote({ content: 'isolation probe\nby id', collection_ids: [c.id] });
+    await secondary.createNote({ content: 'isolation probe\nby title', collection_titles: [d.title!.value] });
+    if (d !== c) await primary.getCollection(d.id);
+    await secondary.createNote({ id: n.id, content: 'isolation probe\nsame id' });
+    await secondary.createCollection({ id: c.id, title: 'isolation probe' });
+    const ownId = (own.json as { id?: unknown } | undefined)?.id;
+    if (own.status === 200 && typeof ownId === 'string') await secondary.addToCollection(ownId, n.id);
+    await primary.getCollection(c.id);
+    await primary.getNote(n.id);
   }
 
   /** One operation on the first user's resource as the second user, and the same on an unknown id. */

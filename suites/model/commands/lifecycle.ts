@@ -1,6 +1,6 @@
 import type fc from 'fast-check';
 import type { OpOf } from '../../../kit/core/model-operations.js';
-import { type Model, pickNote } from '../model.js';
+import { learnVersion, type Model, pickNote } from '../model.js';
 import { ok, type Real, readNote, refused, violation } from '../real.js';
 
 /** POST /v2/notes/{id}/trash. */
@@ -52,9 +52,20 @@ export class RestoreNote implements fc.AsyncCommand<Model, Real> {
       x.status >= 200 && x.status < 300,
       `restoring a trashed note must succeed, got ${x.status}`,
     );
-    model.notes.get(id)!.trashed = false;
+    const note = model.notes.get(id)!;
+    note.trashed = false;
     const read = await readNote(real, id, 'notes.restore.returns-to-active');
     violation('notes.restore.returns-to-active', read.trashed_at === null, 'a restored note has trashed_at null');
+    // Edits succeed again: an update at the version the read shows (the oracle judges the answer,
+    // notes.restore.edits-allowed-again); the model follows what the target did.
+    learnVersion(note, read.version);
+    const content = real.t.data.content(`Restored ${id.slice(0, 8)}`);
+    const edit = await real.api.updateNote(id, { content, version: note.version });
+    const body = edit.json as { version?: unknown } | undefined;
+    if (edit.status !== 200 || typeof body?.version !== 'number') return;
+    learnVersion(note, body.version);
+    note.content = content;
+    note.contentRule = 'notes.update.content-replaced';
   }
   toString(): string {
     return this.shown || `RestoreNote(#${this.op.note})`;

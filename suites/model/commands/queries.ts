@@ -1,5 +1,6 @@
 import type fc from 'fast-check';
-import { type Model, pickNote } from '../model.js';
+import { KitError } from '../../harness/index.js';
+import { type Model, pickCollection, pickNote } from '../model.js';
 import { ok, type Real } from '../real.js';
 
 /**
@@ -8,22 +9,65 @@ import { ok, type Real } from '../real.js';
  * through a list, related notes. They put the model's writes in front of every view the API has.
  */
 
-/** POST /v2/notes/search for a word of one of the model's notes. */
+/**
+ * Time bounds a reading may add: none, or one the run's notes all fall outside of (created before
+ * it began) or inside of (updated after it began). Notes the model backdated stand on both sides.
+ */
+export type RunBound = 'none' | 'created-before-run' | 'updated-after-run';
+
+function boundOf(bound: RunBound, real: Real): { created_before?: string; updated_after?: string } {
+  return bound === 'created-before-run'
+    ? { created_before: real.since }
+    : bound === 'updated-after-run'
+      ? { updated_after: real.since }
+      : {};
+}
+
+/** POST /v2/notes/search for a word of one of the model's notes, with or without a time bound. */
 export class SearchNotes implements fc.AsyncCommand<Model, Real> {
   private shown = '';
-  constructor(readonly op: { kind: 'searchNotes'; note: number }) {}
+  constructor(readonly op: { kind: 'searchNotes'; note: number; bound: RunBound }) {}
   check(model: Model): boolean {
     return pickNote(model, this.op.note) !== undefined;
   }
   async run(model: Model, real: Real): Promise<void> {
     const id = pickNote(model, this.op.note)!;
     const word = model.notes.get(id)!.content.split(/\s+/)[1] ?? 'model';
-    this.shown = `SearchNotes(${word})`;
+    this.shown = `SearchNotes(${word}${this.op.bound === 'none' ? '' : `, ${this.op.bound}`})`;
     real.steps.push(this.shown);
-    ok('notes.search.response-fields', await real.api.searchNotes({ limit: 10 }, { query: word }), 'searching');
+    ok(
+      'notes.search.response-fields',
+      await real.api.searchNotes({ limit: 10 }, { query: word, ...boundOf(this.op.bound, real) }),
+      'searching',
+    );
   }
   toString(): string {
     return this.shown || `SearchNotes(#${this.op.note})`;
+  }
+}
+
+/**
+ * POST /v2/collections/search for a word of one of the model's collections, created before the
+ * run began where the profile names that bound (none of the model's may then appear). The answer
+ * is the oracle's to judge; a refusal here only means the model cannot go on.
+ */
+export class SearchCollections implements fc.AsyncCommand<Model, Real> {
+  private shown = '';
+  constructor(readonly op: { kind: 'searchCollections'; coll: number; before: boolean }) {}
+  check(model: Model): boolean {
+    return pickCollection(model, this.op.coll) !== undefined;
+  }
+  async run(model: Model, real: Real): Promise<void> {
+    const id = pickCollection(model, this.op.coll)!;
+    const word = model.collections.get(id)!.title.split(/\s+/)[2] ?? 'model';
+    const before = this.op.before && real.t.declares('names.collections_search.created_before');
+    this.shown = `SearchCollections(${word}${before ? ', created before the run' : ''})`;
+    real.steps.push(this.shown);
+    const x = await real.api.searchCollections({ query: word, ...(before ? { created_before: real.since } : {}) });
+    if (x.status !== 200) throw new KitError(`searching collections answered ${x.status}: ${x.text.slice(0, 200)}`);
+  }
+  toString(): string {
+    return this.shown || `SearchCollections(#${this.op.coll})`;
   }
 }
 
@@ -48,23 +92,45 @@ export class RelatedNotes implements fc.AsyncCommand<Model, Real> {
 /** Pages at most a walk can take: a run shares its request budget. */
 const MAX_PAGES = 4;
 
+/** Which order a list asks for: the default (updated_at) or one named. */
+export type ListOrder = 'default' | 'created_at' | 'updated_at';
+
 /**
- * GET /v2/notes created since the run began, a few per page, along next_page where the profile
- * names the cursor: a complete walk must hold every note of the run that matches.
+ * What a note list keeps to: notes created since the run began (all of the run's but those it
+ * backdated), notes updated before it began (none of the run's: a bound on updated_at read as one
+ * on created_at shows the backdated ones), or one of the model's collections.
+ */
+export type ListFilter = 'created-after-run' | 'updated-before-run' | 'collection';
+
+/**
+ * GET /v2/notes with one of the filters above, a few per page, in the default order or one named,
+ * along next_page where the profile names the cursor: a complete walk must hold every note of the
+ * run that matches, no page a note that does not, and each page is ordered as asked (the oracle
+ * judges all three).
  */
 export class ListNotes implements fc.AsyncCommand<Model, Real> {
   private shown = '';
-  constructor(readonly op: { kind: 'listNotes'; pageSize: number; byCreated: boolean }) {}
+  constructor(
+    readonly op: { kind: 'listNotes'; pageSize: number; order: ListOrder; filter: ListFilter; coll: number },
+  ) {}
   check(): boolean {
     return true;
   }
-  async run(_model: Model, real: Real): Promise<void> {
+  async run(model: Model, real: Real): Promise<void> {
+    // The collection filter's name is the profile's; without one the walk keeps to the run's time.
+    const coll = pickCollection(model, this.op.coll);
+    const filter =
+      this.op.filter === 'collection' && (!coll || !real.t.declares('names.notes_list.collection'))
+        ? 'created-after-run'
+        : this.op.filter;
     const query = {
       limit: this.op.pageSize,
-      created_after: real.since,
-      ...(this.op.byCreated ? { order_by: 'created_at' } : {}),
+      ...(filter === 'created-after-run' ? { created_after: real.since } : {}),
+      ...(filter === 'updated-before-run' ? { updated_before: real.since } : {}),
+      ...(filter === 'collection' ? { collection: coll } : {}),
+      ...(this.op.order === 'default' ? {} : { order_by: this.op.order }),
     };
-    this.shown = `ListNotes(${this.op.pageSize} a page${this.op.byCreated ? ', by created_at' : ''})`;
+    this.shown = `ListNotes(${this.op.pageSize} a page, ${this.op.order} order, ${filter === 'collection' ? `in ${coll}` : filter})`;
     real.steps.push(this.shown);
     let page = ok('notes.list.response-fields', await real.api.listNotes(query), 'listing notes');
     for (let pages = 1; pages < MAX_PAGES && typeof page.next_page === 'string'; pages++) {
@@ -78,5 +144,38 @@ export class ListNotes implements fc.AsyncCommand<Model, Real> {
   }
   toString(): string {
     return this.shown || 'ListNotes';
+  }
+}
+
+/**
+ * GET /v2/collections, a few per page, in the default order or one named (created since the run
+ * began where the profile names that bound), along next_page where it names the cursor. What the
+ * pages show (order, fields, counts, the walk) is the oracle's to judge; a refusal here only means
+ * the model cannot go on.
+ */
+export class ListCollections implements fc.AsyncCommand<Model, Real> {
+  private shown = '';
+  constructor(readonly op: { kind: 'listCollections'; pageSize: number; order: ListOrder }) {}
+  check(): boolean {
+    return true;
+  }
+  async run(_model: Model, real: Real): Promise<void> {
+    const query = {
+      limit: this.op.pageSize,
+      ...(real.t.declares('names.collections_list.created_after') ? { created_after: real.since } : {}),
+      ...(this.op.order === 'default' ? {} : { order_by: this.op.order }),
+    };
+    this.shown = `ListCollections(${this.op.pageSize} a page, ${this.op.order} order)`;
+    real.steps.push(this.shown);
+    let x = await real.api.listCollections(query);
+    for (let pages = 1; pages < MAX_PAGES && x.status === 200; pages++) {
+      const next = (x.json as { next_page?: unknown }).next_page;
+      if (typeof next !== 'string' || !real.t.declares('names.collections_list.cursor')) return;
+      x = await real.api.listCollections({ ...query, cursor: next });
+    }
+    if (x.status !== 200) throw new KitError(`listing collections answered ${x.status}: ${x.text.slice(0, 200)}`);
+  }
+  toString(): string {
+    return this.shown || 'ListCollections';
   }
 }

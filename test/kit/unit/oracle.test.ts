@@ -18,14 +18,23 @@ const COLL = '22222222-2222-4222-8222-222222222222';
 const T0 = '2026-01-01T00:00:00.000Z';
 const T1 = '2026-01-01T00:00:05.000Z';
 
+/** Answers so far: each gets its own request_id. */
+let answers = 0;
+
+function dateOf(json: unknown): Record<string, string> {
+  const stamp = (json as { updated_at?: unknown } | undefined)?.updated_at;
+  return typeof stamp === 'string' ? { date: new Date(stamp).toUTCString() } : {};
+}
+
 function exchange(method: string, path: string, status: number, json: unknown): Exchange {
-  const body = json === undefined ? undefined : { request_id: 'r', ...(json as object) };
+  const body = json === undefined ? undefined : { request_id: `r${++answers}`, ...(json as object) };
   return {
     method,
     path,
     requestHeaders: {},
     status,
-    headers: {},
+    // A server answers at the time it stamps what it wrote (the oracle judges defaulted timestamps by it).
+    headers: dateOf(json),
     text: JSON.stringify(body ?? ''),
     json: body,
     durationMs: 1,
@@ -224,7 +233,7 @@ describe('the oracle rule list', () => {
     const used = new Set<string>();
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && f !== 'rules.ts'))
       for (const m of readFileSync(join(dir, file), 'utf8').matchAll(
-        /'((?:conventions|notes|collections|membership|auth)\.[a-z0-9.-]+)'/g,
+        /'((?:conventions|notes|collections|membership|auth|errors)\.[a-z0-9.-]+)'/g,
       ))
         used.add(m[1]!);
     expect([...ORACLE_RULES].sort()).toEqual([...used].sort());

@@ -1,0 +1,67 @@
+/**
+ * The input limits the API document states (section 4's tables and part 8), as data: the run's
+ * oracle judges every request by them (a value past one must be refused, a value exactly at one
+ * accepted), and the model-based runs send values at and just past them. Where openapi.yaml can
+ * express a limit it states the same number (test/spec/limits.test.ts holds them equal); the
+ * byte limits are the document's words only ("1,000 characters and bytes").
+ */
+export interface SizeLimit {
+  /** Most characters (Unicode code points). */
+  readonly chars: number;
+  /** Most UTF-8 bytes, where the document states a byte limit. */
+  readonly bytes?: number;
+}
+
+export interface RangeLimit {
+  readonly min: number;
+  /** Unbounded above when absent (the search offset). */
+  readonly max?: number;
+  /** What the target uses when the request leaves it out. */
+  readonly default?: number;
+}
+
+export const LIMITS = {
+  /** Note content on create: "max 200,000 characters and 200,000 UTF-8 bytes". */
+  noteContentCreate: { chars: 200_000, bytes: 200_000 },
+  /** Note content on update: "max 200,000" (no byte limit is stated for update). */
+  noteContentUpdate: { chars: 200_000 },
+  /** A collection_titles entry of a note create: "each max 1,000 characters and bytes". */
+  collectionTitlesEntry: { chars: 1_000, bytes: 1_000 },
+  /** A collection's title, on create and update. */
+  collectionTitle: { chars: 1_000, bytes: 1_000 },
+  /** A collection's description, on create and update. */
+  collectionDescription: { chars: 10_000, bytes: 10_000 },
+  notesListLimit: { min: 1, max: 100, default: 50 },
+  collectionsListLimit: { min: 1, max: 100, default: 50 },
+  searchLimit: { min: 1, max: 50, default: 20 },
+  searchOffset: { min: 0, default: 0 },
+  relatedLimit: { min: 1, max: 20, default: 10 },
+  /** "Search window | 100 results; total capped there". */
+  searchWindow: 100,
+} as const satisfies Record<string, SizeLimit | RangeLimit | number>;
+
+/** Characters as the document counts them: code points, so an emoji is one. */
+export function charCount(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+export function byteCount(s: string): number {
+  return Buffer.byteLength(s, 'utf8');
+}
+
+/** Which bound of a size limit a string passes, if any: past the characters, or within them but past the bytes. */
+export function pastSize(s: string, limit: SizeLimit): 'chars' | 'bytes' | undefined {
+  if (charCount(s) > limit.chars) return 'chars';
+  return limit.bytes !== undefined && byteCount(s) > limit.bytes ? 'bytes' : undefined;
+}
+
+/** The bounds of a size limit a string stands exactly on (and is within the others): an ASCII string may stand on both. */
+export function atSize(s: string, limit: SizeLimit): Array<'chars' | 'bytes'> {
+  if (pastSize(s, limit)) return [];
+  const out: Array<'chars' | 'bytes'> = [];
+  if (charCount(s) === limit.chars) out.push('chars');
+  if (limit.bytes !== undefined && byteCount(s) === limit.bytes) out.push('bytes');
+  return out;
+}
