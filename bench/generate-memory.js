@@ -57,7 +57,9 @@ console.log(`\n--generate memory (node ${process.version}, target <= ${TARGET_MI
 console.log('| notes | peak RSS | RSS listening | time to listen |');
 console.log('|---|---|---|---|');
 for (const r of rows)
-  console.log(`| ${r.n.toLocaleString('en-US')} | ${mib(r.peak)} MiB | ${mib(r.rss)} MiB | ${r.seconds.toFixed(0)} s |`);
+  console.log(
+    `| ${r.n.toLocaleString('en-US')} | ${mib(r.peak)} MiB | ${mib(r.rss)} MiB | ${r.seconds.toFixed(0)} s |`,
+  );
 console.log(
   `\n--generate ${TOO_MANY} in a 256 MiB heap: exit ${refused.status}, ${refused.stderr.trim().split('\n').length} line(s): ${refused.stderr.trim()}`,
 );
