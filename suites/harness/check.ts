@@ -236,8 +236,12 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
     };
     const pin = (violation: RuleViolation) => {
       declared([...violation.broken.keys()], 'RuleViolation');
-      judge([...violation.broken.keys()], reads.lastReadSince());
-      for (const [id, why] of violation.broken) ruleFailures[id] ??= why.split('\n')[0]!;
+      for (const [id, why] of violation.broken) {
+        // A property or model run reads on after the failing step (fast-check replays and shrinks):
+        // the exchange the reason quotes is the one judged, else the answer read last.
+        judge([id], quotedExchange(exchanges, why) ?? reads.lastReadSince());
+        ruleFailures[id] ??= why.split('\n')[0]!;
+      }
     };
     const meta = vitestCtx.task.meta;
     // Each rule's verdict is decided here, where the check's ending is known as it happened, and
@@ -289,6 +293,17 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
       meta.notes = kit.guard.created.notes - notesBefore;
     }
   });
+}
+
+/** The last exchange whose method, path and status the reason quotes ("PATCH /v2/notes/x answered 200"). */
+function quotedExchange(exchanges: readonly Exchange[], reason: string): number | undefined {
+  const quoted = /\b(GET|POST|PATCH|PUT|DELETE|HEAD) (\/\S*) answered (\d{3})\b/.exec(reason);
+  if (!quoted) return undefined;
+  for (let i = exchanges.length - 1; i >= 0; i--) {
+    const x = exchanges[i]!;
+    if (x.method === quoted[1] && x.path === quoted[2] && String(x.status) === quoted[3]) return i;
+  }
+  return undefined;
 }
 
 /** How a check ended for the rules it did not fail or skip one by one. */
