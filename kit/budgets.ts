@@ -4,7 +4,7 @@ import type { Budgets } from './core/context.js';
 
 /**
  * Budgets when the target is remote and its profile says nothing. A full run with them sends
- * 558 to 580 requests with two tokens and no profile and about 800 with a profile that offers a
+ * 568 to 579 requests with two tokens and no profile and about 780 with a profile that offers a
  * fixture API; the smoke tier about 70 (measured against the fake, test/kit/cost.test.ts). The
  * request budget leaves room above that, so a conforming target never runs out of it.
  * No random property runs: the boundary examples of every property always run (a property without

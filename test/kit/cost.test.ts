@@ -126,8 +126,9 @@ describe('the cost of a run against a remote-like target (two tokens, no profile
 });
 
 /**
- * The full tier's request count, issue 12's bound: measured 558 to 580 over a dozen seeds (README
+ * The full tier's request count, issue 12's bound: measured 568 to 579 over a dozen seeds (README
  * "Cost"). What varies with the seed is bounded: the one model-based run sends at most 10 operations
- * of at most two requests each (a create's cleanup delete counted), and the timestamp property a few.
+ * of one to three requests (a create's cleanup delete counted; one or two of them requests at the
+ * edges of the document, suites/model/commands/edge-input.ts), and the timestamp property a few.
  */
 const FULL_TIER_REQUESTS = 600;
