@@ -15,3 +15,6 @@ if (!existsSync(entry)) {
 }
 const { main } = await import(entry.href);
 process.exitCode = await main(process.argv.slice(2));
+// The command has answered: whatever it started and could not close must not hold the process
+// (after a signal, vitest waits 60 s for a worker the signal already ended).
+setTimeout(() => process.exit(), 500).unref();

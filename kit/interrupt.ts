@@ -2,6 +2,14 @@ import { constants } from 'node:os';
 import type { Vitest } from 'vitest/node';
 import { KitError } from '../spec/verdicts.js';
 import { workerPids } from './core/run-folder.js';
+import { STOP_GRACE_MS } from './core/signals.js';
+
+/**
+ * How long after a signal the run waits for vitest to wind its workers down before it goes on
+ * to the sweep without them: a worker ends its last request within STOP_GRACE_MS, and one that
+ * a signal ended between files never answers vitest's "stop" (which then waits 60 s).
+ */
+export const WIND_DOWN_MS = STOP_GRACE_MS + 1000;
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
@@ -25,6 +33,8 @@ export class Interrupt {
   signal: NodeJS.Signals | undefined;
   private vitest: Vitest | undefined;
   private runDir: string | undefined;
+  /** Set once every check has ended: the workers left are idle, and vitest stops them. */
+  private checksEnded = false;
   private readonly controller = new AbortController();
 
   /** Aborted by the first signal: the run's start-up (the probe, a wait for a rate limit) honours it. */
@@ -66,14 +76,63 @@ export class Interrupt {
    * which a worker sends nothing more and aborts what is in flight within a second.
    */
   private stopWorkers(): void {
-    if (!this.runDir) return;
-    for (const pid of workerPids(this.runDir)) {
-      if (pid === process.pid) continue;
+    if (!this.checksEnded) this.signalWorkers('SIGTERM');
+  }
+
+  private signalWorkers(signal: NodeJS.Signals): void {
+    for (const pid of this.liveWorkers()) {
       try {
-        process.kill(pid, 'SIGTERM');
+        process.kill(pid, signal);
       } catch {
-        // already gone
+        // gone since
       }
+    }
+  }
+
+  /** The run's workers still alive (a worker that died of a signal leaves its pid file behind). */
+  private liveWorkers(): number[] {
+    if (!this.runDir) return [];
+    return workerPids(this.runDir).filter((pid) => {
+      if (pid === process.pid) return false;
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+  }
+
+  /** Every check has ended (vitest's run resolved): a signal from now on leaves the idle workers to vitest. */
+  endChecks(): void {
+    this.checksEnded = true;
+  }
+
+  /**
+   * Waits for `work` (vitest winding its workers down), but no longer than WIND_DOWN_MS after a
+   * signal, whenever it came: the sweep and the reports must not wait on a worker that died of
+   * the signal between two files (vitest waits 60 s for its answer). A worker still alive then
+   * has nothing in flight worth keeping and is killed, so none outlives the run.
+   */
+  async bounded(work: Promise<unknown>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    let start = () => {};
+    const windDown = new Promise<'signal'>((resolve) => {
+      const deadline = Date.now() + WIND_DOWN_MS;
+      // Polled: vitest stops listening for a worker's exit once it has asked it to stop.
+      const poll = () => {
+        if (Date.now() >= deadline || this.liveWorkers().length === 0) resolve('signal');
+        else timer = setTimeout(poll, 50);
+      };
+      start = poll;
+    });
+    if (this.signal) start();
+    else this.stopped.addEventListener('abort', start, { once: true });
+    try {
+      if ((await Promise.race([work, windDown])) === 'signal') this.signalWorkers('SIGKILL');
+    } finally {
+      this.stopped.removeEventListener('abort', start);
+      clearTimeout(timer);
     }
   }
 

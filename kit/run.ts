@@ -263,7 +263,8 @@ async function runChecks(
     project.provide('kit', { ...ctx, parentHandlesInterrupt: true, ...(capPlan ? { capPlan } : {}) });
   try {
     if (!interrupt.signal) await vitest.start(files);
+    interrupt.endChecks();
   } finally {
-    await vitest.close();
+    await interrupt.bounded(vitest.close());
   }
 }

@@ -128,4 +128,41 @@ describe('a run of the CLI', () => {
     expect((JSON.parse(readFileSync(report, 'utf8')) as ConformanceReport).exit_code).toBe(0);
     expect(readdirSync(dirname(report))).toEqual(['r.json']);
   }, 120_000);
+
+  // A signal once every check has ended used to wait 60 s: it ended the idle workers, which then
+  // never answered vitest's "stop". The wind-down is bounded at 2 s after the signal (kit/interrupt.ts);
+  // the 15 s below only leaves a slow machine room, and is far from the 60 s of that fault.
+  for (const group of [false, true]) {
+    it(`honours SIGTERM sent ${group ? 'to its process group' : 'to the run alone'} after the checks ended`, async () => {
+      const dir = mkdtempSync(join(scratch, 'term-'));
+      const reports = ['json', 'junit', 'html', 'markdown', 'har'].flatMap((kind) => [`--${kind}`, join(dir, kind)]);
+      const child = spawn(
+        process.execPath,
+        [join(packageRoot, 'bin/notes-conformance.js'), '--only', 'auth.bearer', ...reports],
+        { cwd: scratch, detached: group, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let stdout = '';
+      let stderr = '';
+      let signalledAt: number | undefined;
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+      });
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        if (signalledAt === undefined && /2\/2 rules/.test(stderr)) {
+          signalledAt = performance.now();
+          process.kill(group ? -child.pid! : child.pid!, 'SIGTERM');
+        }
+      });
+      const code = await new Promise<number | null>((done) => child.on('exit', (c) => done(c)));
+      const ms = Math.round(performance.now() - signalledAt!);
+      console.log(`SIGTERM ${group ? 'to the group' : 'to the run'} after the checks: exit ${code} in ${ms} ms`);
+      expect(signalledAt, stderr).toBeDefined();
+      expect(code, stderr).toBe(143);
+      expect(stdout.trim(), stderr).toMatch(
+        /^interrupted by SIGTERM after 2 of 2 rules; \d+ resources? deleted, 0 left; exit 143$/,
+      );
+      expect(ms, stderr).toBeLessThan(15_000);
+    }, 120_000);
+  }
 });
