@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { TestUserConfig as UserConfig } from 'vitest/node';
 import type { Reporter } from 'vitest/reporters';
 import { packageRoot } from '../spec/paths.js';
-import { PARSED_YAML_CACHE_ENV } from '../spec/yaml-file.js';
+import { keepParsedYamlIn, PARSED_YAML_CACHE_ENV } from '../spec/yaml-file.js';
 import { QuotaLastSequencer } from './tier.js';
 
 /**
@@ -44,7 +44,7 @@ export function sharedParsedYaml(): string {
   if (parsedYamlDir) return parsedYamlDir;
   const dir = mkdtempSync(join(tmpdir(), 'notes-conformance-yaml-'));
   parsedYamlDir = dir;
-  process.env[PARSED_YAML_CACHE_ENV] = dir;
+  keepParsedYamlIn(dir);
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }

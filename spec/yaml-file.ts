@@ -32,15 +32,35 @@ export function readYamlFile(path: string, check?: ContentCheck): unknown {
     check?.run(value);
     return value;
   };
-  if (!dir) return parse();
-  const hash = createHash('sha256').update(text).digest('hex');
-  const cached = join(dir, `${hash}${check ? `.${check.name}` : ''}.v8`);
+  const name = `${createHash('sha256').update(text).digest('hex')}${check ? `.${check.name}` : ''}.v8`;
+  if (!dir) {
+    // Read before the run made its directory (a module that loads the rules on import): kept
+    // here, and handed to the directory when it is made (keepParsedYamlIn).
+    const value = parse();
+    parsedBeforeDir.set(name, value);
+    return value;
+  }
   try {
-    return deserialize(readFileSync(cached));
+    return deserialize(readFileSync(join(dir, name)));
   } catch {
     // Not parsed yet in this run (or the directory is gone): parse, and keep it for the others.
   }
   const value = parse();
+  keep(dir, name, value);
+  return value;
+}
+
+const parsedBeforeDir = new Map<string, unknown>();
+
+/** Makes `dir` the process's parsed-YAML directory, with what the process parsed before it existed. */
+export function keepParsedYamlIn(dir: string): void {
+  process.env[PARSED_YAML_CACHE_ENV] = dir;
+  for (const [name, value] of parsedBeforeDir) keep(dir, name, value);
+  parsedBeforeDir.clear();
+}
+
+function keep(dir: string, name: string, value: unknown): void {
+  const cached = join(dir, name);
   try {
     // Written whole, then renamed: a worker reading at the same time sees all of it or nothing.
     const partial = `${cached}.${process.pid}-${threadId}.tmp`;
@@ -49,7 +69,6 @@ export function readYamlFile(path: string, check?: ContentCheck): unknown {
   } catch {
     // A cache only: without it the next reader parses again.
   }
-  return value;
 }
 
 export function parseYamlText(text: string, source: string): unknown {
