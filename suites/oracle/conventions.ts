@@ -66,7 +66,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * What holds for every success of a documented operation, whichever check asked: 200, a JSON body
- * with a string request_id, the documented shape, ISO 8601 timestamps, and no field the document
+ * declared as JSON with a string request_id, the documented shape, ISO 8601 timestamps, and no field the document
  * says the response leaves out.
  */
 export function conventions(env: Env, o: Observation): void {
@@ -87,6 +87,15 @@ export function conventions(env: Env, o: Observation): void {
     o.x,
   );
   if (!parsed) return;
+  // Where the document shows the answer's shape, a JSON body is declared as JSON (advisory: section
+  // 1 says the bodies are JSON, not how they are labelled).
+  if (SHAPE[op])
+    j.that(
+      'conventions.json.content-type',
+      /json/i.test(o.x.headers['content-type'] ?? ''),
+      () => `${what}: a JSON body declared as ${JSON.stringify(o.x.headers['content-type'] ?? '(no content type)')}`,
+      o.x,
+    );
   const body = objectOf(o.x.json);
   j.that(
     'conventions.request-id.on-every-success',

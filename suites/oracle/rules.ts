@@ -74,6 +74,7 @@ export const ORACLE_RULES = [
   'collections.update.updated-at-preserved',
   'conventions.ids.uuid',
   'conventions.json.bodies',
+  'conventions.json.content-type',
   'conventions.request-id.on-every-success',
   'conventions.request-id.unique',
   'conventions.success.status-200',

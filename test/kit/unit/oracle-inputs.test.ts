@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../../kit/core/client.js';
 import type { Owner } from '../../../kit/core/ledger.js';
 import type { Sent } from '../../../suites/oracle/observation.js';
 import { Oracle, type OracleOptions } from '../../../suites/oracle/oracle.js';
+import { answer } from './oracle-exchanges.js';
 
 /**
  * The oracle's judgements of input (suites/oracle/inputs.ts, input-judge.ts, state-refusals.ts) on
@@ -15,29 +15,8 @@ const COLL = '22222222-2222-4222-8222-222222222222';
 const FRESH = '33333333-3333-4333-8333-333333333333';
 const T0 = '2026-01-01T00:00:00.000Z';
 
-/** Answers so far: each gets its own request_id. */
-let answers = 0;
-
-function dateOf(json: unknown): Record<string, string> {
-  const stamp = (json as { updated_at?: unknown } | undefined)?.updated_at;
-  return typeof stamp === 'string' ? { date: new Date(stamp).toUTCString() } : {};
-}
-
-function exchange(method: string, path: string, status: number, json: unknown): Exchange {
-  const body =
-    json === undefined ? undefined : status < 300 ? { request_id: `r${++answers}`, ...(json as object) } : json;
-  return {
-    method,
-    path,
-    requestHeaders: {},
-    status,
-    // A server answers at the time it stamps what it wrote (the oracle judges defaulted timestamps by it).
-    headers: dateOf(json),
-    text: JSON.stringify(body ?? ''),
-    json: body,
-    durationMs: 1,
-  };
-}
+const exchange = (method: string, path: string, status: number, json: unknown) =>
+  answer(method, path, status, json, false);
 
 function send(
   oracle: Oracle,

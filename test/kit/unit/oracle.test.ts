@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../../kit/core/client.js';
 import type { Owner } from '../../../kit/core/ledger.js';
 import { packageRoot } from '../../../spec/paths.js';
 import { loadRules } from '../../../spec/rules.js';
 import type { Sent } from '../../../suites/oracle/observation.js';
 import { Oracle } from '../../../suites/oracle/oracle.js';
 import { ORACLE_RULES } from '../../../suites/oracle/rules.js';
+import { answer } from './oracle-exchanges.js';
 
 /**
  * The oracle on hand-made exchanges: what it must find, and where the document leaves room, what
@@ -18,28 +18,7 @@ const COLL = '22222222-2222-4222-8222-222222222222';
 const T0 = '2026-01-01T00:00:00.000Z';
 const T1 = '2026-01-01T00:00:05.000Z';
 
-/** Answers so far: each gets its own request_id. */
-let answers = 0;
-
-function dateOf(json: unknown): Record<string, string> {
-  const stamp = (json as { updated_at?: unknown } | undefined)?.updated_at;
-  return typeof stamp === 'string' ? { date: new Date(stamp).toUTCString() } : {};
-}
-
-function exchange(method: string, path: string, status: number, json: unknown): Exchange {
-  const body = json === undefined ? undefined : { request_id: `r${++answers}`, ...(json as object) };
-  return {
-    method,
-    path,
-    requestHeaders: {},
-    status,
-    // A server answers at the time it stamps what it wrote (the oracle judges defaulted timestamps by it).
-    headers: dateOf(json),
-    text: JSON.stringify(body ?? ''),
-    json: body,
-    durationMs: 1,
-  };
-}
+const exchange = answer;
 
 /** Sends one request through the oracle and answers it. */
 function send(
@@ -224,6 +203,36 @@ describe('the oracle', () => {
     oracle.answered(pending, { ...exchange('GET', '/v2/collections', 200, list), json: list });
     expect(findings(oracle, 'conventions.request-id.on-every-success')).toHaveLength(1);
     expect(findings(oracle, 'collections.update.fields-applied')[0]?.message).toMatch(/title is "C"/);
+  });
+
+  it('finds a JSON body declared as text where the document shows the shape, and only there', () => {
+    const oracle = new Oracle({ precisionMs: 1, lagMs: 0 });
+    const asText = (x: ReturnType<typeof exchange>) => ({
+      ...x,
+      headers: { ...x.headers, 'content-type': 'text/plain' },
+    });
+    const create = oracle.sending({
+      op: 'createNote',
+      actor: 'primary',
+      ownToken: true,
+      method: 'POST',
+      path: '/v2/notes',
+      params: {},
+      body: { content: 'Alpha\nbody' },
+    });
+    oracle.answered(create, asText(exchange('POST', '/v2/notes', 200, note())));
+    expect(findings(oracle, 'conventions.json.content-type')[0]?.message).toMatch(/declared as "text\/plain"/);
+    // The trash answer's shape is not shown (section 4): how it is labelled is not judged either.
+    const trash = oracle.sending({
+      op: 'trashNote',
+      actor: 'primary',
+      ownToken: true,
+      method: 'POST',
+      path: `/v2/notes/${NOTE}/trash`,
+      params: { note_id: NOTE },
+    });
+    oracle.answered(trash, asText(exchange('POST', `/v2/notes/${NOTE}/trash`, 200, {})));
+    expect(findings(oracle, 'conventions.json.content-type')).toHaveLength(1);
   });
 });
 
