@@ -10,8 +10,10 @@
 // notes by id, one GET after another until the attack is answered: that GET costs the same whatever
 // the attacker holds, so the longest it waited says whether the slow request blocked everyone (a
 // single GET sent at once was mostly answered while the 4 MiB body was still uploading).
-// Budget: 100 ms of server time.
+// Budget: 100 ms of server time, judged on the process's CPU time (every thread); the main thread's
+// share is printed beside it.
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { VOCAB } from './vocab.js';
 
@@ -175,20 +177,22 @@ async function main() {
   console.log(`second user's GET with no other request: at most ${Math.max(...alone)} ms of 20`);
   const rows = [];
   for (let i = 0; i < CASES.length; i++) {
-    const { ms, wall, status, request: req } = await ask({ case: i });
+    const { ms, runs, main, wall, status, request: req } = await ask({ case: i });
     const blocked = await raced(port, probe, req);
-    rows.push([CASES[i].path, CASES[i].what, ms, wall, status, blocked]);
+    rows.push([CASES[i].path, CASES[i].what, ms, runs, main, wall, status, blocked]);
     console.log(
-      `${CASES[i].path}: ${CASES[i].what}: ${ms} ms CPU, ${wall} ms wall (${status}), second user waited ${blocked} ms`,
+      `${CASES[i].path}: ${CASES[i].what}: ${ms} ms CPU (${runs.join(', ')}), main thread ${main} ms, ${wall} ms wall (${status}), second user waited ${blocked} ms`,
     );
   }
   server.kill();
   console.log(`\nWorst cases per text path at ${NOTES.toLocaleString('en-US')} notes (budget ${BUDGET_MS} ms)\n`);
-  console.log('| path | worst input | server CPU time (wall) | status | second user waited |');
-  console.log('|---|---|---|---|---|');
-  for (const [path, what, ms, wall, status, blocked] of rows)
+  console.log(
+    `| path | worst input | server CPU time, worst of ${REPEAT} (each run) | of it on the main thread (10 ms steps) | wall | status | second user waited |`,
+  );
+  console.log('|---|---|---|---|---|---|---|');
+  for (const [path, what, ms, runs, main, wall, status, blocked] of rows)
     console.log(
-      `| ${path} | ${what} | ${ms} ms (${wall} ms) | ${status} | ${blocked} ms${blocked > BUDGET_MS ? ' (blocked)' : ''} |`,
+      `| ${path} | ${what} | ${ms} ms (${runs.join(', ')}) | ${main} ms | ${wall} ms | ${status} | ${blocked} ms${blocked > BUDGET_MS ? ' (blocked)' : ''} |`,
     );
   const over = rows.filter((r) => r[2] > BUDGET_MS);
   console.log(
@@ -231,6 +235,20 @@ async function raced(port, probe, [method, url, body] = []) {
   return Math.round(waited);
 }
 
+/**
+ * CPU time of this process's main thread, in ms, from /proc (Linux; 10 ms steps). process.cpuUsage
+ * counts every thread, V8's compiler and GC helpers too: on a request's first run they add tens of
+ * ms that block nobody, while the main thread's time is what another user waits for.
+ */
+function mainThreadMs() {
+  try {
+    const fields = readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 async function serve() {
   const { createFake } = await import('../dist/fake/index.js');
   const fake = await createFake({ users: [ATTACKER, VICTIM], port: 0 });
@@ -268,22 +286,28 @@ async function serve() {
     const [method, url, body] = req;
     const text = body === undefined ? undefined : JSON.stringify(body);
     let worst = 0;
+    let main = 0;
     let wall = 0;
     let status = 0;
+    const runs = [];
     for (let r = 0; r < REPEAT; r++) {
       // A write first where the case is about caches a write invalidates.
       if (c.touch) call('POST', '/v2/notes', { content: `touch ${r}` });
       // CPU time of this process (the request is handled synchronously): the machine may be shared,
       // and wall time would count other processes' turns on the cores.
       const cpu = process.cpuUsage();
+      const mainBefore = mainThreadMs();
       const started = performance.now();
       status = call(method, url, undefined, text).status;
       const used = process.cpuUsage(cpu);
+      runs.push(Math.round((used.user + used.system) / 1000));
       worst = Math.max(worst, (used.user + used.system) / 1000);
+      // Ticks of 10 ms: a short request may be charged a whole tick; it cannot exceed the process's time.
+      main = Math.max(main, Math.min(mainThreadMs() - mainBefore, Math.round((used.user + used.system) / 1000)));
       wall = Math.max(wall, performance.now() - started);
     }
     if (c.touch) call('POST', '/v2/notes', { content: 'touch again' });
-    process.send({ ms: Math.round(worst), wall: Math.round(wall), status, request: req });
+    process.send({ ms: Math.round(worst), runs, main, wall: Math.round(wall), status, request: req });
   });
   process.send({ port: Number(new URL(fake.url).port), victimNote });
 }
