@@ -125,6 +125,25 @@ const ALL_CASES = [
     what: `note create, 200,000 characters of ${label}`,
     request: () => ['POST', '/v2/notes', { content: `x\n${fill(unit, 199_990)}` }],
   })),
+  // A user with 10 notes while the attacker holds NOTES: their cost must not grow with the attacker's.
+  {
+    path: 'one user among many',
+    what: `note list of a user with 10 notes (another holds ${NOTES.toLocaleString('en-US')})`,
+    request: () => ['GET', '/v2/notes?limit=100'],
+    as: VICTIM,
+  },
+  {
+    path: 'one user among many',
+    what: 'note search of a user with 10 notes, 4 MiB query of all corpus terms',
+    request: () => ['POST', '/v2/notes/search?limit=50', queryBody(`${allTerms} `)],
+    as: VICTIM,
+  },
+  {
+    path: 'one user among many',
+    what: 'related notes of a note of a user with 10 notes',
+    request: (_ids, _corpus, victimNotes) => ['GET', `/v2/notes/${victimNotes[0]}/related-notes?limit=20`],
+    as: VICTIM,
+  },
   {
     path: 'cursors',
     what: 'note list, an 8 KiB forged cursor',
@@ -178,7 +197,7 @@ async function main() {
   const rows = [];
   for (let i = 0; i < CASES.length; i++) {
     const { ms, runs, main, wall, status, request: req } = await ask({ case: i });
-    const blocked = await raced(port, probe, req);
+    const blocked = await raced(port, probe, req, CASES[i].as);
     rows.push([CASES[i].path, CASES[i].what, ms, runs, main, wall, status, blocked]);
     console.log(
       `${CASES[i].path}: ${CASES[i].what}: ${ms} ms CPU (${runs.join(', ')}), main thread ${main} ms, ${wall} ms wall (${status}), second user waited ${blocked} ms`,
@@ -204,7 +223,7 @@ async function main() {
  * The attack over HTTP (if any) and, from 2 ms later until it is answered, the second user's GETs
  * one after another: answers the longest a GET waited, in ms.
  */
-async function raced(port, probe, [method, url, body] = []) {
+async function raced(port, probe, [method, url, body] = [], as = ATTACKER) {
   const send = (m, u, b, token) =>
     new Promise((resolve) => {
       const payload = b === undefined ? undefined : JSON.stringify(b);
@@ -226,7 +245,7 @@ async function raced(port, probe, [method, url, body] = []) {
       req.end(payload);
     });
   let answered = method === undefined;
-  const attack = answered ? undefined : send(method, url, body, ATTACKER).then(() => (answered = true));
+  const attack = answered ? undefined : send(method, url, body, as).then(() => (answered = true));
   await new Promise((r) => setTimeout(r, 2));
   let waited = 0;
   do waited = Math.max(waited, await send('GET', probe, undefined, VICTIM));
@@ -253,11 +272,11 @@ async function serve() {
   const { createFake } = await import('../dist/fake/index.js');
   const fake = await createFake({ users: [ATTACKER, VICTIM], port: 0 });
   /** `text` is the body already serialised (the timed call), else `body` is. */
-  const call = (method, url, body, text = body === undefined ? undefined : JSON.stringify(body)) =>
+  const call = (method, url, body, text = body === undefined ? undefined : JSON.stringify(body), as = ATTACKER) =>
     fake.handle({
       method,
       url,
-      headers: { authorization: `Bearer ${ATTACKER}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${as}`, 'content-type': 'application/json' },
       ...(text === undefined ? {} : { body: text }),
     });
   let seed = 42;
@@ -279,10 +298,14 @@ async function serve() {
     headers: { authorization: `Bearer ${VICTIM}`, 'content-type': 'application/json' },
     body: JSON.stringify({ content: 'victim note' }),
   }).json.id;
+  const victimNotes = Array.from(
+    { length: 10 },
+    () => call('POST', '/v2/notes', { content: `${words(3)}\n${words(27)}` }, undefined, VICTIM).json.id,
+  );
   process.on('message', ({ case: i }) => {
     const c = CASES[i];
     const ids = (c.setup ?? []).map(([m, u, b]) => call(m, u, b).json.id);
-    const req = c.request(ids, corpus);
+    const req = c.request(ids, corpus, victimNotes);
     const [method, url, body] = req;
     const text = body === undefined ? undefined : JSON.stringify(body);
     let worst = 0;
@@ -298,7 +321,7 @@ async function serve() {
       const cpu = process.cpuUsage();
       const mainBefore = mainThreadMs();
       const started = performance.now();
-      status = call(method, url, undefined, text).status;
+      status = call(method, url, undefined, text, c.as).status;
       const used = process.cpuUsage(cpu);
       runs.push(Math.round((used.user + used.system) / 1000));
       worst = Math.max(worst, (used.user + used.system) / 1000);
