@@ -189,7 +189,8 @@ async function main() {
       server.once('message', resolve);
       server.send(message);
     });
-  const { port, victimNote } = await new Promise((resolve) => server.once('message', resolve));
+  const { port, victimNote, startUp, warmUp } = await new Promise((resolve) => server.once('message', resolve));
+  console.log(`start-up (createFake, listening): ${startUp} ms ${warmUp ? 'with' : 'without'} the compiler warm-up`);
   const probe = `/v2/notes/${victimNote}`;
   const alone = [];
   for (let i = 0; i < 20; i++) alone.push(await raced(port, probe));
@@ -270,7 +271,11 @@ function mainThreadMs() {
 
 async function serve() {
   const { createFake } = await import('../dist/fake/index.js');
-  const fake = await createFake({ users: [ATTACKER, VICTIM], port: 0 });
+  // BENCH_WARM_UP=0 starts the fake without its compiler warm-up (fake/warm-up.ts), for comparison.
+  const warmUp = process.env.BENCH_WARM_UP !== '0';
+  const started = performance.now();
+  const fake = await createFake({ users: [ATTACKER, VICTIM], port: 0, warmUp });
+  const startUp = Math.round(performance.now() - started);
   /** `text` is the body already serialised (the timed call), else `body` is. */
   const call = (method, url, body, text = body === undefined ? undefined : JSON.stringify(body), as = ATTACKER) =>
     fake.handle({
@@ -332,5 +337,5 @@ async function serve() {
     if (c.touch) call('POST', '/v2/notes', { content: 'touch again' });
     process.send({ ms: Math.round(worst), runs, main, wall: Math.round(wall), status, request: req });
   });
-  process.send({ port: Number(new URL(fake.url).port), victimNote });
+  process.send({ port: Number(new URL(fake.url).port), victimNote, startUp, warmUp });
 }
