@@ -52,9 +52,9 @@ function generator(seed: number) {
   };
 }
 
-const NOTES = 300;
+const NOTES = 200;
 const VOCABULARY = 300;
-const ROUNDS = 12;
+const ROUNDS = 10;
 
 function warmUp(core: FakeCore, owner: string, reader: string, call: Call): void {
   const rand = generator(7);
@@ -89,7 +89,8 @@ function warmUp(core: FakeCore, owner: string, reader: string, call: Call): void
   // loops, and a small corpus keeps each call cheap.
   for (let round = 0; round < ROUNDS; round++) {
     const token = round % 4 === 3 ? reader : owner;
-    if (round % 8 === 0) call(owner, 'POST', '/v2/notes', { content: `touch ${round}` });
+    // A write first: related notes then recompute the norms of the caller's notes.
+    call(owner, 'POST', '/v2/notes', { content: `touch ${round}` });
     call(token, 'POST', '/v2/notes/search?limit=50', { query: round % 4 === 0 ? longQuery : all });
     call(token, 'POST', '/v2/notes/search', { query: `${words(4)} zzunknown` });
     if (round % 4 === 1) {
