@@ -4,7 +4,8 @@
 // Reports GET-note and create-note throughput next to a bare node:http JSON server, search and
 // related-notes latency percentiles at 100k notes, RSS after seeding 100k notes (plain and
 // --generate), RSS after --generate 1,000,000 (BENCH_GENERATE_MAX; 0 skips it) and the one line
-// a heap too small for it answers. bench/worst-cases.js times the worst input per text path.
+// a heap too small for it answers, then the table of bench/worst-cases.js: the worst input per
+// text path (BENCH_WORST=0 skips it).
 import { fork, spawnSync } from 'node:child_process';
 import autocannon from 'autocannon';
 import { VOCAB } from './vocab.js';
@@ -170,3 +171,9 @@ const errors =
   generatedRelated.errors +
   generatedRelated.non2xx;
 if (errors > 0) console.log(`\nWARNING: ${errors} errors or non-2xx responses during the runs`);
+
+// The worst input per text path, each timed in the server process (issue 19: none above 100 ms).
+if (process.env.BENCH_WORST !== '0') {
+  console.log('');
+  spawnSync(process.execPath, [new URL('./worst-cases.js', import.meta.url).pathname], { stdio: 'inherit' });
+}

@@ -62,6 +62,8 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
     ...(values['no-cors'] ? { cors: false } : {}),
     ...(log ? { log: (entry) => log.write(formatLogLine(entry)) } : {}),
     report: (line) => err(`notes-conformance fake: ${line}`),
+    // A client's first requests are not left to V8's interpreter (fake/warm-up.ts; answers unchanged).
+    warmUp: true,
     ...dataOptions(values),
   };
   let fake: Fake;

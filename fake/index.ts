@@ -12,6 +12,7 @@ import { createCore } from './instance.js';
 import * as fixtureOps from './service/fixtures.js';
 import type { View } from './service/views.js';
 import type { Store } from './store/store.js';
+import { warmUpOnce } from './warm-up.js';
 
 export { anchoredClock, type Clock, ManualClock, systemClock } from './clock.js';
 export type { FakeOptions, FakeUserOption } from './config.js';
@@ -83,6 +84,11 @@ export interface CreateFakeOptions extends FakeOptions {
   answers?: Partial<AnswerLimits>;
   /** Where `state` reports a failed or recovered save, one line each (default: standard error). */
   report?: (line: string) => void;
+  /**
+   * Warm V8's compiler up on a throwaway fake before answering, once per process (default off;
+   * the CLI turns it on). Changes no answer; see warm-up.ts.
+   */
+  warmUp?: boolean;
 }
 
 /** Starts a reference fake; by default it listens on an ephemeral port of 127.0.0.1. */
@@ -129,6 +135,7 @@ async function startFake(
   const serve = durable ? durableServe(core, durable) : (request: FakeRequest) => core.serve(request);
   let server: Server | undefined;
   let url: string | undefined;
+  if (options.warmUp) warmUpOnce();
   if (options.listen !== false) {
     const { headersMs, bodyMs, idleMs } = config.timeouts;
     const handler = nodeHandler(core, {

@@ -106,13 +106,12 @@ export function containsAll(ctx: ServiceContext, wanted: ContainsFilter, run: ()
  */
 export function owningAll(ctx: ServiceContext, userId: string, run: () => View, except?: string): View {
   const { search } = ctx.store;
-  const changed: Array<{ note: { ownerId: string; seq: number }; saved: string }> = [];
+  const changed: Array<{ note: NoteRecord; saved: string }> = [];
   for (const note of ctx.store.notes.values()) {
     if (note.id === except || note.ownerId === userId) continue;
-    const writable = note as { ownerId: string; seq: number };
     search.remove(note.seq);
-    changed.push({ note: writable, saved: note.ownerId });
-    writable.ownerId = userId;
+    changed.push({ note, saved: note.ownerId });
+    ctx.store.refileNote(note, userId);
     search.add(note.seq);
   }
   try {
@@ -121,8 +120,10 @@ export function owningAll(ctx: ServiceContext, userId: string, run: () => View, 
     for (const { note, saved } of changed) {
       if (note.ownerId !== userId) continue;
       search.remove(note.seq);
-      note.ownerId = saved;
-      if (ctx.store.notesBySeq[note.seq] === note) search.add(note.seq);
+      if (ctx.store.notesBySeq[note.seq] === note) {
+        ctx.store.refileNote(note, saved);
+        search.add(note.seq);
+      } else (note as { ownerId: string }).ownerId = saved;
     }
   }
 }

@@ -1,7 +1,8 @@
 import { FEATURE, type NoteRecord, type UserRecord } from '../store/records.js';
+import { MergedWalk, type OrderedWalk } from '../store/sorted-index.js';
 import type { ServiceContext } from './context.js';
 import { decodeCursor, encodeCursor, filtersHash, pageOf } from './paging.js';
-import { canSeeNote, requireCollection } from './permissions.js';
+import { canSeeNote, notesSharedWith, requireCollection } from './permissions.js';
 import type { OrderField, TimestampField } from './policy.js';
 import { timestampField } from './time.js';
 import { boolParam, checkUuid, enumParam, type Input, intParam } from './validate.js';
@@ -114,6 +115,23 @@ export function listKey(note: NoteRecord, orderBy: OrderField): number {
   return orderBy === 'created_at' ? note.createdAt : note.updatedAt;
 }
 
+/**
+ * The notes a user's list walks, in list order: their own notes and the notes shared with them,
+ * never every user's (a user with 10 notes paid for another's 100,000 for the list's total).
+ */
+function visibleInOrder(ctx: ServiceContext, user: UserRecord, orderBy: OrderField): OrderedWalk<NoteRecord> {
+  const { store } = ctx;
+  // Seam: a server that checks no ownership shows every user's notes: its list walks them all.
+  if (ctx.broken('auth.scope.notes-unchecked'))
+    return orderBy === 'created_at' ? store.notesByCreated : store.notesByUpdated;
+  const own = store.notesOf(user.id);
+  const ownInOrder = orderBy === 'created_at' ? own.byCreated : own.byUpdated;
+  const shared = notesSharedWith(ctx, user);
+  if (shared.length === 0) return ownInOrder;
+  const extra = shared.map((note) => ({ key: listKey(note, orderBy), item: note }));
+  return new MergedWalk(ownInOrder, extra, (note) => note.id);
+}
+
 /** GET /v2/notes: the visible active notes matching the filters, a cursor page at a time; total counts them all. */
 export function listNotes(ctx: ServiceContext, user: UserRecord, query: Input): View {
   const { max, fallback } = ctx.policy.notesList;
@@ -125,7 +143,7 @@ export function listNotes(ctx: ServiceContext, user: UserRecord, query: Input): 
   const after = query.cursor === undefined ? undefined : decodeCursor(String(query.cursor), key, true);
 
   const { orderBy, bounds, collectionId, contains } = filters;
-  const index = orderBy === 'created_at' ? ctx.store.notesByCreated : ctx.store.notesByUpdated;
+  const index = visibleInOrder(ctx, user, orderBy);
   const matches = (note: NoteRecord): boolean => {
     return (
       note.trashedAt === null &&

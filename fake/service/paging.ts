@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SortedIndex } from '../store/sorted-index.js';
+import type { OrderedWalk } from '../store/sorted-index.js';
 import { DomainError, invalid } from './errors.js';
 
 /** What a cursor carries: the position after the last item, and a hash of the filters it belongs to. */
@@ -58,7 +58,7 @@ export interface Page<T> {
  * cursor position; total counts every match. `keyOf` gives a record's sort key for the next cursor.
  */
 export function pageOf<T extends { readonly id: string }>(
-  index: SortedIndex<T>,
+  index: OrderedWalk<T>,
   descending: boolean,
   after: { key: number; id: string } | undefined,
   limit: number,

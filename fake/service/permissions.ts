@@ -64,6 +64,27 @@ export function requireCollection(
   return collection;
 }
 
+/**
+ * Notes of other owners the caller can see, found from the grants the caller holds (on a note, or
+ * on a collection holding it), each once, in the order the grants were made.
+ */
+export function notesSharedWith(ctx: ServiceContext, user: UserRecord): NoteRecord[] {
+  const { store } = ctx;
+  if (store.grants.size === 0) return [];
+  const found = new Set<NoteRecord>();
+  const consider = (noteId: string) => {
+    const note = store.notes.get(noteId);
+    if (note && note.ownerId !== user.id && canSeeNote(ctx, user, note)) found.add(note);
+  };
+  for (const [resourceId, levels] of store.grants) {
+    if (!levels.has(user.id)) continue;
+    const collection = store.collections.get(resourceId);
+    if (collection) for (const noteId of collection.noteIds) consider(noteId);
+    else consider(resourceId);
+  }
+  return [...found];
+}
+
 export function canSeeNote(ctx: ServiceContext, user: UserRecord, note: NoteRecord): boolean {
   return note.ownerId === user.id || noteLevel(ctx, user, note) !== undefined;
 }

@@ -1,7 +1,7 @@
 import type { UserRecord } from '../store/records.js';
 import type { CorpusView } from '../store/search-index.js';
 import type { ServiceContext } from './context.js';
-import { canSeeNote } from './permissions.js';
+import { notesSharedWith } from './permissions.js';
 
 /**
  * The notes whose statistics rank and score the caller's search and related notes: every note
@@ -15,18 +15,5 @@ export function relevanceView(ctx: ServiceContext, user: UserRecord): CorpusView
 
 /** Handles of other owners' notes the caller can see, found from the grants held by the caller. */
 function sharedNoteSeqs(ctx: ServiceContext, user: UserRecord): number[] {
-  const { store } = ctx;
-  if (store.grants.size === 0) return [];
-  const seqs = new Set<number>();
-  const consider = (noteId: string) => {
-    const note = store.notes.get(noteId);
-    if (note && note.ownerId !== user.id && canSeeNote(ctx, user, note)) seqs.add(note.seq);
-  };
-  for (const [resourceId, levels] of store.grants) {
-    if (!levels.has(user.id)) continue;
-    const collection = store.collections.get(resourceId);
-    if (collection) for (const noteId of collection.noteIds) consider(noteId);
-    else consider(resourceId);
-  }
-  return [...seqs];
+  return notesSharedWith(ctx, user).map((note) => note.seq);
 }

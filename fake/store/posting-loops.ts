@@ -63,17 +63,22 @@ export function markAll(pairs: Int32Array, length: number, marks: Uint8Array): v
   for (let i = 0; i < length; i += 2) marks[pairs[i]!] = 1;
 }
 
-/** One term's share of the related-notes dot products: weight x (1 + ln tf) per document. */
+/**
+ * One term's share of the related-notes dot products: weight x (1 + ln tf) per candidate (a
+ * document `marks` holds); other documents are skipped.
+ */
 export function addRelated(
   pairs: Int32Array,
   length: number,
   weight: number,
   scores: Float64Array,
+  marks: Uint8Array,
   touched: Int32Array,
   count: number,
 ): number {
   for (let i = 0; i < length; i += 2) {
     const seq = pairs[i]!;
+    if (marks[seq] === 0) continue;
     const tf = pairs[i + 1]!;
     if (scores[seq] === 0) touched[count++] = seq;
     scores[seq]! += weight * (tf < 256 ? LOG_TF[tf]! : 1 + Math.log(tf));

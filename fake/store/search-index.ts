@@ -209,6 +209,14 @@ export class SearchIndex {
       .slice(0, RELATED_QUERY_TERMS);
     const { scores, marks, touched } = this;
     const heap = new TopK(k, tieBreak);
+    // Candidates first: only they are scored (a subject holding every term touched every document
+    // for a dot product most of them then dropped). Each candidate sums the same terms in the same
+    // order as before, so its score is the same double.
+    for (const [term] of strongest) {
+      const list = view.ownPostings(term);
+      if (list) markAll(this.reader.pairs(list), list.length, marks);
+      if (!view.ownOnly) view.eachSharedPosting(term, (other) => void (marks[other] = 1));
+    }
     let count = 0;
     for (const [term, weight] of query) {
       // The subject's unit weight (weight x idf) times the candidate's idf: the candidate's own
@@ -216,17 +224,13 @@ export class SearchIndex {
       const idf = view.idf(term);
       const w = weight * idf * idf;
       const list = view.ownPostings(term);
-      if (list) count = addRelated(this.reader.pairs(list), list.length, w, scores, touched, count);
+      if (list) count = addRelated(this.reader.pairs(list), list.length, w, scores, marks, touched, count);
       if (!view.ownOnly)
         view.eachSharedPosting(term, (other, tf) => {
+          if (marks[other] === 0) return;
           if (scores[other] === 0) touched[count++] = other;
           scores[other]! += w * logTf(tf);
         });
-    }
-    for (const [term] of strongest) {
-      const list = view.ownPostings(term);
-      if (list) markAll(this.reader.pairs(list), list.length, marks);
-      if (!view.ownOnly) view.eachSharedPosting(term, (other) => void (marks[other] = 1));
     }
     takeRelated(heap, touched, count, scores, marks, seq, norms, accept);
     return heap.sorted();

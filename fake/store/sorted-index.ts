@@ -105,22 +105,42 @@ export class SortedIndex<T = string> {
     // biome-ignore lint/suspicious/noConfusingVoidType: a visitor that returns nothing means "go on"
     visit: (item: T) => boolean | void,
   ): void {
-    this.settle();
+    // startOf settles the pending inserts first (a merge replaces the arrays).
+    const start = this.startOf(descending, after);
     const items = this.items;
     if (descending) {
-      for (let i = after ? this.lowerBound(after.key, after.id) - 1 : items.length - 1; i >= 0; i--) {
+      for (let i = start; i >= 0; i--) {
         if (visit(items[i]!) === false) return;
       }
     } else {
-      let i = 0;
-      if (after) {
-        i = this.lowerBound(after.key, after.id);
-        if (i < items.length && this.idOf(items[i]!) === after.id && this.keys[i] === after.key) i++;
-      }
-      for (; i < items.length; i++) {
+      for (let i = start; i < items.length; i++) {
         if (visit(items[i]!) === false) return;
       }
     }
+  }
+
+  /**
+   * The position a walk starts at: the first entry strictly after the (key, id) pair in the walk's
+   * direction (-1 or length when none), or the first or last entry without a pair.
+   */
+  startOf(descending: boolean, after: { key: number; id: string } | undefined): number {
+    this.settle();
+    const items = this.items;
+    if (descending) return after ? this.lowerBound(after.key, after.id) - 1 : items.length - 1;
+    if (!after) return 0;
+    const i = this.lowerBound(after.key, after.id);
+    return i < items.length && this.idOf(items[i]!) === after.id && this.keys[i] === after.key ? i + 1 : i;
+  }
+
+  /** The id of the entry at a position of `settled`. */
+  idAt(i: number): string {
+    return this.idOf(this.items[i]!);
+  }
+
+  /** Entries in order, for a walk from startOf (settled by it). */
+  get settled(): { readonly keys: readonly number[]; readonly items: readonly T[] } {
+    this.settle();
+    return { keys: this.keys, items: this.items };
   }
 
   /** Merges the pending inserts: one at a time when few, else sorted and merged in one pass. */
@@ -169,3 +189,69 @@ export class SortedIndex<T = string> {
     this.items = items;
   }
 }
+
+/** What a page walks: a SortedIndex, or one merged with a few more entries (MergedWalk). */
+export interface OrderedWalk<T> {
+  forEach(
+    descending: boolean,
+    after: { key: number; id: string } | undefined,
+    // biome-ignore lint/suspicious/noConfusingVoidType: a visitor that returns nothing means "go on"
+    visit: (item: T) => boolean | void,
+  ): void;
+}
+
+/**
+ * A SortedIndex and a few more entries walked as one index, in the same (key, id) order: a user's
+ * own notes and the notes of other owners shared with them. The extra entries must not be in the
+ * index; they are sorted once here.
+ */
+export class MergedWalk<T> implements OrderedWalk<T> {
+  private readonly extraKeys: number[];
+  private readonly extraIds: string[];
+  private readonly extraItems: T[];
+
+  constructor(
+    private readonly index: SortedIndex<T>,
+    extra: ReadonlyArray<{ key: number; item: T }>,
+    idOf: (item: T) => string,
+  ) {
+    const entries = extra.map(({ key, item }) => ({ key, id: idOf(item), item }));
+    entries.sort((a, b) => a.key - b.key || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    this.extraKeys = entries.map((e) => e.key);
+    this.extraIds = entries.map((e) => e.id);
+    this.extraItems = entries.map((e) => e.item);
+  }
+
+  forEach(
+    descending: boolean,
+    after: { key: number; id: string } | undefined,
+    // biome-ignore lint/suspicious/noConfusingVoidType: a visitor that returns nothing means "go on"
+    visit: (item: T) => boolean | void,
+  ): void {
+    let i = this.index.startOf(descending, after);
+    const { keys, items } = this.index.settled;
+    const { extraKeys, extraIds, extraItems } = this;
+    const n = extraItems.length;
+    // (key, id) of main entry i before extra entry j.
+    const mainFirst = (i: number, j: number) => before(keys[i]!, this.index.idAt(i), extraKeys[j]!, extraIds[j]!);
+    if (descending) {
+      let j = n - 1;
+      if (after) while (j >= 0 && !before(extraKeys[j]!, extraIds[j]!, after.key, after.id)) j--;
+      while (i >= 0 || j >= 0) {
+        const fromMain = j < 0 || (i >= 0 && !mainFirst(i, j));
+        if (visit(fromMain ? items[i--]! : extraItems[j--]!) === false) return;
+      }
+    } else {
+      let j = 0;
+      if (after) while (j < n && !before(after.key, after.id, extraKeys[j]!, extraIds[j]!)) j++;
+      while (i < items.length || j < n) {
+        const fromMain = j >= n || (i < items.length && mainFirst(i, j));
+        if (visit(fromMain ? items[i++]! : extraItems[j++]!) === false) return;
+      }
+    }
+  }
+}
+
+/** Whether (key, id) sorts before (otherKey, otherId). */
+const before = (key: number, id: string, otherKey: number, otherId: string) =>
+  key < otherKey || (key === otherKey && id < otherId);

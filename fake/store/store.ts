@@ -16,6 +16,17 @@ import { TitleIndex } from './title-index.js';
 const SNAPSHOT_CAPACITY = 10_000;
 const idOf = (record: { readonly id: string }) => record.id;
 
+/** One owner's notes in list order: what a user's list walks instead of every user's notes. */
+export interface OwnerNotes {
+  readonly byCreated: SortedIndex<NoteRecord>;
+  readonly byUpdated: SortedIndex<NoteRecord>;
+}
+
+const NO_NOTES: OwnerNotes = {
+  byCreated: new SortedIndex<NoteRecord>(idOf),
+  byUpdated: new SortedIndex<NoteRecord>(idOf),
+};
+
 /**
  * All state of one fake instance, with the indexes kept in step by the mutation methods below.
  * The store enforces no rule of the API: validation, permissions and domain rules live in
@@ -31,6 +42,13 @@ export class Store {
   readonly grants = new Map<string, Map<string, Level>>();
   readonly notesByCreated = new SortedIndex<NoteRecord>(idOf);
   readonly notesByUpdated = new SortedIndex<NoteRecord>(idOf);
+  /**
+   * The same two orders per owner (the owner a note was inserted under; owningAll in
+   * faults/query-support.ts re-files pretended notes with refileNote). A user's list walks their
+   * own notes and the few shared with them: with the global indexes alone, the list of a user with
+   * 10 notes walked the 100,000 notes of another user for its total.
+   */
+  private readonly notesByOwner = new Map<string, OwnerNotes>();
   readonly collectionsByCreated = new SortedIndex<CollectionRecord>(idOf);
   readonly collectionsByUpdated = new SortedIndex<CollectionRecord>(idOf);
   /**
@@ -59,6 +77,7 @@ export class Store {
     for (const map of [this.users, this.usersByToken, this.notes, this.collections, this.grants, this.snapshots])
       map.clear();
     this.notesBySeq.length = 0;
+    this.notesByOwner.clear();
     this.captures.length = 0;
     for (const index of [
       this.notesByCreated,
@@ -97,7 +116,41 @@ export class Store {
     this.notesBySeq[note.seq] = note;
     this.notesByCreated.insert(note.createdAt, note);
     this.notesByUpdated.insert(note.updatedAt, note);
+    this.fileUnderOwner(note);
     this.search.add(note.seq);
+  }
+
+  /** The owner's notes in list order (empty indexes for a user without notes). */
+  notesOf(ownerId: string): OwnerNotes {
+    return this.notesByOwner.get(ownerId) ?? NO_NOTES;
+  }
+
+  /**
+   * Moves a note's entries to another owner's indexes and sets its owner (the search index is the
+   * caller's to re-file): for faults that pretend the caller owns other users' notes.
+   */
+  refileNote(note: NoteRecord, ownerId: string): void {
+    this.unfileFromOwner(note);
+    (note as { ownerId: string }).ownerId = ownerId;
+    this.fileUnderOwner(note);
+  }
+
+  private fileUnderOwner(note: NoteRecord): void {
+    let own = this.notesByOwner.get(note.ownerId);
+    if (!own) {
+      own = { byCreated: new SortedIndex<NoteRecord>(idOf), byUpdated: new SortedIndex<NoteRecord>(idOf) };
+      this.notesByOwner.set(note.ownerId, own);
+    }
+    own.byCreated.insert(note.createdAt, note);
+    own.byUpdated.insert(note.updatedAt, note);
+  }
+
+  private unfileFromOwner(note: NoteRecord): void {
+    const own = this.notesByOwner.get(note.ownerId);
+    if (!own) return;
+    own.byCreated.remove(note.createdAt, note.id);
+    own.byUpdated.remove(note.updatedAt, note.id);
+    if (own.byCreated.size === 0) this.notesByOwner.delete(note.ownerId);
   }
 
   /** Replaces content-derived fields and re-indexes the note for search. */
@@ -111,11 +164,13 @@ export class Store {
 
   setNoteUpdatedAt(note: NoteRecord, updatedAt: number): void {
     this.notesByUpdated.move(note.updatedAt, updatedAt, note.id);
+    this.notesByOwner.get(note.ownerId)?.byUpdated.move(note.updatedAt, updatedAt, note.id);
     note.updatedAt = updatedAt;
   }
 
   setNoteCreatedAt(note: NoteRecord, createdAt: number): void {
     this.notesByCreated.move(note.createdAt, createdAt, note.id);
+    this.notesByOwner.get(note.ownerId)?.byCreated.move(note.createdAt, createdAt, note.id);
     note.createdAt = createdAt;
   }
 
@@ -123,6 +178,7 @@ export class Store {
     for (const collectionId of note.collectionIds) this.collections.get(collectionId)?.noteIds.delete(note.id);
     this.notesByCreated.remove(note.createdAt, note.id);
     this.notesByUpdated.remove(note.updatedAt, note.id);
+    this.unfileFromOwner(note);
     this.search.remove(note.seq);
     this.notes.delete(note.id);
     this.notesBySeq[note.seq] = undefined;

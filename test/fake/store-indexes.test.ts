@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SearchIndex, termFrequencies, tokenize } from '../../fake/store/search-index.js';
-import { SortedIndex } from '../../fake/store/sorted-index.js';
+import { MergedWalk, SortedIndex } from '../../fake/store/sorted-index.js';
 
 describe('sorted index (deferred out-of-order inserts)', () => {
   it('answers as a sorted list would, under random inserts, removes and moves', () => {
@@ -80,6 +80,42 @@ describe('sorted index (deferred out-of-order inserts)', () => {
         expect(seen).toEqual(sorted.map(([, id]) => id));
       }),
       { numRuns: 300, seed: 17 },
+    );
+  });
+});
+
+describe('merged walk (own notes and shared ones, as one index)', () => {
+  it('walks an index and extra entries as one index holding both would, from any cursor, either way', () => {
+    const entry = fc.record({ key: fc.integer({ min: 0, max: 20 }), id: fc.integer({ min: 0, max: 300 }) });
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(entry, { selector: (e) => e.id, maxLength: 60 }),
+        fc.array(fc.boolean(), { minLength: 60, maxLength: 60 }),
+        fc.option(entry),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 70 }),
+        (entries, inExtra, cursor, descending, stopAfter) => {
+          const index = new SortedIndex();
+          const whole = new SortedIndex();
+          const extra: Array<{ key: number; item: string }> = [];
+          entries.forEach((e, i) => {
+            const id = `n${e.id}`;
+            whole.insert(e.key, id);
+            if (inExtra[i]) extra.push({ key: e.key, item: id });
+            else index.insert(e.key, id);
+          });
+          const after = cursor === null ? undefined : { key: cursor.key, id: `n${cursor.id}` };
+          const walk = (w: { forEach: SortedIndex['forEach'] }) => {
+            const seen: string[] = [];
+            w.forEach(descending, after, (id) => {
+              seen.push(id);
+              return seen.length < stopAfter;
+            });
+            return seen;
+          };
+          expect(walk(new MergedWalk(index, extra, (id) => id))).toEqual(walk(whole));
+        },
+      ),
     );
   });
 });
