@@ -33,8 +33,9 @@ async function answers(warmUp: boolean): Promise<string[]> {
 
 describe('compiler warm-up (fake/warm-up.ts)', () => {
   it('runs once per process on a throwaway fake and changes no answer, ids and counts included', async () => {
+    // The fast tier shares a worker between files (vitest isolate: false): another file's fake
+    // may have warmed this process already, so the cold run is not asserted cold.
     const cold = await answers(false);
-    expect(isWarm()).toBe(false);
     const warm = await answers(true);
     expect(isWarm()).toBe(true);
     expect(warm).toEqual(cold);
