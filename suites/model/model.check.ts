@@ -41,6 +41,7 @@ const CORE_RULES = [
   'notes.set-created-at.not-future',
   'notes.set-created-at.trashed-refused',
   'notes.set-created-at.original-creation-bound',
+  'notes.set-created-at.version-unchanged',
   'notes.trash.readable-by-id',
   'notes.delete.permanent',
   'membership.add.links',

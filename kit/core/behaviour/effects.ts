@@ -39,7 +39,8 @@ export function noteCreated(world: World, c: NoteCreate, by: Exchange): KnownNot
   const n = world.note(c.id, c.owner);
   n.clock.lastEndSeq = c.endSeq ?? 0;
   n.clock.lastEndAt = c.endedAt ?? 0;
-  if (c.content !== undefined) n.content = { value: c.content, rule: 'notes.create.content-stored', by };
+  if (c.content !== undefined)
+    n.content = { value: c.content, rule: 'notes.create.content-stored', by, origin: 'notes.create.content-stored' };
   if (c.title !== undefined) n.title = { value: c.title, rule: 'notes.title.first-line', by };
   if (c.version !== undefined) n.version = { value: c.version, rule: 'notes.update.version-from-read-or-write', by };
   if (c.createdAt !== undefined) {
@@ -94,7 +95,13 @@ export function noteUpdated(n: KnownNote, u: NoteUpdate, by: Exchange): void {
   const before = n.version?.value ?? n.unsettledVersion;
   if (before !== undefined && before !== u.version) n.stale.push({ value: before, by: 'update' });
   n.unsettledVersion = undefined;
-  if (u.content !== undefined) n.content = { value: u.content, rule: 'notes.update.content-replaced', by };
+  if (u.content !== undefined)
+    n.content = {
+      value: u.content,
+      rule: 'notes.update.content-replaced',
+      by,
+      origin: 'notes.update.content-replaced',
+    };
   n.title = u.title === undefined ? undefined : { value: u.title, rule: 'notes.title.first-line', by };
   n.version =
     u.version === undefined ? undefined : { value: u.version, rule: 'notes.update.version-from-read-or-write', by };
@@ -343,4 +350,19 @@ export function learnTrashed(n: KnownNote, trashedAt: unknown, by: Exchange): vo
     rule: trashedAt === null ? 'notes.trashed-at.null-when-active' : 'notes.read.trashed-included',
     by,
   };
+}
+
+/**
+ * The collections a read shows holding the note, after a request whose effect the document does
+ * not settle was accepted: the state follows the read (only the actor's own collections it knows).
+ */
+export function learnLinks(world: World, n: KnownNote, ids: readonly string[], rule: string, by: Exchange): void {
+  for (const c of world.collections.values()) c.members?.delete(n.id);
+  n.links = new Map();
+  for (const id of ids) {
+    const c = world.collections.get(id);
+    if (!c || c.deleted || c.owner !== n.owner) continue;
+    n.links.set(id, { value: true, rule, by });
+    c.members?.add(n.id);
+  }
 }

@@ -42,7 +42,7 @@ export function sameInstant(a: number, b: number, precisionMs: number): boolean 
  * PATCH /v2/notes/{id}/created-at with `value`: refused while trashed, refused in the future, refused
  * "later than when the note was originally created"; accepted otherwise, under the rule that
  * promises it: the original creation bound when it moves created_at later than it is now.
- * `now` and `toleranceMs` place "the future"; the original creation must be known to refuse later.
+ * `now` and `toleranceMs` place "the future"; past that, the original creation must be known.
  */
 export type BackdateOutcome =
   | { accepted: false; rule: string }
@@ -56,7 +56,6 @@ export function setCreatedAtOutcome(
   if (n.deleted || !n.trashed) return undefined;
   if (n.trashed.value) return { accepted: false, rule: 'notes.set-created-at.trashed-refused' };
   if (value > clock.now + clock.toleranceMs) return { accepted: false, rule: 'notes.set-created-at.not-future' };
-  if (value > clock.now - clock.toleranceMs) return undefined;
   const limit = n.original;
   if (limit === undefined) return undefined;
   if (value > limit && !sameInstant(value, limit, clock.precisionMs))

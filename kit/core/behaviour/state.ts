@@ -17,6 +17,11 @@ export interface Fact<T> {
   readonly value: T;
   readonly rule: string;
   readonly by: Exchange;
+  /**
+   * The rule of the write that set the value, where a later operation that promised to keep it
+   * (set-created-at, a membership change) now stands as `rule`.
+   */
+  readonly origin?: string;
 }
 
 /** When the resource last changed, in the order of the run's requests (sequence numbers) and in wall time. */

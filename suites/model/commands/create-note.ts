@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type fc from 'fast-check';
+import { noteCreated } from '../../../kit/core/behaviour/effects.js';
 import type { OpOf } from '../../../kit/core/model-operations.js';
-import { type Model, pickNote } from '../model.js';
+import { contentOf, type Model, noteOf, pickNote } from '../model.js';
 import { numberField, ok, type Real, readNote, violation } from '../real.js';
 
 /** POST /v2/notes, with a fresh id, no id, or the id of a note that exists (409, no upsert). */
@@ -32,17 +33,14 @@ export class CreateNote implements fc.AsyncCommand<Model, Real> {
       const read = await readNote(real, id, 'notes.create.id-conflict-409');
       violation(
         'notes.create.id-conflict-409',
-        read.content === model.notes.get(id)!.content,
+        read.content === contentOf(noteOf(model, id)).content,
         'a refused create must not change the existing note',
       );
       return;
     }
     const id = this.op.id === 'supplied' ? randomUUID() : undefined;
-    const body = ok(
-      'notes.create.content-stored',
-      await real.api.createNote({ content, ...(id ? { id } : {}) }),
-      'creating a note',
-    );
+    const x = await real.api.createNote({ content, ...(id ? { id } : {}) });
+    const body = ok('notes.create.content-stored', x, 'creating a note');
     this.shown = `CreateNote(${id ?? 'generated id'}) -> ${body.id}`;
     real.steps.push(this.shown);
     violation(
@@ -51,16 +49,25 @@ export class CreateNote implements fc.AsyncCommand<Model, Real> {
       `the note must take the supplied id ${id}`,
     );
     const created = Date.parse(body.created_at);
-    model.notes.set(body.id, {
-      content,
-      contentRule: 'notes.create.content-stored',
-      version: numberField(body, 'version', 'create'),
-      stale: [],
-      trashed: false,
-      collections: new Set(),
-      original: created,
-      createdAt: created,
-    });
+    const updated = Date.parse(body.updated_at);
+    // A plain create: no times supplied, no collection named (the oracle judges what the answer shows).
+    noteCreated(
+      model.world,
+      {
+        id: body.id,
+        owner: model.owner,
+        content,
+        ...(typeof body.title === 'string' ? { title: body.title } : {}),
+        version: numberField(body, 'version', 'create'),
+        ...(Number.isNaN(created) ? {} : { createdAt: created }),
+        ...(Number.isNaN(updated) ? {} : { updatedAt: updated }),
+        suppliedCreated: false,
+        suppliedUpdated: false,
+        links: [],
+        named: [],
+      },
+      x,
+    );
     model.everNotes.push(body.id);
   }
 

@@ -1,6 +1,6 @@
 import type fc from 'fast-check';
 import { KitError } from '../../harness/index.js';
-import { type Model, pickCollection, pickNote } from '../model.js';
+import { collectionOf, contentOf, type Model, noteOf, pickCollection, pickNote } from '../model.js';
 import { ok, type Real } from '../real.js';
 
 /**
@@ -32,7 +32,7 @@ export class SearchNotes implements fc.AsyncCommand<Model, Real> {
   }
   async run(model: Model, real: Real): Promise<void> {
     const id = pickNote(model, this.op.note)!;
-    const word = model.notes.get(id)!.content.split(/\s+/)[1] ?? 'model';
+    const word = contentOf(noteOf(model, id)).content.split(/\s+/)[1] ?? 'model';
     this.shown = `SearchNotes(${word}${this.op.bound === 'none' ? '' : `, ${this.op.bound}`})`;
     real.steps.push(this.shown);
     ok(
@@ -59,7 +59,7 @@ export class SearchCollections implements fc.AsyncCommand<Model, Real> {
   }
   async run(model: Model, real: Real): Promise<void> {
     const id = pickCollection(model, this.op.coll)!;
-    const word = model.collections.get(id)!.title.split(/\s+/)[2] ?? 'model';
+    const word = (collectionOf(model, id).title?.value ?? '').split(/\s+/)[2] ?? 'model';
     const before = this.op.before && real.t.declares('names.collections_search.created_before');
     this.shown = `SearchCollections(${word}${before ? ', created before the run' : ''})`;
     real.steps.push(this.shown);

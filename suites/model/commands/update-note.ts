@@ -1,7 +1,9 @@
 import type fc from 'fast-check';
+import { learnVersion, noteUpdated } from '../../../kit/core/behaviour/effects.js';
+import { UPDATE_RULES, updateOutcome } from '../../../kit/core/behaviour/outcomes.js';
 import type { OpOf } from '../../../kit/core/model-operations.js';
-import { type Model, pickNote } from '../model.js';
-import { numberField, type Real, readNote, refused, violation } from '../real.js';
+import { contentOf, isTrashed, type Model, noteOf, pickNote } from '../model.js';
+import { numberField, type Real, readNote, readNoteExchange, refused, violation } from '../real.js';
 
 /** PATCH /v2/notes/{id} with the current, a stale or an ahead version. */
 export class UpdateNote implements fc.AsyncCommand<Model, Real> {
@@ -21,25 +23,33 @@ export class UpdateNote implements fc.AsyncCommand<Model, Real> {
 
   async run(model: Model, real: Real): Promise<void> {
     const id = this.pick(model)!;
-    const note = model.notes.get(id)!;
+    const note = noteOf(model, id);
+    // "must equal the note's current version (from a read or the latest write response)": after an
+    // operation whose effect on the version is not shown (a collection's delete), a read tells it.
+    if (!note.version && !isTrashed(note)) {
+      const { body, x } = await readNoteExchange(real, id, contentOf(note).rule);
+      learnVersion(note, body.version, x);
+    }
+    const current = note.version?.value ?? note.unsettledVersion ?? 1;
     const version =
       this.op.version === 'current'
-        ? note.version
+        ? current
         : this.op.version === 'stale'
-          ? note.stale[note.stale.length - 1]!
-          : note.version + this.op.ahead;
+          ? note.stale[note.stale.length - 1]!.value
+          : current + this.op.ahead;
     const content = real.t.data.content(`Updated ${this.op.word}`);
-    this.shown = `UpdateNote(${id}, version ${version} [${this.op.version}; current ${note.version}]${note.trashed ? ', trashed' : ''})`;
+    const trashed = isTrashed(note);
+    this.shown = `UpdateNote(${id}, version ${version} [${this.op.version}; current ${current}]${trashed ? ', trashed' : ''})`;
     real.steps.push(this.shown);
+    const expected = updateOutcome(note, version);
     const x = await real.api.updateNote(id, { content, version });
-    if (note.trashed) return refused('notes.update.trashed-refused', x, 'an update of a trashed note');
-    if (this.op.version !== 'current') {
+    if (expected === 'trashed') return refused(UPDATE_RULES.trashed, x, 'an update of a trashed note');
+    if (expected === 'stale' || expected === 'ahead') {
       // Blame the rule of the version sent: a failure after an ahead version says nothing of stale ones.
-      const rule =
-        this.op.version === 'stale' ? 'notes.update.version-stale-refused' : 'notes.update.version-ahead-refused';
+      const rule = UPDATE_RULES[expected];
       refused(rule, x, `an update with ${this.op.version} version ${version}`);
       const read = await readNote(real, id, rule);
-      violation(rule, read.content === note.content, `a refused update must not change the content`);
+      violation(rule, read.content === contentOf(note).content, `a refused update must not change the content`);
       return;
     }
     violation(
@@ -55,10 +65,18 @@ export class UpdateNote implements fc.AsyncCommand<Model, Real> {
       body.content === content,
       'the update response must carry exactly the new content',
     );
-    note.stale.push(note.version);
-    note.version = next;
-    note.content = content;
-    note.contentRule = 'notes.update.content-replaced';
+    const updated = typeof body.updated_at === 'string' ? Date.parse(body.updated_at) : Number.NaN;
+    noteUpdated(
+      note,
+      {
+        content,
+        ...(typeof body.title === 'string' ? { title: body.title } : {}),
+        version: next,
+        ...(Number.isNaN(updated) ? {} : { updatedAt: updated }),
+        suppliedUpdated: false,
+      },
+      x,
+    );
   }
 
   toString(): string {
