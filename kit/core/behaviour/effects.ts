@@ -161,6 +161,7 @@ export function noteDeleted(world: World, n: KnownNote, by: Exchange): void {
   touchHolders(world, n);
   n.deleted = { value: true, rule: 'notes.delete.permanent', by };
   for (const c of world.collections.values()) c.members?.delete(n.id);
+  if (n.links) n.links = new Map();
 }
 
 /** A collection create the target accepted (section 4), empty. */
