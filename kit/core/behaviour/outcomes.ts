@@ -42,7 +42,8 @@ export function sameInstant(a: number, b: number, precisionMs: number): boolean 
  * PATCH /v2/notes/{id}/created-at with `value`: refused while trashed, refused in the future, refused
  * "later than when the note was originally created"; accepted otherwise, under the rule that
  * promises it: the original creation bound when it moves created_at later than it is now.
- * `now` and `toleranceMs` place "the future"; past that, the original creation must be known.
+ * `now` and `toleranceMs` place "the future". A value after the created_at the create answered is
+ * judged only when the original creation is known (a create that supplied a time leaves it open).
  */
 export type BackdateOutcome =
   | { accepted: false; rule: string }
@@ -56,10 +57,12 @@ export function setCreatedAtOutcome(
   if (n.deleted || !n.trashed) return undefined;
   if (n.trashed.value) return { accepted: false, rule: 'notes.set-created-at.trashed-refused' };
   if (value > clock.now + clock.toleranceMs) return { accepted: false, rule: 'notes.set-created-at.not-future' };
-  const limit = n.original;
-  if (limit === undefined) return undefined;
-  if (value > limit && !sameInstant(value, limit, clock.precisionMs))
+  const original = n.original;
+  if (original !== undefined && value > original && !sameInstant(value, original, clock.precisionMs))
     return { accepted: false, rule: 'notes.set-created-at.backdate-only' };
+  // Not known: whether a value after the created_at the create answered is later than the original creation.
+  const lowest = backdateLimit(n);
+  if (original === undefined && (lowest === undefined || value > lowest)) return undefined;
   const current = n.createdAt?.value;
   return {
     accepted: true,

@@ -30,7 +30,14 @@ import type { Real } from '../real.js';
  * refused create is read back by its id so that the oracle sees whether it made something. The
  * model changes only where the target accepted what it must refuse.
  */
-type Needs = 'none' | 'note' | 'collection' | 'deleted-note' | 'deleted-collection' | 'linked-note';
+type Needs =
+  | 'none'
+  | 'note'
+  | 'server-created-note'
+  | 'collection'
+  | 'deleted-note'
+  | 'deleted-collection'
+  | 'linked-note';
 
 interface Target {
   note?: string;
@@ -273,7 +280,8 @@ export const EDGE_INPUTS = {
     send: (real, _m, { note }) => real.api.setCreatedAt(note!, { created_at: NO_SUCH_DAY }),
   },
   'backdate-to-original': {
-    needs: 'note',
+    // A note created at the server's time: after a supplied time, "originally created" is open.
+    needs: 'server-created-note',
     // Exactly the original creation (the bound is inclusive): accepted, and then it is the created_at.
     send: async (real, model, { note }) => {
       const n = noteOf(model, note!);
@@ -662,6 +670,10 @@ function targetOf(model: Model, needs: Needs, index: number): Target | undefined
   switch (needs) {
     case 'none':
       return {};
+    case 'server-created-note': {
+      const note = pickNote(model, index, (n) => !isTrashed(n) && n.original !== undefined);
+      return note ? { note } : undefined;
+    }
     case 'note': {
       // Active: a trashed note's refusal is another rule's (and the document leaves its order open).
       const note = pickNote(model, index, (n) => !isTrashed(n));

@@ -1,6 +1,6 @@
 import type fc from 'fast-check';
 import { createdAtSet } from '../../../kit/core/behaviour/effects.js';
-import { setCreatedAtOutcome } from '../../../kit/core/behaviour/outcomes.js';
+import { backdateLimit, setCreatedAtOutcome } from '../../../kit/core/behaviour/outcomes.js';
 import type { OpOf } from '../../../kit/core/model-operations.js';
 import { sameAtPrecision } from '../../harness/index.js';
 import { isTrashed, type Model, noteOf, pickNote } from '../model.js';
@@ -11,16 +11,25 @@ export class SetCreatedAt implements fc.AsyncCommand<Model, Real> {
   private shown = '';
   constructor(readonly op: OpOf<'setCreatedAt'>) {}
 
+  /** After a create that supplied a time, "originally created" is open: 'later' needs a note created at the server's time. */
+  private pick(model: Model): string | undefined {
+    return pickNote(
+      model,
+      this.op.note,
+      (n) => backdateLimit(n) !== undefined && (this.op.when !== 'later' || n.original !== undefined),
+    );
+  }
+
   check(model: Model): boolean {
-    return pickNote(model, this.op.note) !== undefined;
+    return this.pick(model) !== undefined;
   }
 
   async run(model: Model, real: Real): Promise<void> {
-    const id = pickNote(model, this.op.note)!;
+    const id = this.pick(model)!;
     const note = noteOf(model, id);
     const tolerance = real.t.ctx.clockToleranceMs;
-    // The model's notes are created at the server's time: the original creation is known.
-    const original = note.original!;
+    // The earliest instant "originally created" can mean (the original creation when the server chose it).
+    const original = backdateLimit(note)!;
     const createdAt = note.createdAt?.value ?? original;
     // 'between' (a value between a backdated created_at and the original) needs an earlier backdate; before one it is a plain backdate.
     const when = this.op.when === 'between' && createdAt >= original ? 'earlier' : this.op.when;

@@ -8,10 +8,7 @@ import { numberField, type Real, readNote, readNoteExchange, refused, violation 
 /** PATCH /v2/notes/{id} with the current, a stale or an ahead version. */
 export class UpdateNote implements fc.AsyncCommand<Model, Real> {
   private shown = '';
-  constructor(readonly op: OpOf<'updateNote'>) {
-    // The model compares contents and versions; an updated_at it sent would be one more thing to model.
-    if (op.stamp) throw new Error('the model-based run sends updates without updated_at');
-  }
+  constructor(readonly op: OpOf<'updateNote'>) {}
 
   private pick(model: Model): string | undefined {
     return pickNote(model, this.op.note, (n) => this.op.version !== 'stale' || n.stale.length > 0);
@@ -39,10 +36,15 @@ export class UpdateNote implements fc.AsyncCommand<Model, Real> {
           : current + this.op.ahead;
     const content = real.t.data.content(`Updated ${this.op.word}`);
     const trashed = isTrashed(note);
-    this.shown = `UpdateNote(${id}, version ${version} [${this.op.version}; current ${current}]${trashed ? ', trashed' : ''})`;
+    const flags = `${this.op.stamp ? ', updated_at' : ''}${trashed ? ', trashed' : ''}`;
+    this.shown = `UpdateNote(${id}, version ${version} [${this.op.version}; current ${current}]${flags})`;
     real.steps.push(this.shown);
     const expected = updateOutcome(note, version);
-    const x = await real.api.updateNote(id, { content, version });
+    // A supplied updated_at: past, and not before the note's created_at (the document bounds it neither way).
+    const updatedAt = this.op.stamp
+      ? new Date(Math.max((note.createdAt?.value ?? 0) + 1, Date.now() - 1_000)).toISOString()
+      : undefined;
+    const x = await real.api.updateNote(id, { content, version, ...(updatedAt ? { updated_at: updatedAt } : {}) });
     if (expected === 'trashed') return refused(UPDATE_RULES.trashed, x, 'an update of a trashed note');
     if (expected === 'stale' || expected === 'ahead') {
       // Blame the rule of the version sent: a failure after an ahead version says nothing of stale ones.
@@ -73,7 +75,7 @@ export class UpdateNote implements fc.AsyncCommand<Model, Real> {
         ...(typeof body.title === 'string' ? { title: body.title } : {}),
         version: next,
         ...(Number.isNaN(updated) ? {} : { updatedAt: updated }),
-        suppliedUpdated: false,
+        suppliedUpdated: updatedAt !== undefined,
       },
       x,
     );
