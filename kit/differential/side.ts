@@ -30,12 +30,12 @@ export class Side {
 
   /** N3, or N3 (deleted) / N3 (trashed): the state matters to read the step. */
   noteName(i: number): string {
-    const n = this.state.notes[i]!;
-    return `${this.sym.id(n.uuid, 'N')}${n.alive ? (n.trashed ? ' (trashed)' : '') : ' (deleted)'}`;
+    const n = this.state.noteAt(i);
+    return `${this.sym.id(n.id, 'N')}${n.deleted ? ' (deleted)' : n.trashed?.value ? ' (trashed)' : ''}`;
   }
 
   collName(i: number): string {
-    const c = this.state.colls[i]!;
-    return `${this.sym.id(c.uuid, 'C')}${c.alive ? '' : ' (deleted)'}`;
+    const c = this.state.collAt(i);
+    return `${this.sym.id(c.id, 'C')}${c.deleted ? ' (deleted)' : ''}`;
   }
 }

@@ -1,6 +1,6 @@
 import type { Exchange } from '../core/client.js';
 import { arrayOf, type Observation, type Symbols, typeOf, versionOf } from './normalise.js';
-import type { CollectionState, NoteState, SideState } from './state.js';
+import type { SideState } from './state.js';
 
 type Body = Record<string, unknown>;
 
@@ -23,11 +23,14 @@ export function bodyOf(x: Exchange): Body | undefined {
 /** A full note (create, read, update, set-created-at): every documented field, present or absent. */
 const NONE: ReadonlySet<string> = new Set();
 
-export function noteView(
-  x: Exchange,
-  sym: Symbols,
-  note: Pick<NoteState, 'version' | 'updatedKnown' | 'stamps'>,
-): Observation {
+/** What the state expects of a note's answer: its version (undefined: any), whether updated_at is determined, the instants supplied. */
+export interface NoteExpectation {
+  version: number | undefined;
+  updatedKnown: boolean;
+  stamps: ReadonlySet<string>;
+}
+
+export function noteView(x: Exchange, sym: Symbols, note: NoteExpectation): Observation {
   const body = bodyOf(x);
   if (!body) return { body: 'not a JSON object' };
   return {
@@ -55,7 +58,7 @@ function noteCount(value: unknown, anyTrashed: boolean): unknown {
 export function collectionView(
   x: Exchange,
   sym: Symbols,
-  coll: Pick<CollectionState, 'updatedKnown' | 'stamps'>,
+  coll: { updatedKnown: boolean; stamps: ReadonlySet<string> },
   anyTrashed: boolean,
 ): Observation {
   const body = bodyOf(x);
@@ -80,14 +83,15 @@ export function collectionView(
 export function listView(x: Exchange, sym: Symbols, state: SideState, coll: number): Observation {
   const body = bodyOf(x);
   if (!body) return { body: 'not a JSON object' };
-  const byUuid = new Map(state.notes.map((n) => [n.uuid, n]));
+  const known = (id: unknown) => (typeof id === 'string' ? state.world.notes.get(id) : undefined);
   const { anyTrashed } = state.members(coll);
   const results = Array.isArray(body.results)
     ? body.results
-        .filter((item) => !byUuid.get((item as Body)?.id as string)?.trashed)
+        .filter((item) => known((item as Body)?.id)?.trashed?.value !== true)
         .map((item) => {
           const it = (typeof item === 'object' && item !== null ? item : {}) as Body;
-          const note = byUuid.get(it.id as string);
+          const n = known(it.id);
+          const note = n && { stamps: state.stampsOf(n.id), updatedKnown: n.updatedAt !== undefined };
           return {
             id: field(it, 'id', (v) => sym.idOf(v, 'N')),
             title: field(it, 'title', raw),

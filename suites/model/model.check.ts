@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { type Backdate, type IdMode, opWord, type VersionKind } from '../../kit/core/model-operations.js';
+import { type Backdate, type IdMode, opWord, type Stamps, type VersionKind } from '../../kit/core/model-operations.js';
 import type { CheckContext } from '../harness/check.js';
 import { checks, KitError, RuleViolation } from '../harness/index.js';
 import { DeleteCollection, UpdateCollection } from './commands/collection-writes.js';
@@ -41,6 +41,7 @@ const CORE_RULES = [
   'notes.set-created-at.not-future',
   'notes.set-created-at.trashed-refused',
   'notes.set-created-at.original-creation-bound',
+  'notes.set-created-at.version-unchanged',
   'notes.trash.readable-by-id',
   'notes.delete.permanent',
   'membership.add.links',
@@ -72,6 +73,19 @@ function commands(withRestoreAndRemove: boolean): Array<fc.Arbitrary<Command>> {
     fc
       .tuple(fc.constantFrom<IdMode>('generated', 'supplied', 'duplicate'), index, word)
       .map(([id, dup, w]) => new CreateNote({ kind: 'createNote', id, dup, word: w, ...plain })),
+    // Creates with supplied times (Z or -05:00) or into a collection: the oracle judges the answer.
+    fc
+      .tuple(
+        fc.constantFrom<IdMode>('generated', 'supplied'),
+        word,
+        fc.constantFrom<Stamps>('none', 'created', 'updated', 'both'),
+        fc.boolean(),
+        fc.option(index, { nil: null }),
+      )
+      .map(
+        ([id, w, stamps, zoned, into]) =>
+          new CreateNote({ kind: 'createNote', id, dup: 0, word: w, heading: false, stamps, zoned, into }),
+      ),
     fc.tuple(fc.boolean(), index, word).map(
       ([d, dup, w]) =>
         new CreateCollection({
@@ -88,13 +102,18 @@ function commands(withRestoreAndRemove: boolean): Array<fc.Arbitrary<Command>> {
         fc.constantFrom<VersionKind>('current', 'current', 'stale', 'ahead'),
         fc.integer({ min: 1, max: 5 }),
         word,
+        fc.boolean(),
       )
       .map(
-        ([note, version, ahead, w]) =>
-          new UpdateNote({ kind: 'updateNote', note, version, ahead, word: w, stamp: false }),
+        ([note, version, ahead, w, stamp]) =>
+          new UpdateNote({ kind: 'updateNote', note, version, ahead, word: w, stamp }),
       ),
     fc
-      .tuple(index, fc.constantFrom<Backdate>('earlier', 'later', 'future'), fc.integer({ min: 1, max: 400 }))
+      .tuple(
+        index,
+        fc.constantFrom<Backdate>('earlier', 'between', 'later', 'future'),
+        fc.integer({ min: 1, max: 400 }),
+      )
       .map(([note, when, days]) => new SetCreatedAt({ kind: 'setCreatedAt', note, when, days })),
     index.map((note) => new TrashNote({ kind: 'trashNote', note })),
     index.map((note) => new DeleteNote({ kind: 'deleteNote', note })),
@@ -104,8 +123,15 @@ function commands(withRestoreAndRemove: boolean): Array<fc.Arbitrary<Command>> {
     index.map((coll) => new ReadCollection({ kind: 'readCollection', coll })),
     // Views the oracle judges against everything the run established (commands/queries.ts).
     fc
-      .tuple(index, fc.constantFrom<RunBound>('none', 'none', 'created-before-run', 'updated-after-run'))
-      .map(([note, bound]) => new SearchNotes({ kind: 'searchNotes', note, bound })),
+      .tuple(
+        index,
+        fc.constantFrom<RunBound>('none', 'none', 'created-before-run', 'updated-after-run'),
+        fc.constantFrom(2, 10),
+        fc.boolean(),
+      )
+      .map(
+        ([note, bound, pageSize, common]) => new SearchNotes({ kind: 'searchNotes', note, bound, pageSize, common }),
+      ),
     fc
       .tuple(index, fc.boolean())
       .map(([coll, before]) => new SearchCollections({ kind: 'searchCollections', coll, before })),
@@ -114,7 +140,14 @@ function commands(withRestoreAndRemove: boolean): Array<fc.Arbitrary<Command>> {
       .tuple(
         fc.integer({ min: 1, max: 5 }),
         order,
-        fc.constantFrom<ListFilter>('created-after-run', 'created-after-run', 'updated-before-run', 'collection'),
+        fc.constantFrom<ListFilter>(
+          'created-after-run',
+          'created-after-run',
+          'created-before-run',
+          'updated-after-run',
+          'updated-before-run',
+          'collection',
+        ),
         index,
       )
       .map(([pageSize, order, filter, coll]) => new ListNotes({ kind: 'listNotes', pageSize, order, filter, coll })),
@@ -136,7 +169,7 @@ function commands(withRestoreAndRemove: boolean): Array<fc.Arbitrary<Command>> {
     .map(([which, i]) => new SendEdgeInput({ kind: 'edgeInput', which, index: i }));
   // Creates twice as likely: every other command needs something to act on. An edge request is one
   // command in five or so: with the fake's budgets a check sends every kind at least once.
-  return [list[0]!, list[0]!, list[1]!, edge, edge, edge, edge, ...list];
+  return [list[0]!, list[0]!, list[2]!, edge, edge, edge, edge, ...list];
 }
 
 /** Runs the stateful property; a violation fails only the rule it breaks, with seed, path and steps to replay it. */

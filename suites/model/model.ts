@@ -1,31 +1,16 @@
+import { type KnownCollection, type KnownNote, World } from '../../kit/core/behaviour/state.js';
+import type { Owner } from '../../kit/core/ledger.js';
+
 /**
- * A pure description of the documented behaviour the stateful runs check: notes with their
- * content, last version seen, trash state and collections; collections with their notes. It is
- * written from the API document, not from the fake's code.
+ * The model of a model-based run: the state of the API as the one interpreter of documented
+ * behaviour keeps it (kit/core/behaviour/: what each operation does, effects.ts; what the document
+ * predicts, outcomes.ts), for the run's user, and the order in which the run created things
+ * (commands hold indexes, not ids). The commands send, judge the answer by the interpreter's
+ * predictions, and apply its effects.
  */
-export interface ModelNote {
-  content: string;
-  /** The rule that promises the current content: the create's, or the update's after one succeeded. */
-  contentRule: 'notes.create.content-stored' | 'notes.update.content-replaced';
-  /** The version the target last reported (the document does not say how versions count). */
-  version: number;
-  /** Versions the note had before (all stale now). */
-  stale: number[];
-  trashed: boolean;
-  collections: Set<string>;
-  /** Original creation time (the backdate limit), and the current visible created_at. */
-  original: number;
-  createdAt: number;
-}
-
-export interface ModelCollection {
-  title: string;
-  notes: Set<string>;
-}
-
 export interface Model {
-  notes: Map<string, ModelNote>;
-  collections: Map<string, ModelCollection>;
+  readonly world: World;
+  readonly owner: Owner;
   /** Ids of notes created in this run, including deleted ones (never reused by the commands). */
   everNotes: string[];
   everCollections: string[];
@@ -35,43 +20,66 @@ export interface Model {
 }
 
 export function emptyModel(canRestore: boolean, canRemove: boolean): Model {
-  return { notes: new Map(), collections: new Map(), everNotes: [], everCollections: [], canRestore, canRemove };
+  return { world: new World(), owner: 'primary', everNotes: [], everCollections: [], canRestore, canRemove };
 }
 
-/**
- * A version read after an operation whose effect on the version the document does not settle
- * (membership changes, set-created-at): the model takes it as current and the one before as stale.
- * A value that is not a positive integer is left to the read and update rules.
- */
-export function learnVersion(note: ModelNote, read: unknown): void {
-  if (typeof read !== 'number' || !Number.isInteger(read) || read < 1 || read === note.version) return;
-  note.stale.push(note.version);
-  note.version = read;
+export function noteOf(model: Model, id: string): KnownNote {
+  return model.world.notes.get(id)!;
 }
+
+export function collectionOf(model: Model, id: string): KnownCollection {
+  return model.world.collections.get(id)!;
+}
+
+const alive = (r: { deleted?: unknown } | undefined) => r !== undefined && !r.deleted;
 
 /** The i-th note still alive (optionally among those matching), in creation order: commands hold indexes, not ids. */
 export function pickNote(
   model: Model,
   index: number,
-  where: (note: ModelNote) => boolean = () => true,
+  where: (note: KnownNote) => boolean = () => true,
 ): string | undefined {
-  const alive = model.everNotes.filter((id) => model.notes.has(id) && where(model.notes.get(id)!));
-  return alive.length === 0 ? undefined : alive[index % alive.length];
+  const fit = model.everNotes.filter((id) => {
+    const n = model.world.notes.get(id);
+    return alive(n) && where(n!);
+  });
+  return fit.length === 0 ? undefined : fit[index % fit.length];
 }
 
-export function pickCollection(model: Model, index: number): string | undefined {
-  const alive = model.everCollections.filter((id) => model.collections.has(id));
-  return alive.length === 0 ? undefined : alive[index % alive.length];
+export function pickCollection(
+  model: Model,
+  index: number,
+  where: (c: KnownCollection) => boolean = () => true,
+): string | undefined {
+  const fit = model.everCollections.filter((id) => {
+    const c = model.world.collections.get(id);
+    return alive(c) && where(c!);
+  });
+  return fit.length === 0 ? undefined : fit[index % fit.length];
 }
 
-/** Active notes a collection holds: what note_count certainly counts. */
-export function activeCount(model: Model, collectionId: string): { active: number; anyTrashed: boolean } {
-  const c = model.collections.get(collectionId)!;
-  let active = 0;
-  let anyTrashed = false;
-  for (const id of c.notes) {
-    if (model.notes.get(id)?.trashed) anyTrashed = true;
-    else active++;
-  }
-  return { active, anyTrashed };
+/** Notes and collections the run deleted. */
+export function deletedNotes(model: Model): string[] {
+  return model.everNotes.filter((id) => !alive(model.world.notes.get(id)));
+}
+
+export function deletedCollections(model: Model): string[] {
+  return model.everCollections.filter((id) => !alive(model.world.collections.get(id)));
+}
+
+export const isTrashed = (n: KnownNote): boolean => n.trashed?.value === true;
+
+/** The note's content and the rule of the write that set it (create or update). */
+export function contentOf(n: KnownNote): { content: string; rule: string } {
+  return { content: n.content!.value, rule: n.content!.origin ?? n.content!.rule };
+}
+
+/** The version an update sends as the current one: the known one, else the last the run saw. */
+export function currentVersion(n: KnownNote): number {
+  return n.version?.value ?? n.unsettledVersion ?? 1;
+}
+
+/** What note_count must be (the interpreter's: every member known and active), else undefined. */
+export function noteCount(model: Model, collectionId: string): number | undefined {
+  return model.world.activeCount(collectionOf(model, collectionId));
 }

@@ -39,7 +39,17 @@ export function ok<Op extends string>(rule: string, x: Exchange<Op>, what: strin
 
 /** A read the model needs to compare; anything but 200 for a live note is a violation of the given rule. */
 export async function readNote(real: Real, id: string, rule: string): Promise<OkBody<'getNote'>> {
-  return ok(rule, await real.api.getNote(id), `reading note ${id}`);
+  return (await readNoteExchange(real, id, rule)).body;
+}
+
+/** The same, with the exchange: the evidence of what the model learns from it. */
+export async function readNoteExchange(
+  real: Real,
+  id: string,
+  rule: string,
+): Promise<{ body: OkBody<'getNote'>; x: Exchange }> {
+  const x = await real.api.getNote(id);
+  return { body: ok(rule, x, `reading note ${id}`), x };
 }
 
 export function sameSet(a: Iterable<string>, b: Iterable<string>): boolean {

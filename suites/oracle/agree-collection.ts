@@ -1,5 +1,5 @@
+import type { KnownCollection } from '../../kit/core/behaviour/state.js';
 import type { Exchange } from '../../kit/core/client.js';
-import type { CollectionShadow } from '../model/world.js';
 import { agree, instantOf, sameText, show } from './compare.js';
 import type { Env } from './env.js';
 
@@ -10,7 +10,7 @@ import type { Env } from './env.js';
  */
 export function agreeCollection(
   env: Env,
-  c: CollectionShadow,
+  c: KnownCollection,
   item: Record<string, unknown>,
   x: Exchange,
   countRule = 'collections.read.note-count',

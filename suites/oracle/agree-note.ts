@@ -1,5 +1,5 @@
+import type { Fact, KnownNote } from '../../kit/core/behaviour/state.js';
 import type { Exchange } from '../../kit/core/client.js';
-import type { Fact, NoteShadow } from '../model/world.js';
 import { agree, instantOf, ruleOf, sameNumber, sameText, show } from './compare.js';
 import type { Env } from './env.js';
 
@@ -11,7 +11,7 @@ export type NoteView = 'full' | 'list' | 'search' | 'related';
  * made sure the note was settled when the answer was made (no write in flight or since, the
  * index lag passed for search and related notes).
  */
-export function agreeNote(env: Env, n: NoteShadow, item: Record<string, unknown>, view: NoteView, x: Exchange): void {
+export function agreeNote(env: Env, n: KnownNote, item: Record<string, unknown>, view: NoteView, x: Exchange): void {
   const { j } = env;
   const what = `${x.method} ${x.path} (note ${n.id})`;
   const at = instantOf(env.precisionMs);
@@ -43,7 +43,7 @@ function listed(fact: Fact<number> | undefined, view: NoteView): Fact<number> | 
 }
 
 /** collection_ids is exactly the set of collections holding the note, each once. */
-function agreeLinks(env: Env, n: NoteShadow, seen: unknown[], x: Exchange, what: string): void {
+function agreeLinks(env: Env, n: KnownNote, seen: unknown[], x: Exchange, what: string): void {
   const { j } = env;
   const links = n.links;
   if (!links) return;

@@ -1,4 +1,4 @@
-import { type CollectionShadow, settled } from '../model/world.js';
+import { type KnownCollection, settled } from '../../kit/core/behaviour/state.js';
 import { agreeCollection } from './agree-collection.js';
 import { ms, sameInstant, show } from './compare.js';
 import type { Env } from './env.js';
@@ -16,7 +16,7 @@ function itemsOf(body: Record<string, unknown>): Item[] {
 }
 
 /** Whether every note a collection holds was settled when the answer was made (note_count depends on them). */
-function membersSettled(env: Env, c: CollectionShadow, seq: number, at: number, lag: number): boolean {
+function membersSettled(env: Env, c: KnownCollection, seq: number, at: number, lag: number): boolean {
   for (const id of c.members ?? []) {
     const n = env.world.notes.get(id);
     if (!n || !settled(n.clock, seq, at, lag)) return false;

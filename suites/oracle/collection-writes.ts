@@ -1,4 +1,11 @@
-import type { CollectionShadow, NoteShadow } from '../model/world.js';
+import {
+  collectionCreated,
+  collectionDeleted,
+  collectionUpdated,
+  type MembershipOp,
+  membershipChanged,
+} from '../../kit/core/behaviour/effects.js';
+import type { KnownCollection, KnownNote } from '../../kit/core/behaviour/state.js';
 import { instantOf, ms, show } from './compare.js';
 import type { Env } from './env.js';
 import { isTokenUser, pick, serverTimeOf } from './note-writes.js';
@@ -7,13 +14,13 @@ import { collectionRefusalRule, membershipRefusalRule } from './refusal-rules.js
 
 const ok = (o: Observation) => o.x.status >= 200 && o.x.status < 300;
 
-function liveCollection(env: Env, id: string | undefined, o: Observation): CollectionShadow | undefined {
+function liveCollection(env: Env, id: string | undefined, o: Observation): KnownCollection | undefined {
   const c = id === undefined ? undefined : env.world.collections.get(id);
   if (!c || c.deleted || c.clock.inFlight > 1 || c.clock.lastEndSeq >= o.startSeq) return undefined;
   return c;
 }
 
-function liveNote(env: Env, id: string | undefined, o: Observation): NoteShadow | undefined {
+function liveNote(env: Env, id: string | undefined, o: Observation): KnownNote | undefined {
   const n = id === undefined ? undefined : env.world.notes.get(id);
   if (!n || n.deleted || n.clock.inFlight > 1 || n.clock.lastEndSeq >= o.startSeq) return undefined;
   return n;
@@ -124,43 +131,27 @@ export function createCollection(env: Env, o: Observation): void {
         o.x,
       );
   }
-  world.collections.delete(r.id);
-  const c = world.collection(r.id, o.actor);
-  c.clock.lastEndSeq = o.endSeq;
-  c.clock.lastEndAt = o.endedAt;
-  if (typeof body.title === 'string')
-    c.title = { value: body.title, rule: 'collections.create.fields-stored', by: o.ev };
-  if (typeof body.description === 'string' || body.description === null || !('description' in body))
-    c.description = {
-      value: (body.description as string | null | undefined) ?? null,
-      rule: 'collections.create.fields-stored',
-      by: o.ev,
-    };
   const rc = ms(r.created_at);
-  if (rc !== undefined)
-    c.createdAt = {
-      value: rc,
-      rule:
-        created !== undefined
-          ? 'collections.create.created-at-honoured'
-          : updated !== undefined
-            ? 'collections.create.created-at-defaults-to-updated-at'
-            : 'collections.create.created-at-defaults-to-server-time',
-      by: o.ev,
-    };
   const ru = ms(r.updated_at);
-  if (ru !== undefined)
-    c.updatedAt = {
-      value: ru,
-      rule:
-        updated !== undefined
-          ? 'collections.create.updated-at-honoured'
-          : created !== undefined
-            ? 'collections.create.updated-at-defaults-to-created-at'
-            : 'collections.create.created-at-defaults-to-server-time',
-      by: o.ev,
-    };
-  c.members = new Set();
+  const description = body.description;
+  collectionCreated(
+    world,
+    {
+      id: r.id,
+      owner: o.actor,
+      ...(typeof body.title === 'string' ? { title: body.title } : {}),
+      ...(typeof description === 'string' || description === null || !('description' in body)
+        ? { description: (description as string | null | undefined) ?? null }
+        : {}),
+      ...(rc === undefined ? {} : { createdAt: rc }),
+      ...(ru === undefined ? {} : { updatedAt: ru }),
+      suppliedCreated: created !== undefined,
+      suppliedUpdated: updated !== undefined,
+      endSeq: o.endSeq,
+      endedAt: o.endedAt,
+    },
+    o.ev,
+  );
 }
 
 /** PATCH /v2/collections/{id}: provided fields change, omitted ones and created_at stay. */
@@ -222,27 +213,7 @@ export function updateCollection(env: Env, o: Observation): void {
       () => `${what}: updated_at ${show(r.updated_at)}, sent ${show(body.updated_at)}`,
       o.x,
     );
-  if (nullTitle) c.title = undefined;
-  for (const field of ['title', 'description'] as const) {
-    if (field === 'title' && nullTitle) continue;
-    if (field in body && (typeof body[field] === 'string' || body[field] === null))
-      c[field] = { value: body[field] as string, rule: 'collections.update.fields-applied', by: o.ev };
-    else if (c[field]) c[field] = { ...c[field]!, rule: 'collections.update.partial', by: o.ev } as never;
-  }
-  if (created) c.createdAt = { ...created, rule: 'collections.update.partial', by: o.ev };
-  const ru = ms(r.updated_at);
-  c.updatedAt =
-    ru === undefined
-      ? undefined
-      : {
-          value: ru,
-          rule:
-            updated !== undefined
-              ? 'collections.update.updated-at-preserved'
-              : 'collections.update.updated-at-defaults-to-server-time',
-          by: o.ev,
-        };
-  c.refusals = [];
+  collectionUpdated(c, body, ms(r.updated_at), o.ev);
 }
 
 /** DELETE /v2/collections/{id}: gone, and no note lists it any more; the notes stay. */
@@ -254,12 +225,7 @@ export function deleteCollection(env: Env, o: Observation): void {
       c.refusals.push({ rule: collectionRefusalRule('deleteCollection', c, o), by: o.ev, asked: { deleted: true } });
     return;
   }
-  c.deleted = { value: true, rule: 'collections.delete.permanent', by: o.ev };
-  for (const n of env.world.notes.values()) {
-    if (!n.links?.has(c.id)) continue;
-    n.links.delete(c.id);
-    n.unlinked.set(c.id, { value: false, rule: 'collections.delete.unlinks-notes', by: o.ev });
-  }
+  collectionDeleted(env.world, c, o.ev);
 }
 
 /**
@@ -289,49 +255,5 @@ export function membership(env: Env, o: Observation): void {
     }
     return;
   }
-  const touched = [source, target].filter((c): c is CollectionShadow => c !== undefined);
-  for (const c of touched) c.updatedAt = undefined;
-  if (!note) {
-    for (const c of touched) c.members = undefined;
-    return;
-  }
-  note.version = undefined;
-  note.updatedAt = undefined;
-  note.refusals = [];
-  // Only links between the actor's own note and collections are known for sure (another user's
-  // collections may be hidden from the owner's collection_ids).
-  const own =
-    touched.length === (op === 'moveNote' ? 2 : 1) && touched.every((c) => c.owner === note.owner && c.members);
-  if (!own || !note.links || note.owner !== o.actor) {
-    world.forgetLinks(note);
-    for (const c of touched) c.members = undefined;
-    return;
-  }
-  const link = (c: CollectionShadow, rule: string) => {
-    note.links!.set(c.id, { value: true, rule, by: o.ev });
-    note.unlinked.delete(c.id);
-    c.members!.add(note.id);
-  };
-  const unlink = (c: CollectionShadow, rule: string) => {
-    note.links!.delete(c.id);
-    note.unlinked.set(c.id, { value: false, rule, by: o.ev });
-    c.members!.delete(note.id);
-  };
-  if (op === 'addNoteToCollection') link(source!, 'membership.add.links');
-  else if (op === 'removeNoteFromCollection') unlink(source!, 'membership.remove.unlinks');
-  else if (target!.id !== source!.id) {
-    link(target!, 'membership.move.moves');
-    unlink(source!, 'membership.move.moves');
-  }
-  // Content and title are the note's own: a change now is the membership operation's doing.
-  const keep =
-    op === 'moveNote'
-      ? 'membership.move.content-unchanged'
-      : op === 'addNoteToCollection'
-        ? 'membership.add.link-only'
-        : undefined;
-  if (keep) {
-    if (note.content) note.content = { ...note.content, rule: keep, by: o.ev };
-    if (note.title) note.title = { ...note.title, rule: keep, by: o.ev };
-  }
+  membershipChanged(world, op as MembershipOp, o.actor, note, source, target, o.ev);
 }

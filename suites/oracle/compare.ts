@@ -1,5 +1,5 @@
+import type { Fact, Refusal } from '../../kit/core/behaviour/state.js';
 import type { Exchange } from '../../kit/core/client.js';
-import type { Fact, Refusal } from '../model/world.js';
 import type { Judgements } from './judge.js';
 
 /** Milliseconds of a timestamp the target sent, or undefined when it is none (the shape rules judge that). */
@@ -10,9 +10,9 @@ export function ms(value: unknown): number | undefined {
 }
 
 /** Two instants the target reported for one value agree at its precision (it may cut or round at the step). */
-export function sameInstant(a: number, b: number, precisionMs: number): boolean {
-  return precisionMs <= 1 ? a === b : Math.abs(a - b) < precisionMs;
-}
+import { sameInstant } from '../../kit/core/behaviour/outcomes.js';
+
+export { sameInstant };
 
 /**
  * A value in a message, whole: the message is redacted before it is cut (judge.ts), so that a

@@ -1,5 +1,5 @@
+import type { World } from '../../kit/core/behaviour/state.js';
 import type { RefusalKind } from '../../spec/profile.js';
-import type { World } from '../model/world.js';
 import type { Judgements } from './judge.js';
 
 /** What every part of the oracle works with: the shadow, the record of judgements and the target's declared choices. */

@@ -1,4 +1,4 @@
-import { type NoteShadow, settled } from '../model/world.js';
+import { type KnownNote, settled } from '../../kit/core/behaviour/state.js';
 import { agreeCollection } from './agree-collection.js';
 import { agreeNote, type NoteView } from './agree-note.js';
 import { ms, sameInstant, show } from './compare.js';
@@ -203,7 +203,7 @@ function completeWalk(
   }
 }
 
-function missing(o: Observation, walk: Traversal, n: NoteShadow): string {
+function missing(o: Observation, walk: Traversal, n: KnownNote): string {
   return (
     `${o.method} ${o.path}: the walk of ${walk.pages} page(s) ended without note ${n.id} of the caller,` +
     ' which matches its filters and did not change during the walk'

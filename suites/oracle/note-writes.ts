@@ -1,4 +1,6 @@
-import type { NoteShadow } from '../model/world.js';
+import { createdAtSet, noteCreated, noteDeleted, noteTrashed, noteUpdated } from '../../kit/core/behaviour/effects.js';
+import { UPDATE_RULES, versionOutcome } from '../../kit/core/behaviour/outcomes.js';
+import type { KnownNote } from '../../kit/core/behaviour/state.js';
 import { agreeNote } from './agree-note.js';
 import { instantOf, ms, sameInstant, serverTimeWindow, show } from './compare.js';
 import type { Env } from './env.js';
@@ -10,7 +12,7 @@ const isNote = (value: unknown): value is Record<string, unknown> & { id: string
   typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string';
 
 /** A note the run knows, alive and settled for judging an answer to `o` (nothing else in flight on it). */
-function liveNote(env: Env, id: string | undefined, o: Observation): NoteShadow | undefined {
+function liveNote(env: Env, id: string | undefined, o: Observation): KnownNote | undefined {
   const n = id === undefined ? undefined : env.world.notes.get(id);
   if (!n || n.deleted || n.clock.inFlight > 1 || n.clock.lastEndSeq >= o.startSeq) return undefined;
   return n;
@@ -154,54 +156,32 @@ export function createNote(env: Env, o: Observation): void {
         o.x,
       );
   }
-  // The new note as the shadow knows it.
-  world.notes.delete(r.id);
-  const n = world.note(r.id, o.actor);
-  n.clock.lastEndSeq = o.endSeq;
-  n.clock.lastEndAt = o.endedAt;
-  if (typeof body.content === 'string')
-    n.content = { value: body.content, rule: 'notes.create.content-stored', by: o.ev };
-  if (typeof r.title === 'string') n.title = { value: r.title, rule: 'notes.title.first-line', by: o.ev };
-  if (Number.isInteger(r.version))
-    n.version = { value: r.version as number, rule: 'notes.update.version-from-read-or-write', by: o.ev };
-  const rc = ms(r.created_at);
-  if (rc !== undefined)
-    n.createdAt = {
-      value: rc,
-      rule:
-        created !== undefined
-          ? 'notes.create.created-at-honoured'
-          : updated !== undefined
-            ? 'notes.create.created-at-defaults-to-updated-at'
-            : 'notes.create.created-at-defaults-to-server-time',
-      by: o.ev,
-    };
-  const ru = ms(r.updated_at);
-  if (ru !== undefined)
-    n.updatedAt = {
-      value: ru,
-      rule:
-        updated !== undefined ? 'notes.create.updated-at-honoured' : 'notes.create.updated-at-defaults-to-server-time',
-      by: o.ev,
-    };
-  n.trashed = { value: false, rule: 'notes.trashed-at.null-when-active', by: o.ev };
-  // The backdate limit is the creation time as the create answer reported it, for notes created without created_at.
-  n.original = created === undefined && updated === undefined ? rc : undefined;
-  const named = Array.isArray(body.collection_ids) ? body.collection_ids : [];
-  const linked = answeredLinks.map((cid) => world.collections.get(cid));
-  if (linked.every((c) => c && c.owner === o.actor && c.members)) {
-    n.links = new Map();
-    for (const c of linked) {
-      const rule = named.includes(c!.id)
-        ? 'notes.create.collection-ids-linked'
-        : 'notes.create.collection-titles-case-insensitive';
-      n.links.set(c!.id, { value: true, rule, by: o.ev });
-      c!.members!.add(n.id);
-      c!.updatedAt = undefined;
-    }
-  } else {
-    for (const c of linked) if (c) c.members = undefined;
-  }
+  // The new note as the shadow knows it (the one interpreter: kit/core/behaviour/effects.ts).
+  noteCreated(
+    world,
+    {
+      id: r.id,
+      owner: o.actor,
+      ...(typeof body.content === 'string' ? { content: body.content } : {}),
+      ...(typeof r.title === 'string' ? { title: r.title } : {}),
+      ...(Number.isInteger(r.version) ? { version: r.version as number } : {}),
+      ...optionalMs('createdAt', r.created_at),
+      ...optionalMs('updatedAt', r.updated_at),
+      suppliedCreated: created !== undefined,
+      suppliedUpdated: updated !== undefined,
+      links: answeredLinks,
+      named: Array.isArray(body.collection_ids) ? body.collection_ids : [],
+      endSeq: o.endSeq,
+      endedAt: o.endedAt,
+    },
+    o.ev,
+  );
+}
+
+/** { [key]: the instant } when `value` is a timestamp, else nothing. */
+function optionalMs<K extends string>(key: K, value: unknown): Partial<Record<K, number>> {
+  const t = ms(value);
+  return t === undefined ? {} : ({ [key]: t } as Record<K, number>);
 }
 
 /** PATCH /v2/notes/{id}: the answer holds what was sent, and the note's content changes. */
@@ -221,24 +201,24 @@ export function updateNote(env: Env, o: Observation): void {
   }
   const r = objectOf(o.x.json);
   const what = `${o.method} ${o.path}`;
+  // What the document predicted of this update (kit/core/behaviour/outcomes.ts): accepted, it must have been current.
   if (n.trashed?.value === true)
     j.that(
-      'notes.update.trashed-refused',
+      UPDATE_RULES.trashed,
       false,
       () => `${what} of a trashed note was accepted (${o.x.status})`,
       o.x,
       n.trashed.by,
     );
-  if (n.version && Number.isInteger(body.version) && body.version !== n.version.value) {
-    const stale = (body.version as number) < n.version.value;
+  const expected = Number.isInteger(body.version) ? versionOutcome(n, body.version as number) : undefined;
+  if (expected === 'stale' || expected === 'ahead')
     j.that(
-      stale ? 'notes.update.version-stale-refused' : 'notes.update.version-ahead-refused',
+      UPDATE_RULES[expected],
       false,
       () => `${what} with version ${body.version} was accepted though the note's version is ${n.version!.value}`,
       o.x,
       n.version!.by,
     );
-  }
   if (typeof body.content === 'string')
     j.that(
       'notes.update.content-replaced',
@@ -285,26 +265,17 @@ export function updateNote(env: Env, o: Observation): void {
       o.x,
     );
   agreeNote(env, n, pick(r, ['collection_ids']), 'full', o.x);
-  if (typeof body.content === 'string')
-    n.content = { value: body.content, rule: 'notes.update.content-replaced', by: o.ev };
-  n.title = typeof r.title === 'string' ? { value: r.title, rule: 'notes.title.first-line', by: o.ev } : undefined;
-  n.version = Number.isInteger(r.version)
-    ? { value: r.version as number, rule: 'notes.update.version-from-read-or-write', by: o.ev }
-    : undefined;
-  const ru = ms(r.updated_at);
-  n.updatedAt =
-    ru === undefined
-      ? undefined
-      : {
-          value: ru,
-          rule:
-            updated !== undefined
-              ? 'notes.update.updated-at-honoured'
-              : 'notes.update.updated-at-defaults-to-server-time',
-          by: o.ev,
-        };
-  if (created) n.createdAt = { ...created, rule: 'notes.update.created-at-unchanged', by: o.ev };
-  n.refusals = [];
+  noteUpdated(
+    n,
+    {
+      ...(typeof body.content === 'string' ? { content: body.content } : {}),
+      ...(typeof r.title === 'string' ? { title: r.title } : {}),
+      ...(Number.isInteger(r.version) ? { version: r.version as number } : {}),
+      ...optionalMs('updatedAt', r.updated_at),
+      suppliedUpdated: updated !== undefined,
+    },
+    o.ev,
+  );
 }
 
 /** PATCH /v2/notes/{id}/created-at: metadata only, backdate only, version unchanged. */
@@ -373,20 +344,7 @@ export function setCreatedAt(env: Env, o: Observation): void {
       o.x,
     );
   agreeNote(env, n, pick(r, ['collection_ids']), 'full', o.x);
-  const rc = ms(r.created_at);
-  n.createdAt = rc === undefined ? undefined : { value: rc, rule: 'notes.set-created-at.applied', by: o.ev };
-  // The document leaves open whether updated_at moves; content, title and version stay (metadata only).
-  n.updatedAt = undefined;
-  for (const field of ['content', 'title', 'version'] as const) {
-    const fact = n[field];
-    if (fact)
-      (n as unknown as Record<string, unknown>)[field] = {
-        ...fact,
-        rule: field === 'version' ? 'notes.set-created-at.version-unchanged' : 'notes.set-created-at.metadata-only',
-        by: o.ev,
-      };
-  }
-  n.refusals = n.refusals.filter((f) => !('created_at' in f.asked));
+  createdAtSet(n, ms(r.created_at), o.ev);
 }
 
 /** Trash, restore and delete: the state changes as section 3 says; what it does to version and updated_at is not shown. */
@@ -403,24 +361,8 @@ export function lifecycle(env: Env, o: Observation): void {
       });
     return;
   }
-  const holders = n.links ? [...n.links.keys()] : undefined;
-  // Whether a collection's updated_at or note_count follows a member's state is not shown.
-  for (const c of world.collections.values())
-    if (holders ? holders.includes(c.id) : !c.members || c.members.has(n.id)) c.updatedAt = undefined;
-  if (o.op === 'deleteNote') {
-    n.deleted = { value: true, rule: 'notes.delete.permanent', by: o.ev };
-    for (const c of world.collections.values()) c.members?.delete(n.id);
-    return;
-  }
-  const trash = o.op === 'trashNote';
-  n.trashed = {
-    value: trash,
-    rule: trash ? 'notes.trash.sets-trashed-at' : 'notes.restore.returns-to-active',
-    by: o.ev,
-  };
-  n.version = undefined;
-  n.updatedAt = undefined;
-  n.refusals = [];
+  if (o.op === 'deleteNote') noteDeleted(world, n, o.ev);
+  else noteTrashed(world, n, o.op === 'trashNote', o.ev);
 }
 
 /** Whether an instant the answer reports is the server time of the exchange (compare.ts serverTimeWindow). */

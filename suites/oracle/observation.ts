@@ -1,6 +1,6 @@
+import type { Touches } from '../../kit/core/behaviour/state.js';
 import type { Exchange } from '../../kit/core/client.js';
 import type { ExchangeObserver as CoreObserver, Sent } from '../../kit/core/observer.js';
-import type { Touches } from '../model/world.js';
 
 export type { Sent } from '../../kit/core/observer.js';
 

@@ -1,6 +1,6 @@
+import { World } from '../../kit/core/behaviour/state.js';
 import type { Exchange } from '../../kit/core/client.js';
 import type { RefusalKind } from '../../spec/profile.js';
-import { World } from '../model/world.js';
 import { listCollections, searchCollections } from './collection-pages.js';
 import { createCollection, deleteCollection, membership, updateCollection } from './collection-writes.js';
 import { conventions } from './conventions.js';
@@ -42,7 +42,7 @@ export interface OracleOptions {
 
 /**
  * The run-wide response oracle: every exchange the API layer sends passes through it. It keeps the
- * shadow of what the run established (suites/model/world.ts) and judges each answer against
+ * shadow of what the run established (kit/core/behaviour/state.ts) and judges each answer against
  * everything known, under the rule each judgement belongs to. It never sends a request, and it
  * stays silent where the document leaves a choice open: ranking, names and statuses of the
  * profile, results within the index lag, a membership change's effect on version and updated_at.

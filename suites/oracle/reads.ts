@@ -1,4 +1,5 @@
-import { settled } from '../model/world.js';
+import { learnTrashed, learnVersion } from '../../kit/core/behaviour/effects.js';
+import { type KnownNote, settled } from '../../kit/core/behaviour/state.js';
 import { agreeCollection } from './agree-collection.js';
 import { agreeNote } from './agree-note.js';
 import type { Env } from './env.js';
@@ -50,15 +51,9 @@ export function getNote(env: Env, o: Observation): void {
 }
 
 /** Values a read tells that the shadow did not know (after an operation with an effect not shown). */
-function learn(n: import('../model/world.js').NoteShadow, r: Record<string, unknown>, o: Observation): void {
-  if (!n.version && Number.isInteger(r.version))
-    n.version = { value: r.version as number, rule: 'notes.update.version-from-read-or-write', by: o.ev };
-  if (!n.trashed && 'trashed_at' in r)
-    n.trashed = {
-      value: r.trashed_at !== null,
-      rule: r.trashed_at === null ? 'notes.trashed-at.null-when-active' : 'notes.read.trashed-included',
-      by: o.ev,
-    };
+function learn(n: KnownNote, r: Record<string, unknown>, o: Observation): void {
+  if (!n.version) learnVersion(n, r.version, o.ev);
+  if (!n.trashed && 'trashed_at' in r) learnTrashed(n, r.trashed_at, o.ev);
 }
 
 /** GET /v2/collections/{id}: metadata and note_count agree with everything known. */

@@ -1,5 +1,5 @@
+import type { KnownCollection, KnownNote } from '../../kit/core/behaviour/state.js';
 import { LIMITS } from '../../spec/limits.js';
-import type { CollectionShadow, NoteShadow } from '../model/world.js';
 import { ms } from './compare.js';
 import { type Observation, objectOf } from './observation.js';
 
@@ -21,7 +21,7 @@ function permissionRule(o: Observation, owner: string, isolated: string, permiss
  * The rule a refused write of a known note stands under: why the target may refuse it, as far as the
  * request shows. A later answer that shows the refused request's effect breaks this rule.
  */
-export function noteRefusalRule(op: string, n: NoteShadow, o: Observation): string {
+export function noteRefusalRule(op: string, n: KnownNote, o: Observation): string {
   const body = objectOf(o.body);
   if (op === 'updateNote') {
     return (
@@ -72,7 +72,7 @@ export function noteRefusalRule(op: string, n: NoteShadow, o: Observation): stri
 }
 
 /** The same for a refused write of a known collection. */
-export function collectionRefusalRule(op: string, c: CollectionShadow, o: Observation): string {
+export function collectionRefusalRule(op: string, c: KnownCollection, o: Observation): string {
   const body = objectOf(o.body);
   if (op === 'updateCollection') {
     const title = body.title;
@@ -108,9 +108,9 @@ export function collectionRefusalRule(op: string, c: CollectionShadow, o: Observ
 export function membershipRefusalRule(
   op: string,
   o: Observation,
-  note: NoteShadow | undefined,
-  source: CollectionShadow | undefined,
-  target: CollectionShadow | undefined,
+  note: KnownNote | undefined,
+  source: KnownCollection | undefined,
+  target: KnownCollection | undefined,
 ): string {
   if (op === 'addNoteToCollection') {
     if (!note || !source || note.deleted || source.deleted) return 'membership.add.missing-refused';

@@ -1,4 +1,4 @@
-import type { CollectionShadow, NoteShadow } from '../model/world.js';
+import type { KnownCollection, KnownNote } from '../../kit/core/behaviour/state.js';
 import type { Env } from './env.js';
 import { type Observation, objectOf, touchesOf } from './observation.js';
 
@@ -14,13 +14,13 @@ function quiet(
 }
 
 /** A note the shadow knows (alive or deleted), settled for judging the answer to `o`. */
-export function knownNote(env: Env, id: unknown, o: Observation): NoteShadow | undefined {
+export function knownNote(env: Env, id: unknown, o: Observation): KnownNote | undefined {
   const n = typeof id === 'string' ? env.world.notes.get(id) : undefined;
   return n && quiet(n, o, touchesOf(o).notes, n.id) ? n : undefined;
 }
 
 /** A collection the shadow knows (alive or deleted), settled for judging the answer to `o`. */
-export function knownCollection(env: Env, id: unknown, o: Observation): CollectionShadow | undefined {
+export function knownCollection(env: Env, id: unknown, o: Observation): KnownCollection | undefined {
   const c = typeof id === 'string' ? env.world.collections.get(id) : undefined;
   return c && quiet(c, o, touchesOf(o).collections, c.id) ? c : undefined;
 }

@@ -1,6 +1,6 @@
+import type { KnownNote } from '../../kit/core/behaviour/state.js';
 import type { Exchange } from '../../kit/core/client.js';
 import type { RefusalKind } from '../../spec/profile.js';
-import type { NoteShadow } from '../model/world.js';
 import { ms, sameInstant, show } from './compare.js';
 import type { Env } from './env.js';
 import type { Problem } from './inputs.js';
@@ -104,7 +104,7 @@ export function judgeStateRefusals(env: Env, o: Observation, problems: readonly 
  * the note's state to refuse: deleting it, active or trashed; updating an active note at its
  * current version; backdating an active note to no later than its original creation.
  */
-function mustBeAccepted(env: Env, o: Observation, n: NoteShadow): void {
+function mustBeAccepted(env: Env, o: Observation, n: KnownNote): void {
   const body = objectOf(o.body);
   const restored = n.trashed?.value === false && n.trashed.rule === 'notes.restore.returns-to-active';
   const refusedIt = (rule: string, what: string, by?: Exchange): void => {

@@ -1,5 +1,5 @@
+import type { Clock } from '../../kit/core/behaviour/state.js';
 import type { Owner } from '../../kit/core/ledger.js';
-import type { Clock } from '../model/world.js';
 import { ms, sameInstant } from './compare.js';
 
 /** The time bounds of a list or search, in the kit's own names. */

@@ -1,6 +1,7 @@
 import type fc from 'fast-check';
+import { collectionDeleted, collectionUpdated } from '../../../kit/core/behaviour/effects.js';
 import { KitError } from '../../harness/index.js';
-import { type Model, pickCollection } from '../model.js';
+import { collectionOf, type Model, pickCollection } from '../model.js';
 import { ok, type Real } from '../real.js';
 
 /** PATCH /v2/collections/{id} with a new title: the answer holds it (later views: the oracle). */
@@ -19,7 +20,8 @@ export class UpdateCollection implements fc.AsyncCommand<Model, Real> {
     // a refused rename is the update checks' to judge: here it only means the model cannot go on.
     const x = await real.api.updateCollection(id, { title });
     if (x.status !== 200) throw new KitError(`renaming collection ${id} answered ${x.status}: ${x.text.slice(0, 200)}`);
-    model.collections.get(id)!.title = title;
+    const updated = Date.parse((x.json as { updated_at?: string }).updated_at ?? '');
+    collectionUpdated(collectionOf(model, id), { title }, Number.isNaN(updated) ? undefined : updated, x);
   }
   toString(): string {
     return this.shown || `UpdateCollection(#${this.op.coll})`;
@@ -37,9 +39,9 @@ export class DeleteCollection implements fc.AsyncCommand<Model, Real> {
     const id = pickCollection(model, this.op.coll)!;
     this.shown = `DeleteCollection(${id})`;
     real.steps.push(this.shown);
-    ok('collections.delete.permanent', await real.api.deleteCollection(id), 'deleting a collection');
-    model.collections.delete(id);
-    for (const note of model.notes.values()) note.collections.delete(id);
+    const x = await real.api.deleteCollection(id);
+    ok('collections.delete.permanent', x, 'deleting a collection');
+    collectionDeleted(model.world, collectionOf(model, id), x);
   }
   toString(): string {
     return this.shown || `DeleteCollection(#${this.op.coll})`;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type fc from 'fast-check';
+import { collectionCreated } from '../../../kit/core/behaviour/effects.js';
 import type { OpOf } from '../../../kit/core/model-operations.js';
 import { type Model, pickCollection } from '../model.js';
 import { ok, type Real, violation } from '../real.js';
@@ -30,14 +31,26 @@ export class CreateCollection implements fc.AsyncCommand<Model, Real> {
       return;
     }
     const id = this.op.id === 'supplied' ? randomUUID() : undefined;
-    const body = ok(
-      'collections.create.id-conflict-409',
-      await real.api.createCollection({ title, ...(id ? { id } : {}) }),
-      'creating a collection',
-    );
+    const x = await real.api.createCollection({ title, ...(id ? { id } : {}) });
+    const body = ok('collections.create.id-conflict-409', x, 'creating a collection');
     this.shown = `CreateCollection(${body.id})`;
     real.steps.push(this.shown);
-    model.collections.set(body.id, { title, notes: new Set() });
+    const created = Date.parse(body.created_at);
+    const updated = Date.parse(body.updated_at);
+    collectionCreated(
+      model.world,
+      {
+        id: body.id,
+        owner: model.owner,
+        title,
+        description: null,
+        ...(Number.isNaN(created) ? {} : { createdAt: created }),
+        ...(Number.isNaN(updated) ? {} : { updatedAt: updated }),
+        suppliedCreated: false,
+        suppliedUpdated: false,
+      },
+      x,
+    );
     model.everCollections.push(body.id);
   }
 

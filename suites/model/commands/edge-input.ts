@@ -1,9 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type fc from 'fast-check';
+import { collectionUpdated, createdAtSet, learnLinks, noteUpdated } from '../../../kit/core/behaviour/effects.js';
+import { linksOf } from '../../../kit/core/behaviour/outcomes.js';
 import type { Exchange } from '../../../kit/core/client.js';
 import { LIMITS } from '../../../spec/limits.js';
 import { isCreateCapReached } from '../../harness/errors.js';
-import { learnVersion, type Model, pickCollection, pickNote } from '../model.js';
+import {
+  collectionOf,
+  contentOf,
+  currentVersion,
+  deletedCollections,
+  deletedNotes,
+  isTrashed,
+  type Model,
+  noteOf,
+  pickCollection,
+  pickNote,
+} from '../model.js';
 import type { Real } from '../real.js';
 
 /**
@@ -17,7 +30,14 @@ import type { Real } from '../real.js';
  * refused create is read back by its id so that the oracle sees whether it made something. The
  * model changes only where the target accepted what it must refuse.
  */
-type Needs = 'none' | 'note' | 'collection' | 'deleted-note' | 'deleted-collection' | 'linked-note';
+type Needs =
+  | 'none'
+  | 'note'
+  | 'server-created-note'
+  | 'collection'
+  | 'deleted-note'
+  | 'deleted-collection'
+  | 'linked-note';
 
 interface Target {
   note?: string;
@@ -91,12 +111,20 @@ async function createCollection(real: Real, body: Record<string, unknown>, readB
 /** An update of an active model note at its current version, with `body` in place of a good one; accepted, the model follows. */
 async function updateNote(real: Real, model: Model, id: string, body: Record<string, unknown>): Promise<Exchange> {
   const x = await real.api.updateNote(id, body);
-  const r = x.json as { version?: unknown; content?: unknown } | undefined;
+  const r = x.json as { version?: unknown; content?: unknown; title?: unknown; updated_at?: unknown } | undefined;
   if (x.status >= 200 && x.status < 300 && typeof r?.content === 'string') {
-    const note = model.notes.get(id)!;
-    learnVersion(note, r.version);
-    note.content = r.content;
-    note.contentRule = 'notes.update.content-replaced';
+    const updated = typeof r.updated_at === 'string' ? Date.parse(r.updated_at) : Number.NaN;
+    noteUpdated(
+      noteOf(model, id),
+      {
+        content: r.content,
+        ...(typeof r.title === 'string' ? { title: r.title } : {}),
+        ...(Number.isInteger(r.version) ? { version: r.version as number } : {}),
+        ...(Number.isNaN(updated) ? {} : { updatedAt: updated }),
+        suppliedUpdated: body.updated_at != null,
+      },
+      x,
+    );
   }
   return x;
 }
@@ -104,15 +132,17 @@ async function updateNote(real: Real, model: Model, id: string, body: Record<str
 /** A collection's title or description that the model keeps when the target accepted it. */
 async function updateCollection(real: Real, model: Model, id: string, body: Record<string, unknown>) {
   const x = await real.api.updateCollection(id, body);
-  if (x.status >= 200 && x.status < 300 && typeof body.title === 'string')
-    model.collections.get(id)!.title = body.title;
+  if (x.status >= 200 && x.status < 300 && typeof body.title === 'string') {
+    const updated = Date.parse((x.json as { updated_at?: string } | undefined)?.updated_at ?? '');
+    collectionUpdated(collectionOf(model, id), body, Number.isNaN(updated) ? undefined : updated, x);
+  }
   return x;
 }
 
 const title = (real: Real) => `Bad ${real.t.data.word()}`;
 const query = (real: Real, model: Model) => {
   const id = pickNote(model, 0);
-  return (id && model.notes.get(id)!.content.split(/\s+/)[1]) || real.t.data.word();
+  return (id && contentOf(noteOf(model, id)).content.split(/\s+/)[1]) || real.t.data.word();
 };
 
 export const EDGE_INPUTS = {
@@ -205,17 +235,17 @@ export const EDGE_INPUTS = {
     send: (real, model, { note }) =>
       updateNote(real, model, note!, {
         content: content(real, LIMIT.noteContentUpdate.chars + 1, 'a'),
-        version: model.notes.get(note!)!.version,
+        version: currentVersion(noteOf(model, note!)),
       }),
   },
   'update-content-missing': {
     needs: 'note',
-    send: (real, model, { note }) => updateNote(real, model, note!, { version: model.notes.get(note!)!.version }),
+    send: (real, model, { note }) => updateNote(real, model, note!, { version: currentVersion(noteOf(model, note!)) }),
   },
   'update-content-number': {
     needs: 'note',
     send: (real, model, { note }) =>
-      updateNote(real, model, note!, { content: 42, version: model.notes.get(note!)!.version }),
+      updateNote(real, model, note!, { content: 42, version: currentVersion(noteOf(model, note!)) }),
   },
   'update-version-missing': {
     needs: 'note',
@@ -228,14 +258,14 @@ export const EDGE_INPUTS = {
   'update-version-string': {
     needs: 'note',
     send: (real, model, { note }) =>
-      updateNote(real, model, note!, { content: plain(real), version: String(model.notes.get(note!)!.version) }),
+      updateNote(real, model, note!, { content: plain(real), version: String(currentVersion(noteOf(model, note!))) }),
   },
   'update-updated-at-no-offset': {
     needs: 'note',
     send: (real, model, { note }) =>
       updateNote(real, model, note!, {
         content: plain(real),
-        version: model.notes.get(note!)!.version,
+        version: currentVersion(noteOf(model, note!)),
         updated_at: NO_OFFSET,
       }),
   },
@@ -250,12 +280,13 @@ export const EDGE_INPUTS = {
     send: (real, _m, { note }) => real.api.setCreatedAt(note!, { created_at: NO_SUCH_DAY }),
   },
   'backdate-to-original': {
-    needs: 'note',
+    // A note created at the server's time: after a supplied time, "originally created" is open.
+    needs: 'server-created-note',
     // Exactly the original creation (the bound is inclusive): accepted, and then it is the created_at.
     send: async (real, model, { note }) => {
-      const n = model.notes.get(note!)!;
-      const x = await real.api.setCreatedAt(note!, { created_at: iso(n.original) });
-      if (x.status >= 200 && x.status < 300) n.createdAt = n.original;
+      const n = noteOf(model, note!);
+      const x = await real.api.setCreatedAt(note!, { created_at: iso(n.original!) });
+      if (x.status >= 200 && x.status < 300) createdAtSet(n, n.original, x);
       return x;
     },
   },
@@ -515,11 +546,11 @@ export const EDGE_INPUTS = {
     needs: 'note',
     // A supplied updated_at becomes the note's (a past one, not before its created_at: the document bounds it neither way).
     send: (real, model, { note }) => {
-      const n = model.notes.get(note!)!;
+      const n = noteOf(model, note!);
       return updateNote(real, model, note!, {
         content: plain(real),
-        version: n.version,
-        updated_at: iso(Math.max(n.createdAt + 1, Date.now() - 1_000)),
+        version: currentVersion(n),
+        updated_at: iso(Math.max((n.createdAt?.value ?? 0) + 1, Date.now() - 1_000)),
       });
     },
   },
@@ -569,14 +600,14 @@ export const EDGE_INPUTS = {
   'add-to-deleted-collection': {
     needs: 'deleted-collection',
     send: async (real, model, { collection }) => {
-      const note = pickNote(model, 0, (n) => !n.trashed);
+      const note = pickNote(model, 0, (n) => !isTrashed(n));
       return note ? real.api.addToCollection(collection!, note) : undefined;
     },
   },
   'move-to-deleted-collection': {
     needs: 'linked-note',
     send: async (real, model, { note, collection }) => {
-      const gone = model.everCollections.find((id) => !model.collections.has(id));
+      const gone = deletedCollections(model)[0];
       return gone ? real.api.moveNote(collection!, note!, { target_collection_id: gone }) : undefined;
     },
   },
@@ -614,7 +645,7 @@ export const EDGE_INPUTS = {
       real.api.raw({
         method: 'PATCH',
         path: `/v2/notes/${note}`,
-        json: { content: plain(real), version: model.notes.get(note!)!.version },
+        json: { content: plain(real), version: currentVersion(noteOf(model, note!)) },
         token: null,
       }),
   },
@@ -630,10 +661,8 @@ async function followLinks(real: Real, model: Model, id: string): Promise<void> 
   const x = await real.api.getNote(id);
   const ids = (x.json as { collection_ids?: unknown } | undefined)?.collection_ids;
   if (x.status !== 200 || !Array.isArray(ids)) return;
-  const note = model.notes.get(id)!;
-  for (const c of note.collections) model.collections.get(c)?.notes.delete(id);
-  note.collections = new Set(ids.filter((c): c is string => typeof c === 'string' && model.collections.has(c)));
-  for (const c of note.collections) model.collections.get(c)!.notes.add(id);
+  const links = ids.filter((c): c is string => typeof c === 'string');
+  learnLinks(model.world, noteOf(model, id), links, 'membership.collection-ids.current', x);
 }
 
 /** What a kind acts on, picked among the model's notes and collections (an index, as every command). */
@@ -641,9 +670,13 @@ function targetOf(model: Model, needs: Needs, index: number): Target | undefined
   switch (needs) {
     case 'none':
       return {};
+    case 'server-created-note': {
+      const note = pickNote(model, index, (n) => !isTrashed(n) && n.original !== undefined);
+      return note ? { note } : undefined;
+    }
     case 'note': {
       // Active: a trashed note's refusal is another rule's (and the document leaves its order open).
-      const note = pickNote(model, index, (n) => !n.trashed);
+      const note = pickNote(model, index, (n) => !isTrashed(n));
       return note ? { note } : undefined;
     }
     case 'collection': {
@@ -651,16 +684,16 @@ function targetOf(model: Model, needs: Needs, index: number): Target | undefined
       return collection ? { collection } : undefined;
     }
     case 'deleted-note': {
-      const gone = model.everNotes.filter((id) => !model.notes.has(id));
+      const gone = deletedNotes(model);
       return gone.length > 0 ? { note: gone[index % gone.length]! } : undefined;
     }
     case 'deleted-collection': {
-      const gone = model.everCollections.filter((id) => !model.collections.has(id));
+      const gone = deletedCollections(model);
       return gone.length > 0 ? { collection: gone[index % gone.length]! } : undefined;
     }
     case 'linked-note': {
-      const note = pickNote(model, index, (n) => !n.trashed && n.collections.size > 0);
-      return note ? { note, collection: [...model.notes.get(note)!.collections][0]! } : undefined;
+      const note = pickNote(model, index, (n) => !isTrashed(n) && linksOf(n).length > 0);
+      return note ? { note, collection: linksOf(noteOf(model, note))[0]! } : undefined;
     }
   }
 }

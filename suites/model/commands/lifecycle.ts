@@ -1,7 +1,9 @@
 import type fc from 'fast-check';
+import { learnVersion, noteDeleted, noteTrashed, noteUpdated } from '../../../kit/core/behaviour/effects.js';
+import { trashDetermined } from '../../../kit/core/behaviour/outcomes.js';
 import type { OpOf } from '../../../kit/core/model-operations.js';
-import { learnVersion, type Model, pickNote } from '../model.js';
-import { ok, type Real, readNote, refused, violation } from '../real.js';
+import { currentVersion, isTrashed, type Model, noteOf, pickNote } from '../model.js';
+import { ok, type Real, readNoteExchange, refused, violation } from '../real.js';
 
 /** POST /v2/notes/{id}/trash. */
 export class TrashNote implements fc.AsyncCommand<Model, Real> {
@@ -9,7 +11,7 @@ export class TrashNote implements fc.AsyncCommand<Model, Real> {
   constructor(readonly op: OpOf<'trashNote'>) {}
   check(model: Model): boolean {
     const id = pickNote(model, this.op.note);
-    return id !== undefined && !model.notes.get(id)!.trashed;
+    return id !== undefined && trashDetermined(noteOf(model, id), true);
   }
   async run(model: Model, real: Real): Promise<void> {
     const id = pickNote(model, this.op.note)!;
@@ -21,13 +23,16 @@ export class TrashNote implements fc.AsyncCommand<Model, Real> {
       x.status >= 200 && x.status < 300,
       `trashing an active note must succeed, got ${x.status}`,
     );
-    model.notes.get(id)!.trashed = true;
-    const read = await readNote(real, id, 'notes.trash.readable-by-id');
+    const note = noteOf(model, id);
+    noteTrashed(model.world, note, true, x);
+    const { body: read, x: readX } = await readNoteExchange(real, id, 'notes.trash.readable-by-id');
     violation(
       'notes.trash.readable-by-id',
       read.trashed_at !== null && read.trashed_at !== undefined,
       'a trashed note reads with its trashed_at',
     );
+    // Whether trashing moves the version is not shown: the read tells it.
+    learnVersion(note, read.version, readX);
   }
   toString(): string {
     return this.shown || `TrashNote(#${this.op.note})`;
@@ -40,7 +45,7 @@ export class RestoreNote implements fc.AsyncCommand<Model, Real> {
   constructor(readonly op: OpOf<'restoreNote'>) {}
   check(model: Model): boolean {
     const id = pickNote(model, this.op.note);
-    return model.canRestore && id !== undefined && model.notes.get(id)!.trashed;
+    return model.canRestore && id !== undefined && trashDetermined(noteOf(model, id), false);
   }
   async run(model: Model, real: Real): Promise<void> {
     const id = pickNote(model, this.op.note)!;
@@ -52,20 +57,29 @@ export class RestoreNote implements fc.AsyncCommand<Model, Real> {
       x.status >= 200 && x.status < 300,
       `restoring a trashed note must succeed, got ${x.status}`,
     );
-    const note = model.notes.get(id)!;
-    note.trashed = false;
-    const read = await readNote(real, id, 'notes.restore.returns-to-active');
+    const note = noteOf(model, id);
+    noteTrashed(model.world, note, false, x);
+    const { body: read, x: readX } = await readNoteExchange(real, id, 'notes.restore.returns-to-active');
     violation('notes.restore.returns-to-active', read.trashed_at === null, 'a restored note has trashed_at null');
     // Edits succeed again: an update at the version the read shows (the oracle judges the answer,
     // notes.restore.edits-allowed-again); the model follows what the target did.
-    learnVersion(note, read.version);
+    learnVersion(note, read.version, readX);
     const content = real.t.data.content(`Restored ${id.slice(0, 8)}`);
-    const edit = await real.api.updateNote(id, { content, version: note.version });
-    const body = edit.json as { version?: unknown } | undefined;
+    const edit = await real.api.updateNote(id, { content, version: currentVersion(note) });
+    const body = edit.json as { version?: unknown; title?: unknown; updated_at?: unknown } | undefined;
     if (edit.status !== 200 || typeof body?.version !== 'number') return;
-    learnVersion(note, body.version);
-    note.content = content;
-    note.contentRule = 'notes.update.content-replaced';
+    const updated = typeof body.updated_at === 'string' ? Date.parse(body.updated_at) : Number.NaN;
+    noteUpdated(
+      note,
+      {
+        content,
+        ...(typeof body.title === 'string' ? { title: body.title } : {}),
+        version: body.version,
+        ...(Number.isNaN(updated) ? {} : { updatedAt: updated }),
+        suppliedUpdated: false,
+      },
+      edit,
+    );
   }
   toString(): string {
     return this.shown || `RestoreNote(#${this.op.note})`;
@@ -81,11 +95,12 @@ export class DeleteNote implements fc.AsyncCommand<Model, Real> {
   }
   async run(model: Model, real: Real): Promise<void> {
     const id = pickNote(model, this.op.note)!;
-    this.shown = `DeleteNote(${id}${model.notes.get(id)!.trashed ? ', trashed' : ''})`;
+    const note = noteOf(model, id);
+    this.shown = `DeleteNote(${id}${isTrashed(note) ? ', trashed' : ''})`;
     real.steps.push(this.shown);
-    ok('notes.delete.permanent', await real.api.deleteNote(id), 'deleting a note');
-    for (const c of model.notes.get(id)!.collections) model.collections.get(c)?.notes.delete(id);
-    model.notes.delete(id);
+    const x = await real.api.deleteNote(id);
+    ok('notes.delete.permanent', x, 'deleting a note');
+    noteDeleted(model.world, note, x);
     refused('notes.delete.permanent', await real.api.getNote(id), 'reading a deleted note');
   }
   toString(): string {

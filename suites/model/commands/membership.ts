@@ -1,32 +1,32 @@
 import type fc from 'fast-check';
+import { learnVersion, type MembershipOp, membershipChanged } from '../../../kit/core/behaviour/effects.js';
+import { addDetermined, linksOf, moveDetermined, removeDetermined } from '../../../kit/core/behaviour/outcomes.js';
+import type { Exchange } from '../../../kit/core/client.js';
 import type { OpOf } from '../../../kit/core/model-operations.js';
-import { learnVersion, type Model, pickCollection, pickNote } from '../model.js';
-import { ok, type Real, readNote, sameSet, violation } from '../real.js';
+import { collectionOf, type Model, noteOf, pickCollection, pickNote } from '../model.js';
+import { ok, type Real, readNoteExchange, sameSet, violation } from '../real.js';
 
-function link(model: Model, note: string, collection: string): void {
-  model.notes.get(note)!.collections.add(collection);
-  model.collections.get(collection)!.notes.add(note);
+/** The interpreter's effect of an accepted membership change on the model's own note and collections. */
+function apply(model: Model, op: MembershipOp, note: string, source: string, target: string | undefined, x: Exchange) {
+  const to = target === undefined ? undefined : collectionOf(model, target);
+  membershipChanged(model.world, op, model.owner, noteOf(model, note), collectionOf(model, source), to, x);
 }
 
 /**
  * After a membership change the note's collection_ids must be exactly the model's. The document
- * does not say a membership change leaves the version alone: the model learns the version the read
- * shows (see learnVersion) so the next update sends it, and no update rule judges the change.
+ * does not say what a membership change does to the version: the model learns the version the read
+ * shows (effects.ts learnVersion) so the next update sends it, and no update rule judges the change.
  */
 async function expectCollections(model: Model, real: Real, note: string, rule: string): Promise<void> {
-  const read = await readNote(real, note, rule);
-  const n = model.notes.get(note)!;
+  const { body: read, x } = await readNoteExchange(real, note, rule);
+  const n = noteOf(model, note);
+  const links = linksOf(n);
   violation(
     rule,
-    sameSet(read.collection_ids ?? [], n.collections),
-    `collection_ids must be [${[...n.collections].join(', ')}], got ${JSON.stringify(read.collection_ids)}`,
+    sameSet(read.collection_ids ?? [], links),
+    `collection_ids must be [${links.join(', ')}], got ${JSON.stringify(read.collection_ids)}`,
   );
-  learnVersion(n, read.version);
-}
-
-function unlink(model: Model, note: string, collection: string): void {
-  model.notes.get(note)!.collections.delete(collection);
-  model.collections.get(collection)!.notes.delete(note);
+  learnVersion(n, read.version, x);
 }
 
 /** PUT /v2/collections/{c}/notes/{n}. */
@@ -38,20 +38,16 @@ export class AddNote implements fc.AsyncCommand<Model, Real> {
   check(model: Model): boolean {
     const note = pickNote(model, this.op.note);
     const coll = pickCollection(model, this.op.coll);
-    return (
-      note !== undefined &&
-      coll !== undefined &&
-      !model.notes.get(note)!.trashed &&
-      !model.notes.get(note)!.collections.has(coll)
-    );
+    return note !== undefined && coll !== undefined && addDetermined(noteOf(model, note), collectionOf(model, coll));
   }
   async run(model: Model, real: Real): Promise<void> {
     const note = pickNote(model, this.op.note)!;
     const coll = pickCollection(model, this.op.coll)!;
     this.shown = `AddNote(${note} -> ${coll})`;
     real.steps.push(this.shown);
-    ok('membership.add.links', await real.api.addToCollection(coll, note), 'adding a note to a collection');
-    link(model, note, coll);
+    const x = await real.api.addToCollection(coll, note);
+    ok('membership.add.links', x, 'adding a note to a collection');
+    apply(model, 'addNoteToCollection', note, coll, undefined, x);
     await expectCollections(model, real, note, 'membership.add.links');
   }
   toString(): string {
@@ -69,9 +65,8 @@ export class MoveNote implements fc.AsyncCommand<Model, Real> {
     const note = pickNote(model, this.op.note);
     const from = pickCollection(model, this.op.from);
     const to = pickCollection(model, this.op.to);
-    if (note === undefined || from === undefined || to === undefined || from === to) return false;
-    const n = model.notes.get(note)!;
-    return !n.trashed && n.collections.has(from) && !n.collections.has(to);
+    if (note === undefined || from === undefined || to === undefined) return false;
+    return moveDetermined(noteOf(model, note), collectionOf(model, from), collectionOf(model, to));
   }
   async run(model: Model, real: Real): Promise<void> {
     const note = pickNote(model, this.op.note)!;
@@ -79,9 +74,9 @@ export class MoveNote implements fc.AsyncCommand<Model, Real> {
     const to = pickCollection(model, this.op.to)!;
     this.shown = `MoveNote(${note}: ${from} -> ${to})`;
     real.steps.push(this.shown);
-    ok('membership.move.moves', await real.api.moveNote(from, note, { target_collection_id: to }), 'moving a note');
-    link(model, note, to);
-    unlink(model, note, from);
+    const x = await real.api.moveNote(from, note, { target_collection_id: to });
+    ok('membership.move.moves', x, 'moving a note');
+    apply(model, 'moveNote', note, from, to, x);
     await expectCollections(model, real, note, 'membership.move.moves');
   }
   toString(): string {
@@ -100,8 +95,7 @@ export class RemoveNote implements fc.AsyncCommand<Model, Real> {
       model.canRemove &&
       note !== undefined &&
       coll !== undefined &&
-      !model.notes.get(note)!.trashed &&
-      model.notes.get(note)!.collections.has(coll)
+      removeDetermined(noteOf(model, note), collectionOf(model, coll))
     );
   }
   async run(model: Model, real: Real): Promise<void> {
@@ -111,7 +105,7 @@ export class RemoveNote implements fc.AsyncCommand<Model, Real> {
     real.steps.push(this.shown);
     const x = await real.api.removeFromCollection(coll, note);
     if (x.status < 200 || x.status > 299) ok('membership.remove.unlinks', x, 'removing a note from a collection');
-    unlink(model, note, coll);
+    apply(model, 'removeNoteFromCollection', note, coll, undefined, x);
     await expectCollections(model, real, note, 'membership.remove.unlinks');
   }
   toString(): string {

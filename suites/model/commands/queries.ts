@@ -1,6 +1,6 @@
 import type fc from 'fast-check';
 import { KitError } from '../../harness/index.js';
-import { type Model, pickCollection, pickNote } from '../model.js';
+import { collectionOf, contentOf, type Model, noteOf, pickCollection, pickNote } from '../model.js';
 import { ok, type Real } from '../real.js';
 
 /**
@@ -26,20 +26,29 @@ function boundOf(bound: RunBound, real: Real): { created_before?: string; update
 /** POST /v2/notes/search for a word of one of the model's notes, with or without a time bound. */
 export class SearchNotes implements fc.AsyncCommand<Model, Real> {
   private shown = '';
-  constructor(readonly op: { kind: 'searchNotes'; note: number; bound: RunBound }) {}
+  constructor(readonly op: { kind: 'searchNotes'; note: number; bound: RunBound; pageSize: number; common: boolean }) {}
   check(model: Model): boolean {
     return pickNote(model, this.op.note) !== undefined;
   }
   async run(model: Model, real: Real): Promise<void> {
     const id = pickNote(model, this.op.note)!;
-    const word = model.notes.get(id)!.content.split(/\s+/)[1] ?? 'model';
-    this.shown = `SearchNotes(${word}${this.op.bound === 'none' ? '' : `, ${this.op.bound}`})`;
+    // A word of that note, or one every note of the model holds (more results than a page: snapshot paging).
+    const word = this.op.common ? 'Model' : (contentOf(noteOf(model, id)).content.split(/\s+/)[1] ?? 'model');
+    this.shown = `SearchNotes(${word}${this.op.bound === 'none' ? '' : `, ${this.op.bound}`}, ${this.op.pageSize} a page)`;
     real.steps.push(this.shown);
-    ok(
-      'notes.search.response-fields',
-      await real.api.searchNotes({ limit: 10 }, { query: word, ...boundOf(this.op.bound, real) }),
-      'searching',
-    );
+    const body = { query: word, ...boundOf(this.op.bound, real) };
+    const limit = this.op.pageSize;
+    let page = ok('notes.search.response-fields', await real.api.searchNotes({ limit }, body), 'searching');
+    // Snapshot paging: the next page of the same snapshot (the oracle judges that it agrees with the first;
+    // one page more is enough to see the offsets and the frozen order, and keeps the run's cost).
+    for (let offset = limit, pages = 1; pages < 2 && page.has_next_page === true; offset += limit, pages++) {
+      if (typeof page.snapshot_id !== 'string') return;
+      page = ok(
+        'notes.search.response-fields',
+        await real.api.searchNotes({ limit, offset, snapshot_id: page.snapshot_id }, body),
+        'following the snapshot',
+      );
+    }
   }
   toString(): string {
     return this.shown || `SearchNotes(#${this.op.note})`;
@@ -59,7 +68,7 @@ export class SearchCollections implements fc.AsyncCommand<Model, Real> {
   }
   async run(model: Model, real: Real): Promise<void> {
     const id = pickCollection(model, this.op.coll)!;
-    const word = model.collections.get(id)!.title.split(/\s+/)[2] ?? 'model';
+    const word = (collectionOf(model, id).title?.value ?? '').split(/\s+/)[2] ?? 'model';
     const before = this.op.before && real.t.declares('names.collections_search.created_before');
     this.shown = `SearchCollections(${word}${before ? ', created before the run' : ''})`;
     real.steps.push(this.shown);
@@ -96,11 +105,18 @@ const MAX_PAGES = 4;
 export type ListOrder = 'default' | 'created_at' | 'updated_at';
 
 /**
- * What a note list keeps to: notes created since the run began (all of the run's but those it
- * backdated), notes updated before it began (none of the run's: a bound on updated_at read as one
- * on created_at shows the backdated ones), or one of the model's collections.
+ * What a note list keeps to, by each of the four inclusive bounds and the collection filter: notes
+ * created since the run began (all of the run's but those it backdated or created with a supplied
+ * time), created before it (those), updated since it began (all of the run's but those created with
+ * a supplied updated_at and not written since), updated before it (those: a bound on updated_at
+ * read as one on created_at shows the backdated ones), or one of the model's collections.
  */
-export type ListFilter = 'created-after-run' | 'updated-before-run' | 'collection';
+export type ListFilter =
+  | 'created-after-run'
+  | 'created-before-run'
+  | 'updated-after-run'
+  | 'updated-before-run'
+  | 'collection';
 
 /**
  * GET /v2/notes with one of the filters above, a few per page, in the default order or one named,
@@ -126,6 +142,8 @@ export class ListNotes implements fc.AsyncCommand<Model, Real> {
     const query = {
       limit: this.op.pageSize,
       ...(filter === 'created-after-run' ? { created_after: real.since } : {}),
+      ...(filter === 'created-before-run' ? { created_before: real.since } : {}),
+      ...(filter === 'updated-after-run' ? { updated_after: real.since } : {}),
       ...(filter === 'updated-before-run' ? { updated_before: real.since } : {}),
       ...(filter === 'collection' ? { collection: coll } : {}),
       ...(this.op.order === 'default' ? {} : { order_by: this.op.order }),

@@ -1,59 +1,81 @@
 import type fc from 'fast-check';
+import { createdAtSet } from '../../../kit/core/behaviour/effects.js';
+import { backdateLimit, setCreatedAtOutcome } from '../../../kit/core/behaviour/outcomes.js';
 import type { OpOf } from '../../../kit/core/model-operations.js';
 import { sameAtPrecision } from '../../harness/index.js';
-import { learnVersion, type Model, pickNote } from '../model.js';
-import { type Real, readNote, refused, violation } from '../real.js';
+import { isTrashed, type Model, noteOf, pickNote } from '../model.js';
+import { type Real, readNoteExchange, refused, violation } from '../real.js';
 
 /** PATCH /v2/notes/{id}/created-at: earlier than the original creation, between a backdate and it, later than it, or in the future. */
 export class SetCreatedAt implements fc.AsyncCommand<Model, Real> {
   private shown = '';
   constructor(readonly op: OpOf<'setCreatedAt'>) {}
 
+  /** After a create that supplied a time, "originally created" is open: 'later' needs a note created at the server's time. */
+  private pick(model: Model): string | undefined {
+    return pickNote(
+      model,
+      this.op.note,
+      (n) => backdateLimit(n) !== undefined && (this.op.when !== 'later' || n.original !== undefined),
+    );
+  }
+
   check(model: Model): boolean {
-    return pickNote(model, this.op.note) !== undefined;
+    return this.pick(model) !== undefined;
   }
 
   async run(model: Model, real: Real): Promise<void> {
-    const id = pickNote(model, this.op.note)!;
-    const note = model.notes.get(id)!;
+    const id = this.pick(model)!;
+    const note = noteOf(model, id);
     const tolerance = real.t.ctx.clockToleranceMs;
+    // The earliest instant "originally created" can mean (the original creation when the server chose it).
+    const original = backdateLimit(note)!;
+    const createdAt = note.createdAt?.value ?? original;
     // 'between' (a value between a backdated created_at and the original) needs an earlier backdate; before one it is a plain backdate.
-    const when = this.op.when === 'between' && note.createdAt >= note.original ? 'earlier' : this.op.when;
+    const when = this.op.when === 'between' && createdAt >= original ? 'earlier' : this.op.when;
     const value =
       when === 'earlier'
-        ? note.original - this.op.days * 86_400_000
+        ? original - this.op.days * 86_400_000
         : when === 'between'
-          ? Math.floor((note.createdAt + note.original) / 2)
+          ? Math.floor((createdAt + original) / 2)
           : // One precision step later: a store that cuts instants may cut a single millisecond away.
             when === 'later'
-            ? note.original + real.t.precisionMs
+            ? original + real.t.precisionMs
             : Date.now() + tolerance * 2 + this.op.days * 86_400_000 + 60_000;
     const iso = new Date(value).toISOString();
-    this.shown = `SetCreatedAt(${id}, ${iso} [${when}; original ${new Date(note.original).toISOString()}]${note.trashed ? ', trashed' : ''})`;
+    this.shown = `SetCreatedAt(${id}, ${iso} [${when}; original ${new Date(original).toISOString()}]${isTrashed(note) ? ', trashed' : ''})`;
     real.steps.push(this.shown);
+    const expected = setCreatedAtOutcome(note, value, {
+      now: Date.now(),
+      toleranceMs: tolerance,
+      precisionMs: real.t.precisionMs,
+    });
+    if (!expected) throw new Error(`set-created-at to ${iso}: the model cannot tell the outcome`);
     const x = await real.api.setCreatedAt(id, { created_at: iso });
-    if (note.trashed) return refused('notes.set-created-at.trashed-refused', x, 'set-created-at on a trashed note');
-    if (when === 'later')
-      return refused('notes.set-created-at.backdate-only', x, 'a created_at after the original creation');
-    if (when === 'future') return refused('notes.set-created-at.not-future', x, 'a created_at in the future');
+    if (!expected.accepted) return refused(expected.rule, x, `set-created-at to ${iso} [${when}]`);
     // Later than the current created_at but not than the original creation: the original is the limit.
-    const rule =
-      value > note.createdAt ? 'notes.set-created-at.original-creation-bound' : 'notes.set-created-at.applied';
     violation(
-      rule,
+      expected.rule,
       x.status === 200,
-      `a backdate to ${iso} (current ${new Date(note.createdAt).toISOString()}) must succeed, got ${x.status} ${x.text.slice(0, 200)}`,
+      `a backdate to ${iso} (current ${new Date(createdAt).toISOString()}) must succeed, got ${x.status} ${x.text.slice(0, 200)}`,
     );
-    const read = await readNote(real, id, 'notes.set-created-at.applied');
+    const { body: read, x: readX } = await readNoteExchange(real, id, 'notes.set-created-at.applied');
     const stored = Date.parse(read.created_at);
     violation(
       'notes.set-created-at.applied',
       sameAtPrecision(stored, value, real.t.precisionMs),
       `created_at must read ${iso}, got ${read.created_at}`,
     );
+    // "Changes metadata only, not content": version is the note's content document version.
+    const version = note.version?.value;
+    if (version !== undefined)
+      violation(
+        'notes.set-created-at.version-unchanged',
+        read.version === version,
+        `set-created-at changes metadata only: version must stay ${version}, got ${read.version}`,
+      );
     // What the target stored (cut to its precision) is what later backdates compare with.
-    note.createdAt = stored;
-    learnVersion(note, read.version);
+    createdAtSet(note, stored, readX);
   }
 
   toString(): string {

@@ -238,13 +238,14 @@ describe('the oracle', () => {
 
 describe('the oracle rule list', () => {
   it('names exactly the catalogue rules its judgements use', () => {
-    const dir = join(packageRoot, 'suites/oracle');
+    // The oracle's judgements, and the rules the one interpreter attaches to the facts it establishes.
     const used = new Set<string>();
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && f !== 'rules.ts'))
-      for (const m of readFileSync(join(dir, file), 'utf8').matchAll(
-        /'((?:conventions|notes|collections|membership|auth|errors)\.[a-z0-9.-]+)'/g,
-      ))
-        used.add(m[1]!);
+    for (const dir of ['suites/oracle', 'kit/core/behaviour'].map((d) => join(packageRoot, d)))
+      for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && f !== 'rules.ts'))
+        for (const m of readFileSync(join(dir, file), 'utf8').matchAll(
+          /'((?:conventions|notes|collections|membership|auth|errors)\.[a-z0-9.-]+)'/g,
+        ))
+          used.add(m[1]!);
     expect([...ORACLE_RULES].sort()).toEqual([...used].sort());
     const known = new Set(loadRules().map((r) => r.id));
     expect(ORACLE_RULES.filter((id) => !known.has(id))).toEqual([]);

@@ -1,12 +1,15 @@
-import type { Exchange } from '../../kit/core/client.js';
-import type { Owner } from '../../kit/core/ledger.js';
+import type { Exchange } from '../client.js';
+import type { Owner } from '../ledger.js';
 
 /**
- * The run's shadow of the target: what the exchanges of the run established about each note and
- * collection they touched, field by field, with the rule that promises each value. It is written
- * from the API document: a field is known only while every change to it went through an operation
- * whose effect the document determines; an effect the document leaves open (a membership change's
- * effect on `version`, say) makes the field unknown until the next read tells it.
+ * The state of the API as the document describes it, per user: what the exchanges of a run
+ * established about each note and collection they touched, field by field, with the rule that
+ * promises each value. It is written from the API document, not from the fake: a field is known
+ * only while every change to it went through an operation whose effect the document determines;
+ * an effect the document leaves open (a membership change's effect on `version`, say) makes the
+ * field unknown until the next read tells it. What each operation does to it is effects.ts; what
+ * the document predicts from it is outcomes.ts. The oracle, the model-based checks and the
+ * differential run all keep their state here (issue 17, item 1: one interpreter).
  */
 
 /** A value the run established, the rule that promises it, and the answer that established it. */
@@ -14,6 +17,11 @@ export interface Fact<T> {
   readonly value: T;
   readonly rule: string;
   readonly by: Exchange;
+  /**
+   * The rule of the write that set the value, where a later operation that promised to keep it
+   * (set-created-at, a membership change) now stands as `rule`.
+   */
+  readonly origin?: string;
 }
 
 /** When the resource last changed, in the order of the run's requests (sequence numbers) and in wall time. */
@@ -34,14 +42,26 @@ export interface Refusal {
   readonly asked: Readonly<Record<string, unknown>>;
 }
 
-export interface NoteShadow {
+export interface KnownNote {
   readonly id: string;
   owner: Owner;
   content?: Fact<string>;
   /** The title the target derived from the current content (the derivation is the target's choice). */
   title?: Fact<string>;
   version?: Fact<number>;
+  /**
+   * Versions the note had and no longer has, oldest first, with what replaced them: an update
+   * (`update`), or a read after an operation whose effect on the version is not shown (`learned`).
+   */
+  stale: StaleVersion[];
+  /** The version before an operation whose effect on it is not shown: stale once a read shows another. */
+  unsettledVersion?: number;
   createdAt?: Fact<number>;
+  /**
+   * The created_at the create answered: the original creation is this instant or later (later when
+   * the create supplied a time and "originally created" may mean the server's time of the create).
+   */
+  firstCreatedAt?: number;
   updatedAt?: Fact<number>;
   trashed?: Fact<boolean>;
   /** The original creation time (the backdate limit), known for notes created without a supplied time. */
@@ -58,7 +78,12 @@ export interface NoteShadow {
   refusals: Refusal[];
 }
 
-export interface CollectionShadow {
+export interface StaleVersion {
+  readonly value: number;
+  readonly by: 'update' | 'learned';
+}
+
+export interface KnownCollection {
   readonly id: string;
   owner: Owner;
   title?: Fact<string>;
@@ -79,8 +104,8 @@ export interface Touches {
 }
 
 export class World {
-  readonly notes = new Map<string, NoteShadow>();
-  readonly collections = new Map<string, CollectionShadow>();
+  readonly notes = new Map<string, KnownNote>();
+  readonly collections = new Map<string, KnownCollection>();
   /**
    * Creates the target refused for their input, by the id they supplied (`note <id>`, `collection
    * <id>`): a refusal creates nothing, so a resource found under that id later breaks its rule.
@@ -93,16 +118,16 @@ export class World {
     return ++this.seq;
   }
 
-  note(id: string, owner: Owner): NoteShadow {
+  note(id: string, owner: Owner): KnownNote {
     let n = this.notes.get(id);
     if (!n) {
-      n = { id, owner, unlinked: new Map(), clock: newClock(), refusals: [] };
+      n = { id, owner, stale: [], unlinked: new Map(), clock: newClock(), refusals: [] };
       this.notes.set(id, n);
     }
     return n;
   }
 
-  collection(id: string, owner: Owner): CollectionShadow {
+  collection(id: string, owner: Owner): KnownCollection {
     let c = this.collections.get(id);
     if (!c) {
       c = { id, owner, clock: newClock(), refusals: [] };
@@ -126,7 +151,7 @@ export class World {
   }
 
   /** What a collection's note_count must be, when the run knows it: every member known and active. */
-  activeCount(c: CollectionShadow): number | undefined {
+  activeCount(c: KnownCollection): number | undefined {
     if (!c.members) return undefined;
     let count = 0;
     for (const id of c.members) {
@@ -139,7 +164,7 @@ export class World {
   }
 
   /** The run no longer knows which collections hold the note, nor the counts of those it knew. */
-  forgetLinks(n: NoteShadow): void {
+  forgetLinks(n: KnownNote): void {
     for (const id of n.links?.keys() ?? []) {
       const c = this.collections.get(id);
       if (c) c.members = undefined;
@@ -148,10 +173,11 @@ export class World {
   }
 
   /** Everything about the note becomes unknown (an accepted request whose effect the run cannot tell). */
-  forgetNote(n: NoteShadow): void {
+  forgetNote(n: KnownNote): void {
     n.content = undefined;
     n.title = undefined;
     n.version = undefined;
+    n.unsettledVersion = undefined;
     n.createdAt = undefined;
     n.updatedAt = undefined;
     n.trashed = undefined;
@@ -159,7 +185,7 @@ export class World {
     this.forgetLinks(n);
   }
 
-  forgetCollection(c: CollectionShadow): void {
+  forgetCollection(c: KnownCollection): void {
     c.title = undefined;
     c.description = undefined;
     c.createdAt = undefined;
@@ -172,7 +198,7 @@ export class World {
     c.members = undefined;
   }
 
-  private *resources(t: Touches): Iterable<NoteShadow | CollectionShadow> {
+  private *resources(t: Touches): Iterable<KnownNote | KnownCollection> {
     for (const id of t.notes) {
       const n = this.notes.get(id);
       if (n) yield n;
