@@ -81,6 +81,7 @@ function createKit(ctx: KitContext): Kit {
     redact: (text) => client.redact(text),
     clockToleranceMs: ctx.clockToleranceMs,
     statuses: ctx.profile.statuses ?? {},
+    ...(ctx.profile.error_body ? { errorBody: ctx.profile.error_body } : {}),
     ...(ctx.profile.list_order ? { listOrder: ctx.profile.list_order } : {}),
   });
   const api = new Api(

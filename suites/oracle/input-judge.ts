@@ -1,6 +1,7 @@
 import { atSize, LIMITS, type SizeLimit } from '../../spec/limits.js';
 import { ms, sameInstant, show } from './compare.js';
 import type { Env } from './env.js';
+import { judgeErrorBody } from './error-body.js';
 import { integerOf, type Problem } from './inputs.js';
 import { isTokenUser } from './note-writes.js';
 import { type Observation, objectOf } from './observation.js';
@@ -80,6 +81,7 @@ function judgeRefusal(env: Env, o: Observation, problems: readonly Problem[]): v
   if (!refused) return;
   rememberRefusedCreate(env, o, problems[0]!);
   if (problems.every((p) => p.validation) && onlyInputExplains(env, o)) {
+    judgeErrorBody(env, o, 'validation', problems[0]!.what);
     const declared = env.statuses.validation;
     if (declared !== undefined)
       j.that(

@@ -1,5 +1,6 @@
 import { World } from '../../kit/core/behaviour/state.js';
 import type { Exchange } from '../../kit/core/client.js';
+import type { ErrorBodyShape } from '../../spec/error-body.js';
 import type { RefusalKind } from '../../spec/profile.js';
 import { listCollections, searchCollections } from './collection-pages.js';
 import { createCollection, deleteCollection, membership, updateCollection } from './collection-writes.js';
@@ -36,6 +37,8 @@ export interface OracleOptions {
   clockToleranceMs?: number;
   /** The refusal statuses the profile declares: only these are judged beyond "a 4xx". */
   statuses?: Readonly<Partial<Record<RefusalKind, number>>>;
+  /** The refusal body the profile declares (error_body). */
+  errorBody?: ErrorBodyShape;
   /** The list direction the profile declares (list_order). */
   listOrder?: 'newest_first' | 'oldest_first';
 }
@@ -68,6 +71,7 @@ export class Oracle implements ExchangeObserver {
       lagMs: options.lagMs,
       clockToleranceMs: options.clockToleranceMs ?? 2_000,
       statuses: options.statuses ?? {},
+      ...(options.errorBody ? { errorBody: options.errorBody } : {}),
       requestIds: new Map(),
       ...(options.listOrder ? { listOrder: options.listOrder } : {}),
     };

@@ -82,6 +82,7 @@ export const ORACLE_RULES = [
   'conventions.timestamps.real-dates',
   'conventions.timestamps.response-format',
   'errors.bad-input.no-5xx',
+  'errors.body.shape',
   'errors.missing.collection-refused',
   'errors.missing.note-refused',
   'errors.status.not-found',

@@ -3,6 +3,7 @@ import type { Exchange } from '../../kit/core/client.js';
 import type { RefusalKind } from '../../spec/profile.js';
 import { ms, sameInstant, show } from './compare.js';
 import type { Env } from './env.js';
+import { judgeErrorBody } from './error-body.js';
 import type { Problem } from './inputs.js';
 import { type Observation, objectOf } from './observation.js';
 import { knownCollection, knownNote, notAnAnswer } from './settled.js';
@@ -176,8 +177,10 @@ function membership(env: Env, o: Observation): void {
 
 /** The refusal carries the status the profile declares for its kind (none declared: a 4xx is all that is certain). */
 function status(env: Env, o: Observation, kind: RefusalKind, rule: string, why: string): void {
+  if (ok(o)) return;
+  judgeErrorBody(env, o, kind, why);
   const declared = env.statuses[kind];
-  if (declared === undefined || ok(o)) return;
+  if (declared === undefined) return;
   env.j.that(
     rule,
     o.x.status === declared,

@@ -83,6 +83,30 @@ describe('the oracle on documented bad input', () => {
     expect(found(mismatch)).toEqual([]);
   });
 
+  it('finds a refusal body without the kind or message the profile declares, and judges none undeclared', () => {
+    const errorBody = {
+      kind_pointer: '/error/type',
+      message_pointer: '/error/message',
+      kinds: { validation: 'validation_error' },
+    };
+    const bare = oracleWith({ errorBody });
+    createNote(bare, { content: 'x', created_at: '2020-01-01T00:00:00' }, 400, { error: { message: 'no' } });
+    expect(findings(bare, 'errors.body.shape')[0]?.message).toMatch(/no error kind at \/error\/type/);
+    const wrong = oracleWith({ errorBody });
+    createNote(wrong, { content: 'x', created_at: '2020-01-01T00:00:00' }, 400, {
+      error: { type: 'oops', message: 'no' },
+    });
+    expect(findings(wrong, 'errors.body.shape')[0]?.message).toMatch(/declares validation_error for validation/);
+    const right = oracleWith({ errorBody });
+    createNote(right, { content: 'x', created_at: '2020-01-01T00:00:00' }, 400, refusal);
+    expect(found(right)).toEqual([]);
+    expect(right.judgements.judged.get('errors.body.shape')).toBe(1);
+    // No error_body declared: section 7 shows none, so no body is judged.
+    const open = oracleWith();
+    createNote(open, { content: 'x', created_at: '2020-01-01T00:00:00' }, 400, { error: { message: 'no' } });
+    expect(found(open)).toEqual([]);
+  });
+
   it('finds a future created_at written with a west offset accepted, under not-future and compare-instants', () => {
     const oracle = oracleWith();
     const future = new Date(Date.now() + 3 * 3600_000);
