@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -94,7 +95,7 @@ describe('repro commands of failing checks', () => {
       expect(check.repro).toContain(fake.url!);
       for (const token of Object.values(TOKENS)) expect(check.repro).not.toContain(token);
       const file = join(scratch, 'repro.sh');
-      writeFileSync(file, `${check.repro}\n`);
+      writeFileSync(file, `${freshCreateId(check.repro!)}\n`);
       const { stdout } = await run('bash', [file], {
         env: { PATH: process.env.PATH, ...TOKENS },
         maxBuffer: 64 * 1024 * 1024,
@@ -366,4 +367,18 @@ async function listen(fake: Fake, log: Recorded[]): Promise<{ server: Server; ur
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/**
+ * A create that carried its own id (the refused-create checks send one, to read back that nothing
+ * was stored under it) cannot be sent twice: ids are create-only, and the second send answers 409
+ * whatever the first did. A person replaying it puts a fresh id in its place, and so does this
+ * test (same length, so the here-document's byte count still holds).
+ */
+function freshCreateId(repro: string): string {
+  if (!/-X POST \\\n {2}'[^']*\/v2\/(notes|collections)'/.test(repro)) return repro;
+  return repro.replace(
+    /"id":"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"/,
+    () => `"id":"${randomUUID()}"`,
+  );
 }
