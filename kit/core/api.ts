@@ -294,14 +294,18 @@ export class Api {
     return this.sendEndpoint('askAttachmentQuestion', 'attachment_question', { attachment_id: attachmentId }, body);
   }
 
-  /** Any request as this user (or with other credentials): for auth and bad-input checks. */
-  async raw(opts: Omit<SendOptions, 'token'> & { token?: string | null }) {
+  /**
+   * Any request as this user (or with other credentials): for auth and bad-input checks.
+   * `unknownToken` says the token sent is one the kit made up, so the oracle may judge its refusal.
+   */
+  async raw({ unknownToken, ...opts }: Omit<SendOptions, 'token'> & { token?: string | null; unknownToken?: boolean }) {
     const ownToken = opts.token === undefined && opts.authorization === undefined;
     const pending = this.observer?.sending({
       op: undefined,
       actor: this.owner,
       ownToken,
       ...(opts.token === null && opts.authorization === undefined ? { noCredentials: true } : {}),
+      ...(unknownToken && typeof opts.token === 'string' ? { unknownToken: true } : {}),
       ...(opts.raw !== undefined && !parsesAsJson(opts.raw) ? { malformedBody: true } : {}),
       method: opts.method,
       path: opts.path,

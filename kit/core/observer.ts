@@ -10,6 +10,8 @@ export interface Sent {
   readonly ownToken: boolean;
   /** The request carried no Authorization header at all (a raw request sent without credentials). */
   readonly noCredentials?: boolean;
+  /** The request carried a bearer token the kit made up, which no target issued (a raw request). */
+  readonly unknownToken?: boolean;
   /** The request's body was sent as given and does not parse as JSON (a raw request of malformed JSON). */
   readonly malformedBody?: boolean;
   readonly method: string;

@@ -18,7 +18,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function judgeInput(env: Env, o: Observation, problems: readonly Problem[]): void {
   if (notAnAnswer(env, o)) return;
-  if (o.noCredentials) {
+  if (o.noCredentials || o.unknownToken) {
     judgeUnauthenticated(env, o);
     return;
   }
@@ -34,15 +34,18 @@ export function judgeInput(env: Env, o: Observation, problems: readonly Problem[
   else judgeBoundaries(env, o);
 }
 
-/** A request of the API without an Authorization header: refused, with the declared status where there is one. */
+/**
+ * A request of the API without an Authorization header, or with a bearer token no target issued
+ * (the kit made it up): refused, with the declared status where there is one.
+ */
 function judgeUnauthenticated(env: Env, o: Observation): void {
   if (!o.path.startsWith('/v2/')) return;
-  const what = `${o.method} ${o.path} without an Authorization header`;
+  const what = `${o.method} ${o.path} ${o.unknownToken ? 'with a bearer token nobody issued' : 'without an Authorization header'}`;
   const refused = o.x.status >= 400 && o.x.status < 500;
   env.j.that(
-    'auth.bearer.required',
+    o.unknownToken ? 'auth.bearer.invalid-refused' : 'auth.bearer.required',
     refused,
-    () => `${what} answered ${o.x.status}; every endpoint requires bearer authentication`,
+    () => `${what} answered ${o.x.status}; every endpoint requires bearer authentication with an API key`,
     o.x,
   );
   const declared = env.statuses.unauthenticated;

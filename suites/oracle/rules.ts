@@ -3,6 +3,7 @@
  * The oracle's check file declares each, so that an oracle finding is that rule's verdict.
  */
 export const ORACLE_RULES = [
+  'auth.bearer.invalid-refused',
   'auth.bearer.required',
   'auth.scope.collections-isolated',
   'auth.scope.notes-isolated',

@@ -649,6 +649,23 @@ export const EDGE_INPUTS = {
         token: null,
       }),
   },
+  // ---- a bearer token nobody issued ----
+  'read-with-unknown-token': {
+    needs: 'note',
+    send: (real, _m, { note }) =>
+      real.api.raw({ method: 'GET', path: `/v2/notes/${note}`, token: unknownToken(real), unknownToken: true }),
+  },
+  'list-with-unknown-token': {
+    needs: 'none',
+    send: (real) =>
+      real.api.raw({
+        method: 'GET',
+        path: '/v2/notes',
+        query: { limit: 1 },
+        token: unknownToken(real),
+        unknownToken: true,
+      }),
+  },
   'read-note-not-uuid': { needs: 'none', send: (real) => real.api.getNote(`model-${real.t.data.word()}`) },
   'read-collection-not-uuid': { needs: 'none', send: (real) => real.api.getCollection(`model-${real.t.data.word()}`) },
 } as const satisfies Record<string, Kind>;
@@ -749,4 +766,9 @@ export class SendEdgeInput implements fc.AsyncCommand<Model, Real> {
   toString(): string {
     return this.shown || `SendEdgeInput(${this.op.which}...)`;
   }
+}
+
+/** A bearer token of the shape of a key that no target issued, made up for the request. */
+function unknownToken(real: Real): string {
+  return `nc-unknown-${real.t.data.word()}-${real.t.data.word()}`;
 }

@@ -321,6 +321,17 @@ describe('the oracle on writes the document allows', () => {
     expect(found(fine)).toEqual([]);
   });
 
+  it('finds a request with a token nobody issued served, under the invalid-token rule', () => {
+    const oracle = oracleWith({ statuses: { unauthenticated: 401 } });
+    const made = { op: undefined, method: 'GET', path: '/v2/notes', ownToken: false, unknownToken: true };
+    send(oracle, made, 200, { results: [], total: 0 });
+    expect(found(oracle)).toEqual(['auth.bearer.invalid-refused']);
+    const fine = oracleWith({ statuses: { unauthenticated: 401 } });
+    send(fine, made, 401, refusal);
+    expect(found(fine)).toEqual([]);
+    expect(fine.judgements.judged.get('auth.bearer.invalid-refused')).toBe(1);
+  });
+
   it('finds a body that is not JSON answered with a 5xx', () => {
     const oracle = oracleWith();
     const raw = { op: undefined, method: 'POST', path: '/v2/notes', malformedBody: true };
