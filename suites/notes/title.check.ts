@@ -59,13 +59,41 @@ check(
     }
     // An update derives the title again: the first note gets a new first line.
     const note = notes[0]!;
-    const after = `After ${t.data.word()}`;
+    const fresh = t.data.word();
+    const after = `After ${fresh}`;
     const updated = setupOk(
       await t.api.updateNote(note.id, { content: `${after}\nnew body`, version: note.version }),
       'update the note',
     );
     await t.verify('notes.title.first-line', () => {
       expect(String(updated.title).trim(), 'after an update the title is the new first line').toBe(after);
+    });
+    // List and search items derive it again: a view must not keep the title the note was created
+    // with. Search is polled for the new word (it may lag by search_index_lag_ms) and judged if found.
+    const relisted = setupOk(
+      await t.api.listNotes({ created_after: w.at(0), created_before: w.at(cases.length - 1) }),
+      'list the window again',
+    );
+    const research = setupOk(
+      (
+        await t.poll(
+          () => t.api.searchNotes({ limit: 50 }, { query: fresh }),
+          (x) => x.status !== 200 || idsOf(x).includes(note.id),
+        )
+      ).value,
+      'search for the updated note',
+    );
+    const views: Array<[string, { title?: unknown }]> = [];
+    for (const [what, page] of [
+      ['list', relisted],
+      ['search', research],
+    ] as const) {
+      const item = find(page, note.id);
+      if (item) views.push([what, item]);
+    }
+    await t.verify('notes.title.first-line', () => {
+      for (const [what, item] of views)
+        expect(String(item.title).trim(), `after an update a ${what} item's title is the new first line`).toBe(after);
     });
   },
 );
