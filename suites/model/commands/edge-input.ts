@@ -449,7 +449,11 @@ export const EDGE_INPUTS = {
   'collections-search-bound-no-offset': {
     needs: 'none',
     declares: 'names.collections_search.created_after',
-    send: (real) => real.api.searchCollections({ query: title(real), created_after: NO_OFFSET }),
+    send: (real) =>
+      real.api.searchCollections({
+        query: real.t.declares('names.collections_search.query') ? title(real) : undefined,
+        created_after: NO_OFFSET,
+      }),
   },
   // ---- note search ----
   'search-limit-zero': {

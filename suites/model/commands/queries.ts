@@ -70,9 +70,12 @@ export class SearchCollections implements fc.AsyncCommand<Model, Real> {
     const id = pickCollection(model, this.op.coll)!;
     const word = (collectionOf(model, id).title?.value ?? '').split(/\s+/)[2] ?? 'model';
     const before = this.op.before && real.t.declares('names.collections_search.created_before');
-    this.shown = `SearchCollections(${word}${before ? ', created before the run' : ''})`;
+    // The body's names are not shown: without a profile naming the query, search every collection
+    // (a name the target does not know would be refused, and that is the parameter-names check's to judge).
+    const query = real.t.declares('names.collections_search.query') ? word : undefined;
+    this.shown = `SearchCollections(${query ?? 'everything'}${before ? ', created before the run' : ''})`;
     real.steps.push(this.shown);
-    const x = await real.api.searchCollections({ query: word, ...(before ? { created_before: real.since } : {}) });
+    const x = await real.api.searchCollections({ query, ...(before ? { created_before: real.since } : {}) });
     if (x.status !== 200) throw new KitError(`searching collections answered ${x.status}: ${x.text.slice(0, 200)}`);
   }
   toString(): string {
