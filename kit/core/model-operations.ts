@@ -10,8 +10,12 @@ import fc from 'fast-check';
 export type IdMode = 'generated' | 'supplied' | 'duplicate';
 /** Which timestamps a create supplies (taken from the sequence's private time window). */
 export type Stamps = 'none' | 'created' | 'updated' | 'both';
-/** Before the original creation; between a backdated created_at and the original (still allowed); after it; in the future. */
-export type Backdate = 'earlier' | 'between' | 'later' | 'future';
+/**
+ * Before the original creation; between a backdated created_at and the original (still allowed);
+ * exactly the original (the bound is inclusive); after it; in the future.
+ */
+export type Backdate = 'earlier' | 'between' | 'equal' | 'later' | 'future';
+export const BACKDATES: readonly Backdate[] = ['earlier', 'between', 'equal', 'later', 'future'];
 
 /** Which version an update sends: the note's current one, one it had before, or one it never had. */
 export type VersionKind = 'current' | 'stale' | 'ahead';

@@ -7,7 +7,7 @@ import {
   noteTrashed,
   noteUpdated,
 } from '../core/behaviour/effects.js';
-import { backdateLimit, staleVersions, trashDetermined } from '../core/behaviour/outcomes.js';
+import { backdatable, backdateInstant, staleVersions, trashDetermined } from '../core/behaviour/outcomes.js';
 import type { KnownNote } from '../core/behaviour/state.js';
 import type { Exchange } from '../core/client.js';
 import type { Op } from '../core/model-operations.js';
@@ -15,7 +15,6 @@ import { type Observation, statusOf } from './normalise.js';
 import type { Side, Step } from './side.js';
 import { ackView, bodyOf, type NoteExpectation, noteView } from './views.js';
 
-const DAY = 86_400_000;
 type Of<K extends Op['kind']> = Extract<Op, { kind: K }>;
 
 /** A supplied instant, in Z or in -05:00 form: servers must compare instants, not strings. */
@@ -153,26 +152,15 @@ export async function updateNote(side: Side, op: Of<'updateNote'>): Promise<Step
 
 export async function setCreatedAt(side: Side, op: Of<'setCreatedAt'>): Promise<Step | undefined> {
   // After a supplied created_at, "originally created" may mean either instant: only 'later' is ambiguous.
-  const picked = side.state.note(op.note, (n) => op.when !== 'later' || n.original !== undefined);
+  const picked = side.state.note(op.note, (n) => backdatable(n, op.when));
   if (!picked) return undefined;
   const n = picked.n;
-  // The earliest instant "originally created" can mean, and the current created_at.
-  const original = backdateLimit(n) ?? 0;
-  const createdAt = n.createdAt?.value ?? original;
-  // 'between' needs an earlier backdate; before one it is a plain backdate.
-  const when = op.when === 'between' && createdAt >= original ? 'earlier' : op.when;
-  const value =
-    when === 'earlier'
-      ? original - op.days * DAY
-      : when === 'between'
-        ? Math.floor((createdAt + original) / 2)
-        : // One precision step later: a store that cuts instants may cut a single millisecond away.
-          when === 'later'
-          ? original + side.precisionMs
-          : Date.now() + Math.max(op.days * DAY, side.clockToleranceMs * 2 + 60_000);
+  const clock = { now: Date.now(), toleranceMs: side.clockToleranceMs, precisionMs: side.precisionMs };
+  const { value, when } = backdateInstant(n, op, clock);
   const what = {
     earlier: `${op.days} days before the original`,
     between: 'between the current and the original',
+    equal: 'the original',
     later: 'one precision step after the original',
     future: 'in the future',
   }[when];

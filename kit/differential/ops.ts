@@ -1,12 +1,5 @@
 import fc from 'fast-check';
-import {
-  type Backdate,
-  type IdMode,
-  type Op,
-  opWord,
-  type Stamps,
-  type VersionKind,
-} from '../core/model-operations.js';
+import { BACKDATES, type IdMode, type Op, opWord, type Stamps, type VersionKind } from '../core/model-operations.js';
 
 /** How the differential run draws sequences of the shared operations (kit/core/model-operations.ts). */
 export interface OpsOptions {
@@ -66,7 +59,7 @@ export function opsArbitrary(options: OpsOptions): fc.Arbitrary<Op[]> {
       arbitrary: fc
         .record({
           note: index,
-          when: fc.constantFrom<Backdate>('earlier', 'between', 'later', 'future'),
+          when: fc.constantFrom(...BACKDATES),
           days: fc.integer({ min: 1, max: 400 }),
         })
         .map((r): Op => ({ kind: 'setCreatedAt', ...r })),

@@ -1,3 +1,4 @@
+import type { Backdate } from '../model-operations.js';
 import type { KnownCollection, KnownNote } from './state.js';
 
 /**
@@ -80,6 +81,37 @@ export function setCreatedAtOutcome(
 export function backdateLimit(n: KnownNote): number | undefined {
   return n.original ?? n.firstCreatedAt;
 }
+
+/** Whether a note can take a set-created-at of this kind: 'later' needs the original creation known (a server-chosen one). */
+export function backdatable(n: KnownNote, when: Backdate): boolean {
+  return backdateLimit(n) !== undefined && (when !== 'later' || n.original !== undefined);
+}
+
+/**
+ * The instant a set-created-at of this kind sends (the note must be `backdatable`), and the kind it
+ * really is: 'between' needs an earlier backdate, and before one it is a plain backdate. The model
+ * runs and the differential run send the same instants for the same operation.
+ */
+export function backdateInstant(
+  n: KnownNote,
+  op: { when: Backdate; days: number },
+  clock: { now: number; toleranceMs: number; precisionMs: number },
+): { value: number; when: Backdate } {
+  const original = backdateLimit(n)!;
+  const createdAt = n.createdAt?.value ?? original;
+  const when = op.when === 'between' && createdAt >= original ? 'earlier' : op.when;
+  const value = {
+    earlier: () => original - op.days * DAY,
+    between: () => Math.floor((createdAt + original) / 2),
+    equal: () => original,
+    // One precision step later: a store that cuts instants may cut a single millisecond away.
+    later: () => original + clock.precisionMs,
+    future: () => clock.now + clock.toleranceMs * 2 + op.days * DAY + 60_000,
+  }[when]();
+  return { value, when };
+}
+
+const DAY = 86_400_000;
 
 /** Trash an active note, restore a trashed one (section 3); the other way round is not documented. */
 export function trashDetermined(n: KnownNote, trash: boolean): boolean {

@@ -1,11 +1,5 @@
 import fc from 'fast-check';
-import {
-  type Backdate,
-  type IdMode,
-  opWord,
-  type Stamps,
-  type VersionKind,
-} from '../../../kit/core/model-operations.js';
+import { BACKDATES, type IdMode, opWord, type Stamps, type VersionKind } from '../../../kit/core/model-operations.js';
 import type { Model } from '../model.js';
 import type { Real } from '../real.js';
 import { DeleteCollection, UpdateCollection } from './collection-writes.js';
@@ -83,11 +77,7 @@ export function commands(withRestoreAndRemove: boolean): Array<fc.Arbitrary<Comm
           new UpdateNote({ kind: 'updateNote', note, version, ahead, word: w, stamp }),
       ),
     fc
-      .tuple(
-        index,
-        fc.constantFrom<Backdate>('earlier', 'between', 'later', 'future'),
-        fc.integer({ min: 1, max: 400 }),
-      )
+      .tuple(index, fc.constantFrom(...BACKDATES), fc.integer({ min: 1, max: 400 }))
       .map(([note, when, days]) => new SetCreatedAt({ kind: 'setCreatedAt', note, when, days })),
     index.map((note) => new TrashNote({ kind: 'trashNote', note })),
     index.map((note) => new DeleteNote({ kind: 'deleteNote', note })),

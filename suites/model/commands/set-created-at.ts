@@ -1,23 +1,24 @@
 import type fc from 'fast-check';
 import { createdAtSet } from '../../../kit/core/behaviour/effects.js';
-import { backdateLimit, setCreatedAtOutcome } from '../../../kit/core/behaviour/outcomes.js';
+import {
+  backdatable,
+  backdateInstant,
+  backdateLimit,
+  setCreatedAtOutcome,
+} from '../../../kit/core/behaviour/outcomes.js';
 import type { OpOf } from '../../../kit/core/model-operations.js';
 import { sameAtPrecision } from '../../harness/index.js';
 import { isTrashed, type Model, noteOf, pickNote } from '../model.js';
 import { type Real, readNoteExchange, refused, violation } from '../real.js';
 
-/** PATCH /v2/notes/{id}/created-at: earlier than the original creation, between a backdate and it, later than it, or in the future. */
+/** PATCH /v2/notes/{id}/created-at: earlier than the original creation, between a backdate and it, at it, later, or in the future. */
 export class SetCreatedAt implements fc.AsyncCommand<Model, Real> {
   private shown = '';
   constructor(readonly op: OpOf<'setCreatedAt'>) {}
 
   /** After a create that supplied a time, "originally created" is open: 'later' needs a note created at the server's time. */
   private pick(model: Model): string | undefined {
-    return pickNote(
-      model,
-      this.op.note,
-      (n) => backdateLimit(n) !== undefined && (this.op.when !== 'later' || n.original !== undefined),
-    );
+    return pickNote(model, this.op.note, (n) => backdatable(n, this.op.when));
   }
 
   check(model: Model): boolean {
@@ -28,28 +29,14 @@ export class SetCreatedAt implements fc.AsyncCommand<Model, Real> {
     const id = this.pick(model)!;
     const note = noteOf(model, id);
     const tolerance = real.t.ctx.clockToleranceMs;
-    // The earliest instant "originally created" can mean (the original creation when the server chose it).
     const original = backdateLimit(note)!;
     const createdAt = note.createdAt?.value ?? original;
-    // 'between' (a value between a backdated created_at and the original) needs an earlier backdate; before one it is a plain backdate.
-    const when = this.op.when === 'between' && createdAt >= original ? 'earlier' : this.op.when;
-    const value =
-      when === 'earlier'
-        ? original - this.op.days * 86_400_000
-        : when === 'between'
-          ? Math.floor((createdAt + original) / 2)
-          : // One precision step later: a store that cuts instants may cut a single millisecond away.
-            when === 'later'
-            ? original + real.t.precisionMs
-            : Date.now() + tolerance * 2 + this.op.days * 86_400_000 + 60_000;
+    const clock = { now: Date.now(), toleranceMs: tolerance, precisionMs: real.t.precisionMs };
+    const { value, when } = backdateInstant(note, this.op, clock);
     const iso = new Date(value).toISOString();
     this.shown = `SetCreatedAt(${id}, ${iso} [${when}; original ${new Date(original).toISOString()}]${isTrashed(note) ? ', trashed' : ''})`;
     real.steps.push(this.shown);
-    const expected = setCreatedAtOutcome(note, value, {
-      now: Date.now(),
-      toleranceMs: tolerance,
-      precisionMs: real.t.precisionMs,
-    });
+    const expected = setCreatedAtOutcome(note, value, { ...clock, now: Date.now() });
     if (!expected) throw new Error(`set-created-at to ${iso}: the model cannot tell the outcome`);
     const x = await real.api.setCreatedAt(id, { created_at: iso });
     if (!expected.accepted) return refused(expected.rule, x, `set-created-at to ${iso} [${when}]`);
