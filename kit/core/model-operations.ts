@@ -31,7 +31,8 @@ export type Op =
       zoned: boolean;
       into: number | null;
     }
-  | { kind: 'createCollection'; id: IdMode; dup: number; word: string; stamps: Stamps }
+  /** `described`: the create sends a description besides the title. */
+  | { kind: 'createCollection'; id: IdMode; dup: number; word: string; stamps: Stamps; described: boolean }
   | { kind: 'updateNote'; note: number; version: VersionKind; ahead: number; word: string; stamp: boolean }
   | { kind: 'setCreatedAt'; note: number; when: Backdate; days: number }
   | { kind: 'trashNote' | 'restoreNote' | 'deleteNote' | 'readNote'; note: number }

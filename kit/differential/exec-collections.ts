@@ -29,6 +29,10 @@ export async function createCollection(
   const body: Record<string, unknown> = { title: `Diff ${op.word} (${side.marker})` };
   const shown = [id ? `${dup ? 'duplicate of ' : 'id '}${sym.id(id, 'C')}` : 'generated id', JSON.stringify(op.word)];
   if (id) body.id = id;
+  if (op.described) {
+    body.description = `About ${op.word}`;
+    shown.push('described');
+  }
   const stamps = new Set<string>();
   for (const key of ['created_at', 'updated_at'] as const) {
     if (op.stamps !== 'both' && op.stamps !== key.slice(0, -3)) continue;
@@ -50,6 +54,7 @@ export async function createCollection(
         id: b.id,
         owner: 'primary',
         title: body.title as string,
+        description: op.described ? (body.description as string) : null,
         ...instant('createdAt', b.created_at),
         ...instant('updatedAt', b.updated_at),
         suppliedCreated: 'created_at' in body,

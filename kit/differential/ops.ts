@@ -37,7 +37,9 @@ export function opsArbitrary(options: OpsOptions): fc.Arbitrary<Op[]> {
       })
       .map((r): Op => ({ kind: 'createNote', ...r }));
   const createCollection = (id: fc.Arbitrary<IdMode>) =>
-    fc.record({ id, dup: index, word, stamps }).map((r): Op => ({ kind: 'createCollection', ...r }));
+    fc
+      .record({ id, dup: index, word, stamps, described: fc.boolean() })
+      .map((r): Op => ({ kind: 'createCollection', ...r }));
   const weighted: Array<fc.WeightedArbitrary<Op>> = [
     { weight: 5, arbitrary: createNote(idMode) },
     { weight: 2, arbitrary: createCollection(idMode) },

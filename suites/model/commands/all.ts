@@ -25,9 +25,10 @@ import { UpdateNote } from './update-note.js';
 export type Command = fc.AsyncCommand<Model, Real>;
 
 /**
- * Operations of the shared model (operations.ts) as commands. The model runs plain creates (no
- * supplied timestamps, headings or collection on create; the differential run covers those), and
- * renames and deletes collections, searches, lists and asks for related notes: views whose items
+ * Operations of the shared model (kit/core/model-operations.ts) as commands. Creates carry ids,
+ * supplied times, a collection or a description now and then (never a heading marker: how titles
+ * treat them is the profile's), and the model renames and deletes collections, searches, lists
+ * and asks for related notes: views whose items
  * the model cannot predict one by one, but the run's oracle judges against everything it knows.
  * Among them it sends what the document refuses and what stands exactly on its limits, so that the
  * oracle judges refusals and boundaries without the checks written for each.
@@ -54,16 +55,19 @@ export function commands(withRestoreAndRemove: boolean): Array<fc.Arbitrary<Comm
         ([id, w, stamps, zoned, into]) =>
           new CreateNote({ kind: 'createNote', id, dup: 0, word: w, heading: false, stamps, zoned, into }),
       ),
-    fc.tuple(fc.boolean(), index, word).map(
-      ([d, dup, w]) =>
-        new CreateCollection({
-          kind: 'createCollection',
-          id: d ? 'duplicate' : 'supplied',
-          dup,
-          word: w,
-          stamps: 'none',
-        }),
-    ),
+    // Collections with a description, supplied times or both now and then: the oracle judges the answer.
+    fc
+      .tuple(
+        fc.constantFrom<IdMode>('supplied', 'supplied', 'generated', 'duplicate'),
+        index,
+        word,
+        fc.constantFrom<Stamps>('none', 'none', 'created', 'updated', 'both'),
+        fc.boolean(),
+      )
+      .map(
+        ([id, dup, w, stamps, described]) =>
+          new CreateCollection({ kind: 'createCollection', id, dup, word: w, stamps, described }),
+      ),
     fc
       .tuple(
         index,
