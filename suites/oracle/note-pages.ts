@@ -5,9 +5,18 @@ import { ms, sameInstant, show } from './compare.js';
 import type { Env } from './env.js';
 import { isTokenUser } from './note-writes.js';
 import { type Observation, objectOf } from './observation.js';
-import { BOUNDS, hasBounds, insideBounds, type Traversal, type Traversals, unchangedSince } from './traversals.js';
+import {
+  BOUNDS,
+  hasBounds,
+  insideBounds,
+  settleEnd,
+  type Traversal,
+  type Traversals,
+  unchangedSince,
+} from './traversals.js';
 
 const CONTAINS = ['open_tasks', 'tasks', 'images', 'files'] as const;
+const NOTE_END = { total: 'notes.list.total-before-pagination', end: 'notes.list.next-page-omitted-at-end' } as const;
 
 /** A page's items as objects with a string id (anything else is the shape rules' to judge). */
 function itemsOf(body: Record<string, unknown>): Array<Record<string, unknown> & { id: string }> {
@@ -132,7 +141,15 @@ export function listNotes(env: Env, o: Observation, traversals: Traversals): voi
         o.x,
       );
   }
-  if (q.cursor === undefined && Number.isInteger(body.total)) {
+  // Total and next_page disagree: the next page of the walk tells which is wrong (settleEnd).
+  const pendingEnd =
+    q.cursor === undefined &&
+    Number.isInteger(body.total) &&
+    (body.total as number) <= results.length &&
+    typeof body.next_page === 'string'
+      ? (body.total as number)
+      : undefined;
+  if (q.cursor === undefined && Number.isInteger(body.total) && pendingEnd === undefined) {
     const more = (body.total as number) > results.length;
     j.that(
       'notes.list.next-page-omitted-at-end',
@@ -160,6 +177,8 @@ export function listNotes(env: Env, o: Observation, traversals: Traversals): voi
   );
   const walk = traversals.page(q, q.cursor, o.actor, o.startSeq, o.startedAt);
   if (!walk) return;
+  if (pendingEnd !== undefined) walk.pendingEnd = { x: o.x, total: pendingEnd };
+  else settleEnd(j, walk, results.length, o.x, NOTE_END, 'next_page is omitted at the end');
   for (const item of items) walk.seen.set(item.id, (walk.seen.get(item.id) ?? 0) + 1);
   for (const [id, count] of walk.seen) {
     const n = env.world.notes.get(id);

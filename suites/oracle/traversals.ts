@@ -1,6 +1,8 @@
 import type { Clock } from '../../kit/core/behaviour/state.js';
+import type { Exchange } from '../../kit/core/client.js';
 import type { Owner } from '../../kit/core/ledger.js';
 import { ms, sameInstant } from './compare.js';
+import type { Judgements } from './judge.js';
 
 /** The time bounds of a list or search, in the kit's own names. */
 export const BOUNDS = ['created_after', 'created_before', 'updated_after', 'updated_before'] as const;
@@ -19,6 +21,53 @@ export interface Traversal {
   readonly startedAt: number;
   pages: number;
   readonly seen: Map<string, number>;
+  /**
+   * A first page whose total says every result is on it, yet whose next_page points on: either
+   * total or next_page is wrong, and the next page of the walk tells which (settleEnd).
+   */
+  pendingEnd?: { readonly x: Exchange; readonly total: number };
+}
+
+/** The rules a page's total and its next_page at the end belong to. */
+export interface EndRules {
+  readonly total: string;
+  readonly end: string;
+}
+
+/**
+ * The page after a first page whose total and next_page disagreed: results on it show the list
+ * goes on past total (total is wrong), an empty page shows next_page pointed past the end.
+ */
+export function settleEnd(
+  j: Judgements,
+  walk: Traversal,
+  results: number,
+  x: Exchange,
+  rules: EndRules,
+  endIs: string,
+): void {
+  const first = walk.pendingEnd;
+  if (!first) return;
+  walk.pendingEnd = undefined;
+  const what = `${first.x.method} ${first.x.path}`;
+  if (results > 0)
+    j.that(
+      rules.total,
+      false,
+      () =>
+        `${what}: total ${first.total} with as many results, but its next_page leads to ${results} more ` +
+        `(${x.method} ${x.path}): total does not count every match`,
+      first.x,
+      x,
+    );
+  else
+    j.that(
+      rules.end,
+      false,
+      () => `${what}: all ${first.total} results were on this page, yet next_page led to an empty page; ${endIs}`,
+      first.x,
+      x,
+    );
 }
 
 export class Traversals {

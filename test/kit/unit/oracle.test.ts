@@ -174,6 +174,30 @@ describe('the oracle', () => {
     expect(findings(oracle, 'notes.list.cursor-pages')).toHaveLength(1);
   });
 
+  it('lets the next page tell whether total or next_page was wrong when they disagree', () => {
+    const other = '33333333-3333-4333-8333-333333333333';
+    const item = (id: string) => ({ id, title: 'C', description: null, created_at: T0, updated_at: T0, note_count: 0 });
+    const walk = (second: unknown[]) => {
+      const oracle = new Oracle({ precisionMs: 1, lagMs: 0 });
+      const list = (input: Record<string, unknown>, body: Record<string, unknown>) =>
+        send(oracle, { op: 'listCollections', method: 'GET', path: '/v2/collections', input }, 200, {
+          request_id: `r${Math.random()}`,
+          ...body,
+        });
+      // total 1 with 1 result says the walk is over, yet next_page points on.
+      list({ limit: 1 }, { results: [item(COLL)], total: 1, next_page: 'c1' });
+      expect(oracle.judgements.findings.size).toBe(0);
+      list({ limit: 1, cursor: 'c1' }, { results: second, total: 1, next_page: null });
+      return oracle;
+    };
+    const more = walk([item(other)]);
+    expect(findings(more, 'collections.list.total-before-pagination')[0]?.message).toMatch(/leads to 1 more/);
+    expect(findings(more, 'collections.list.next-page-null-at-end')).toHaveLength(0);
+    const empty = walk([]);
+    expect(findings(empty, 'collections.list.next-page-null-at-end')[0]?.message).toMatch(/empty page/);
+    expect(findings(empty, 'collections.list.total-before-pagination')).toHaveLength(0);
+  });
+
   it('finds a success without request_id and a collection list lagging an update', () => {
     const oracle = new Oracle({ precisionMs: 1, lagMs: 0 });
     const coll = { id: COLL, title: 'C', description: null, created_at: T0, updated_at: T0 };
