@@ -130,13 +130,15 @@ export function conventions(env: Env, o: Observation): void {
       () => `${what}: the answer carries ${field} (${JSON.stringify(body[field])}), which it leaves out`,
       o.x,
     );
+  // A generated id breaks the general rule and the create's own ("generates a new UUID").
   if ((op === 'createNote' || op === 'createCollection') && typeof objectOf(o.body).id !== 'string')
-    j.that(
-      'conventions.ids.uuid',
-      typeof body.id === 'string' && UUID.test(body.id),
-      () => `${what}: the generated id ${JSON.stringify(body.id)} is not a UUID`,
-      o.x,
-    );
+    for (const rule of ['conventions.ids.uuid', `${op === 'createNote' ? 'notes' : 'collections'}.create.id-generated`])
+      j.that(
+        rule,
+        typeof body.id === 'string' && UUID.test(body.id),
+        () => `${what}: the generated id ${JSON.stringify(body.id)} is not a UUID`,
+        o.x,
+      );
   judgeTimestamps(env, o, body, what);
 }
 

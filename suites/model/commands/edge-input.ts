@@ -229,6 +229,19 @@ export const EDGE_INPUTS = {
         false,
       ),
   },
+  'note-content-trailing-whitespace': {
+    needs: 'none',
+    // "Exactly the content sent": trailing spaces, a tab and blank lines included, in the answer and a read.
+    send: async (real) => {
+      const id = randomUUID();
+      const x = await real.api.createNote({ id, content: `${plain(real)}  \t\n\n ` });
+      if (x.status >= 200 && x.status < 300) {
+        await real.api.getNote(id);
+        await real.api.deleteNote(id);
+      }
+      return x;
+    },
+  },
   // ---- note update, at the note's current version ----
   'update-content-past-chars': {
     needs: 'note',
@@ -317,6 +330,10 @@ export const EDGE_INPUTS = {
   },
   'collection-title-missing': { needs: 'none', send: (real) => createCollection(real, { description: 'no title' }) },
   'collection-title-number': { needs: 'none', send: (real) => createCollection(real, { title: 42 }) },
+  'collection-description-number': {
+    needs: 'none',
+    send: (real) => createCollection(real, { title: title(real), description: 42 }),
+  },
   'collection-created-at-future': {
     needs: 'none',
     send: (real) => createCollection(real, { title: title(real), created_at: iso(future(real)) }),
@@ -387,6 +404,10 @@ export const EDGE_INPUTS = {
       updateCollection(real, model, collection!, {
         description: sized('', Math.floor(LIMIT.collectionDescription.bytes! / 2) + 1, 'é'),
       }),
+  },
+  'describe-number': {
+    needs: 'collection',
+    send: (real, model, { collection }) => updateCollection(real, model, collection!, { description: 42 }),
   },
   'rename-number': {
     needs: 'collection',
