@@ -132,7 +132,10 @@ export function conventions(env: Env, o: Observation): void {
     );
   // A generated id breaks the general rule and the create's own ("generates a new UUID").
   if ((op === 'createNote' || op === 'createCollection') && typeof objectOf(o.body).id !== 'string')
-    for (const rule of ['conventions.ids.uuid', `${op === 'createNote' ? 'notes' : 'collections'}.create.id-generated`])
+    for (const rule of [
+      'conventions.ids.uuid',
+      op === 'createNote' ? 'notes.create.id-generated' : 'collections.create.id-generated',
+    ])
       j.that(
         rule,
         typeof body.id === 'string' && UUID.test(body.id),
