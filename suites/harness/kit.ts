@@ -83,6 +83,9 @@ function createKit(ctx: KitContext): Kit {
     statuses: ctx.profile.statuses ?? {},
     ...(ctx.profile.error_body ? { errorBody: ctx.profile.error_body } : {}),
     ...(ctx.profile.list_order ? { listOrder: ctx.profile.list_order } : {}),
+    ...(ctx.profile.capabilities?.rate_limit_headers
+      ? { rateLimitHeaders: ctx.profile.capabilities.rate_limit_headers }
+      : {}),
   });
   const api = new Api(
     client,

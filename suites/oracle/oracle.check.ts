@@ -15,6 +15,7 @@ for (const rule of ORACLE_RULES) {
     'every answer of the run agrees with what the run established (oracle)',
     { rules: [rule], generalist: true },
     async (t) => {
+      kit.oracle.conclude();
       const { judgements } = kit.oracle;
       const findings = judgements.findings.get(rule) ?? [];
       if (findings.length === 0) {

@@ -6,6 +6,7 @@ import { listCollections, searchCollections } from './collection-pages.js';
 import { createCollection, deleteCollection, membership, updateCollection } from './collection-writes.js';
 import { conventions } from './conventions.js';
 import type { Env } from './env.js';
+import { type DeclaredRateLimitHeaders, RateLimitHeaders } from './headers.js';
 import { judgeInput } from './input-judge.js';
 import { problemsOf } from './inputs.js';
 import { isolation } from './isolation.js';
@@ -41,6 +42,8 @@ export interface OracleOptions {
   errorBody?: ErrorBodyShape;
   /** The list direction the profile declares (list_order). */
   listOrder?: 'newest_first' | 'oldest_first';
+  /** The rate-limit header names and operations the profile declares (capabilities.rate_limit_headers). */
+  rateLimitHeaders?: DeclaredRateLimitHeaders;
 }
 
 /**
@@ -62,8 +65,11 @@ export class Oracle implements ExchangeObserver {
     snapshots: [] as Array<{ snapshotId: string; body: Record<string, unknown>; offset: number }>,
   };
 
+  private readonly headers: RateLimitHeaders;
+
   constructor(options: OracleOptions) {
     this.judgements = new Judgements(options.redact);
+    this.headers = new RateLimitHeaders(options.rateLimitHeaders);
     this.env = {
       world: this.world,
       j: this.judgements,
@@ -137,8 +143,14 @@ export class Oracle implements ExchangeObserver {
     }
   }
 
+  /** What only the whole run can show (the header families some answer carried): once, before the verdicts are read. */
+  conclude(): void {
+    this.headers.conclude(this.judgements);
+  }
+
   private observe(o: Observation): void {
     conventions(this.env, o);
+    this.headers.observe(this.judgements, o);
     isolation(this.env, o);
     // What the input alone and the shadow before this request say of its answer (before a handler learns from it).
     const problems = problemsOf(o, o.endedAt, this.env.clockToleranceMs);

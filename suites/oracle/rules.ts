@@ -92,6 +92,8 @@ export const ORACLE_RULES = [
   'errors.status.unauthenticated',
   'errors.status.validation',
   'errors.status.version-mismatch',
+  'headers.rate-limit.declared',
+  'headers.rate-limit.families',
   'membership.add.link-only',
   'membership.add.links',
   'membership.add.missing-refused',

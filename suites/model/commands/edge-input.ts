@@ -65,6 +65,11 @@ function content(real: Real, chars: number, fill: string): string {
   return sized(real.t.data.content(`Bad ${real.t.data.word()}`), chars, fill);
 }
 
+/** `head` then two-byte characters to one or two bytes past `bytes` (the head counts: it is ASCII). */
+function pastBytes(head: string, bytes: number): string {
+  return head + 'é'.repeat(Math.floor((bytes - Buffer.byteLength(head)) / 2) + 1);
+}
+
 /** A short note content (a title line and the marker). */
 const plain = (real: Real) => real.t.data.content(`Bad ${real.t.data.word()}`);
 
@@ -153,9 +158,11 @@ export const EDGE_INPUTS = {
   },
   'note-content-past-bytes': {
     needs: 'none',
-    // Two-byte characters: within the character limit, past the byte limit.
+    // Two-byte characters after the ASCII head: within the character limit, one byte past the byte limit.
     send: (real) =>
-      createNote(real, { content: content(real, Math.floor(LIMIT.noteContentCreate.bytes / 2) + 1, 'é') }),
+      createNote(real, {
+        content: pastBytes(real.t.data.content(`Bad ${real.t.data.word()}`), LIMIT.noteContentCreate.bytes),
+      }),
   },
   'note-content-missing': { needs: 'none', send: (real) => createNote(real, {}) },
   'note-content-number': { needs: 'none', send: (real) => createNote(real, { content: 42 }) },

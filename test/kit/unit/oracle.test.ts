@@ -198,6 +198,43 @@ describe('the oracle', () => {
     expect(findings(empty, 'collections.list.total-before-pagination')).toHaveLength(0);
   });
 
+  it('judges the rate-limit header families over the whole run, and declared names on each answer', () => {
+    const ops = ['searchNotes', 'getRelatedNotes', 'listNotes', 'listCollections', 'searchCollections', 'getNote'];
+    const run = (headers: Record<string, string>) => {
+      const oracle = new Oracle({
+        precisionMs: 1,
+        lagMs: 0,
+        rateLimitHeaders: { operations: ['getNote'], names: ['X-RateLimit-Remaining'] },
+      });
+      const answer = (op: string, json: unknown) => {
+        const pending = oracle.sending({
+          op,
+          actor: 'primary',
+          ownToken: true,
+          method: 'GET',
+          path: '/v2/x',
+          params: {},
+        });
+        const x = exchange('GET', '/v2/x', 200, json);
+        oracle.answered(pending, { ...x, headers: { ...x.headers, ...headers } });
+      };
+      answer('createNote', note());
+      // Until the run has seen a success of every operation the rule names, it says nothing.
+      oracle.conclude();
+      expect(oracle.judgements.judged.get('headers.rate-limit.families')).toBeUndefined();
+      for (const op of ops) answer(op, op === 'getNote' ? note() : { results: [], total: 0 });
+      return oracle;
+    };
+    const without = run({});
+    without.conclude();
+    expect(findings(without, 'headers.rate-limit.families')).toHaveLength(2);
+    expect(findings(without, 'headers.rate-limit.declared')[0]?.message).toMatch(/without X-RateLimit-Remaining/);
+    const carried = run({ 'x-ratelimit-remaining': '9', 'x-complexity-remaining': '90' });
+    carried.conclude();
+    expect(findings(carried, 'headers.rate-limit.families')).toHaveLength(0);
+    expect(findings(carried, 'headers.rate-limit.declared')).toHaveLength(0);
+  });
+
   it('finds a success without request_id and a collection list lagging an update', () => {
     const oracle = new Oracle({ precisionMs: 1, lagMs: 0 });
     const coll = { id: COLL, title: 'C', description: null, created_at: T0, updated_at: T0 };
@@ -267,7 +304,7 @@ describe('the oracle rule list', () => {
     for (const dir of ['suites/oracle', 'kit/core/behaviour'].map((d) => join(packageRoot, d)))
       for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && f !== 'rules.ts'))
         for (const m of readFileSync(join(dir, file), 'utf8').matchAll(
-          /'((?:conventions|notes|collections|membership|auth|errors)\.[a-z0-9.-]+)'/g,
+          /'((?:conventions|notes|collections|membership|auth|errors|headers)\.[a-z0-9.-]+)'/g,
         ))
           used.add(m[1]!);
     expect([...ORACLE_RULES].sort()).toEqual([...used].sort());
