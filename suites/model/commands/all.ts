@@ -10,6 +10,7 @@ import { DeleteNote, RestoreNote, TrashNote } from './lifecycle.js';
 import { AddNote, MoveNote, RemoveNote } from './membership.js';
 import { ReadCollection, ReadNote } from './observe.js';
 import {
+  type CollectionListFilter,
   ListCollections,
   type ListFilter,
   ListNotes,
@@ -120,8 +121,18 @@ export function commands(withRestoreAndRemove: boolean): Array<fc.Arbitrary<Comm
       )
       .map(([pageSize, order, filter, coll]) => new ListNotes({ kind: 'listNotes', pageSize, order, filter, coll })),
     fc
-      .tuple(fc.integer({ min: 1, max: 5 }), order)
-      .map(([pageSize, order]) => new ListCollections({ kind: 'listCollections', pageSize, order })),
+      .tuple(
+        fc.integer({ min: 1, max: 5 }),
+        order,
+        fc.constantFrom<CollectionListFilter>(
+          'created-after-run',
+          'created-after-run',
+          'created-before-run',
+          'updated-after-run',
+          'updated-before-run',
+        ),
+      )
+      .map(([pageSize, order, filter]) => new ListCollections({ kind: 'listCollections', pageSize, order, filter })),
     fc.tuple(index, word).map(([coll, w]) => new UpdateCollection({ kind: 'updateCollection', coll, word: w })),
     index.map((coll) => new DeleteCollection({ kind: 'deleteCollection', coll })),
   ];

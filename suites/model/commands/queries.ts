@@ -101,6 +101,8 @@ export class RelatedNotes implements fc.AsyncCommand<Model, Real> {
   }
 }
 
+type Bound = 'created_after' | 'created_before' | 'updated_after' | 'updated_before';
+
 /** Pages at most a walk can take: a run shares its request budget. */
 const MAX_PAGES = 4;
 
@@ -168,25 +170,35 @@ export class ListNotes implements fc.AsyncCommand<Model, Real> {
   }
 }
 
+/** What a collection list keeps to: one of the four inclusive bounds at the run's start (ListFilter's times). */
+export type CollectionListFilter = Exclude<ListFilter, 'collection'>;
+
 /**
- * GET /v2/collections, a few per page, in the default order or one named (created since the run
- * began where the profile names that bound), along next_page where it names the cursor. What the
- * pages show (order, fields, counts, the walk) is the oracle's to judge; a refusal here only means
- * the model cannot go on.
+ * GET /v2/collections, a few per page, in the default order or one named, bounded at the run's start
+ * where the profile names the bound (created after it otherwise, else not bounded: the run's
+ * collections created with supplied times, renamed since, tell an updated bound read as a created
+ * one), along next_page where it names the cursor. What the pages show (order, fields, counts,
+ * bounds, the walk) is the oracle's to judge; a refusal here only means the model cannot go on.
  */
 export class ListCollections implements fc.AsyncCommand<Model, Real> {
   private shown = '';
-  constructor(readonly op: { kind: 'listCollections'; pageSize: number; order: ListOrder }) {}
+  constructor(
+    readonly op: { kind: 'listCollections'; pageSize: number; order: ListOrder; filter: CollectionListFilter },
+  ) {}
   check(): boolean {
     return true;
   }
   async run(_model: Model, real: Real): Promise<void> {
+    const bound = (filter: CollectionListFilter) => filter.replace('-run', '').replace('-', '_') as Bound;
+    const asked = bound(this.op.filter);
+    const named = (b: Bound) => real.t.declares(`names.collections_list.${b}`);
+    const used = named(asked) ? asked : named('created_after') ? 'created_after' : undefined;
     const query = {
       limit: this.op.pageSize,
-      ...(real.t.declares('names.collections_list.created_after') ? { created_after: real.since } : {}),
+      ...(used ? { [used]: real.since } : {}),
       ...(this.op.order === 'default' ? {} : { order_by: this.op.order }),
     };
-    this.shown = `ListCollections(${this.op.pageSize} a page, ${this.op.order} order)`;
+    this.shown = `ListCollections(${this.op.pageSize} a page, ${this.op.order} order${used ? `, ${used} the run's start` : ''})`;
     real.steps.push(this.shown);
     let x = await real.api.listCollections(query);
     for (let pages = 1; pages < MAX_PAGES && x.status === 200; pages++) {
