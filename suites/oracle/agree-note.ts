@@ -17,6 +17,7 @@ export function agreeNote(env: Env, n: KnownNote, item: Record<string, unknown>,
   const at = instantOf(env.precisionMs);
   if ('content' in item) agree(j, n.content, n.refusals, 'content', item.content, sameText, x, what);
   if ('title' in item) agree(j, n.title, n.refusals, 'title', item.title, sameText, x, what);
+  if ('title' in item && typeof item.content === 'string') plainTitle(env, item.content, item.title, x, what);
   if ('version' in item) agree(j, n.version, n.refusals, 'version', item.version, sameNumber, x, what);
   if ('created_at' in item) agree(j, listed(n.createdAt, view), n.refusals, 'created_at', item.created_at, at, x, what);
   if ('updated_at' in item) agree(j, n.updatedAt, n.refusals, 'updated_at', item.updated_at, at, x, what);
@@ -34,6 +35,25 @@ export function agreeNote(env: Env, n: KnownNote, item: Record<string, unknown>,
     );
   }
   if (Array.isArray(item.collection_ids)) agreeLinks(env, n, item.collection_ids, x, what);
+}
+
+/** A first line of plain words: letters and digits, single spaces, nothing markdown could mark up. */
+const PLAIN_LINE = /^[\p{L}\p{N}]+(?: [\p{L}\p{N}]+)*$/u;
+
+/**
+ * "The first line of a note's markdown content is its title": how markers, emphasis or long lines
+ * become a title is the target's choice, but a first line of a few plain words is the title itself,
+ * whatever the derivation (judged wherever an answer shows a note's content and title together).
+ */
+function plainTitle(env: Env, content: string, title: unknown, x: Exchange, what: string): void {
+  const first = content.split(/\r?\n/, 1)[0]!;
+  if (first.length > 80 || !PLAIN_LINE.test(first)) return;
+  env.j.that(
+    'notes.title.first-line',
+    title === first,
+    () => `${what}: the content's first line is ${show(first)}, yet the title is ${show(title)}`,
+    x,
+  );
 }
 
 /** After set-created-at, lists and searches show the new created_at under their own rule. */

@@ -75,4 +75,26 @@ export function getCollection(env: Env, o: Observation): void {
   const r = objectOf(o.x.json);
   if (r.id !== c.id) return;
   agreeCollection(env, c, r, o.x);
+  noNoteList(env, c.members, r, o);
+}
+
+/** "Reads metadata only (no note list)": no list at all, and no note the collection holds named anywhere. */
+function noNoteList(
+  env: Env,
+  members: ReadonlySet<string> | undefined,
+  r: Record<string, unknown>,
+  o: Observation,
+): void {
+  const lists = Object.keys(r).filter((k) => Array.isArray(r[k]));
+  const text = JSON.stringify(r);
+  const named = [...(members ?? [])].filter((id) => text.includes(id));
+  env.j.that(
+    'collections.read.no-note-list',
+    lists.length === 0 && named.length === 0,
+    () =>
+      lists.length > 0
+        ? `${o.method} ${o.path} carries a list (${lists.join(', ')}); a collection read is metadata only`
+        : `${o.method} ${o.path} names note ${named[0]}, which the collection holds; a collection read is metadata only`,
+    o.x,
+  );
 }

@@ -52,6 +52,7 @@ export const ORACLE_RULES = [
   'collections.list.response-fields',
   'collections.list.total-before-pagination',
   'collections.read.invalid-id-refused',
+  'collections.read.no-note-list',
   'collections.read.note-count',
   'collections.read.response-fields',
   'collections.search.bounds-filter',
