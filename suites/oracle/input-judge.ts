@@ -232,6 +232,9 @@ function eastPast(env: Env, o: Observation, body: Record<string, unknown>): Boun
     : [];
 }
 
+/** The collection create fields the document allows null for. */
+const COLLECTION_NULLABLE = ['description', 'id', 'created_at', 'updated_at'];
+
 const only = (body: Record<string, unknown>, fields: readonly string[]) =>
   Object.entries(body).every(([k, v]) => fields.includes(k) && v !== null);
 
@@ -262,10 +265,18 @@ function boundariesOf(env: Env, o: Observation): Boundary[] {
         ),
         ...eastPast(env, o, body),
       ];
-    case 'createCollection':
-      if (!only(body, ['title', 'description', 'created_at', 'updated_at', 'id'])) return [];
-      if (body.id !== undefined && !freshId(env, body.id)) return [];
-      return [...collectionSizes(body, 'create'), ...eastPast(env, o, body)];
+    case 'createCollection': {
+      // "string or null", "uuid or null", "date-time or null": a null there is as good as a value.
+      const nulls = COLLECTION_NULLABLE.filter((f) => body[f] === null);
+      const rest = Object.fromEntries(Object.entries(body).filter(([k]) => !nulls.includes(k)));
+      if (!only(rest, ['title', 'description', 'created_at', 'updated_at', 'id'])) return [];
+      if (rest.id !== undefined && !freshId(env, rest.id)) return [];
+      return [
+        ...collectionSizes(rest, 'create'),
+        ...eastPast(env, o, rest),
+        ...(nulls.length > 0 ? [{ rule: 'collections.create.nullable-fields', what: `null ${nulls.join(', ')}` }] : []),
+      ];
+    }
     case 'updateCollection':
       if (!only(body, ['title', 'description']) || !liveOwn(knownCollection(env, o.params.collection_id, o), o))
         return [];

@@ -24,6 +24,7 @@ export const ORACLE_RULES = [
   'collections.create.id-generated',
   'collections.create.id-honoured',
   'collections.create.id-must-be-uuid',
+  'collections.create.nullable-fields',
   'collections.create.response-fields',
   'collections.create.response-omits-note-count',
   'collections.create.title-max-bytes',

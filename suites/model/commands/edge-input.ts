@@ -337,6 +337,22 @@ export const EDGE_INPUTS = {
   },
   'collection-title-missing': { needs: 'none', send: (real) => createCollection(real, { description: 'no title' }) },
   'collection-title-number': { needs: 'none', send: (real) => createCollection(real, { title: 42 }) },
+  'collection-nulls': {
+    needs: 'none',
+    // null where the document allows it ("string or null", "uuid or null"): accepted, an id generated.
+    send: async (real) => {
+      const x = await real.api.createCollection({
+        id: null,
+        title: title(real),
+        description: null,
+        created_at: null,
+        updated_at: null,
+      });
+      const id = (x.json as { id?: unknown } | undefined)?.id;
+      if (x.status >= 200 && x.status < 300 && typeof id === 'string') await real.api.deleteCollection(id);
+      return x;
+    },
+  },
   'collection-description-number': {
     needs: 'none',
     send: (real) => createCollection(real, { title: title(real), description: 42 }),
@@ -641,6 +657,15 @@ export const EDGE_INPUTS = {
     send: async (real, model, { note, collection }) => {
       const gone = deletedCollections(model)[0];
       return gone ? real.api.moveNote(collection!, note!, { target_collection_id: gone }) : undefined;
+    },
+  },
+  'linked-note-add-again': {
+    needs: 'linked-note',
+    // What a second add answers is not shown; after it, collection_ids still names the collection once.
+    send: async (real, model, { note, collection }) => {
+      const x = await real.api.addToCollection(collection!, note!);
+      await followLinks(real, model, note!);
+      return x;
     },
   },
   'move-without-target': {
