@@ -37,7 +37,12 @@ type Needs =
   | 'collection'
   | 'deleted-note'
   | 'deleted-collection'
-  | 'linked-note';
+  | 'linked-note'
+  /** An active note, a collection, whose created_at the run supplied or set: a whole millisecond, known exactly. */
+  | 'exact-note'
+  | 'exact-collection';
+
+const EXACT_NOTE = new Set(['notes.create.created-at-honoured', 'notes.set-created-at.applied']);
 
 interface Target {
   note?: string;
@@ -484,6 +489,23 @@ export const EDGE_INPUTS = {
     needs: 'none',
     send: (real) => real.api.listCollections({ limit: 2, order_by: 'title' }),
   },
+  'collections-bounds-exact': {
+    needs: 'exact-collection',
+    declares: 'names.collections_list.created_after',
+    // Both bounds at the collection's created_at: inclusive bounds keep it.
+    send: async (real, model, { collection }) => {
+      if (!real.t.declares('names.collections_list.created_before')) return undefined;
+      const at = new Date(collectionOf(model, collection!).createdAt!.value).toISOString();
+      return real.api.listCollections({ limit: 5, created_after: at, created_before: at });
+    },
+  },
+  'notes-bounds-exact': {
+    needs: 'exact-note',
+    send: (real, model, { note }) => {
+      const at = new Date(noteOf(model, note!).createdAt!.value).toISOString();
+      return real.api.listNotes({ limit: 5, created_after: at, created_before: at });
+    },
+  },
   'collections-bound-no-offset': {
     needs: 'none',
     declares: 'names.collections_list.created_after',
@@ -764,6 +786,18 @@ function targetOf(model: Model, needs: Needs, index: number): Target | undefined
     case 'deleted-collection': {
       const gone = deletedCollections(model);
       return gone.length > 0 ? { collection: gone[index % gone.length]! } : undefined;
+    }
+    case 'exact-note': {
+      const note = pickNote(model, index, (n) => !isTrashed(n) && EXACT_NOTE.has(n.createdAt?.rule ?? ''));
+      return note ? { note } : undefined;
+    }
+    case 'exact-collection': {
+      const collection = pickCollection(
+        model,
+        index,
+        (c) => c.createdAt?.rule === 'collections.create.created-at-honoured',
+      );
+      return collection ? { collection } : undefined;
     }
     case 'linked-note': {
       const note = pickNote(model, index, (n) => !isTrashed(n) && linksOf(n).length > 0);
