@@ -243,10 +243,18 @@ function boundariesOf(env: Env, o: Observation): Boundary[] {
   const body = objectOf(o.body);
   const input = o.input ?? {};
   switch (o.op) {
-    case 'createNote':
-      if (!only(body, ['content', 'collection_titles', 'created_at', 'updated_at', 'id'])) return [];
+    case 'createNote': {
+      if (!only(body, ['content', 'collection_ids', 'collection_titles', 'created_at', 'updated_at', 'id'])) return [];
       if (body.id !== undefined && !freshId(env, body.id)) return [];
+      // "ids not mapping to accessible collections are ignored": a deleted collection's id maps to none.
+      const gone = (Array.isArray(body.collection_ids) ? body.collection_ids : []).filter(
+        (id) => typeof id === 'string' && env.world.collections.get(id)?.deleted !== undefined,
+      );
       return [
+        ...gone.map((id) => ({
+          rule: 'notes.create.collection-ids-unknown-ignored',
+          what: `collection_ids naming ${id}, a deleted collection`,
+        })),
         ...sizeBoundary(
           'content',
           body.content,
@@ -265,6 +273,7 @@ function boundariesOf(env: Env, o: Observation): Boundary[] {
         ),
         ...eastPast(env, o, body),
       ];
+    }
     case 'createCollection': {
       // "string or null", "uuid or null", "date-time or null": a null there is as good as a value.
       const nulls = COLLECTION_NULLABLE.filter((f) => body[f] === null);

@@ -139,6 +139,15 @@ export function createNote(env: Env, o: Observation): void {
   }
   for (const cid of Array.isArray(body.collection_ids) ? body.collection_ids : []) {
     const c = typeof cid === 'string' ? world.collections.get(cid) : undefined;
+    if (c?.deleted)
+      j.that(
+        'notes.create.collection-ids-unknown-ignored',
+        !answeredLinks.includes(c.id),
+        () =>
+          `${what}: collection_ids named ${c.id}, deleted by ${c.deleted!.by.method} ${c.deleted!.by.path}, and the note is in it`,
+        o.x,
+        c.deleted.by,
+      );
     if (!c || c.deleted || c.clock.inFlight > 1) continue;
     if (c.owner === o.actor)
       j.that(

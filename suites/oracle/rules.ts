@@ -112,6 +112,7 @@ export const ORACLE_RULES = [
   'membership.move.target-required',
   'membership.remove.unlinks',
   'notes.create.collection-ids-inaccessible-ignored',
+  'notes.create.collection-ids-unknown-ignored',
   'notes.create.collection-ids-linked',
   'notes.create.collection-titles-case-insensitive',
   'notes.create.collection-titles-inaccessible-ignored',

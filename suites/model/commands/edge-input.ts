@@ -652,6 +652,11 @@ export const EDGE_INPUTS = {
     needs: 'deleted-collection',
     send: (real, _m, { collection }) => real.api.getCollection(collection!),
   },
+  'note-into-deleted-collection': {
+    needs: 'deleted-collection',
+    // An id that maps to no collection any more is ignored: the note is created, in no collection.
+    send: (real, _m, { collection }) => createNote(real, { content: plain(real), collection_ids: [collection] }, false),
+  },
   'deleted-collection-update': {
     needs: 'deleted-collection',
     send: (real, _m, { collection }) => real.api.updateCollection(collection!, { title: title(real) }),
