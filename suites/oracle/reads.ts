@@ -47,7 +47,22 @@ export function getNote(env: Env, o: Observation): void {
   }
   if (r.id !== n.id) return;
   agreeNote(env, n, r, 'full', o.x);
+  // A note a fixture gave media (or a request left unknown) is forgotten: its content is no longer known.
+  if (n.content) noMedia(env, r, o);
   learn(n, r, o);
+}
+
+/** A note the run made with a create, and nothing since gave media: both media lists read empty. */
+function noMedia(env: Env, r: Record<string, unknown>, o: Observation): void {
+  for (const field of ['audio_recording_ids', 'attachment_metadata'])
+    if (field in r)
+      env.j.that(
+        'notes.read.response-fields',
+        Array.isArray(r[field]) && (r[field] as unknown[]).length === 0,
+        () =>
+          `${o.method} ${o.path}: ${field} is ${JSON.stringify(r[field]).slice(0, 200)} for a note created with content only`,
+        o.x,
+      );
 }
 
 /** Values a read tells that the shadow did not know (after an operation with an effect not shown). */
