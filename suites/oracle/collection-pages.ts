@@ -99,6 +99,13 @@ export function listCollections(env: Env, o: Observation, traversals: Traversals
       () => `${what}: ${results.length} results on a page of at most ${limit ?? 50}`,
       o.x,
     );
+  if (q.limit === undefined && q.cursor === undefined && Number.isInteger(body.total))
+    j.that(
+      'collections.list.limit-default-50',
+      results.length === Math.min(body.total as number, 50),
+      () => `${what}: ${results.length} results on a first page without limit, of ${body.total} matching`,
+      o.x,
+    );
   let pendingEnd: number | undefined;
   if (Number.isInteger(body.total)) {
     j.that(

@@ -511,6 +511,12 @@ export const EDGE_INPUTS = {
     declares: 'names.collections_list.created_after',
     send: (real) => real.api.listCollections({ limit: 2, created_after: NO_OFFSET }),
   },
+  'notes-list-default-limit': {
+    needs: 'none',
+    // Without limit: 50 a page, or every match when fewer (the run's notes, since it began).
+    send: (real) => real.api.listNotes({ created_after: real.since }),
+  },
+  'collections-list-default-limit': { needs: 'none', send: (real) => real.api.listCollections({}) },
   'collections-limit-min': { needs: 'none', send: (real) => real.api.listCollections({ limit: 1 }) },
   'collections-search-bound-no-offset': {
     needs: 'none',
