@@ -44,9 +44,13 @@ const ERROR_MARGIN = 64;
 export class ScannedObject {
   constructor(
     private readonly text: string,
-    /** Per distinct key, in Object.keys order: where its (first) key and its (last) value start. */
+    /** Per distinct key, in Object.keys order: where its (first) key starts and ends (quotes included). */
     private readonly keyStarts: Int32Array,
+    private readonly keyEnds: Int32Array,
+    /** Where its (last) value starts. */
     private readonly valueStarts: Int32Array,
+    /** Keys holding an escape, decoded, by their place in the order. */
+    private readonly decoded: ReadonlyMap<number, string> | undefined,
   ) {}
 
   get size(): number {
@@ -55,8 +59,17 @@ export class ScannedObject {
 
   /** The i-th key in Object.keys order. */
   key(i: number): string {
-    const start = this.keyStarts[i]!;
-    return keyAt(this.text, start, skipString(this.text, start));
+    return this.decoded?.get(i) ?? this.text.slice(this.keyStarts[i]! + 1, this.keyEnds[i]! - 1);
+  }
+
+  /** key(i) when it is one of `names`, else undefined; compared in place (no string per key). */
+  keyAmong(i: number, names: readonly string[]): string | undefined {
+    const decoded = this.decoded?.get(i);
+    if (decoded !== undefined) return names.includes(decoded) ? decoded : undefined;
+    const from = this.keyStarts[i]! + 1;
+    const length = this.keyEnds[i]! - 1 - from;
+    for (const name of names) if (name.length === length && this.text.startsWith(name, from)) return name;
+    return undefined;
   }
 
   /** Every key in Object.keys order. */
@@ -424,7 +437,7 @@ function hashOf(text: string, from: number, to: number): number {
  */
 function objectOf(text: string, keyStarts: number[], keyEnds: number[], valueStarts: number[]): ScannedObject {
   const m = keyStarts.length;
-  // A key's text: raw between its quotes, or decoded (in `decoded`) when it holds an escape.
+  // A key's text: raw between its quotes, or decoded (by member) when it holds an escape.
   let decoded: Map<number, string> | undefined;
   for (let k = 0; k < m; k++) {
     if (hasEscape(text, keyStarts[k]! + 1, keyEnds[k]! - 1)) {
@@ -435,9 +448,10 @@ function objectOf(text: string, keyStarts: number[], keyEnds: number[], valueSta
   const keyText = (k: number) => decoded?.get(k) ?? text.slice(keyStarts[k]! + 1, keyEnds[k]! - 1);
   let size = 16;
   while (size < m * 2) size <<= 1;
-  const table = new Int32Array(size).fill(-1); // slot -> distinct key
-  const firstOf: number[] = []; // distinct key -> its first member
-  const lastOf: number[] = []; // distinct key -> its last member
+  const table = new Int32Array(size).fill(-1); // slot -> the first member of its key
+  const lastOf = new Int32Array(m); // first member of a key -> its last member
+  const first = new Uint8Array(m); // 1 for the first member of each key
+  let distinct = 0;
   for (let k = 0; k < m; k++) {
     const from = keyStarts[k]! + 1;
     const to = keyEnds[k]! - 1;
@@ -446,16 +460,16 @@ function objectOf(text: string, keyStarts: number[], keyEnds: number[], valueSta
     for (;;) {
       const at = table[slot]!;
       if (at === -1) {
-        table[slot] = firstOf.length;
-        firstOf.push(k);
-        lastOf.push(k);
+        table[slot] = k;
+        lastOf[k] = k;
+        first[k] = 1;
+        distinct++;
         break;
       }
-      const other = firstOf[at]!;
       if (
         decoded === undefined
-          ? sameText(text, keyStarts[other]! + 1, keyEnds[other]! - 1, from, to)
-          : keyText(other) === keyText(k)
+          ? sameText(text, keyStarts[at]! + 1, keyEnds[at]! - 1, from, to)
+          : keyText(at) === keyText(k)
       ) {
         lastOf[at] = k;
         break;
@@ -464,31 +478,35 @@ function objectOf(text: string, keyStarts: number[], keyEnds: number[], valueSta
     }
   }
   // Array-index keys come first, ascending (V8 keeps them as elements), then the others in order.
-  const distinct = firstOf.length;
   const indexed: Array<[number, number]> = [];
-  for (let d = 0; d < distinct; d++) {
-    const k = firstOf[d]!;
+  for (let k = 0; k < m; k++) {
+    if (!first[k]) continue;
     const from = keyStarts[k]! + 1;
     const maybe = decoded?.has(k) || (keyEnds[k]! - 1 - from <= 10 && isDigit(text.charCodeAt(from)));
     const index = maybe ? arrayIndex(keyText(k)) : -1;
-    if (index !== -1) indexed.push([index, d]);
+    if (index !== -1) indexed.push([index, k]);
   }
   const keysAt = new Int32Array(distinct);
+  const keysEnd = new Int32Array(distinct);
   const valuesAt = new Int32Array(distinct);
+  let placedDecoded: Map<number, string> | undefined;
   let out = 0;
-  const place = (d: number) => {
-    keysAt[out] = keyStarts[firstOf[d]!]!;
-    valuesAt[out++] = valueStarts[lastOf[d]!]!;
+  const place = (k: number) => {
+    const own = decoded?.get(k);
+    if (own !== undefined) (placedDecoded ??= new Map()).set(out, own);
+    keysAt[out] = keyStarts[k]!;
+    keysEnd[out] = keyEnds[k]!;
+    valuesAt[out++] = valueStarts[lastOf[k]!]!;
   };
   if (indexed.length > 0) {
     indexed.sort((a, b) => a[0] - b[0]);
-    const first = new Set(indexed.map(([, d]) => d));
-    for (const [, d] of indexed) place(d);
-    for (let d = 0; d < distinct; d++) if (!first.has(d)) place(d);
-  } else {
-    for (let d = 0; d < distinct; d++) place(d);
+    for (const [, k] of indexed) {
+      place(k);
+      first[k] = 0;
+    }
   }
-  return new ScannedObject(text, keysAt, valuesAt);
+  for (let k = 0; k < m; k++) if (first[k]) place(k);
+  return new ScannedObject(text, keysAt, keysEnd, valuesAt, placedDecoded);
 }
 
 function sameText(text: string, a: number, aEnd: number, b: number, bEnd: number): boolean {

@@ -30,12 +30,21 @@ interface Unknown {
  * not the service's internal name.
  */
 export class WireNames {
+  /**
+   * The body's wire names, matched against a scanned body's keys in place: no string is made for
+   * a name the route does not know (past the listed ones), nor looked up as a property (that
+   * interns each new string: 200,000 unknown fields spent 45 ms in Object.hasOwn).
+   */
+  readonly bodyNames: readonly string[];
+
   constructor(
     readonly route: Route,
     readonly unknown: UnknownFields,
     readonly nulls: NullFields,
     readonly directory: NameDirectory,
-  ) {}
+  ) {
+    this.bodyNames = Object.keys(route.body ?? {});
+  }
 
   request(): RequestNames {
     return new RequestNames(this);
@@ -90,10 +99,15 @@ export class RequestNames {
   private scannedBody(fields: Readonly<Record<string, string>>, body: ScannedObject): Record<string, unknown> {
     const { inner, nullable } = this.names.route;
     const out: Record<string, unknown> = Object.create(null);
+    const place: Place = { kind: 'body' };
     for (let i = 0; i < body.size; i++) {
-      const wire = body.key(i);
-      const canonical = this.canonical(fields, wire, { kind: 'body' }, undefined);
-      if (canonical === undefined) continue;
+      const wire = body.keyAmong(i, this.names.bodyNames);
+      if (wire === undefined) {
+        if (this.unknowns.length < LISTED_UNKNOWNS) this.unknowns.push({ name: body.key(i), place, value: undefined });
+        else this.moreUnknowns++;
+        continue;
+      }
+      const canonical = this.canonical(fields, wire, place, undefined)!;
       const value = body.value(i);
       if (value === null && this.names.nulls === 'absent' && nullable?.includes(canonical)) continue;
       const innerFields = inner?.[canonical];
