@@ -85,6 +85,8 @@ export class ScannedObject {
     // No container inside (a bracket in a string only sends it the long way): JSON.parse builds
     // it, faster than build() for an array of a million strings.
     const text = this.text;
+    if (text.charCodeAt(start) !== C.OpenBracket && text.charCodeAt(start) !== C.OpenBrace)
+      return JSON.parse(text.slice(start, end));
     const within = (bracket: string) => {
       const at = text.indexOf(bracket, start + 1);
       return at !== -1 && at < end;
@@ -617,8 +619,8 @@ function build(text: string, i: number, level: number): { value: unknown; end: n
   const c = text.charCodeAt(i);
   if (c === C.Quote) {
     const end = skipString(text, i);
-    const raw = text.slice(i + 1, end - 1);
-    return { value: raw.includes('\\') ? JSON.parse(text.slice(i, end)) : raw, end };
+    // A new string, as JSON.parse makes: a slice would keep the whole body alive in the store.
+    return { value: JSON.parse(text.slice(i, end)) as string, end };
   }
   if (c === C.Minus || isDigit(c)) {
     const end = skipNumber(text, i);
