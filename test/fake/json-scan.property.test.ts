@@ -236,7 +236,7 @@ describe('answers of the fake: readJsonBody against JSON.parse', () => {
     // Under `fake` unknown fields are refused by name, under `hosted` dropped (the answer is 200).
     for (const profile of ['fake', 'hosted']) {
       const { now, before } = cores(profile);
-      for (const [url, text] of profile === 'fake' ? bodies : [bodies[0]!, bodies[4]!]) {
+      for (const [url, text] of profile === 'fake' ? bodies : [bodies[0]!, bodies[3]!, bodies[4]!]) {
         const started = performance.now();
         const ours = answer(now, 'POST', url, text);
         const ms = performance.now() - started;
