@@ -142,6 +142,9 @@ describe('readJsonBody against JSON.parse', () => {
       '{"a":1} x',
       '"\\ud800"',
       '{"a":"\u2028"}',
+      `{"q":"x","pad":[${'{},'.repeat(1000)}{"__proto__":1}]}`,
+      '{"a":[{},{ },[\n],{"b":[1,{}]},\r\n{"c":[[\n1]]}],"c":{"prototype":1},"d":[[[]]]}',
+      `[${'{},\n'.repeat(100)}{"constructor":{}}, ${'[[1]],'.repeat(50)} x]`,
     ]) {
       same(text);
     }
