@@ -142,8 +142,6 @@ const SCALAR = `(?:-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|"[^"\\\
 const SIMPLE = `(?:${SCALAR}|\\{${WS}\\}|\\[${WS}\\])`;
 /** Array items that need no stack, each followed by its comma (the last item is read one by one). */
 const ARRAY_RUN = new RegExp(`(?:${SIMPLE}${WS},${WS}){1,4096}`, 'y');
-/** The same without empty containers: the second pass records each (so JSON.parse need not build it). */
-const SCALAR_RUN = new RegExp(`(?:${SCALAR}${WS},${WS}){1,4096}`, 'y');
 /** Object members the same, under keys without escapes that are not refused. */
 const MEMBER_RUN = new RegExp(
   `(?:"(?!(?:__proto__|constructor|prototype)")[^"\\\\\\u0000-\\u001f]*"${WS}:${WS}${SIMPLE}${WS},${WS}){1,4096}`,
@@ -322,10 +320,14 @@ class Scan {
       if (depth > 0) this.kinds[depth - 1]! |= 4;
       return;
     }
-    const start = this.starts[depth]!;
+    this.cleanRange(this.starts[depth]!, end);
+  }
+
+  /** [start, end) holds no refused key: it replaces the ranges it holds on the clean stack. */
+  private cleanRange(start: number, end: number): void {
     const cleanStarts = this.cleanStarts!;
     let top = this.clean;
-    while (top > 0 && cleanStarts[top - 1]! > start) top--;
+    while (top > 0 && cleanStarts[top - 1]! >= start) top--;
     cleanStarts[top] = start;
     this.cleanEnds![top] = end;
     this.clean = top + 1;
@@ -344,8 +346,12 @@ class Scan {
       let c = text.charCodeAt(i);
       if (depth > 0 && (kinds[depth - 1]! & 3) === 1) {
         // Array items that need no stack, skipped in runs; the one that ends the run is read below.
-        if (!collect && mayRun(text, i, c)) i = skipRuns(ARRAY_RUN, text, i);
-        else if (collect && c !== C.OpenBracket && c !== C.OpenBrace) i = skipRuns(SCALAR_RUN, text, i);
+        if (mayRun(text, i, c)) {
+          const from = i;
+          i = skipRuns(ARRAY_RUN, text, i);
+          // The second pass keeps the run's items, all clean, as one stand-in (its last comma left out).
+          if (collect && i > from) this.cleanRange(from, lastItemEnd(text, i));
+        }
         c = text.charCodeAt(i);
       }
       if (c === C.OpenBracket) {
@@ -434,6 +440,14 @@ class Scan {
     if (!this.rootObject) return { kind: 'value', value: build(text, skipWs(text, 0), 0) };
     return { kind: 'object', object: objectOf(text, this.keyStarts, this.keyEnds, this.valueStarts, this.valueEnds) };
   }
+}
+
+/** Where the last item of a run ends: before the whitespace, comma and whitespace that end the run at i. */
+function lastItemEnd(text: string, i: number): number {
+  while (isWs(text.charCodeAt(i - 1))) i--;
+  i--; // the comma
+  while (isWs(text.charCodeAt(i - 1))) i--;
+  return i;
 }
 
 /** Could an array item at i start a run: a scalar, or an empty container. */
@@ -592,8 +606,11 @@ function replaced(text: string, starts: ArrayLike<number>, ends: ArrayLike<numbe
   let nextBreak = -1; // the first line break at or after the last range's start, or n
   for (let k = 0; k < starts.length; k++) {
     const start = starts[k]!;
-    const end = ends[k]!;
+    let end = ends[k]!;
     if (end > limit) continue;
+    // Neighbours in one array (only a comma between them) become one stand-in: JSON.parse then
+    // builds one `0` where a million `{}` stood (no answer reads how many items an array had).
+    while (k + 1 < starts.length && ends[k + 1]! <= limit && onlyComma(text, end, starts[k + 1]!)) end = ends[++k]!;
     if (!units) {
       units = new Uint16Array(n);
       for (let i = 0; i < n; i++) units[i] = text.charCodeAt(i);
@@ -612,6 +629,17 @@ function replaced(text: string, starts: ArrayLike<number>, ends: ArrayLike<numbe
   }
   if (!units) return text;
   return Buffer.from(units.buffer, units.byteOffset, units.byteLength).toString('utf16le');
+}
+
+/** Is text[from, to) one comma between whitespace? */
+function onlyComma(text: string, from: number, to: number): boolean {
+  let commas = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === C.Comma) commas++;
+    else if (!isWs(c)) return false;
+  }
+  return commas === 1;
 }
 
 /** Skips the (valid) container at i: brackets counted, strings skipped. */
