@@ -34,7 +34,8 @@ export function warmUpOnce(): void {
       method,
       url,
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      // A string is sent as it is (a malformed body, a refused key).
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
     }).response;
   warmUp(core, owner, reader, call);
 }
@@ -115,6 +116,9 @@ function warmUp(core: FakeCore, owner: string, reader: string, call: Call): void
         content: 'x',
         ...Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`k${i}`, i])),
       });
+      // Handed back to JSON.parse: a refused key after many {}, and a body missing its last bracket.
+      call(token, 'POST', '/v2/notes/search', `{"query":"x","pad":[${'{},'.repeat(5_000)}{"__proto__":1}]}`);
+      call(token, 'POST', '/v2/notes', `{"content":"x","pad":${pad.slice(1)}}`);
     }
     call(token, 'GET', `/v2/notes/${notes[round % notes.length]}/related-notes?limit=20`);
     if (everything) call(token, 'GET', `/v2/notes/${everything}/related-notes?limit=20`);
