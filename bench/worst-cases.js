@@ -184,6 +184,19 @@ const ALL_CASES = [
   },
   {
     path: 'body parsing',
+    what: 'note create, 4 MiB of nested arrays missing their last bracket (malformed)',
+    request: () => {
+      const depth = Math.floor((MIB4 - 200) / 2);
+      return ['POST', '/v2/notes', raw(`{"content":"x","pad":${'['.repeat(depth)}${']'.repeat(depth - 1)}}`)];
+    },
+  },
+  {
+    path: 'body parsing',
+    what: 'note search, 1,000,000 empty objects, then a "__proto__" key',
+    request: () => ['POST', '/v2/notes/search', raw(`{"query":"x","pad":[${'{},'.repeat(1_000_000)}{"__proto__":1}]}`)],
+  },
+  {
+    path: 'body parsing',
     what: 'note search, 4 MiB array of 2,000,000 numbers as collections',
     request: () => ['POST', '/v2/notes/search', { query: 'x', collections: Array(2_096_000).fill(1) }],
   },

@@ -34,7 +34,8 @@ export function warmUpOnce(): void {
       method,
       url,
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      // A string is sent as it is (a malformed body, a refused key).
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
     }).response;
   warmUp(core, owner, reader, call);
 }
@@ -103,6 +104,21 @@ function warmUp(core: FakeCore, owner: string, reader: string, call: Call): void
         ...(collection ? { collections: [collection] } : {}),
       });
       call(token, 'POST', '/v2/collections/search', { query: all.repeat(2) });
+    }
+    // Bodies the scanner reads without building (fake/http/json-scan.ts): unknown fields, nested
+    // containers, arrays of objects; all refused or dropped.
+    if (round % 2 === 0) {
+      const pad = `${'['.repeat(2_000)}${']'.repeat(2_000)}`;
+      call(token, 'POST', '/v2/notes/search', { query: 'x', collections: Array(5_000).fill({}) });
+      call(token, 'POST', '/v2/notes/search', { query: 'x', collections: Array(5_000).fill(1) });
+      call(token, 'POST', '/v2/notes', JSON.parse(`{"pad":${pad},"content":${JSON.stringify(all)}}`));
+      call(token, 'POST', '/v2/notes', {
+        content: 'x',
+        ...Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`k${i}`, i])),
+      });
+      // Handed back to JSON.parse: a refused key after many {}, and a body missing its last bracket.
+      call(token, 'POST', '/v2/notes/search', `{"query":"x","pad":[${'{},'.repeat(5_000)}{"__proto__":1}]}`);
+      call(token, 'POST', '/v2/notes', `{"content":"x","pad":${pad.slice(1)}}`);
     }
     call(token, 'GET', `/v2/notes/${notes[round % notes.length]}/related-notes?limit=20`);
     if (everything) call(token, 'GET', `/v2/notes/${everything}/related-notes?limit=20`);

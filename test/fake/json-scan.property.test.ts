@@ -1,0 +1,252 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../fake/clock.js';
+import { resolveConfig } from '../../fake/config.js';
+import { FakeCore } from '../../fake/http/core.js';
+import { ScannedObject, scanJson } from '../../fake/http/json-scan.js';
+import { parseJsonBody, readJsonBody } from '../../fake/http/parse.js';
+import type { FakeResponse } from '../../fake/http/types.js';
+import { createUser } from '../../fake/service/fixtures.js';
+import { T0 } from './helpers.js';
+
+/**
+ * readJsonBody (json-scan.ts) must answer every body exactly as JSON.parse did: the same error for
+ * a malformed body or a refused key, the same keys in the same order, the same values wherever a
+ * route can read them (two levels deep). Compared here on random texts, valid and broken, and on
+ * whole answers of the fake with the old parsing and the new.
+ */
+
+/** Containers below `level` 2 as readJsonBody builds them: empty, of their kind. */
+function readable(value: unknown, level: number): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (level >= 2) return Array.isArray(value) ? [] : {};
+  if (Array.isArray(value)) return value.map((item) => readable(item, level + 1));
+  return Object.fromEntries(
+    Object.keys(value).map((k) => [k, readable((value as Record<string, unknown>)[k], level + 1)]),
+  );
+}
+
+type Outcome = { error: string } | { keys: string[]; values: unknown[] } | { value: unknown };
+
+/** What a route can read of a body: its error, or its keys in order and their readable values. */
+function outcome(read: () => unknown): Outcome {
+  let value: unknown;
+  try {
+    value = read();
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+  if (value instanceof ScannedObject)
+    return { keys: value.allKeys(), values: value.allKeys().map((_, i) => value.value(i)) };
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const keys = Object.keys(value);
+    return { keys, values: keys.map((k) => readable((value as Record<string, unknown>)[k], 1)) };
+  }
+  return { value: readable(value, 0) };
+}
+
+function same(text: string): void {
+  expect(
+    outcome(() => readJsonBody(text, 'application/json')),
+    JSON.stringify(text).slice(0, 300),
+  ).toEqual(outcome(() => parseJsonBody(text, 'application/json')));
+}
+
+const KEYS = ['a', 'b', 'content', 'query', '0', '1', '10', '4294967294', '4294967295', '01', '-1', '__proto__'];
+const KEYS_ESCAPED = ['constructor', 'prototype', '\\u005f_proto__', 'prot\\u006ftype', 'a\\"b', '\\u0030'];
+const ws = fc.constantFrom('', '', '', ' ', '\n', '\t ', '\r\n');
+const scalar = fc.oneof(
+  fc.constantFrom('true', 'false', 'null', '0', '-0', '1.5e3', '-12', '1E+2', '0.000001', '1e400'),
+  fc.string({ maxLength: 6 }).map((s) => JSON.stringify(s)),
+  fc.constantFrom('"\\u00e9\\n"', '"\\ud83d\\ude00"', '"\\/"', '"\\ud800"'),
+);
+/** JSON texts with whitespace, repeated and array-index keys, escapes and refused keys. */
+const jsonText: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    scalar,
+    fc
+      .tuple(fc.array(fc.tuple(ws, tie('value'), ws), { maxLength: 4 }), ws)
+      .map(([items, w]) => (items.length === 0 ? `[${w}]` : `[${items.map(([a, v, b]) => a + v + b).join(',')}]`)),
+    fc
+      .tuple(
+        fc.array(
+          fc.tuple(
+            fc.oneof(fc.constantFrom(...KEYS), fc.constantFrom(...KEYS_ESCAPED), fc.string({ maxLength: 3 })),
+            ws,
+            tie('value'),
+          ),
+          { maxLength: 5 },
+        ),
+        ws,
+      )
+      .map(([members, w]) =>
+        members.length === 0
+          ? `{${w}}`
+          : `{${members.map(([k, a, v]) => `${a}${k.includes('\\') ? `"${k}"` : JSON.stringify(k)}${a}:${a}${v}`).join(',')}}`,
+      ),
+  ),
+})).value;
+
+/** A valid text broken (or not) at one place: a character dropped, added or changed, or the end cut. */
+const brokenText = fc
+  .tuple(jsonText, fc.nat(), fc.constantFrom(...'[]{}",:0123456789eE.+-tfnul \\x\u0001'.split('')), fc.nat(3))
+  .map(([text, at, c, how]) => {
+    const i = text.length === 0 ? 0 : at % text.length;
+    if (how === 0) return text.slice(0, i) + text.slice(i + 1);
+    if (how === 1) return text.slice(0, i) + c + text.slice(i);
+    if (how === 2) return text.slice(0, i) + c + text.slice(i + 1);
+    return text.slice(0, i);
+  });
+
+/** Long enough that the error lies past the containers json-scan replaces before re-parsing. */
+const padded = (text: fc.Arbitrary<string>) =>
+  fc.tuple(fc.nat(3), text, fc.nat(3)).map(([before, t, after]) => {
+    const big = `[${'[[1,{"k":"v"}],'.repeat(10)}{}]`;
+    return `{"pad":[${Array(before).fill(big).join(',')}],"x":${t}${Array(after).fill(`,"q":${big}`).join('')}}`;
+  });
+
+describe('readJsonBody against JSON.parse', () => {
+  it('valid texts: the same keys, order and readable values, or the same refusal', () => {
+    fc.assert(fc.property(jsonText, same), { numRuns: 3_000 });
+    fc.assert(fc.property(padded(jsonText), same), { numRuns: 500 });
+  });
+
+  it('broken texts: the same error message', () => {
+    fc.assert(fc.property(brokenText, same), { numRuns: 3_000 });
+    fc.assert(fc.property(padded(brokenText), same), { numRuns: 1_000 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 12 }), (a, b) => {
+        same(a);
+        same(b);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('known cases', () => {
+    for (const text of [
+      '',
+      ' ',
+      '{}',
+      '[]',
+      '{"a":1,"a":2}',
+      '{"b":1,"2":2,"1":3,"b":4}',
+      '{"a":{"__proto__":1},"a":2}',
+      '{"a":[{"constructor":1}],"b":{"prototype":2}}',
+      '{"\\u005f_proto__":1}',
+      `{"pad":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+      `{"pad":${'['.repeat(5000)}${']'.repeat(4999)}}`,
+      `{"pad":${'['.repeat(5000)}${']'.repeat(5000)}x}`,
+      `[${'[1],'.repeat(100)}x]`,
+      '{"a":1} x',
+      '"\\ud800"',
+      '{"a":"\u2028"}',
+      `{"q":"x","pad":[${'{},'.repeat(1000)}{"__proto__":1}]}`,
+      '{"a":[{},{ },[\n],{"b":[1,{}]},\r\n{"c":[[\n1]]}],"c":{"prototype":1},"d":[[[]]]}',
+      `[${'{},\n'.repeat(100)}{"constructor":{}}, ${'[[1]],'.repeat(50)} x]`,
+    ]) {
+      same(text);
+    }
+    expect(scanJson(`{"a":${'['.repeat(100)}${']'.repeat(100)}}`).kind).toBe('object');
+  });
+});
+
+/** A core with this branch's parsing, and one with JSON.parse as before (the reference otherwise). */
+function cores(profile: string) {
+  const make = (old: boolean) => {
+    const core = new FakeCore(
+      resolveConfig({ seed: 7, clock: new ManualClock(T0), profile }),
+      old ? [() => ({ http: { parseBody: () => parseJsonBody } })] : [],
+    );
+    createUser(core.ctx, { token: 'alice-token' });
+    return core;
+  };
+  return { now: make(false), before: make(true) };
+}
+
+function answer(core: FakeCore, method: string, url: string, body: string): Omit<FakeResponse, 'json'> {
+  const { status, headers, text } = core.handle({
+    method,
+    url,
+    headers: { authorization: 'Bearer alice-token', 'content-type': 'application/json' },
+    body,
+  });
+  const kept = Object.fromEntries(Object.entries(headers).filter(([k]) => !/request-id|date/i.test(k)));
+  return { status, headers: kept, text };
+}
+
+const ROUTES: Array<[string, string]> = [
+  ['POST', '/v2/notes'],
+  ['POST', '/v2/notes/search'],
+  ['POST', '/v2/collections'],
+  ['POST', '/v2/collections/search'],
+];
+const FIELDS = [
+  'content',
+  'query',
+  'title',
+  'description',
+  'collections',
+  'collection_ids',
+  'collection_titles',
+  'created_at',
+  'response_shape',
+  'include_content',
+  'limit',
+  'q',
+  'pad',
+];
+const fieldValue = fc.oneof(
+  jsonText,
+  fc.constantFrom('"x"', '"2026-01-01T00:00:00Z"', '["a","b"]', '[["a"]]', '[{}]', '[1]', '{"include_content":[1]}'),
+);
+const body = fc
+  .array(fc.tuple(fc.constantFrom(...FIELDS), fieldValue), { maxLength: 5 })
+  .map((members) => `{${members.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`);
+
+describe('answers of the fake: readJsonBody against JSON.parse', () => {
+  for (const profile of ['fake', 'hosted']) {
+    it(`random bodies, profile ${profile}`, () => {
+      const { now, before } = cores(profile);
+      fc.assert(
+        fc.property(fc.constantFrom(...ROUTES), fc.oneof(body, brokenText, jsonText), ([method, url], text) => {
+          expect(answer(now, method, url, text)).toEqual(answer(before, method, url, text));
+        }),
+        { numRuns: 1_500 },
+      );
+    });
+  }
+
+  it('the hostile bodies of bench/worst-cases.js', () => {
+    const MIB4 = 4 * 1024 * 1024;
+    const depth = Math.floor((MIB4 - 200) / 2);
+    const nested = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const bodies: Array<[string, string]> = [
+      ['/v2/notes', `{"content":"x","pad":${nested}}`],
+      ['/v2/notes', `{"content":${nested}}`],
+      ['/v2/notes', `{"content":"x","pad":${nested.slice(1)}}`],
+      ['/v2/notes/search', JSON.stringify({ query: 'x', collections: Array(1_398_000).fill({}) })],
+      [
+        '/v2/notes',
+        JSON.stringify({
+          content: 'x',
+          ...Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`k${i}`, 1])),
+        }),
+      ],
+      ['/v2/notes/search', JSON.stringify({ query: 'x', collections: Array(2_096_000).fill(1) })],
+    ];
+    // Under `fake` unknown fields are refused by name, under `hosted` dropped (the answer is 200).
+    for (const profile of ['fake', 'hosted']) {
+      const { now, before } = cores(profile);
+      for (const [url, text] of profile === 'fake' ? bodies : [bodies[0]!, bodies[3]!, bodies[4]!]) {
+        const started = performance.now();
+        const ours = answer(now, 'POST', url, text);
+        const ms = performance.now() - started;
+        expect(ours).toEqual(answer(before, 'POST', url, text));
+        // Generous (a shared machine): a cost that grows faster than the body would blow it.
+        expect(ms, `${url} ${text.slice(0, 40)}`).toBeLessThan(1_000);
+      }
+    }
+  }, 120_000);
+});
