@@ -298,10 +298,19 @@ export class Api {
    * Any request as this user (or with other credentials): for auth and bad-input checks.
    * `unknownToken` says the token sent is one the kit made up, so the oracle may judge its refusal.
    */
-  async raw({ unknownToken, ...opts }: Omit<SendOptions, 'token'> & { token?: string | null; unknownToken?: boolean }) {
+  async raw({
+    unknownToken,
+    op,
+    ...opts
+  }: Omit<SendOptions, 'token'> & {
+    token?: string | null;
+    unknownToken?: boolean;
+    /** The documented operation the request stands for, where it is one sent otherwise (without credentials, say). */
+    op?: string;
+  }) {
     const ownToken = opts.token === undefined && opts.authorization === undefined;
     const pending = this.observer?.sending({
-      op: undefined,
+      op,
       actor: this.owner,
       ownToken,
       ...(opts.token === null && opts.authorization === undefined ? { noCredentials: true } : {}),

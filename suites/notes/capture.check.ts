@@ -34,6 +34,7 @@ check(
       path: decl.path,
       json: { [input]: `Capture without a token ${t.data.word()}` },
       token: null,
+      op: 'captureNote',
     });
     await t.verify('notes.capture.bearer-required', () => expectRefused(anonymous, 'a capture without a token'));
   },

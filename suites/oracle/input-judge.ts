@@ -42,12 +42,16 @@ function judgeUnauthenticated(env: Env, o: Observation): void {
   if (!o.path.startsWith('/v2/')) return;
   const what = `${o.method} ${o.path} ${o.unknownToken ? 'with a bearer token nobody issued' : 'without an Authorization header'}`;
   const refused = o.x.status >= 400 && o.x.status < 500;
-  env.j.that(
-    o.unknownToken ? 'auth.bearer.invalid-refused' : 'auth.bearer.required',
-    refused,
-    () => `${what} answered ${o.x.status}; every endpoint requires bearer authentication with an API key`,
-    o.x,
-  );
+  const rules = [o.unknownToken ? 'auth.bearer.invalid-refused' : 'auth.bearer.required'];
+  // The capture operation's own statement of the same requirement.
+  if (o.op === 'captureNote' && o.noCredentials) rules.push('notes.capture.bearer-required');
+  for (const rule of rules)
+    env.j.that(
+      rule,
+      refused,
+      () => `${what} answered ${o.x.status}; every endpoint requires bearer authentication with an API key`,
+      o.x,
+    );
   const declared = env.statuses.unauthenticated;
   if (refused && declared !== undefined)
     env.j.that(

@@ -111,6 +111,7 @@ export const ORACLE_RULES = [
   'membership.move.response-fields',
   'membership.move.target-required',
   'membership.remove.unlinks',
+  'notes.capture.bearer-required',
   'notes.create.collection-ids-inaccessible-ignored',
   'notes.create.collection-ids-unknown-ignored',
   'notes.create.collection-ids-linked',

@@ -4,6 +4,7 @@ import { collectionUpdated, createdAtSet, learnLinks, noteUpdated } from '../../
 import { linksOf } from '../../../kit/core/behaviour/outcomes.js';
 import type { Exchange } from '../../../kit/core/client.js';
 import { LIMITS } from '../../../spec/limits.js';
+import { primaryName } from '../../../spec/profile.js';
 import { isCreateCapReached } from '../../harness/errors.js';
 import {
   collectionOf,
@@ -724,6 +725,22 @@ export const EDGE_INPUTS = {
   'read-without-credentials': {
     needs: 'note',
     send: (real, _m, { note }) => real.api.raw({ method: 'GET', path: `/v2/notes/${note}`, token: null }),
+  },
+  'capture-without-credentials': {
+    needs: 'none',
+    declares: 'names.capture.input',
+    send: async (real) => {
+      const decl = real.t.profile.endpoints?.capture;
+      const input = primaryName(real.t.profile.names?.capture?.input);
+      if (!decl || input === undefined) return undefined;
+      return real.api.raw({
+        method: decl.method,
+        path: decl.path,
+        json: { [input]: `Capture without a token ${real.t.data.word()}` },
+        token: null,
+        op: 'captureNote',
+      });
+    },
   },
   'list-without-credentials': {
     needs: 'none',
