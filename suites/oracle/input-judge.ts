@@ -254,10 +254,22 @@ function boundariesOf(env: Env, o: Observation): Boundary[] {
       const gone = (Array.isArray(body.collection_ids) ? body.collection_ids : []).filter(
         (id) => typeof id === 'string' && env.world.collections.get(id)?.deleted !== undefined,
       );
+      // "unmatched titles ignored": the title of a collection the caller deleted, held by no collection the run knows.
+      const known = [...env.world.collections.values()];
+      const unmatched = (Array.isArray(body.collection_titles) ? body.collection_titles : []).filter(
+        (t): t is string =>
+          typeof t === 'string' &&
+          known.some((c) => c.deleted && c.owner === o.actor && c.title?.value.toLowerCase() === t.toLowerCase()) &&
+          !known.some((c) => !c.deleted && c.title?.value.toLowerCase() === t.toLowerCase()),
+      );
       return [
         ...gone.map((id) => ({
           rule: 'notes.create.collection-ids-unknown-ignored',
           what: `collection_ids naming ${id}, a deleted collection`,
+        })),
+        ...unmatched.map((t) => ({
+          rule: 'notes.create.collection-titles-unmatched-ignored',
+          what: `collection_titles naming ${show(t)}, the title of a deleted collection only`,
         })),
         ...sizeBoundary(
           'content',

@@ -119,6 +119,7 @@ export const ORACLE_RULES = [
   'notes.create.collection-titles-inaccessible-ignored',
   'notes.create.collection-titles-max-bytes',
   'notes.create.collection-titles-max-chars',
+  'notes.create.collection-titles-unmatched-ignored',
   'notes.create.content-max-bytes',
   'notes.create.content-max-chars',
   'notes.create.content-required',

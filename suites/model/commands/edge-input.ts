@@ -659,6 +659,16 @@ export const EDGE_INPUTS = {
     needs: 'deleted-collection',
     send: (real, _m, { collection }) => real.api.getCollection(collection!),
   },
+  'note-titled-deleted-collection': {
+    needs: 'deleted-collection',
+    // Unmatched titles are ignored: the note is created, in no collection.
+    send: (real, model, { collection }) => {
+      const title = collectionOf(model, collection!).title?.value;
+      return title === undefined
+        ? Promise.resolve(undefined)
+        : createNote(real, { content: plain(real), collection_titles: [title] }, false);
+    },
+  },
   'note-into-deleted-collection': {
     needs: 'deleted-collection',
     // An id that maps to no collection any more is ignored: the note is created, in no collection.
