@@ -55,10 +55,7 @@ export class Store {
    * Indexes each note's title and content under its owner, read back from the note itself (it
    * keeps no copy).
    */
-  readonly search = new SearchIndex((seq) => {
-    const note = this.notesBySeq[seq];
-    return note && { owner: note.ownerId, title: note.title, body: note.content };
-  });
+  readonly search = new SearchIndex(this);
   readonly snapshots = new Map<string, SearchSnapshot>();
   /** Collection titles and descriptions by term, for collection search (kept in step by the writes below). */
   readonly collectionTerms = new CollectionTermIndex();
@@ -67,6 +64,12 @@ export class Store {
   /** Captures accepted and not yet filed, oldest first. */
   readonly captures: PendingCapture[] = [];
   private nextSeq = 0;
+
+  /** A note's text for the search index (it keeps no copy; see SearchIndex's constructor). */
+  documentText(seq: number): { owner: string; title: string; body: string } | undefined {
+    const note = this.notesBySeq[seq];
+    return note && { owner: note.ownerId, title: note.title, body: note.content };
+  }
 
   allocateSeq(): number {
     return this.nextSeq++;

@@ -3,10 +3,16 @@ export interface Hit {
   score: number;
 }
 
-/** A bounded min-heap keeping the k best (score desc, then tieBreak asc). */
+/**
+ * A bounded min-heap keeping the k best (score desc, then tieBreak asc). Entries live in typed
+ * arrays and the result is built by draining the heap, with no Array.prototype.map or sort: those
+ * made the optimised `related` bail out ("wrong map" at the sort of the hits) on every request,
+ * and each request then ran part of its walk in the interpreter and compiled it again.
+ */
 export class TopK {
-  private readonly seqs: number[] = [];
-  private readonly scores: number[] = [];
+  private seqs = new Int32Array(16);
+  private scores = new Float64Array(16);
+  private size = 0;
   constructor(
     private readonly k: number,
     private readonly tieBreak: (a: number, b: number) => number,
@@ -14,14 +20,16 @@ export class TopK {
 
   /** Whether (seq, score) would enter the heap: a cheap test before the caller's filter. */
   admits(seq: number, score: number): boolean {
-    return this.seqs.length < this.k || this.better(seq, score, 0);
+    return this.size < this.k || this.better(seq, score, 0);
   }
 
   push(seq: number, score: number): void {
-    if (this.seqs.length < this.k) {
-      this.seqs.push(seq);
-      this.scores.push(score);
-      this.up(this.seqs.length - 1);
+    if (this.size < this.k) {
+      if (this.size === this.seqs.length) this.grow();
+      this.seqs[this.size] = seq;
+      this.scores[this.size] = score;
+      this.size++;
+      this.up(this.size - 1);
     } else {
       this.seqs[0] = seq;
       this.scores[0] = score;
@@ -29,9 +37,17 @@ export class TopK {
     }
   }
 
+  /** The entries best first; empties the heap (it takes the worst off the top, last place first). */
   sorted(): Hit[] {
-    const hits = this.seqs.map((seq, i) => ({ seq, score: this.scores[i]! }));
-    return hits.sort((a, b) => b.score - a.score || this.tieBreak(a.seq, b.seq));
+    const out: Hit[] = new Array(this.size);
+    while (this.size > 0) {
+      const last = --this.size;
+      out[last] = { seq: this.seqs[0]!, score: this.scores[0]! };
+      this.seqs[0] = this.seqs[last]!;
+      this.scores[0] = this.scores[last]!;
+      this.down(0);
+    }
+    return out;
   }
 
   /** Whether (seq, score) ranks better than the heap entry at i. */
@@ -54,7 +70,7 @@ export class TopK {
   }
 
   private down(i: number): void {
-    const n = this.seqs.length;
+    const n = this.size;
     for (;;) {
       const l = 2 * i + 1;
       const r = l + 1;
@@ -68,7 +84,21 @@ export class TopK {
   }
 
   private swap(i: number, j: number): void {
-    [this.seqs[i], this.seqs[j]] = [this.seqs[j]!, this.seqs[i]!];
-    [this.scores[i], this.scores[j]] = [this.scores[j]!, this.scores[i]!];
+    const seq = this.seqs[i]!;
+    const score = this.scores[i]!;
+    this.seqs[i] = this.seqs[j]!;
+    this.scores[i] = this.scores[j]!;
+    this.seqs[j] = seq;
+    this.scores[j] = score;
+  }
+
+  /** Doubles the room (k may be far above the entries ever pushed: the unranked seam asks for all). */
+  private grow(): void {
+    const seqs = new Int32Array(this.seqs.length * 2);
+    seqs.set(this.seqs);
+    this.seqs = seqs;
+    const scores = new Float64Array(this.scores.length * 2);
+    scores.set(this.scores);
+    this.scores = scores;
   }
 }
