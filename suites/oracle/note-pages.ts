@@ -364,6 +364,24 @@ function trackSnapshot(
       );
   }
   if (offset === undefined) return s;
+  // The page at offset k starts with the (k+1)th result: one that starts with the kth (the earlier
+  // page's last) and goes on one place back counts its offset from 1, not 0.
+  const known = items.filter((_, i) => s!.at.has(offset + i - 1));
+  if (
+    offset > 0 &&
+    s.at.get(offset - 1) === items[0]?.id &&
+    items.every((item, i) => [undefined, item.id].includes(s!.at.get(offset + i - 1)))
+  ) {
+    j.that(
+      'notes.search.offset-zero-based',
+      false,
+      () =>
+        `${what}: the page at offset ${offset} starts with note ${items[0]!.id}, place ${offset} of the snapshot` +
+        ` (the earlier page's last), and its ${known.length} known item(s) each stand one place back: offset counts from 1`,
+      o.x,
+    );
+    return s;
+  }
   items.forEach((item, i) => {
     const place = offset + i;
     const before = s!.at.get(place);

@@ -187,6 +187,7 @@ export const ORACLE_RULES = [
   'notes.search.limit-offset-echoed',
   'notes.search.limit-range',
   'notes.search.offset-default-0',
+  'notes.search.offset-zero-based',
   'notes.search.offset-min-0',
   'notes.search.query-non-whitespace',
   'notes.search.query-required',
