@@ -7,6 +7,7 @@ import { isTokenUser } from './note-writes.js';
 import { type Observation, objectOf } from './observation.js';
 import {
   BOUNDS,
+  filtersOf,
   hasBounds,
   insideBounds,
   settleEnd,
@@ -103,8 +104,10 @@ function judgeItems(
 /** GET /v2/notes: items, page and, when a walk ends, its completeness. */
 export function listNotes(env: Env, o: Observation, traversals: Traversals): void {
   const { j } = env;
-  if (o.x.status < 200 || o.x.status >= 300) return;
   const q = o.input ?? {};
+  // "must be reused with identical filters and order_by": the declared status for a cursor reused otherwise.
+  cursorMismatch(env, o, traversals.issuedUnder(o.actor, q.cursor), q);
+  if (o.x.status < 200 || o.x.status >= 300) return;
   const body = objectOf(o.x.json);
   const items = itemsOf(body);
   const what = `${o.method} ${o.path}`;
@@ -201,6 +204,25 @@ export function listNotes(env: Env, o: Observation, traversals: Traversals): voi
   for (const item of items) walk.seen.set(item.id, Math.min(walk.seen.get(item.id)!, 1));
   if (typeof body.next_page === 'string') traversals.continues(walk, body.next_page);
   else if (!CONTAINS.some((k) => q[k] === true)) completeWalk(env, o, walk, q, collection?.[0]);
+}
+
+/** A cursor the run saw handed out under other filters or another order: refused with the declared status. */
+function cursorMismatch(
+  env: Env,
+  o: Observation,
+  issuedUnder: string | undefined,
+  q: Readonly<Record<string, unknown>>,
+): void {
+  const declared = env.statuses.cursor_mismatch;
+  if (issuedUnder === undefined || declared === undefined || filtersOf(q) === issuedUnder) return;
+  env.j.that(
+    'notes.list.cursor-filter-mismatch',
+    o.x.status === declared,
+    () =>
+      `${o.method} ${o.path}: a cursor handed out under ${issuedUnder} was sent with other filters or order;` +
+      ` the profile declares ${declared} for cursor_mismatch, the target answered ${o.x.status}`,
+    o.x,
+  );
 }
 
 /** A walk reached its end: every known note of the caller that matches and stayed unchanged was on a page. */

@@ -154,6 +154,7 @@ export const ORACLE_RULES = [
   'notes.list.bounds-offset-required',
   'notes.list.collection-filter',
   'notes.list.content-omitted-by-default',
+  'notes.list.cursor-filter-mismatch',
   'notes.list.cursor-pages',
   'notes.list.include-content',
   'notes.list.item-fields',

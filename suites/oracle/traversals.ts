@@ -17,6 +17,8 @@ export interface Traversal {
   readonly actor: Owner;
   /** The filters and order, without the cursor: a page with other filters is not part of this walk. */
   readonly key: string;
+  /** The filters and order alone (filtersOf): what a cursor must be reused with. */
+  readonly filters: string;
   readonly startSeq: number;
   readonly startedAt: number;
   pages: number;
@@ -72,6 +74,13 @@ export function settleEnd(
 
 export class Traversals {
   private readonly byCursor = new Map<string, Traversal>();
+  /** The filters and order of the page that handed out each cursor (kept after the walk follows it). */
+  private readonly issued = new Map<string, string>();
+
+  /** The filters and order a cursor was handed out under, when the run saw it handed out to this actor. */
+  issuedUnder(actor: Owner, cursor: unknown): string | undefined {
+    return typeof cursor === 'string' ? this.issued.get(`${actor} ${cursor}`) : undefined;
+  }
 
   /** The walk a page belongs to: a new one for a first page, the one whose cursor it followed, or none. */
   page(
@@ -82,7 +91,8 @@ export class Traversals {
     startedAt: number,
   ): Traversal | undefined {
     const key = keyOf(input);
-    if (cursor === undefined) return { actor, key, startSeq, startedAt, pages: 1, seen: new Map() };
+    if (cursor === undefined)
+      return { actor, key, filters: filtersOf(input), startSeq, startedAt, pages: 1, seen: new Map() };
     const t = typeof cursor === 'string' ? this.byCursor.get(`${actor} ${cursor}`) : undefined;
     if (!t || t.key !== key) return undefined;
     this.byCursor.delete(`${actor} ${cursor}`);
@@ -95,7 +105,23 @@ export class Traversals {
     // Bounded: walks left unfinished by checks are dropped oldest first.
     if (this.byCursor.size > 1_000) this.byCursor.delete(this.byCursor.keys().next().value!);
     this.byCursor.set(`${t.actor} ${next}`, t);
+    if (this.issued.size > 1_000) this.issued.delete(this.issued.keys().next().value!);
+    this.issued.set(`${t.actor} ${next}`, t.filters);
   }
+}
+
+/** What a cursor must be reused with: the time bounds, the collection and contains filters, and order_by (updated_at when none is given). */
+const FILTERS = [
+  ...['created_after', 'created_before', 'updated_after', 'updated_before'],
+  'collection',
+  'open_tasks',
+  'tasks',
+  'images',
+  'files',
+];
+
+export function filtersOf(input: Readonly<Record<string, unknown>>): string {
+  return JSON.stringify([...FILTERS.map((k) => input[k] ?? null), input.order_by ?? 'updated_at']);
 }
 
 function keyOf(input: Readonly<Record<string, unknown>>): string {

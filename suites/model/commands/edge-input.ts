@@ -512,6 +512,17 @@ export const EDGE_INPUTS = {
     declares: 'names.collections_list.created_after',
     send: (real) => real.api.listCollections({ limit: 2, created_after: NO_OFFSET }),
   },
+  'notes-cursor-other-order': {
+    needs: 'none',
+    declares: 'names.notes_list.cursor',
+    // A cursor "must be reused with identical filters and order_by": sent with another order it is refused.
+    send: async (real) => {
+      const first = await real.api.listNotes({ limit: 1, created_after: real.since });
+      const next = (first.json as { next_page?: unknown } | undefined)?.next_page;
+      if (typeof next !== 'string') return first;
+      return real.api.listNotes({ limit: 1, created_after: real.since, order_by: 'created_at', cursor: next });
+    },
+  },
   'notes-list-default-limit': {
     needs: 'none',
     // Without limit: 50 a page, or every match when fewer (the run's notes, since it began).
