@@ -164,12 +164,14 @@ export async function setCreatedAt(side: Side, op: Of<'setCreatedAt'>): Promise<
     later: 'one precision step after the original',
     future: 'in the future',
   }[when];
-  const label = side.sym.stamp(value);
-  const line = `SetCreatedAt(${side.noteName(picked.i)}, ${label} [${what}])`;
+  // The original creation is the server's own instant, not one the sequence supplied: it gets no
+  // label (a label would name a server time of the same precision step, an update's say, on one side only).
+  const label = when === 'equal' ? undefined : side.sym.stamp(value);
+  const line = `SetCreatedAt(${side.noteName(picked.i)}, ${label ? `${label} ` : ''}[${what}])`;
   const x = await side.api.setCreatedAt(n.id, { created_at: new Date(value).toISOString() });
   const status = statusOf(x);
   if (status !== '200') return { line, observed: { status } };
-  side.state.stampsOf(n.id).add(label);
+  if (label) side.state.stampsOf(n.id).add(label);
   // Metadata only: the version stays (notes.set-created-at.version-unchanged); whether updated_at moves is not shown.
   createdAtSet(n, value, x);
   const observed = { status, ...noteView(x, side.sym, expectation(side, n)) };
