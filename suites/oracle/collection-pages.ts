@@ -4,7 +4,15 @@ import { ms, sameInstant, show } from './compare.js';
 import type { Env } from './env.js';
 import { isTokenUser } from './note-writes.js';
 import { type Observation, objectOf } from './observation.js';
-import { BOUNDS, hasBounds, insideBounds, settleEnd, type Traversals, unchangedSince } from './traversals.js';
+import {
+  BOUNDS,
+  hasBounds,
+  insideBounds,
+  judgeDefaultPage,
+  settleEnd,
+  type Traversals,
+  unchangedSince,
+} from './traversals.js';
 
 type Item = Record<string, unknown> & { id: string };
 
@@ -99,13 +107,7 @@ export function listCollections(env: Env, o: Observation, traversals: Traversals
       () => `${what}: ${results.length} results on a page of at most ${limit ?? 50}`,
       o.x,
     );
-  if (q.limit === undefined && q.cursor === undefined && Number.isInteger(body.total))
-    j.that(
-      'collections.list.limit-default-50',
-      results.length === Math.min(body.total as number, 50),
-      () => `${what}: ${results.length} results on a first page without limit, of ${body.total} matching`,
-      o.x,
-    );
+  judgeDefaultPage(j, 'collections.list.limit-default-50', q, body, results, o.x);
   let pendingEnd: number | undefined;
   if (Number.isInteger(body.total)) {
     j.that(

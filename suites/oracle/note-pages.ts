@@ -10,6 +10,7 @@ import {
   filtersOf,
   hasBounds,
   insideBounds,
+  judgeDefaultPage,
   settleEnd,
   type Traversal,
   type Traversals,
@@ -120,14 +121,7 @@ export function listNotes(env: Env, o: Observation, traversals: Traversals): voi
       () => `${what}: ${results.length} results on a page of at most ${limit ?? 50}`,
       o.x,
     );
-  // "default 50": a first page asked without limit holds 50 results, or all of them when fewer match.
-  if (q.limit === undefined && q.cursor === undefined && Number.isInteger(body.total))
-    j.that(
-      'notes.list.limit-default-50',
-      results.length === Math.min(body.total as number, 50),
-      () => `${what}: ${results.length} results on a first page without limit, of ${body.total} matching`,
-      o.x,
-    );
+  judgeDefaultPage(j, 'notes.list.limit-default-50', q, body, results, o.x);
   if (Number.isInteger(body.total))
     j.that(
       'notes.list.total-before-pagination',

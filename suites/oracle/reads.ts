@@ -48,7 +48,8 @@ export function getNote(env: Env, o: Observation): void {
   if (r.id !== n.id) return;
   agreeNote(env, n, r, 'full', o.x);
   // A note a fixture gave media (or a request left unknown) is forgotten: its content is no longer known.
-  if (n.content) noMedia(env, r, o);
+  // Whether markdown images or links in the content become attachments is not shown: only plain content is judged.
+  if (n.content && !/!\[|\]\(/.test(n.content.value)) noMedia(env, r, o);
   learn(n, r, o);
 }
 

@@ -166,3 +166,21 @@ export function insideBounds(
 export function hasBounds(input: Readonly<Record<string, unknown>>): boolean {
   return BOUNDS.some((b) => input[b] !== undefined);
 }
+
+/** "default 50": a first page asked without limit holds 50 results, or all of them when fewer match. */
+export function judgeDefaultPage(
+  j: Judgements,
+  rule: string,
+  q: Readonly<Record<string, unknown>>,
+  body: Record<string, unknown>,
+  results: readonly unknown[],
+  x: Exchange,
+): void {
+  if (q.limit !== undefined || q.cursor !== undefined || !Number.isInteger(body.total)) return;
+  j.that(
+    rule,
+    results.length === Math.min(body.total as number, 50),
+    () => `${x.method} ${x.path}: ${results.length} results on a first page without limit, of ${body.total} matching`,
+    x,
+  );
+}
