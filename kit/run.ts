@@ -262,7 +262,9 @@ async function runChecks(
   for (const project of vitest.projects)
     project.provide('kit', { ...ctx, parentHandlesInterrupt: true, ...(capPlan ? { capPlan } : {}) });
   try {
-    if (!interrupt.signal) await vitest.start(files);
+    // Bounded too: a signal between the last check and vitest's own wind-down of the run (a pool
+    // waiting on a worker the signal ended) must not hold the sweep and the exit for 60 s.
+    if (!interrupt.signal) await interrupt.bounded(vitest.start(files));
     interrupt.endChecks();
   } finally {
     await interrupt.bounded(vitest.close());
