@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { threadId } from 'node:worker_threads';
@@ -27,12 +29,13 @@ export interface ContentCheck {
 export function readYamlFile(path: string, check?: ContentCheck): unknown {
   const text = readFileSync(path, 'utf8');
   const dir = process.env[PARSED_YAML_CACHE_ENV];
+  const hash = createHash('sha256').update(text).digest('hex');
   const parse = () => {
-    const value = parseYamlText(text, path);
+    const value = parsedOnThisMachine(text, path, hash);
     check?.run(value);
     return value;
   };
-  const name = `${createHash('sha256').update(text).digest('hex')}${check ? `.${check.name}` : ''}.v8`;
+  const name = `${hash}${check ? `.${check.name}` : ''}.v8`;
   if (!dir) {
     // Read before the run made its directory (a module that loads the rules on import): kept
     // here, and handed to the directory when it is made (keepParsedYamlIn).
@@ -51,6 +54,47 @@ export function readYamlFile(path: string, check?: ContentCheck): unknown {
 }
 
 const parsedBeforeDir = new Map<string, unknown>();
+
+const YAML_VERSION = (createRequire(import.meta.url)('yaml/package.json') as { version: string }).version;
+
+/**
+ * The parse of a text as this machine last made it: parsing rules.yaml and openapi.yaml costs
+ * about 0.3 s each, at the start of every run and of its worker. Only the parse is kept (a pure
+ * function of the text and the yaml version), never a check's result, which the code checking
+ * it may change. The directory is the user's own (0700, verified): another account could
+ * otherwise plant a parse that rewrites the rules.
+ */
+function parsedOnThisMachine(text: string, path: string, hash: string): unknown {
+  const dir = ownCacheDir();
+  const file = dir && join(dir, `${hash}.yaml-${YAML_VERSION}.v8`);
+  if (file) {
+    try {
+      return deserialize(readFileSync(file));
+    } catch {
+      // Not parsed on this machine yet, or unreadable: parse again.
+    }
+  }
+  const value = parseYamlText(text, path);
+  if (dir && file) keep(dir, file.slice(dir.length + 1), value);
+  return value;
+}
+
+/** The cache directory, if it is this user's alone; checked on every use (a read is rare). */
+export function ownCacheDir(root = tmpdir()): string | undefined {
+  const uid = process.getuid?.();
+  if (uid === undefined) return undefined;
+  const dir = join(root, `notes-conformance-${uid}`, 'parsed-yaml');
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    for (const d of [dir, join(dir, '..')]) {
+      const stat = lstatSync(d);
+      if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0) return undefined;
+    }
+    return dir;
+  } catch {
+    return undefined; // no cache: every run parses
+  }
+}
 
 /** Makes `dir` the process's parsed-YAML directory, with what the process parsed before it existed. */
 export function keepParsedYamlIn(dir: string): void {

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { keepParsedYamlIn, PARSED_YAML_CACHE_ENV, readYamlFile } from '../../spec/yaml-file.js';
+import { serialize } from 'node:v8';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { keepParsedYamlIn, ownCacheDir, PARSED_YAML_CACHE_ENV, readYamlFile } from '../../spec/yaml-file.js';
 
 /** The parsed-YAML directory a run shares with its workers, which would otherwise parse the spec files again. */
 describe('parsed YAML shared with the workers', () => {
@@ -31,5 +32,68 @@ describe('parsed YAML shared with the workers', () => {
     let checked = 0;
     expect(readYamlFile(file, { name: 'shape', run: () => void checked++ })).toEqual(parsed);
     expect(checked).toBe(0);
+  });
+});
+
+/** The parse a machine keeps across runs: rules.yaml and openapi.yaml cost about 0.3 s each to parse. */
+describe('parsed YAML kept on the machine', () => {
+  const saved = { tmp: process.env.TMPDIR, run: process.env[PARSED_YAML_CACHE_ENV] };
+  let root = '';
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'nc-yaml-machine-'));
+    process.env.TMPDIR = root; // os.tmpdir() follows it
+    delete process.env[PARSED_YAML_CACHE_ENV];
+  });
+  afterEach(() => {
+    for (const [name, value] of [
+      ['TMPDIR', saved.tmp],
+      [PARSED_YAML_CACHE_ENV, saved.run],
+    ] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  /** Replaces the kept parse of `text` with `value`, as a stale or planted file would. */
+  const plant = (dir: string, text: string, value: unknown) => {
+    const hash = createHash('sha256').update(text).digest('hex');
+    const [name] = readdirSync(dir).filter((f) => f.startsWith(hash));
+    expect(name, 'the parse was kept').toBeDefined();
+    writeFileSync(join(dir, name!), serialize(value));
+  };
+
+  it('reads a text parsed before from the machine, and still runs the check on it', () => {
+    const file = join(root, 'spec.yaml');
+    const text = 'a: 1\n';
+    writeFileSync(file, text);
+    expect(readYamlFile(file)).toEqual({ a: 1 });
+    const dir = ownCacheDir()!;
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    plant(dir, text, { a: 'kept' });
+    let checked = 0;
+    expect(readYamlFile(file, { name: 'c', run: () => void checked++ })).toEqual({ a: 'kept' });
+    expect(checked, 'a check result is never kept across runs').toBe(1);
+  });
+
+  it('trusts no directory another account could write to', () => {
+    const file = join(root, 'spec.yaml');
+    writeFileSync(file, 'b: 2\n');
+    readYamlFile(file);
+    const dir = ownCacheDir()!;
+    plant(dir, 'b: 2\n', { b: 'planted' });
+    chmodSync(dir, 0o777);
+    expect(ownCacheDir()).toBeUndefined();
+    expect(readYamlFile(file)).toEqual({ b: 2 });
+  });
+
+  it('parses again when the kept file is unreadable', () => {
+    const file = join(root, 'spec.yaml');
+    writeFileSync(file, 'c: 3\n');
+    readYamlFile(file);
+    const hash = createHash('sha256').update('c: 3\n').digest('hex');
+    const dir = ownCacheDir()!;
+    for (const f of readdirSync(dir).filter((n) => n.startsWith(hash))) writeFileSync(join(dir, f), 'garbage');
+    expect(readYamlFile(file)).toEqual({ c: 3 });
   });
 });
