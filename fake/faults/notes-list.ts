@@ -1,3 +1,4 @@
+import { LIMITS } from '../../spec/limits.js';
 import { DomainError } from '../service/errors.js';
 import { listFiltersKey, listKey, readListFilters } from '../service/notes-list.js';
 import { decodeCursor, encodeCursor } from '../service/paging.js';
@@ -149,6 +150,18 @@ export const NOTES_LIST_FAULTS = {
       const filters = readListFilters(ctx, call.user, call.query);
       const cursor = { key: listKey(skipped, filters.orderBy), id: skipped.id, filters: listFiltersKey(filters) };
       return { ...view, next_page: encodeCursor(cursor) };
+    }),
+  },
+  // A "more?" probe of limit + 1 capped at the largest page: a full page of 100 looks like the end.
+  // No check walks past a page of 100; the model's walks of the largest page do (a whole run).
+  'notes.list.largest-page-ends-walk': {
+    rules: ['notes.list.next-page-omitted-at-end'],
+    judgedBy: 'oracle',
+    does: 'a full page of the largest size (100) carries no next_page, though more notes match',
+    hooks: after('listNotes', (_ctx, _call, view) => {
+      if ((view.results as View[]).length < LIMITS.notesListLimit.max || view.next_page === undefined) return view;
+      const { next_page: _dropped, ...rest } = view;
+      return rest;
     }),
   },
   'notes.list.total-is-page-size': {

@@ -40,6 +40,7 @@ async function runModel(t: CheckContext, withRestoreAndRemove: boolean): Promise
   let failingSteps = '';
   const since = new Date(Date.now() - t.ctx.clockToleranceMs).toISOString();
   const edgeInputsSent = new Map<string, number>();
+  const fillers = { made: 0 };
   const property = fc.asyncProperty(
     fc.commands(commands(withRestoreAndRemove), { maxCommands: t.budgets.model_max_commands, size: 'max' }),
     async (cmds) => {
@@ -48,7 +49,7 @@ async function runModel(t: CheckContext, withRestoreAndRemove: boolean): Promise
         await fc.asyncModelRun(
           () => ({
             model: emptyModel(withRestoreAndRemove, withRestoreAndRemove),
-            real: { t, api: t.api, steps, since, edgeInputsSent },
+            real: { t, api: t.api, steps, since, edgeInputsSent, fillers },
           }),
           cmds,
         );

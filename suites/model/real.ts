@@ -17,6 +17,8 @@ export interface Real {
    * sends the least sent kind it can): every kind is sent before any is sent twice.
    */
   edgeInputsSent: Map<string, number>;
+  /** Notes made in this check only so that a walk of the largest page has a second page (ListNotes). */
+  fillers: { made: number };
 }
 
 /** The target broke `rule` unless `condition` holds: the run stops, failing that rule only. */

@@ -368,6 +368,9 @@ export const SCENARIOS: Scenario[] = [
       s.call('GET', '/v2/notes?limit=2&include_note_content=true');
       const c = s.coll('c');
       s.call('GET', `/v2/notes?collection_id=${c}`);
+      // More notes than the largest page: its next_page must lead on.
+      for (let i = 55; i < 105; i++) s.call('POST', '/v2/notes', { content: `n${i}` });
+      s.call('GET', '/v2/notes?limit=100');
     },
   },
   {

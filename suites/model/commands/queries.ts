@@ -1,4 +1,5 @@
 import type fc from 'fast-check';
+import { LIMITS } from '../../../spec/limits.js';
 import { KitError } from '../../harness/index.js';
 import { collectionOf, contentOf, type Model, noteOf, pickCollection, pickNote } from '../model.js';
 import { ok, type Real } from '../real.js';
@@ -156,6 +157,9 @@ export class ListNotes implements fc.AsyncCommand<Model, Real> {
     this.shown = `ListNotes(${this.op.pageSize} a page, ${this.op.order} order, ${filter === 'collection' ? `in ${coll}` : filter})`;
     real.steps.push(this.shown);
     let page = ok('notes.list.response-fields', await real.api.listNotes(query), 'listing notes');
+    if (await fillPastLargestPage(real, this.op.pageSize, filter, page.results)) {
+      page = ok('notes.list.response-fields', await real.api.listNotes(query), 'listing notes');
+    }
     for (let pages = 1; pages < MAX_PAGES && typeof page.next_page === 'string'; pages++) {
       if (!real.t.declares('names.notes_list.cursor')) return;
       page = ok(
@@ -168,6 +172,35 @@ export class ListNotes implements fc.AsyncCommand<Model, Real> {
   toString(): string {
     return this.shown || 'ListNotes';
   }
+}
+
+/**
+ * A walk of the largest page over the run's notes: where the check's budget allows (max_seed_notes,
+ * the most one check may create), the notes it lacks to pass that page are made, once in a check
+ * (its sequences share the window), so that the walk follows next_page past a full page of 100.
+ * Plain notes created now: they fall in the created-after and updated-after windows, and the
+ * oracle knows them as it knows every note the run made. Answers whether it made any.
+ */
+async function fillPastLargestPage(
+  real: Real,
+  pageSize: number,
+  filter: ListFilter,
+  shown: readonly unknown[] | undefined,
+): Promise<boolean> {
+  const max = LIMITS.notesListLimit.max;
+  if (pageSize !== max || (filter !== 'created-after-run' && filter !== 'updated-after-run')) return false;
+  // Without the cursor's name the walk ends at the first page: nothing to fill for.
+  if (!real.t.declares('names.notes_list.cursor')) return false;
+  if (!Array.isArray(shown) || shown.length >= max) return false;
+  const lacking = max + 1 - shown.length;
+  if (real.fillers.made + lacking > real.t.budgets.max_seed_notes) return false;
+  for (let i = 0; i < lacking; i++) {
+    const x = await real.api.createNote({ content: real.t.data.content(`Filler ${real.t.data.word()}`) });
+    if (x.status !== 200) throw new KitError(`creating a note to fill a list past one page answered ${x.status}`);
+    real.fillers.made++;
+  }
+  real.steps.push(`(${lacking} notes made to pass a page of ${max})`);
+  return true;
 }
 
 /** What a collection list keeps to: one of the four inclusive bounds at the run's start (ListFilter's times). */

@@ -83,7 +83,10 @@ describe('model-based runs without a profile', () => {
     await fc.assert(
       fc.asyncProperty(fc.commands(commands(false), { maxCommands: 40, size: 'max' }), (cmds) =>
         fc.asyncModelRun(
-          () => ({ model: emptyModel(false, false), real: { t, api, steps: [], since, edgeInputsSent } }),
+          () => ({
+            model: emptyModel(false, false),
+            real: { t, api, steps: [], since, edgeInputsSent, fillers: { made: 0 } },
+          }),
           cmds,
         ),
       ),
