@@ -67,6 +67,7 @@ and no rule failed (the rules that still needed new notes are errors naming the 
 Environment (a flag wins over its variable):
 ${environmentHelp(RUN_FLAGS)}
   NOTES_DEBUG=1            an unexpected error prints its stack
+  NOTES_CPU_PROFILE=DIR    V8 CPU profiles of the check worker are written to DIR (bench/profile-kit-run.js)
   NO_COLOR                 set to anything: no colours, also on a terminal (https://no-color.org)`;
 
 /** The flags declared: what a mistyped flag is told it most likely meant. */

@@ -29,6 +29,10 @@ export function checkRunOptions(reporter: Reporter, extra: UserConfig = {}): Use
     // Some files must run late, the oracle's last, in every run (tier.ts): vitest's own order is by size.
     sequence: { sequencer: QuotaLastSequencer },
     env: { [PARSED_YAML_CACHE_ENV]: sharedParsedYaml() },
+    // Where a run's time goes (bench/profile-kit-run.js): V8 CPU profiles of the check worker.
+    ...(process.env.NOTES_CPU_PROFILE
+      ? { execArgv: ['--cpu-prof', `--cpu-prof-dir=${process.env.NOTES_CPU_PROFILE}`] }
+      : {}),
     ...extra,
   };
 }
