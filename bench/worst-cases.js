@@ -34,7 +34,7 @@ const serialised = (body) => (body === undefined ? undefined : 'raw' in body ? b
 /** A JSON body of about 4 MiB whose `query` is the text `unit` repeated. */
 const queryBody = (unit, extra = {}) => ({ ...extra, query: fill(unit, MIB4 - 200) });
 
-/** Each case: a setup run once in the server (as the attacker), then the timed request. */
+/** Each case: a setup run once in the server (as the attacker, or the user a step names), then the timed request. */
 const ALL_CASES = [
   {
     path: 'note search',
@@ -145,6 +145,32 @@ const ALL_CASES = [
     path: 'one user among many',
     what: 'related notes of a note of a user with 10 notes',
     request: (_ids, _corpus, victimNotes) => ['GET', `/v2/notes/${victimNotes[0]}/related-notes?limit=20`],
+    as: VICTIM,
+  },
+  // Collections: another user's 20,000 must not weigh on the list or search of a user with 10.
+  {
+    path: 'one user among many',
+    what: 'collection list of a user with 10 collections (another holds 20,000)',
+    setup: [
+      ...Array.from({ length: 20_000 }, (_, i) => [
+        'POST',
+        '/v2/collections',
+        { title: `many ${i}`, description: 'shared words' },
+      ]),
+      ...Array.from({ length: 10 }, (_, i) => [
+        'POST',
+        '/v2/collections',
+        { title: `own ${i}`, description: 'shared' },
+        VICTIM,
+      ]),
+    ],
+    request: () => ['GET', '/v2/collections?limit=100'],
+    as: VICTIM,
+  },
+  {
+    path: 'one user among many',
+    what: 'collection search of a user with 10 collections (another holds 20,000)',
+    request: () => ['POST', '/v2/collections/search', { query: 'shared words' }],
     as: VICTIM,
   },
   {
@@ -359,7 +385,7 @@ async function serve() {
   );
   process.on('message', ({ case: i }) => {
     const c = CASES[i];
-    const ids = (c.setup ?? []).map(([m, u, b]) => call(m, u, b).json.id);
+    const ids = (c.setup ?? []).map(([m, u, b, as]) => call(m, u, b, undefined, as).json.id);
     const req = c.request(ids, corpus, victimNotes);
     const [method, url, body] = req;
     const text = serialised(body);

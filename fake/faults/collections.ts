@@ -46,8 +46,7 @@ function overwrite(ctx: ServiceContext, target: CollectionRecord, source: Collec
   return collectionView(ctx, target, false);
 }
 function setCreatedAt(ctx: ServiceContext, collection: CollectionRecord, ms: number): void {
-  ctx.store.collectionsByCreated.move(collection.createdAt, ms, collection.id);
-  collection.createdAt = ms;
+  ctx.store.setCollectionCreatedAt(collection, ms);
 }
 /** Re-renders a create's answer after the fault changed the stored collection. */
 const fixCreated =
@@ -398,8 +397,7 @@ export const COLLECTION_STATE_FAULTS = {
       const collection = ctx.store.collections.get(call.params.collection_id ?? '');
       if (!collection) return view;
       const now = ctx.clock.now();
-      ctx.store.collectionsByCreated.move(collection.createdAt, now, collection.id);
-      collection.createdAt = now;
+      ctx.store.setCollectionCreatedAt(collection, now);
       return { ...view, created_at: collectionView(ctx, collection, false).created_at };
     }),
   },

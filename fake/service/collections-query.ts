@@ -1,4 +1,5 @@
 import type { CollectionRecord, UserRecord } from '../store/records.js';
+import { MergedWalk, type OrderedWalk } from '../store/sorted-index.js';
 import { TermTable } from '../store/term-table.js';
 import type { ServiceContext } from './context.js';
 import { readBounds, withinBounds } from './notes-list.js';
@@ -25,7 +26,7 @@ export function listCollections(ctx: ServiceContext, user: UserRecord, query: In
     query.cursor === undefined
       ? undefined
       : decodeCursor(String(query.cursor), filters, ctx.policy.collectionCursorsCheckFilters);
-  const index = orderBy === 'created_at' ? ctx.store.collectionsByCreated : ctx.store.collectionsByUpdated;
+  const index = visibleInOrder(ctx, user, orderBy);
   const matches = (c: CollectionRecord): boolean => canSeeCollection(ctx, user, c) && withinBounds(c, bounds, false);
   const keyOf = (c: CollectionRecord) => (orderBy === 'created_at' ? c.createdAt : c.updatedAt);
   const page = pageOf(index, ctx.settings.newestFirst, after, limit, matches, keyOf);
@@ -45,9 +46,10 @@ export function searchCollections(ctx: ServiceContext, user: UserRecord, body: u
   // "optional text query": absent or a string; null is no text (openapi.yaml: type string).
   const text = input.query === undefined ? undefined : checkString(input.query, 'query');
   const bounds = readBounds(ctx, input, 'collections.search.bounds');
-  const visible = [...ctx.store.collections.values()].filter(
-    (c) => canSeeCollection(ctx, user, c) && withinBounds(c, bounds, false),
-  );
+  const visible: CollectionRecord[] = [];
+  visibleInOrder(ctx, user, 'updated_at').forEach(false, undefined, (c) => {
+    if (canSeeCollection(ctx, user, c) && withinBounds(c, bounds, false)) visible.push(c);
+  });
   const index = ctx.store.collectionTerms;
   // Catches up with any visible collection whose text was set outside the store's methods (a fault).
   if (text !== undefined) index.refresh(visible);
@@ -69,4 +71,27 @@ export function searchCollections(ctx: ServiceContext, user: UserRecord, body: u
   }
   const results = ranked.slice(0, SEARCH_RESULTS_MAX).map((c) => collectionView(ctx, c, true));
   return { results, total: results.length };
+}
+
+/**
+ * The collections a user's list and search walk, in list order (every one they can see, and
+ * more): their own and those of other owners they hold a grant on, never every user's (a user
+ * with 10 collections paid for another's 100,000). The seam that checks no ownership walks all.
+ */
+function visibleInOrder(
+  ctx: ServiceContext,
+  user: UserRecord,
+  orderBy: 'created_at' | 'updated_at',
+): OrderedWalk<CollectionRecord> {
+  const { store } = ctx;
+  if (ctx.broken('auth.scope.collections-unchecked'))
+    return orderBy === 'created_at' ? store.collectionsByCreated : store.collectionsByUpdated;
+  const own = store.collectionsOf(user.id);
+  const ownInOrder = orderBy === 'created_at' ? own.byCreated : own.byUpdated;
+  const shared: Array<{ key: number; item: CollectionRecord }> = [];
+  for (const [resourceId, levels] of store.grants) {
+    const c = levels.has(user.id) ? store.collections.get(resourceId) : undefined;
+    if (c && c.ownerId !== user.id) shared.push({ key: orderBy === 'created_at' ? c.createdAt : c.updatedAt, item: c });
+  }
+  return shared.length === 0 ? ownInOrder : new MergedWalk(ownInOrder, shared, (c) => c.id);
 }

@@ -1,3 +1,4 @@
+import { ByOwner, type OwnerOrders } from './by-owner.js';
 import { CollectionTermIndex } from './collection-terms.js';
 import {
   type CollectionRecord,
@@ -17,15 +18,7 @@ const SNAPSHOT_CAPACITY = 10_000;
 const idOf = (record: { readonly id: string }) => record.id;
 
 /** One owner's notes in list order: what a user's list walks instead of every user's notes. */
-export interface OwnerNotes {
-  readonly byCreated: SortedIndex<NoteRecord>;
-  readonly byUpdated: SortedIndex<NoteRecord>;
-}
-
-const NO_NOTES: OwnerNotes = {
-  byCreated: new SortedIndex<NoteRecord>(idOf),
-  byUpdated: new SortedIndex<NoteRecord>(idOf),
-};
+export type OwnerNotes = OwnerOrders<NoteRecord>;
 
 /**
  * All state of one fake instance, with the indexes kept in step by the mutation methods below.
@@ -48,9 +41,11 @@ export class Store {
    * own notes and the few shared with them: with the global indexes alone, the list of a user with
    * 10 notes walked the 100,000 notes of another user for its total.
    */
-  private readonly notesByOwner = new Map<string, OwnerNotes>();
+  private readonly notesByOwner = new ByOwner<NoteRecord>();
   readonly collectionsByCreated = new SortedIndex<CollectionRecord>(idOf);
   readonly collectionsByUpdated = new SortedIndex<CollectionRecord>(idOf);
+  /** The same per owner: a user's collection list and search walk their own collections. */
+  private readonly collectionsByOwner = new ByOwner<CollectionRecord>();
   /**
    * Indexes each note's title and content under its owner, read back from the note itself (it
    * keeps no copy).
@@ -81,6 +76,7 @@ export class Store {
       map.clear();
     this.notesBySeq.length = 0;
     this.notesByOwner.clear();
+    this.collectionsByOwner.clear();
     this.captures.length = 0;
     for (const index of [
       this.notesByCreated,
@@ -119,13 +115,13 @@ export class Store {
     this.notesBySeq[note.seq] = note;
     this.notesByCreated.insert(note.createdAt, note);
     this.notesByUpdated.insert(note.updatedAt, note);
-    this.fileUnderOwner(note);
+    this.notesByOwner.file(note);
     this.search.add(note.seq);
   }
 
   /** The owner's notes in list order (empty indexes for a user without notes). */
   notesOf(ownerId: string): OwnerNotes {
-    return this.notesByOwner.get(ownerId) ?? NO_NOTES;
+    return this.notesByOwner.of(ownerId);
   }
 
   /**
@@ -133,27 +129,9 @@ export class Store {
    * caller's to re-file): for faults that pretend the caller owns other users' notes.
    */
   refileNote(note: NoteRecord, ownerId: string): void {
-    this.unfileFromOwner(note);
+    this.notesByOwner.unfile(note);
     (note as { ownerId: string }).ownerId = ownerId;
-    this.fileUnderOwner(note);
-  }
-
-  private fileUnderOwner(note: NoteRecord): void {
-    let own = this.notesByOwner.get(note.ownerId);
-    if (!own) {
-      own = { byCreated: new SortedIndex<NoteRecord>(idOf), byUpdated: new SortedIndex<NoteRecord>(idOf) };
-      this.notesByOwner.set(note.ownerId, own);
-    }
-    own.byCreated.insert(note.createdAt, note);
-    own.byUpdated.insert(note.updatedAt, note);
-  }
-
-  private unfileFromOwner(note: NoteRecord): void {
-    const own = this.notesByOwner.get(note.ownerId);
-    if (!own) return;
-    own.byCreated.remove(note.createdAt, note.id);
-    own.byUpdated.remove(note.updatedAt, note.id);
-    if (own.byCreated.size === 0) this.notesByOwner.delete(note.ownerId);
+    this.notesByOwner.file(note);
   }
 
   /** Replaces content-derived fields and re-indexes the note for search. */
@@ -167,13 +145,13 @@ export class Store {
 
   setNoteUpdatedAt(note: NoteRecord, updatedAt: number): void {
     this.notesByUpdated.move(note.updatedAt, updatedAt, note.id);
-    this.notesByOwner.get(note.ownerId)?.byUpdated.move(note.updatedAt, updatedAt, note.id);
+    this.notesByOwner.moveUpdated(note, updatedAt);
     note.updatedAt = updatedAt;
   }
 
   setNoteCreatedAt(note: NoteRecord, createdAt: number): void {
     this.notesByCreated.move(note.createdAt, createdAt, note.id);
-    this.notesByOwner.get(note.ownerId)?.byCreated.move(note.createdAt, createdAt, note.id);
+    this.notesByOwner.moveCreated(note, createdAt);
     note.createdAt = createdAt;
   }
 
@@ -181,7 +159,7 @@ export class Store {
     for (const collectionId of note.collectionIds) this.collections.get(collectionId)?.noteIds.delete(note.id);
     this.notesByCreated.remove(note.createdAt, note.id);
     this.notesByUpdated.remove(note.updatedAt, note.id);
-    this.unfileFromOwner(note);
+    this.notesByOwner.unfile(note);
     this.search.remove(note.seq);
     this.notes.delete(note.id);
     this.notesBySeq[note.seq] = undefined;
@@ -194,6 +172,7 @@ export class Store {
     this.collections.set(collection.id, collection);
     this.collectionsByCreated.insert(collection.createdAt, collection);
     this.collectionsByUpdated.insert(collection.updatedAt, collection);
+    this.collectionsByOwner.file(collection);
     this.indexTitle(collection, true);
     this.collectionTerms.refresh([collection]);
   }
@@ -218,7 +197,19 @@ export class Store {
 
   setCollectionUpdatedAt(collection: CollectionRecord, updatedAt: number): void {
     this.collectionsByUpdated.move(collection.updatedAt, updatedAt, collection.id);
+    this.collectionsByOwner.moveUpdated(collection, updatedAt);
     collection.updatedAt = updatedAt;
+  }
+
+  setCollectionCreatedAt(collection: CollectionRecord, createdAt: number): void {
+    this.collectionsByCreated.move(collection.createdAt, createdAt, collection.id);
+    this.collectionsByOwner.moveCreated(collection, createdAt);
+    collection.createdAt = createdAt;
+  }
+
+  /** The owner's collections (trashed ones too) in list order. */
+  collectionsOf(ownerId: string): OwnerOrders<CollectionRecord> {
+    return this.collectionsByOwner.of(ownerId);
   }
 
   deleteCollection(collection: CollectionRecord): void {
@@ -229,6 +220,7 @@ export class Store {
     }
     this.collectionsByCreated.remove(collection.createdAt, collection.id);
     this.collectionsByUpdated.remove(collection.updatedAt, collection.id);
+    this.collectionsByOwner.unfile(collection);
     this.collections.delete(collection.id);
     this.collectionTerms.forget(collection.id);
     this.grants.delete(collection.id);
