@@ -1,4 +1,13 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { userCacheDir } from './spec/user-cache.js';
+
+/**
+ * Modules transformed once per machine, not once per run: vite's transforms held the kit's check
+ * worker at its start (a kit run 14.7 s -> 12.8 s median, alternating) and every fault-matrix row.
+ * Vitest keys each module by its content and config; kept modules are code, so the directory is
+ * the user's own (spec/user-cache.ts).
+ */
+const modules = userCacheDir('vitest-modules');
 
 /**
  * The project's own tests come in two tiers. `fast` (npm run test:fast) is the unit tier: spec,
@@ -39,6 +48,7 @@ export default defineConfig({
     // fast tier is CPU work (60 s -> 34 s), most proofs wait on processes, sockets and timeouts. The
     // kit's own runs keep one worker (kit/vitest-run.ts).
     maxWorkers: 2,
+    ...(modules ? { experimental: { fsModuleCache: true, fsModuleCachePath: modules } } : {}),
     projects: [
       {
         test: {

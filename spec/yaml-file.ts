@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { threadId } from 'node:worker_threads';
 import { parseDocument } from 'yaml';
+import { userCacheDir } from './user-cache.js';
 
 /**
  * A directory private to one kit process and its vitest workers (kit/vitest-run.ts makes it)
@@ -65,7 +65,7 @@ const YAML_VERSION = (createRequire(import.meta.url)('yaml/package.json') as { v
  * otherwise plant a parse that rewrites the rules.
  */
 function parsedOnThisMachine(text: string, path: string, hash: string): unknown {
-  const dir = ownCacheDir();
+  const dir = userCacheDir('parsed-yaml');
   const file = dir && join(dir, `${hash}.yaml-${YAML_VERSION}.v8`);
   if (file) {
     try {
@@ -77,23 +77,6 @@ function parsedOnThisMachine(text: string, path: string, hash: string): unknown 
   const value = parseYamlText(text, path);
   if (dir && file) keep(dir, file.slice(dir.length + 1), value);
   return value;
-}
-
-/** The cache directory, if it is this user's alone; checked on every use (a read is rare). */
-export function ownCacheDir(root = tmpdir()): string | undefined {
-  const uid = process.getuid?.();
-  if (uid === undefined) return undefined;
-  const dir = join(root, `notes-conformance-${uid}`, 'parsed-yaml');
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    for (const d of [dir, join(dir, '..')]) {
-      const stat = lstatSync(d);
-      if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0) return undefined;
-    }
-    return dir;
-  } catch {
-    return undefined; // no cache: every run parses
-  }
 }
 
 /** Makes `dir` the process's parsed-YAML directory, with what the process parsed before it existed. */

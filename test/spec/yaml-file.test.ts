@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { keepParsedYamlIn, ownCacheDir, PARSED_YAML_CACHE_ENV, readYamlFile } from '../../spec/yaml-file.js';
+import { userCacheDir } from '../../spec/user-cache.js';
+import { keepParsedYamlIn, PARSED_YAML_CACHE_ENV, readYamlFile } from '../../spec/yaml-file.js';
+
+const ownCacheDir = () => userCacheDir('parsed-yaml');
 
 /** The parsed-YAML directory a run shares with its workers, which would otherwise parse the spec files again. */
 describe('parsed YAML shared with the workers', () => {
