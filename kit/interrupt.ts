@@ -11,7 +11,22 @@ import { STOP_GRACE_MS } from './core/signals.js';
  */
 export const WIND_DOWN_MS = STOP_GRACE_MS + 1000;
 
+/**
+ * The same bound while the checks still run: a worker ends itself once what it has in flight has
+ * ended and been journaled (at most STOP_GRACE_MS after the signal, then its abort path), and the
+ * run waits for that; a worker killed before it journaled a create would leave a resource the
+ * sweep cannot know. Within the README's 5 s for an interrupted run.
+ */
+export const CHECKS_WIND_DOWN_MS = STOP_GRACE_MS + 3000;
+
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/** What a signal after the last run of the process does (Interrupt.dispose): one listener a process. */
+const afterRun: { installed: boolean; active: boolean; code: number | undefined } = {
+  installed: false,
+  active: false,
+  code: undefined,
+};
 
 /**
  * A run error that is the interrupt's own doing: a worker's request stopped by the signal
@@ -33,8 +48,10 @@ export class Interrupt {
   signal: NodeJS.Signals | undefined;
   private vitest: Vitest | undefined;
   private runDir: string | undefined;
-  /** Set once every check has ended: the workers left are idle, and vitest stops them. */
+  /** Set once every check has ended: the workers left are idle, and a signal kills them. */
   private checksEnded = false;
+  /** Whether a worker of the run was ever seen: none alive means they ended only if one was. */
+  private sawWorkers = false;
   private readonly controller = new AbortController();
 
   /** Aborted by the first signal: the run's start-up (the probe, a wait for a rate limit) honours it. */
@@ -43,6 +60,8 @@ export class Interrupt {
   }
 
   constructor(private readonly write: (text: string) => void) {
+    // A run in the same process (the proofs run several) takes its signals itself.
+    afterRun.active = false;
     for (const name of SIGNALS) process.on(name, this.handle);
   }
 
@@ -95,7 +114,10 @@ export class Interrupt {
   /** The run's workers still alive (a worker that died of a signal leaves its pid file behind). */
   private liveWorkers(): number[] {
     if (!this.runDir) return [];
-    return workerPids(this.runDir).filter((pid) => {
+    const pids = workerPids(this.runDir);
+    // A worker that died of a signal leaves its pid file: it was seen too.
+    if (pids.length > 0) this.sawWorkers = true;
+    return pids.filter((pid) => {
       if (pid === process.pid) return false;
       try {
         process.kill(pid, 0);
@@ -112,19 +134,23 @@ export class Interrupt {
   }
 
   /**
-   * Waits for `work` (vitest winding its workers down), but no longer than WIND_DOWN_MS after a
-   * signal, whenever it came: the sweep and the reports must not wait on a worker that died of
-   * the signal between two files (vitest waits 60 s for its answer). A worker still alive then
-   * has nothing in flight worth keeping and is killed, so none outlives the run.
+   * Waits for `work` (vitest's run of the checks, or its winding down), but no longer than
+   * `windDownMs` after a signal, whenever it came: the sweep and the reports must not wait on a
+   * worker that died of the signal between two files (vitest waits 60 s for its answer). Once
+   * every worker seen has ended, nothing is waited for; one still alive at the bound has nothing
+   * in flight worth keeping and is killed, so none outlives the run. Answers whether `work` itself
+   * ended (not the bound).
    */
-  async bounded(work: Promise<unknown>): Promise<void> {
+  async bounded(work: Promise<unknown>, windDownMs = WIND_DOWN_MS): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
     let start = () => {};
     const windDown = new Promise<'signal'>((resolve) => {
-      const deadline = Date.now() + WIND_DOWN_MS;
+      let deadline: number | undefined;
       // Polled: vitest stops listening for a worker's exit once it has asked it to stop.
       const poll = () => {
-        if (Date.now() >= deadline || this.liveWorkers().length === 0) resolve('signal');
+        deadline ??= Date.now() + windDownMs;
+        const ended = this.liveWorkers().length === 0 && this.sawWorkers;
+        if (Date.now() >= deadline || ended) resolve('signal');
         else timer = setTimeout(poll, 50);
       };
       start = poll;
@@ -132,7 +158,9 @@ export class Interrupt {
     if (this.signal) start();
     else this.stopped.addEventListener('abort', start, { once: true });
     try {
-      if ((await Promise.race([work, windDown])) === 'signal') this.signalWorkers('SIGKILL');
+      const first = await Promise.race([work.then(() => 'work' as const), windDown]);
+      if (first === 'signal') this.signalWorkers('SIGKILL');
+      return first === 'work';
     } finally {
       this.stopped.removeEventListener('abort', start);
       clearTimeout(timer);
@@ -175,10 +203,20 @@ export class Interrupt {
   }
 
   dispose(): void {
+    // The run has swept and reported. A signal from now on ends the process as signalled (130/143,
+    // or the first signal's status after an interrupt), never with the default "killed by signal"
+    // and never as a clean exit: the listener goes in before the run's handler comes off, since
+    // node drops a signal that arrived during the last synchronous stretch (the reports) but is
+    // dispatched when no listener is left, and the process would then exit 0 as if it had never come.
+    afterRun.code = this.exitCode;
+    afterRun.active = true;
+    if (!afterRun.installed) {
+      afterRun.installed = true;
+      for (const name of SIGNALS)
+        process.on(name, () => {
+          if (afterRun.active) process.exit(afterRun.code ?? 128 + constants.signals[name]);
+        });
+    }
     for (const name of SIGNALS) process.off(name, this.handle);
-    // After an interrupt the run has swept and reported: one more signal before the process has
-    // wound down must still end it with 130/143, not with the default "killed by signal".
-    const code = this.exitCode;
-    if (code !== undefined) for (const name of SIGNALS) process.once(name, () => process.exit(code));
   }
 }

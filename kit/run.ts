@@ -22,7 +22,7 @@ import { unmetNeedIn } from './core/needs.js';
 import { redactDeep } from './core/redact.js';
 import { collectChecks, type DeclaredCheck, filesForOnly } from './coverage.js';
 import { harText, linkHar } from './har-output.js';
-import { causedByInterrupt, Interrupt } from './interrupt.js';
+import { CHECKS_WIND_DOWN_MS, causedByInterrupt, Interrupt } from './interrupt.js';
 import { loadNoteCosts } from './note-costs.js';
 import { planLine as capPlanLine, planUnderCap } from './plan.js';
 import { makeDirectories } from './report-paths.js';
@@ -264,8 +264,7 @@ async function runChecks(
   try {
     // Bounded too: a signal between the last check and vitest's own wind-down of the run (a pool
     // waiting on a worker the signal ended) must not hold the sweep and the exit for 60 s.
-    if (!interrupt.signal) await interrupt.bounded(vitest.start(files));
-    interrupt.endChecks();
+    if (!interrupt.signal && (await interrupt.bounded(vitest.start(files), CHECKS_WIND_DOWN_MS))) interrupt.endChecks();
   } finally {
     await interrupt.bounded(vitest.close());
   }
