@@ -1,13 +1,24 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { userCacheDir } from './spec/user-cache.js';
 
 /**
  * Modules transformed once per machine, not once per run: vite's transforms held the kit's check
- * worker at its start (a kit run 14.7 s -> 12.8 s median, alternating) and every fault-matrix row.
- * Vitest keys each module by its content and config; kept modules are code, so the directory is
- * the user's own (spec/user-cache.ts).
+ * worker at its start (bench:kit: a run's median 14.3 s -> 11.9 s). Vitest keys each module by its
+ * content and config, not by tsconfig.json, and clears the whole directory when the lockfile
+ * changes: so one directory per install and tsconfig (two installs would clear each other's
+ * modules mid-run). Kept modules are code: the directory is the user's own (spec/user-cache.ts).
  */
-const modules = userCacheDir('vitest-modules');
+const packageRoot = dirname(fileURLToPath(import.meta.url));
+const modules = userCacheDir(
+  `vitest-modules-${createHash('sha256')
+    .update(`${packageRoot}\0${readFileSync(join(packageRoot, 'tsconfig.json'), 'utf8')}`)
+    .digest('hex')
+    .slice(0, 16)}`,
+);
 
 /**
  * The project's own tests come in two tiers. `fast` (npm run test:fast) is the unit tier: spec,

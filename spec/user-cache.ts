@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -11,12 +11,24 @@ import { join } from 'node:path';
 export function userCacheDir(name: string, root = tmpdir()): string | undefined {
   const uid = process.getuid?.();
   if (uid === undefined) return undefined;
-  const dir = join(root, `notes-conformance-${uid}`, name);
+  const parent = join(root, `notes-conformance-${uid}`);
+  const dir = join(parent, name);
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    for (const d of [dir, join(dir, '..')]) {
+    // Level by level, never following a link: a link planted at either name is refused.
+    for (const d of [parent, dir]) {
+      try {
+        mkdirSync(d, { mode: 0o700 });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
       const stat = lstatSync(d);
-      if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0) return undefined;
+      if (!stat.isDirectory() || stat.uid !== uid) return undefined;
+      if ((stat.mode & 0o077) !== 0) {
+        // Only the parent is the boundary; a tool that recreated the leaf with its own mode (vitest
+        // clears and remakes its cache when the lockfile changes) gets it closed again.
+        if (d === parent) return undefined;
+        chmodSync(d, 0o700);
+      }
     }
     return dir;
   } catch {

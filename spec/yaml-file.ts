@@ -56,17 +56,19 @@ export function readYamlFile(path: string, check?: ContentCheck): unknown {
 const parsedBeforeDir = new Map<string, unknown>();
 
 const YAML_VERSION = (createRequire(import.meta.url)('yaml/package.json') as { version: string }).version;
+/** Changes with parseYamlText's options, which shape the parse as much as the text does. */
+const PARSE_FORMAT = 1;
 
 /**
  * The parse of a text as this machine last made it: parsing rules.yaml and openapi.yaml costs
  * about 0.3 s each, at the start of every run and of its worker. Only the parse is kept (a pure
- * function of the text and the yaml version), never a check's result, which the code checking
- * it may change. The directory is the user's own (0700, verified): another account could
+ * function of the text, the yaml version and PARSE_FORMAT), never a check's result, which the
+ * code checking it may change. The directory is the user's own (0700, verified): another account could
  * otherwise plant a parse that rewrites the rules.
  */
 function parsedOnThisMachine(text: string, path: string, hash: string): unknown {
   const dir = userCacheDir('parsed-yaml');
-  const file = dir && join(dir, `${hash}.yaml-${YAML_VERSION}.v8`);
+  const file = dir && join(dir, `${hash}.yaml-${YAML_VERSION}.f${PARSE_FORMAT}.v8`);
   if (file) {
     try {
       return deserialize(readFileSync(file));

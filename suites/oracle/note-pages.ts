@@ -197,7 +197,15 @@ export function listNotes(env: Env, o: Observation, traversals: Traversals): voi
   }
   for (const item of items) walk.seen.set(item.id, Math.min(walk.seen.get(item.id)!, 1));
   if (typeof body.next_page === 'string') traversals.continues(walk, body.next_page);
-  else if (!CONTAINS.some((k) => q[k] === true)) completeWalk(env, o, walk, q, collection?.[0]);
+  else if (q.cursor === undefined && fullPageEndsEarly(body, results.length, limit ?? 50)) {
+    // Judged above (next-page-omitted-at-end): the page's own total says more remain, so what the
+    // walk missed is the missing next_page's doing, not the filters' or the cursor's.
+  } else if (!CONTAINS.some((k) => q[k] === true)) completeWalk(env, o, walk, q, collection?.[0]);
+}
+
+/** A first page, full, without next_page, whose total counts more than it shows. */
+function fullPageEndsEarly(body: Record<string, unknown>, shown: number, pageSize: number): boolean {
+  return shown === pageSize && Number.isInteger(body.total) && (body.total as number) > shown;
 }
 
 /** A cursor the run saw handed out under other filters or another order: refused with the declared status. */

@@ -85,7 +85,8 @@ describe('parsed YAML kept on the machine', () => {
     readYamlFile(file);
     const dir = ownCacheDir()!;
     plant(dir, 'b: 2\n', { b: 'planted' });
-    chmodSync(dir, 0o777);
+    // The parent is the boundary: others cannot reach the leaf through a 0700 parent.
+    chmodSync(join(dir, '..'), 0o777);
     expect(ownCacheDir()).toBeUndefined();
     expect(readYamlFile(file)).toEqual({ b: 2 });
   });

@@ -176,8 +176,8 @@ export class ListNotes implements fc.AsyncCommand<Model, Real> {
 
 /**
  * A walk of the largest page over the run's notes: where the check's budget allows (max_seed_notes,
- * the most one check may create), the notes it lacks to pass that page are made, once in a check
- * (its sequences share the window), so that the walk follows next_page past a full page of 100.
+ * the most one check may create), the notes it lacks to pass that page are made (usually once in
+ * a check: its sequences share the window), so the walk follows next_page past a full page of 100.
  * Plain notes created now: they fall in the created-after and updated-after windows, and the
  * oracle knows them as it knows every note the run made. Answers whether it made any.
  */
@@ -189,8 +189,9 @@ async function fillPastLargestPage(
 ): Promise<boolean> {
   const max = LIMITS.notesListLimit.max;
   if (pageSize !== max || (filter !== 'created-after-run' && filter !== 'updated-after-run')) return false;
-  // Without the cursor's name the walk ends at the first page: nothing to fill for.
-  if (!real.t.declares('names.notes_list.cursor')) return false;
+  // Without the cursor's name the walk ends at the first page: nothing to fill for. Under a cap on
+  // creates the run's plan counted every note (kit/plan.ts): fillers would take others' share.
+  if (!real.t.declares('names.notes_list.cursor') || real.t.ctx.createCaps) return false;
   if (!Array.isArray(shown) || shown.length >= max) return false;
   const lacking = max + 1 - shown.length;
   if (real.fillers.made + lacking > real.t.budgets.max_seed_notes) return false;
