@@ -1,19 +1,21 @@
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 
 /**
- * A cache directory of this user's own under the system's temporary directory
- * (`notes-conformance-<uid>/<name>`, 0700), or undefined where there can be none. Checked on
- * every call: what is kept there (parsed spec files, transformed check modules) is read back as
- * code or rules, so a directory another account could write to is never trusted.
+ * A cache directory of this user's own (`notes-conformance/<name>` under $XDG_CACHE_HOME or
+ * ~/.cache, 0700), or undefined where there can be none. Checked on every call: what is kept there
+ * (parsed spec files, transformed check modules) is read back as rules and code, so a directory
+ * another account could reach, or a link, is never trusted. Not the temporary directory: a cache
+ * outlives runs, and a run leaves nothing behind there.
  */
-export function userCacheDir(name: string, root = tmpdir()): string | undefined {
+export function userCacheDir(name: string, root = defaultRoot()): string | undefined {
   const uid = process.getuid?.();
-  if (uid === undefined) return undefined;
-  const parent = join(root, `notes-conformance-${uid}`);
+  if (uid === undefined || root === undefined) return undefined;
+  const parent = join(root, 'notes-conformance');
   const dir = join(parent, name);
   try {
+    mkdirSync(root, { recursive: true, mode: 0o700 });
     // Level by level, never following a link: a link planted at either name is refused.
     for (const d of [parent, dir]) {
       try {
@@ -33,5 +35,15 @@ export function userCacheDir(name: string, root = tmpdir()): string | undefined 
     return dir;
   } catch {
     return undefined; // no cache: the work is done again
+  }
+}
+
+function defaultRoot(): string | undefined {
+  const xdg = process.env.XDG_CACHE_HOME;
+  if (xdg && isAbsolute(xdg)) return xdg;
+  try {
+    return join(homedir(), '.cache');
+  } catch {
+    return undefined;
   }
 }

@@ -40,16 +40,16 @@ describe('parsed YAML shared with the workers', () => {
 
 /** The parse a machine keeps across runs: rules.yaml and openapi.yaml cost about 0.3 s each to parse. */
 describe('parsed YAML kept on the machine', () => {
-  const saved = { tmp: process.env.TMPDIR, run: process.env[PARSED_YAML_CACHE_ENV] };
+  const saved = { cache: process.env.XDG_CACHE_HOME, run: process.env[PARSED_YAML_CACHE_ENV] };
   let root = '';
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'nc-yaml-machine-'));
-    process.env.TMPDIR = root; // os.tmpdir() follows it
+    process.env.XDG_CACHE_HOME = root; // the user cache's root (spec/user-cache.ts)
     delete process.env[PARSED_YAML_CACHE_ENV];
   });
   afterEach(() => {
     for (const [name, value] of [
-      ['TMPDIR', saved.tmp],
+      ['XDG_CACHE_HOME', saved.cache],
       [PARSED_YAML_CACHE_ENV, saved.run],
     ] as const) {
       if (value === undefined) delete process.env[name];
