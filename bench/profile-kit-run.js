@@ -52,7 +52,7 @@ function owner(frame) {
       .split('/')
       .slice(0, 2)
       .join('/');
-  return url ? url : 'native (system calls, buffers)';
+  return url ? url : 'native (system calls, V8 builtins)';
 }
 
 function report(p, name, t0) {
