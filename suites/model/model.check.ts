@@ -6,6 +6,13 @@ import { emptyModel } from './model.js';
 
 const { check } = checks();
 
+/**
+ * Sequences shrinking may run after the first failing one: each re-sends its requests, and an
+ * unbounded shrink once replayed 2,287 sequences (over a minute against the embedded fake, far
+ * longer paced against a target). A hundred still shorten a failing run to a few steps.
+ */
+const SHRINK_RUNS = { embedded: 100, remote: 5 };
+
 const CORE_RULES = [
   'notes.create.id-conflict-409',
   'notes.create.id-honoured',
@@ -41,9 +48,15 @@ async function runModel(t: CheckContext, withRestoreAndRemove: boolean): Promise
   const since = new Date(Date.now() - t.ctx.clockToleranceMs).toISOString();
   const edgeInputsSent = new Map<string, number>();
   const fillers = { made: 0 };
+  let failed = false;
+  let shrinkRuns = 0;
+  const shrinkBudget = t.ctx.embedded ? SHRINK_RUNS.embedded : SHRINK_RUNS.remote;
   const property = fc.asyncProperty(
     fc.commands(commands(withRestoreAndRemove), { maxCommands: t.budgets.model_max_commands, size: 'max' }),
     async (cmds) => {
+      // Once shrinking has spent its budget, a sequence passes unsent: fast-check keeps the shortest failure so far.
+      if (failed && shrinkRuns >= shrinkBudget) return;
+      if (failed) shrinkRuns++;
       const steps: string[] = [];
       try {
         await fc.asyncModelRun(
@@ -55,6 +68,7 @@ async function runModel(t: CheckContext, withRestoreAndRemove: boolean): Promise
         );
       } catch (error) {
         failingSteps = steps.join(' ; ');
+        failed = true;
         throw error;
       }
     },
@@ -63,7 +77,8 @@ async function runModel(t: CheckContext, withRestoreAndRemove: boolean): Promise
   if (!details.failed) return;
   const error = details.errorInstance;
   if (error instanceof KitError) throw error;
-  const replay = `seed ${details.seed}, path ${details.counterexamplePath ?? '?'}; steps: ${failingSteps || '(none)'}`;
+  const shrunk = shrinkRuns >= shrinkBudget ? `, shrinking stopped after ${shrinkRuns} sequences` : '';
+  const replay = `seed ${details.seed}, path ${details.counterexamplePath ?? '?'}${shrunk}; steps: ${failingSteps || '(none)'}`;
   // A violation fails the rule it names (the check's other rules pass); anything else is the kit's problem.
   if (error instanceof RuleViolation)
     throw error.withReplay(`model-based run; replay with --seed ${details.seed}: ${replay}`);
