@@ -16,6 +16,8 @@ export const REMOTE_BUDGETS: Budgets = {
   // sequence makes the cost of a run depend on the seed (the full tier stays under 600 requests).
   model_runs: 1,
   model_max_commands: 10,
+  // Each shrinking step sends a sequence again, paced: a few shorten a 10-step failure enough.
+  model_shrink_runs: 5,
   max_seed_notes: 12,
   request_budget: 1500,
   requests_per_second: 1.5,

@@ -41,6 +41,8 @@ export interface KitConfig {
     readonly requests_per_second?: number;
     readonly request_budget?: number;
     readonly request_timeout_ms?: number;
+    /** Not a flag: the fault matrix needs a failure, not its shortest form. */
+    readonly model_shrink_runs?: number;
   };
   /** --max-duration: how long the run may take before it stops sending (undefined: the default for the target). */
   readonly maxDurationMs?: number;

@@ -1,10 +1,11 @@
 import { createVitest, type Vitest } from 'vitest/node';
 import { FAULT_NAMES, FAULTS, type FaultName } from '../fake/faults/catalogue.js';
-import { OutcomeCollector } from '../reporters/collector.js';
+import type { OutcomeCollector } from '../reporters/collector.js';
 import { buildReport, type CheckOutcome, type Verdict } from '../reporters/report.js';
 import { loadRules } from '../spec/rules.js';
-import { readKitConfig } from './config.js';
+import { type KitConfig, readKitConfig } from './config.js';
 import { checkFilesByRule, collectChecks } from './coverage.js';
+import { RowCollector, RowOrderSequencer, runRows } from './matrix-rows.js';
 import { startRun } from './start.js';
 import { runsLate } from './tier.js';
 import { checkRunOptions, sharedParsedYaml } from './vitest-run.js';
@@ -35,20 +36,22 @@ export interface MatrixOptions {
 
 /**
  * Runs the kit against the fake once per fault, narrowed to the files holding the checks of the
- * fault's rules, in one vitest instance (no startup per fault).
+ * fault's rules, in one vitest instance and one run of it, whose one worker serves every row
+ * (kit/matrix-rows.ts). A row whose files report nothing at all (a worker lost mid-run) runs
+ * again on its own.
  */
 export async function runFaultMatrix(
   options: MatrixOptions = {},
 ): Promise<{ clean: Map<string, Verdict>; rows: MatrixRow[] }> {
-  sharedParsedYaml(); // a worker per row: each then reads the spec files parsed
+  sharedParsedYaml(); // each worker then reads the spec files parsed
   const rules = loadRules();
-  const collector = new OutcomeCollector();
+  const collector = new RowCollector();
   // Which files to run for a fault: those whose checks declare its rules (vitest meta.rules).
   const collected = await collectChecks();
   if (collected.errors.length > 0) throw new Error(`check files failed to collect: ${collected.errors.join('; ')}`);
   const filesOf = checkFilesByRule(collected.checks);
-  // As in a kit run (the kit is made anew for each row).
-  const vitest = await createVitest('test', checkRunOptions(collector));
+  // As in a kit run, but for the order of the rows' files.
+  const vitest = await createVitest('test', checkRunOptions(collector, { sequence: { sequencer: RowOrderSequencer } }));
   try {
     // Every check file, the oracle's last (kit/tier.ts): a clean baseline and the faults only the oracle sees run them all.
     const allFiles = (await vitest.globTestSpecifications())
@@ -60,22 +63,21 @@ export async function runFaultMatrix(
         : verdicts(await runOnce(vitest, collector, [], [], allFiles), rules);
     const { index, count } = options.shard ?? { index: 0, count: 1 };
     const faults = (options.faults ?? FAULT_NAMES).filter((_, i) => i % count === index);
-    const rows: MatrixRow[] = [];
-    for (const fault of faults) {
-      const started = performance.now();
+    const plans = faults.map((fault) => {
       const targets: string[] = [...FAULTS[fault].rules];
-      const files = [...new Set(targets.flatMap((id) => filesOf.get(id) ?? []))].sort(
-        (a, b) => runsLate(a) - runsLate(b),
-      );
       // A fault only the oracle can see is proved by a whole run: the traffic of every check, no --only.
       const whole = FAULTS[fault].judgedBy === 'oracle';
-      const outcomes = whole
-        ? await runOnce(vitest, collector, [fault], [], allFiles)
-        : files.length === 0
-          ? []
-          : await runOnce(vitest, collector, [fault], targets, files);
+      const files = whole
+        ? allFiles
+        : [...new Set(targets.flatMap((id) => filesOf.get(id) ?? []))].sort((a, b) => runsLate(a) - runsLate(b));
+      return { fault, targets, whole, files, config: rowConfig([fault], whole ? [] : targets) };
+    });
+    const rows: MatrixRow[] = [];
+    const byPlan: MatrixRow[] = [];
+    const rowOf = (i: number, outcomes: readonly CheckOutcome[], ms: number): MatrixRow => {
+      const { fault, targets } = plans[i]!;
       const got = verdicts(outcomes, rules);
-      const row: MatrixRow = {
+      return {
         fault,
         rules: targets.map((id) => ({ id, verdict: got.get(id) ?? 'error', reason: reasonOf(outcomes, rules, id) })),
         killed: ['fail', 'warn'].includes(got.get(targets[0]!) ?? 'error'),
@@ -83,15 +85,38 @@ export async function runFaultMatrix(
           .filter(([id, v]) => !targets.includes(id) && cleanVerdicts.get(id) !== v)
           .map(([id, v]) => `${id}:${v}`)
           .sort(),
-        ms: Math.round(performance.now() - started),
+        ms,
       };
-      rows.push(row);
-      options.onRow?.(row, rows.length, faults.length);
+    };
+    const results = await runRows(vitest, collector, plans, (i, result) => {
+      if (result.outcomes.length === 0) return; // run again below
+      rows.push((byPlan[i] = rowOf(i, result.outcomes, result.ms)));
+      options.onRow?.(byPlan[i], rows.length, plans.length);
+    });
+    for (const [i, result] of results.entries()) {
+      if (result.outcomes.length > 0) continue;
+      const started = performance.now();
+      const { fault, targets, whole, files } = plans[i]!;
+      const outcomes = files.length === 0 ? [] : await runOnce(vitest, collector, [fault], whole ? [] : targets, files);
+      rows.push((byPlan[i] = rowOf(i, outcomes, Math.round(performance.now() - started))));
+      options.onRow?.(byPlan[i], rows.length, plans.length);
     }
-    return { clean: cleanVerdicts, rows };
+    return { clean: cleanVerdicts, rows: byPlan };
   } finally {
     await vitest.close();
   }
+}
+
+/**
+ * The kit config of one row: the embedded fake with these faults, narrowed to these rules. A row
+ * needs a failure, not its shortest form: model-based runs do not shrink (up to 100 sequences more).
+ */
+function rowConfig(faults: readonly string[], only: readonly string[]): KitConfig {
+  const config = readKitConfig(
+    [...faults.flatMap((f) => ['--fake-fault', f]), ...only.flatMap((id) => ['--only', id])],
+    {},
+  );
+  return { ...config, budgetOverrides: { ...config.budgetOverrides, model_shrink_runs: 0 } };
 }
 
 async function runOnce(
@@ -101,11 +126,7 @@ async function runOnce(
   only: string[],
   files: string[],
 ): Promise<CheckOutcome[]> {
-  const config = readKitConfig(
-    [...faults.flatMap((f) => ['--fake-fault', f]), ...only.flatMap((id) => ['--only', id])],
-    {},
-  );
-  const run = await startRun(config);
+  const run = await startRun(rowConfig(faults, only));
   collector.outcomes.length = 0;
   for (const project of vitest.projects) project.provide('kit', run.context);
   const project = vitest.projects.find((p) => p.name === 'conformance')!;

@@ -130,6 +130,7 @@ export interface Profile {
     property_runs?: number;
     model_runs?: number;
     model_max_commands?: number;
+    model_shrink_runs?: number;
     max_seed_notes?: number;
     request_budget?: number;
     requests_per_second?: number;

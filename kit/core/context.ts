@@ -6,6 +6,8 @@ export interface Budgets {
   property_runs: number;
   model_runs: number;
   model_max_commands: number;
+  /** Sequences shrinking may run after a model-based run failed (each sends its requests again). */
+  model_shrink_runs: number;
   max_seed_notes: number;
   request_budget: number;
   requests_per_second: number | undefined;

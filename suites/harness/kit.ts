@@ -1,5 +1,5 @@
 import { threadId } from 'node:worker_threads';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { Api } from '../../kit/core/api.js';
 import { deletePending } from '../../kit/core/cleanup.js';
 import { TargetClient } from '../../kit/core/client.js';
@@ -16,6 +16,7 @@ import { createSchemaRegistry, type SchemaRegistry } from '../../spec/schemas.js
 import { Oracle } from '../oracle/oracle.js';
 import { IsolationReplay } from '../oracle/replay.js';
 import { DataFactory } from './data.js';
+import { runContext } from './run-context.js';
 
 export interface Kit {
   readonly ctx: KitContext;
@@ -151,9 +152,9 @@ function secretVariables(ctx: KitContext): Record<string, string> {
  * factory. Call it once at the top of a check file; it cleans up what the file created.
  */
 export function useKit(): Kit {
-  // Workers may outlive a run (they keep their modules between runs of one vitest instance, as in
-  // the fault matrix): a kit belongs to one run.
-  const ctx = inject('kit');
+  // Workers may outlive a run (they keep their modules between runs of one vitest instance, and
+  // serve many rows of the fault matrix): a kit belongs to one run.
+  const ctx = runContext();
   if (current?.ctx.runId !== ctx.runId) {
     void current?.client.close();
     current = createKit(ctx);

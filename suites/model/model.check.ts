@@ -6,13 +6,6 @@ import { emptyModel } from './model.js';
 
 const { check } = checks();
 
-/**
- * Sequences shrinking may run after the first failing one: each re-sends its requests, and an
- * unbounded shrink once replayed 2,287 sequences (over a minute against the embedded fake, far
- * longer paced against a target). A hundred still shorten a failing run to a few steps.
- */
-const SHRINK_RUNS = { embedded: 100, remote: 5 };
-
 const CORE_RULES = [
   'notes.create.id-conflict-409',
   'notes.create.id-honoured',
@@ -50,7 +43,10 @@ async function runModel(t: CheckContext, withRestoreAndRemove: boolean): Promise
   const fillers = { made: 0 };
   let failed = false;
   let shrinkRuns = 0;
-  const shrinkBudget = t.ctx.embedded ? SHRINK_RUNS.embedded : SHRINK_RUNS.remote;
+  // Each shrinking step re-sends a sequence: unbounded, one seed once replayed 2,287 of them (over
+  // a minute against the embedded fake, far longer paced against a target); 100 still shorten a
+  // failing run to a few steps.
+  const shrinkBudget = t.budgets.model_shrink_runs;
   const property = fc.asyncProperty(
     fc.commands(commands(withRestoreAndRemove), { maxCommands: t.budgets.model_max_commands, size: 'max' }),
     async (cmds) => {

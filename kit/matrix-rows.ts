@@ -1,0 +1,162 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import type { TestModule, TestSpecification, Vitest } from 'vitest/node';
+import { OutcomeCollector } from '../reporters/collector.js';
+import type { CheckOutcome } from '../reporters/report.js';
+import { packageRoot } from '../spec/paths.js';
+import type { KitConfig } from './config.js';
+import type { RunHandle } from './start.js';
+import { startRun } from './start.js';
+import { QuotaLastSequencer } from './tier.js';
+
+/** One row of the fault matrix: a kit run with its own config (fault, --only) over some check files. */
+export interface RowPlan {
+  config: KitConfig;
+  /** Absolute paths of the check files, in the order they run. */
+  files: readonly string[];
+}
+
+export interface RowResult {
+  outcomes: CheckOutcome[];
+  /** Errors of the row's files (an import that failed, a hook that threw), one line each. */
+  errors: string[];
+  ms: number;
+}
+
+/**
+ * Runs many rows in one vitest run, so that one worker serves them all: a worker costs about a
+ * second to start, as much as a typical row's checks. Each row's files run through row files
+ * written for it (`row-0007-01-bearer.check.ts`) which ask this process for the row's run before
+ * they import the check file anew (a query makes it a new module, whose checks register again):
+ * the first to ask ends the row before (its files have all ended: one worker, one file at a time)
+ * and starts this one, with its own fake, run folder and --only, as a run of its own would.
+ */
+export async function runRows(
+  vitest: Vitest,
+  collector: RowCollector,
+  plans: readonly RowPlan[],
+  onRow?: (index: number, result: RowResult) => void,
+): Promise<RowResult[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'notes-conformance-matrix-'));
+  const results: RowResult[] = plans.map(() => ({ outcomes: [], errors: [], ms: 0 }));
+  let current: { index: number; run: RunHandle; started: number } | undefined;
+  let switching = Promise.resolve();
+  const rowFiles = plans.map((plan, index) =>
+    plan.files.map((file, n) => join(dir, `row-${pad(index, 4)}-${pad(n, 2)}-${basename(file)}`)),
+  );
+
+  /** Ends the current row: waits for its files' results, sweeps its run, and hands its outcomes on. */
+  async function endRow(): Promise<void> {
+    if (!current) return;
+    const { index, run, started } = current;
+    current = undefined;
+    await collector.ended(rowFiles[index]!);
+    await run.finish();
+    const result = results[index]!;
+    result.outcomes = collector.outcomes.filter((o) => rowOf(o.file) === index);
+    result.errors = collector.runErrors.filter((e) => rowOf(e) === index);
+    result.ms = Math.round(performance.now() - started);
+    onRow?.(index, result);
+  }
+
+  async function enterRow(index: number): Promise<RunHandle> {
+    if (current?.index === index) return current.run;
+    await endRow();
+    const started = performance.now();
+    const run = await startRun(plans[index]!.config);
+    current = { index, run, started };
+    return run;
+  }
+
+  const server = createServer((req, res) => {
+    const index = Number(/^\/row\/(\d+)$/.exec(req.url ?? '')?.[1] ?? Number.NaN);
+    if (!(index >= 0 && index < plans.length)) {
+      res.writeHead(404).end(`no row ${req.url}`);
+      return;
+    }
+    // One switch at a time (the files of a row ask in turn, but never let two overlap).
+    const switched = switching.then(() => enterRow(index));
+    switching = switched.then(
+      () => undefined,
+      () => undefined,
+    );
+    switched.then(
+      (run) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(run.context)),
+      (error: unknown) => res.writeHead(500).end(error instanceof Error ? error.message : String(error)),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const controlUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const enter = join(packageRoot, 'suites/harness/run-context.ts');
+  try {
+    for (const [index, plan] of plans.entries())
+      for (const [n, file] of plan.files.entries())
+        writeFileSync(
+          rowFiles[index]![n]!,
+          `import { enterMatrixRow } from ${JSON.stringify(enter)};\n` +
+            `await enterMatrixRow(${JSON.stringify(controlUrl)}, ${index});\n` +
+            `await import(${JSON.stringify(`${file}?matrix-row=${index}`)});\n`,
+        );
+    // The first row starts before the run: vitest needs a provided run (or kit/global-setup.ts starts one).
+    const first = plans.findIndex((plan) => plan.files.length > 0);
+    if (first < 0) return results;
+    const run = await enterRow(first);
+    for (const project of vitest.projects) project.provide('kit', run.context);
+    const project = vitest.projects.find((p) => p.name === 'conformance')!;
+    await vitest.runTestSpecifications(rowFiles.flat().map((file) => project.createSpecification(file)));
+    await switching;
+    await endRow();
+    return results;
+  } finally {
+    // A row left running (vitest stopped early) still has its run swept and its fake stopped.
+    await current?.run.finish().catch(() => undefined);
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The row a row file's outcome or error line belongs to (its name starts `row-NNNN-`). */
+function rowOf(text: string): number {
+  const m = /row-(\d{4})-\d{2}-/.exec(text);
+  return m ? Number(m[1]) : -1;
+}
+
+function pad(n: number, width: number): string {
+  return String(n).padStart(width, '0');
+}
+
+/** The outcome collector, which also knows which files have ended (their results are all in). */
+export class RowCollector extends OutcomeCollector {
+  private readonly endedFiles = new Set<string>();
+  private waiters: Array<() => void> = [];
+
+  override onTestModuleEnd(module: TestModule): void {
+    super.onTestModuleEnd(module);
+    this.endedFiles.add(module.moduleId);
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  /**
+   * Resolves once every file given has ended, or after a bound: vitest reports a file's end before
+   * the worker starts the next one, so the bound is only a guard against a file that never ran.
+   */
+  async ended(files: readonly string[]): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (!files.every((f) => this.endedFiles.has(f)) && Date.now() < deadline)
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 100).unref();
+      });
+  }
+}
+
+/** Row files in the order they were written (row, then file, as the matrix planned); other runs as in a kit run. */
+export class RowOrderSequencer extends QuotaLastSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    if (!files.every((f) => rowOf(f.moduleId) >= 0)) return super.sort(files);
+    return [...files].sort((a, b) => a.moduleId.localeCompare(b.moduleId));
+  }
+}
