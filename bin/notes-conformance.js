@@ -14,7 +14,14 @@ if (!existsSync(entry)) {
   process.exit(2);
 }
 const { main } = await import(entry.href);
-process.exitCode = await main(process.argv.slice(2));
+const status = await main(process.argv.slice(2));
+process.exitCode = status;
+// The command has answered, and its status stands: vitest, wound down early after a signal, can
+// still set process.exitCode = 1 later (its check of unhandled errors; a run that printed "exit
+// 143" ended 1). Only a signal's own status (128 + n, from the run's listener) may replace it.
+process.on('exit', () => {
+  if (!(Number(process.exitCode) > 128)) process.exitCode = status;
+});
 // The command has answered: whatever it started and could not close must not hold the process
 // (after a signal, vitest waits 60 s for a worker the signal already ended).
 setTimeout(() => process.exit(), 500).unref();
