@@ -16,7 +16,9 @@
  *   `constructor`, `prototype`), is handed back as a text of the same length for JSON.parse to give
  *   today's answer: the same error at the same position. Containers that cannot change that answer
  *   (complete well before the syntax error; holding no refused key) are replaced by `0` and spaces
- *   first, so JSON.parse does not build them either.
+ *   first, so JSON.parse does not build them either. The scan logs them as it passes them
+ *   (json-skippable.ts): a refusal needs no second pass over the text, unless the body held too
+ *   many of them to log on the way.
  *
  * The pass itself skips runs of simple items (scalars, empty containers) with bounded sticky
  * regular expressions, which V8 runs as native code: a loop over 4 MiB one character at a time cost
@@ -29,6 +31,8 @@
  * test/fake/json-scan.property.test.ts compares every outcome with JSON.parse on random texts, and
  * whole answers of the fake with the old parsing and this one.
  */
+
+import { SkippableRanges } from './json-skippable.js';
 
 /** Keys the http layer refuses anywhere in a body (they reach prototypes in careless code). */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
@@ -245,30 +249,47 @@ function arrayIndex(key: string): number {
  * open container, its kind (1 array, 2 object, +4 once it holds a refused key) and where it opened.
  */
 export function scanJson(text: string): Scanned {
-  let scan = new Scan(text, false);
+  let scan = new Scan(text, FIRST_LOG_LIMIT);
   const error = scan.run();
-  if (error !== undefined) return reparse(text, error);
-  if (scan.forbidden) {
-    // Again, keeping the containers that hold no refused key (so JSON.parse need not build them).
-    scan = new Scan(text, true);
+  if (error === undefined && !scan.forbidden) return scan.result();
+  if (scan.skippable.full) {
+    // Refused, after too many ranges to log on the way: again, logging them all.
+    scan = new Scan(text, Number.POSITIVE_INFINITY);
     scan.run();
   }
-  return scan.result();
+  return error === undefined ? scan.result() : reparse(text, error, scan.skippable);
 }
+
+/**
+ * Ranges the first scan logs (about 600 KB): past that many, a refused body is scanned again to
+ * log them all. Logging every range of a valid body of a million small arrays ([1],[1],...) cost it
+ * 20 to 60 ms, its memory collected by the collector's threads; a body nested 2,000,000 deep logs
+ * a few (see LOGGED_CLOSES).
+ */
+const FIRST_LOG_LIMIT = 1 << 16;
+
+/**
+ * Closing brackets in a run whose ranges are logged: the last ERROR_MARGIN + 1. An earlier one
+ * ends inside one of them that ends ERROR_MARGIN characters before any syntax error, which lies at
+ * or after the run's end (logging all 2,000,000 of a valid body's nested arrays cost it 30 to 70 ms).
+ */
+const LOGGED_CLOSES = ERROR_MARGIN + 1;
 
 class Scan {
   private readonly n: number;
-  /** The open containers: kind (+4 when it holds a refused key), and where each opened. */
-  private readonly kinds: Uint8Array;
-  private readonly starts: Int32Array;
   /**
-   * Maximal complete containers holding no refused key (a stack: inner ones give way to outer),
-   * kept only on a second pass (`collect`), once the first found a refused key.
+   * The open containers: kind (+4 when it holds a refused key), and where each opened. Grown as the
+   * nesting deepens: a malformed body may open one container a character.
    */
-  private readonly cleanStarts: Int32Array | undefined;
-  private readonly cleanEnds: Int32Array | undefined;
-  private clean = 0;
+  private kinds = new Uint8Array(256);
+  private starts = new Int32Array(256);
   forbidden = false;
+  /**
+   * Complete containers and runs of simple array items: what JSON.parse may skip after a syntax
+   * error (those ending ERROR_MARGIN characters before it, see reparse) or when handed a refused
+   * key (those holding none).
+   */
+  readonly skippable: SkippableRanges;
   /** The members of a root object: where each key and each value start. */
   private readonly rootObject: boolean;
   private readonly keyStarts: number[] = [];
@@ -278,15 +299,10 @@ class Scan {
 
   constructor(
     private readonly text: string,
-    private readonly collect: boolean,
+    logLimit: number,
   ) {
+    this.skippable = new SkippableRanges(logLimit);
     this.n = text.length;
-    // Each open container takes at least one character, its closing one another.
-    const most = (this.n >> 1) + 2;
-    this.kinds = new Uint8Array(most);
-    this.starts = new Int32Array(most);
-    this.cleanStarts = collect ? new Int32Array(most) : undefined;
-    this.cleanEnds = collect ? new Int32Array(most) : undefined;
     this.rootObject = text.charCodeAt(skipWs(text, 0)) === C.OpenBrace;
   }
 
@@ -314,28 +330,61 @@ class Scan {
     return j;
   }
 
-  /** On the second pass: the container open at `depth` closes at `end`. */
-  private closed(depth: number, end: number): void {
-    if (this.kinds[depth]! & 4) {
-      if (depth > 0) this.kinds[depth - 1]! |= 4;
+  /**
+   * A run of closing brackets closed the containers open at depths [depth, runDepth), the last one
+   * (at `depth`) ending at `end`: logs the last LOGGED_CLOSES of them, and the outermost one holding
+   * no refused key if it is older (it alone can stand in for a refused key: the inner ones lie in
+   * it). Their starts are still on the stack (nothing opened since); their ends are found by
+   * walking back over the brackets and whitespace of the run.
+   */
+  private closedRun(runDepth: number, depth: number, end: number): void {
+    if (runDepth === depth || this.skippable.full) return;
+    const { text, kinds, starts } = this;
+    if (runDepth === depth + 1) {
+      this.skippable.add(starts[depth]!, end, (kinds[depth]! & 4) !== 0);
       return;
     }
-    this.cleanRange(this.starts[depth]!, end);
+    const logged = this.logged;
+    let count = 0;
+    let cleanFound = false;
+    for (let d = depth; d < runDepth; d++) {
+      const refused = (kinds[d]! & 4) !== 0;
+      const last = d - depth < LOGGED_CLOSES;
+      if (last || (!refused && !cleanFound)) {
+        logged[count++] = d;
+        logged[count++] = end;
+      }
+      if (!refused) cleanFound = true;
+      if ((!last && cleanFound) || d + 1 === runDepth) break;
+      // The bracket closing the next inner container: the last one before this one's.
+      let j = end - 2;
+      while (isWs(text.charCodeAt(j))) j--;
+      end = j + 1;
+    }
+    // Innermost first: ends increase.
+    for (let k = count - 2; k >= 0; k -= 2) {
+      const d = logged[k]!;
+      this.skippable.add(starts[d]!, logged[k + 1]!, (kinds[d]! & 4) !== 0);
+    }
   }
 
-  /** [start, end) holds no refused key: it replaces the ranges it holds on the clean stack. */
-  private cleanRange(start: number, end: number): void {
-    const cleanStarts = this.cleanStarts!;
-    let top = this.clean;
-    while (top > 0 && cleanStarts[top - 1]! >= start) top--;
-    cleanStarts[top] = start;
-    this.cleanEnds![top] = end;
-    this.clean = top + 1;
+  /** Scratch for closedRun: (depth, end) pairs, outermost first. */
+  private readonly logged = new Int32Array(2 * (LOGGED_CLOSES + 1));
+
+  /** A stack four times deeper (doubling to 2,000,000 cost more copies). */
+  private deeper(): void {
+    const kinds = new Uint8Array(this.kinds.length * 4);
+    const starts = new Int32Array(this.starts.length * 4);
+    kinds.set(this.kinds);
+    starts.set(this.starts);
+    this.kinds = kinds;
+    this.starts = starts;
   }
 
   /** The syntax error at i, or undefined when the text is valid. */
   run(): number | undefined {
-    const { text, n, kinds, starts, collect } = this;
+    const { text, n } = this;
+    let { kinds, starts } = this;
     let depth = 0;
     let i = skipWs(text, 0);
     // Set when i is on the bracket closing a container opened empty.
@@ -344,19 +393,13 @@ class Scan {
       // A value at i.
       if (i >= n) return i;
       let c = text.charCodeAt(i);
-      if (depth > 0 && (kinds[depth - 1]! & 3) === 1) {
-        // Array items that need no stack, skipped in runs; the one that ends the run is read below.
-        if (mayRun(text, i, c)) {
-          const from = i;
-          i = skipRuns(ARRAY_RUN, text, i);
-          // The second pass keeps the run's items, all clean, as one stand-in (its last comma left out).
-          if (collect && i > from) this.cleanRange(from, lastItemEnd(text, i));
-        }
-        c = text.charCodeAt(i);
-      }
       if (c === C.OpenBracket) {
         // A run of brackets opening nested arrays (a hostile body nests 2,000,000 deep).
         do {
+          if (depth === kinds.length) {
+            this.deeper();
+            ({ kinds, starts } = this);
+          }
           kinds[depth] = 1;
           starts[depth++] = i++;
           c = text.charCodeAt(i);
@@ -368,6 +411,10 @@ class Scan {
         if (c !== C.CloseBracket) continue;
         emptyClose = true; // closed below like any other
       } else if (c === C.OpenBrace) {
+        if (depth === kinds.length) {
+          this.deeper();
+          ({ kinds, starts } = this);
+        }
         kinds[depth] = 2;
         starts[depth++] = i;
         i = skipWs(text, i + 1);
@@ -388,9 +435,13 @@ class Scan {
       else if (text.startsWith('null', i)) i += 4;
       else return i;
 
-      // After a value ends at i (or i is on the bracket closing an empty container).
+      // After a value ends at i (or i is on the bracket closing an empty container). The containers
+      // this loop closes, a run of closing brackets, are logged when the run ends (closedRun).
+      const runDepth = depth;
+      let runEnd = i;
       for (;;) {
         if (depth === 0) {
+          this.closedRun(runDepth, depth, runEnd);
           i = skipWs(text, i);
           return i < n ? i : undefined;
         }
@@ -407,18 +458,32 @@ class Scan {
             c = text.charCodeAt(i);
           }
           if (c === C.Comma) {
+            this.closedRun(runDepth, depth, runEnd);
             i = skipWs(text, i + 1);
             if (kind === 2) {
               i = this.member(i, depth);
               if (i < 0) return -1 - i;
+            } else if (mayRun(text, i, text.charCodeAt(i))) {
+              // Array items that need no stack, skipped in runs; the one that ends the run is read
+              // as any value. Tried after a comma only: a run needs one, and a failed try per
+              // one-item array ([1],[1],...) cost a 4 MiB body about 40 ms.
+              const from = i;
+              i = skipRuns(ARRAY_RUN, text, i);
+              // The run's items (no keys in them) can be one stand-in (its last comma left out).
+              if (i > from) this.skippable.add(from, lastItemEnd(text, i), false);
             }
             continue scan;
           }
-          if (c !== close) return i;
+          if (c !== close) {
+            this.closedRun(runDepth, depth, runEnd);
+            return i;
+          }
         }
         depth--;
         i++;
-        if (collect) this.closed(depth, i);
+        runEnd = i;
+        // A refused key inside marks every container around it.
+        if (kinds[depth]! & 4 && depth > 0) kinds[depth - 1]! |= 4;
       }
     }
   }
@@ -427,15 +492,8 @@ class Scan {
   result(): Scanned {
     const text = this.text;
     if (this.forbidden) {
-      const { cleanStarts, cleanEnds, clean } = this;
-      if (!cleanStarts || !cleanEnds) throw new Error('a refused key: scan again, collecting');
-      const cheap = replaced(
-        text,
-        cleanStarts.subarray(0, clean),
-        cleanEnds.subarray(0, clean),
-        Number.POSITIVE_INFINITY,
-      );
-      return { kind: 'reparse', text: cheap };
+      const { starts, ends } = this.skippable.maximal(Number.POSITIVE_INFINITY, true);
+      return { kind: 'reparse', text: replaced(text, starts, ends, Number.POSITIVE_INFINITY) };
     }
     if (!this.rootObject) return { kind: 'value', value: build(text, skipWs(text, 0), 0) };
     return { kind: 'object', object: objectOf(text, this.keyStarts, this.keyEnds, this.valueStarts, this.valueEnds) };
@@ -559,62 +617,68 @@ function sameText(text: string, a: number, aEnd: number, b: number, bEnd: number
 }
 
 /**
- * A syntax error near `error`: the text with every container complete ERROR_MARGIN characters
- * before it replaced, so JSON.parse reaches the same error (same position, same quoted context)
- * without building them. A second pass over the valid prefix: brackets, skipping strings.
+ * A syntax error at `error`: the text with every container (and run of simple array items) complete
+ * ERROR_MARGIN characters before it replaced, so JSON.parse reaches the same error (same position,
+ * same quoted context) without building them. The scan logged those ranges as it went.
  */
-function reparse(text: string, error: number): Scanned {
+function reparse(text: string, error: number, skippable: SkippableRanges): Scanned {
   const limit = error - ERROR_MARGIN;
-  const open: number[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
-  let i = 0;
-  while (i < limit) {
-    const c = text.charCodeAt(i);
-    if (c === C.Quote) {
-      const end = skipString(text, i);
-      if (end < 0) break;
-      i = end;
-      continue;
-    }
-    if (c === C.OpenBracket || c === C.OpenBrace) open.push(i);
-    else if ((c === C.CloseBracket || c === C.CloseBrace) && open.length > 0) {
-      const start = open.pop()!;
-      if (i + 1 <= limit) {
-        while (starts.length > 0 && starts[starts.length - 1]! > start) {
-          starts.pop();
-          ends.pop();
-        }
-        starts.push(start);
-        ends.push(i + 1);
-      }
-    }
-    i++;
-  }
+  const { starts, ends } = skippable.maximal(limit, false);
   return { kind: 'reparse', text: replaced(text, starts, ends, limit) };
 }
 
 /**
  * The text with each [starts[k], ends[k]) ending by `limit` replaced by `0` and spaces (line
- * breaks kept), in a buffer of UTF-16 units: a million `{}` stand-ins before a refused key cost
- * one typed-array write each, where slicing and joining cost three strings each.
+ * breaks kept). Neighbours in one array (only a comma between them) become one stand-in: JSON.parse
+ * then builds one `0` where a million `{}` stood (no answer reads how many items an array had).
  */
-function replaced(text: string, starts: ArrayLike<number>, ends: ArrayLike<number>, limit: number): string {
+function replaced(text: string, starts: Int32Array, ends: Int32Array, limit: number): string {
+  // Merged in place: the merged list never outgrows the ranges read.
+  let count = 0;
+  for (let k = 0; k < starts.length; k++) {
+    let end = ends[k]!;
+    if (end > limit) continue;
+    const start = starts[k]!;
+    while (k + 1 < starts.length && ends[k + 1]! <= limit && onlyComma(text, end, starts[k + 1]!)) end = ends[++k]!;
+    starts[count] = start;
+    ends[count++] = end;
+  }
+  if (count === 0) return text;
+  const few = count <= FEW_STAND_INS;
+  return (few ? bySlices : byUnits)(text, starts.subarray(0, count), ends.subarray(0, count));
+}
+
+/** Up to this many stand-ins, the text is rebuilt from slices (one-byte text stays one-byte). */
+const FEW_STAND_INS = 256;
+
+function bySlices(text: string, starts: Int32Array, ends: Int32Array): string {
+  const pieces: string[] = [];
+  let from = 0;
+  for (let k = 0; k < starts.length; k++) {
+    const start = starts[k]!;
+    const end = ends[k]!;
+    pieces.push(text.slice(from, start), '0');
+    const inside = text.slice(start + 1, end);
+    pieces.push(/[\n\r]/.test(inside) ? inside.replace(/[^\n\r]/g, ' ') : ' '.repeat(end - start - 1));
+    from = end;
+  }
+  pieces.push(text.slice(from));
+  return pieces.join('');
+}
+
+/**
+ * The same in a buffer of UTF-16 units: many stand-ins (a million `[1]` before an error) cost one
+ * typed-array write each, where slicing and joining cost three strings each.
+ */
+function byUnits(text: string, starts: Int32Array, ends: Int32Array): string {
   const n = text.length;
-  let units: Uint16Array | undefined;
+  const units = new Uint16Array(n);
+  for (let i = 0; i < n; i++) units[i] = text.charCodeAt(i);
   const lineBreak = /[\n\r]/g;
   let nextBreak = -1; // the first line break at or after the last range's start, or n
   for (let k = 0; k < starts.length; k++) {
     const start = starts[k]!;
-    let end = ends[k]!;
-    if (end > limit) continue;
-    // Neighbours in one array (only a comma between them) become one stand-in: JSON.parse then
-    // builds one `0` where a million `{}` stood (no answer reads how many items an array had).
-    while (k + 1 < starts.length && ends[k + 1]! <= limit && onlyComma(text, end, starts[k + 1]!)) end = ends[++k]!;
-    if (!units) {
-      units = new Uint16Array(n);
-      for (let i = 0; i < n; i++) units[i] = text.charCodeAt(i);
-    }
+    const end = ends[k]!;
     if (nextBreak < start) {
       lineBreak.lastIndex = start;
       nextBreak = lineBreak.exec(text)?.index ?? n;
@@ -627,7 +691,6 @@ function replaced(text: string, starts: ArrayLike<number>, ends: ArrayLike<numbe
       for (let i = start + 1; i < end; i++) if (units[i] !== 10 && units[i] !== 13) units[i] = 32;
     }
   }
-  if (!units) return text;
   return Buffer.from(units.buffer, units.byteOffset, units.byteLength).toString('utf16le');
 }
 

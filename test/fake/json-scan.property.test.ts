@@ -106,6 +106,86 @@ const padded = (text: fc.Arbitrary<string>) =>
     return `{"pad":[${Array(before).fill(big).join(',')}],"x":${t}${Array(after).fill(`,"q":${big}`).join('')}}`;
   });
 
+/** Nests of arrays or objects closed at random places, then a tail that may break the text. */
+const nestsThenTail = fc
+  .tuple(
+    fc.array(
+      fc
+        .tuple(
+          fc.nat(200),
+          fc.nat(200),
+          fc.constantFrom('[', '{"k":', '{"__proto__":'),
+          fc.constantFrom('', ' ', '\n', '1,2,', '[1],'),
+        )
+        .map(([depth, closed, open, gap]) => {
+          const close = open === '[' ? ']' : '}';
+          return `${open.repeat(depth)}${gap}0${close.repeat(Math.min(depth, closed))}`;
+        }),
+      { minLength: 1, maxLength: 4 },
+    ),
+    fc.constantFrom('', 'x', '}', ']', ',', ',x', ', ]', ',\n"\u0001"', ' '.repeat(70), `${' '.repeat(70)}x`),
+  )
+  .map(([parts, tail]) => `{"pad":[${parts.join(',')}${tail}`);
+
+/** Opening brackets outside strings (none of the texts here has a bracket in a string). */
+const opening = (text: string) => text.replace(/[^[{]/g, '').length;
+/** Where JSON.parse finds the text's syntax error, or its length when there is none. */
+function errorAt(text: string): number {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    const at = /at position (\d+)/.exec((error as Error).message);
+    return at ? Number(at[1]) : text.length;
+  }
+  return text.length;
+}
+/** Containers open at the end of a text (brackets outside strings, as above). */
+const unclosed = (text: string) => opening(text) - text.replace(/[^\]}]/g, '').length;
+
+describe('what a refused body hands to JSON.parse', () => {
+  it('holds no container complete 65 characters before the error, but those holding it', () => {
+    fc.assert(
+      fc.property(nestsThenTail, (text) => {
+        const scanned = scanJson(text);
+        if (scanned.kind !== 'reparse') return;
+        expect(scanned.text.length).toBe(text.length);
+        const error = errorAt(text);
+        // Before the error: the containers open there, and those closed within 65 characters of it.
+        expect(opening(scanned.text.slice(0, error))).toBeLessThanOrEqual(unclosed(text.slice(0, error)) + 65);
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it('past the log limit of the first scan: scanned again, the same answers, as light', () => {
+    const many = '[1],'.repeat(70_000);
+    for (const text of [
+      `{"pad":[${many}x]}`,
+      `{"pad":[${many}[1]]`,
+      `{"q":"x","pad":[${many}{"__proto__":1}]}`,
+      `{"q":"x","pad":[${'{"constructor":1},'.repeat(70_000)}1]}`,
+    ]) {
+      same(text);
+      const scanned = scanJson(text);
+      expect(scanned.kind).toBe('reparse');
+      if (scanned.kind === 'reparse' && !text.includes('constructor')) expect(opening(scanned.text)).toBeLessThan(25);
+    }
+  });
+
+  it('a million {} before a refused key, and nested arrays missing their last bracket: a few brackets left', () => {
+    const depth = 100_000;
+    for (const text of [
+      `{"query":"x","pad":[${'{},'.repeat(1_000_000)}{"__proto__":1}]}`,
+      `{"content":"x","pad":${'['.repeat(depth)}${']'.repeat(depth - 1)}}`,
+      `{"content":"x","pad":${'['.repeat(depth)}${' ]'.repeat(depth - 1)}}`,
+    ]) {
+      const scanned = scanJson(text);
+      expect(scanned.kind).toBe('reparse');
+      if (scanned.kind === 'reparse') expect(opening(scanned.text)).toBeLessThan(70);
+    }
+  });
+});
+
 describe('readJsonBody against JSON.parse', () => {
   it('valid texts: the same keys, order and readable values, or the same refusal', () => {
     fc.assert(fc.property(jsonText, same), { numRuns: 3_000 });
@@ -122,6 +202,10 @@ describe('readJsonBody against JSON.parse', () => {
       }),
       { numRuns: 2_000 },
     );
+  });
+
+  it('errors among deep nests and runs of items, near and far from the margin kept before them', () => {
+    fc.assert(fc.property(nestsThenTail, same), { numRuns: 1_500 });
   });
 
   it('known cases', () => {
@@ -145,6 +229,9 @@ describe('readJsonBody against JSON.parse', () => {
       `{"q":"x","pad":[${'{},'.repeat(1000)}{"__proto__":1}]}`,
       '{"a":[{},{ },[\n],{"b":[1,{}]},\r\n{"c":[[\n1]]}],"c":{"prototype":1},"d":[[[]]]}',
       `[${'{},\n'.repeat(100)}{"constructor":{}}, ${'[[1]],'.repeat(50)} x]`,
+      // Open deeper than half the text's length (the scan's stack once assumed it could not be).
+      `${'['.repeat(200)}{}${' '.repeat(70)}x`,
+      `${'['.repeat(200)}[1]]]${' '.repeat(70)}x`,
     ]) {
       same(text);
     }
