@@ -172,9 +172,19 @@ function skipWs(text: string, i: number): number {
   return i;
 }
 
+/** Strings up to this long are read in a loop before the regex takes over. */
+const SHORT_STRING = 32;
+
 /** The end of the string starting at i (after its closing quote), or -1-position of the error. */
 function skipString(text: string, i: number): number {
   const n = text.length;
+  // Short plain strings (keys, mostly) end here: a regex call costs more than reading them.
+  const short = Math.min(n, i + 1 + SHORT_STRING);
+  for (let j = i + 1; j < short; j++) {
+    const c = text.charCodeAt(j);
+    if (c === C.Quote) return j + 1;
+    if (c === C.Backslash || c < C.Space) break;
+  }
   PLAIN_RUN.lastIndex = i + 1;
   PLAIN_RUN.test(text);
   i = PLAIN_RUN.lastIndex;
@@ -534,21 +544,68 @@ function objectOf(
   valueStarts: number[],
   valueEnds: number[],
 ): ScannedObject {
-  const m = keyStarts.length;
-  // A key's text: raw between its quotes, or decoded (by member) when it holds an escape.
+  // One loop a function: a site first reached after a hot loop is compiled without feedback, and
+  // reaching it threw the whole function back to the interpreter (five times on the first body of
+  // 200,000 fields, one loop after another).
+  const decoded = decodedKeys(text, keyStarts, keyEnds);
+  const { lastOf, first, distinct } = repeatedKeys(text, keyStarts, keyEnds, decoded);
+  const indexed = arrayIndexKeys(text, keyStarts, keyEnds, decoded, first);
+  const keysAt = new Int32Array(distinct);
+  const keysEnd = new Int32Array(distinct);
+  const valuesAt = new Int32Array(distinct);
+  const valuesEnd = new Int32Array(distinct);
+  let placedDecoded: Map<number, string> | undefined;
+  let out = 0;
+  const place = (k: number) => {
+    const own = decoded?.get(k);
+    if (own !== undefined) (placedDecoded ??= new Map()).set(out, own);
+    keysAt[out] = keyStarts[k]!;
+    keysEnd[out] = keyEnds[k]!;
+    valuesAt[out] = valueStarts[lastOf[k]!]!;
+    valuesEnd[out++] = valueEnds[lastOf[k]!]!;
+  };
+  // Array-index keys come first, ascending (V8 keeps them as elements), then the others in order.
+  if (indexed.length > 0) {
+    indexed.sort((a, b) => a[0] - b[0]);
+    for (const [, k] of indexed) {
+      place(k);
+      first[k] = 0;
+    }
+  }
+  if (decoded === undefined && indexed.length === 0) {
+    out = placeInOrder(first, keyStarts, keyEnds, valueStarts, valueEnds, lastOf, keysAt, keysEnd, valuesAt, valuesEnd);
+  } else {
+    for (let k = 0; k < keyStarts.length; k++) if (first[k]) place(k);
+  }
+  return new ScannedObject(text, keysAt, keysEnd, valuesAt, valuesEnd, placedDecoded);
+}
+
+/** Keys holding an escape, decoded, by their member's place (undefined when none has one). */
+function decodedKeys(text: string, keyStarts: number[], keyEnds: number[]): Map<number, string> | undefined {
   let decoded: Map<number, string> | undefined;
-  for (let k = 0; k < m; k++) {
+  for (let k = 0; k < keyStarts.length; k++) {
     if (hasEscape(text, keyStarts[k]! + 1, keyEnds[k]! - 1)) {
       decoded ??= new Map();
       decoded.set(k, JSON.parse(text.slice(keyStarts[k]!, keyEnds[k]!)) as string);
     }
   }
+  return decoded;
+}
+
+/** Per member: whether it is its key's first (`first`), and for a first one its key's last member. */
+function repeatedKeys(
+  text: string,
+  keyStarts: number[],
+  keyEnds: number[],
+  decoded: Map<number, string> | undefined,
+): { lastOf: Int32Array; first: Uint8Array; distinct: number } {
+  const m = keyStarts.length;
   const keyText = (k: number) => decoded?.get(k) ?? text.slice(keyStarts[k]! + 1, keyEnds[k]! - 1);
   let size = 16;
   while (size < m * 2) size <<= 1;
   const table = new Int32Array(size).fill(-1); // slot -> the first member of its key
-  const lastOf = new Int32Array(m); // first member of a key -> its last member
-  const first = new Uint8Array(m); // 1 for the first member of each key
+  const lastOf = new Int32Array(m);
+  const first = new Uint8Array(m);
   let distinct = 0;
   for (let k = 0; k < m; k++) {
     const from = keyStarts[k]! + 1;
@@ -575,38 +632,51 @@ function objectOf(
       slot = (slot + 1) & (size - 1);
     }
   }
-  // Array-index keys come first, ascending (V8 keeps them as elements), then the others in order.
+  return { lastOf, first, distinct };
+}
+
+/** The first members whose key is an array index, as [index, member]. */
+function arrayIndexKeys(
+  text: string,
+  keyStarts: number[],
+  keyEnds: number[],
+  decoded: Map<number, string> | undefined,
+  first: Uint8Array,
+): Array<[number, number]> {
   const indexed: Array<[number, number]> = [];
-  for (let k = 0; k < m; k++) {
+  for (let k = 0; k < keyStarts.length; k++) {
     if (!first[k]) continue;
     const from = keyStarts[k]! + 1;
     const maybe = decoded?.has(k) || (keyEnds[k]! - 1 - from <= 10 && isDigit(text.charCodeAt(from)));
-    const index = maybe ? arrayIndex(keyText(k)) : -1;
+    if (!maybe) continue;
+    const index = arrayIndex(decoded?.get(k) ?? text.slice(from, keyEnds[k]! - 1));
     if (index !== -1) indexed.push([index, k]);
   }
-  const keysAt = new Int32Array(distinct);
-  const keysEnd = new Int32Array(distinct);
-  const valuesAt = new Int32Array(distinct);
-  const valuesEnd = new Int32Array(distinct);
-  let placedDecoded: Map<number, string> | undefined;
+  return indexed;
+}
+
+/** The first members in order into the output arrays (no escaped key, no array index): how many. */
+function placeInOrder(
+  first: Uint8Array,
+  keyStarts: number[],
+  keyEnds: number[],
+  valueStarts: number[],
+  valueEnds: number[],
+  lastOf: Int32Array,
+  keysAt: Int32Array,
+  keysEnd: Int32Array,
+  valuesAt: Int32Array,
+  valuesEnd: Int32Array,
+): number {
   let out = 0;
-  const place = (k: number) => {
-    const own = decoded?.get(k);
-    if (own !== undefined) (placedDecoded ??= new Map()).set(out, own);
+  for (let k = 0; k < keyStarts.length; k++) {
+    if (!first[k]) continue;
     keysAt[out] = keyStarts[k]!;
     keysEnd[out] = keyEnds[k]!;
     valuesAt[out] = valueStarts[lastOf[k]!]!;
     valuesEnd[out++] = valueEnds[lastOf[k]!]!;
-  };
-  if (indexed.length > 0) {
-    indexed.sort((a, b) => a[0] - b[0]);
-    for (const [, k] of indexed) {
-      place(k);
-      first[k] = 0;
-    }
   }
-  for (let k = 0; k < m; k++) if (first[k]) place(k);
-  return new ScannedObject(text, keysAt, keysEnd, valuesAt, valuesEnd, placedDecoded);
+  return out;
 }
 
 function sameText(text: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
