@@ -132,7 +132,9 @@ export function keyAt(text: string, start: number, end: number): string {
 /** Could this key be a refused one? Only lengths 9 and 11, or an escaped key, need decoding. */
 export function mayBeForbidden(text: string, start: number, end: number): boolean {
   const length = end - start - 2;
-  if (length === 9 || length === 11) return FORBIDDEN_KEYS.has(text.slice(start + 1, end - 1));
+  // Compared in place: a string per key of 9 or 11 characters cost a body of 466,000 of them.
+  if (length === 9) return text.startsWith('__proto__', start + 1) || text.startsWith('prototype', start + 1);
+  if (length === 11) return text.startsWith('constructor', start + 1);
   // An escaped letter takes 6 characters: an escaped refused key has at least 14.
   return length >= 14 && hasEscape(text, start + 1, end - 1) && FORBIDDEN_KEYS.has(keyAt(text, start, end));
 }

@@ -52,8 +52,20 @@ function same(text: string): void {
   ).toEqual(outcome(() => parseJsonBody(text, 'application/json')));
 }
 
-const KEYS = ['a', 'b', 'content', 'query', '0', '1', '10', '4294967294', '4294967295', '01', '-1', '__proto__'];
-const KEYS_ESCAPED = ['constructor', 'prototype', '\\u005f_proto__', 'prot\\u006ftype', 'a\\"b', '\\u0030'];
+const KEYS = [
+  ...['a', 'b', 'content', 'query', '0', '1', '10', '4294967294', '4294967295', '01', '-1', '__proto__'],
+  ...['00', '1234567890', '12345678901', '9'],
+];
+const KEYS_ESCAPED = [
+  'constructor',
+  'prototype',
+  '\\u005f_proto__',
+  'prot\\u006ftype',
+  'a\\"b',
+  '\\u0030',
+  '\\u0061',
+  '1\\u0030',
+];
 const ws = fc.constantFrom('', '', '', ' ', '\n', '\t ', '\r\n');
 const scalar = fc.oneof(
   fc.constantFrom('true', 'false', 'null', '0', '-0', '1.5e3', '-12', '1E+2', '0.000001', '1e400'),
@@ -75,6 +87,7 @@ const jsonText: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
             fc.oneof(fc.constantFrom(...KEYS), fc.constantFrom(...KEYS_ESCAPED), fc.string({ maxLength: 3 })),
             ws,
             tie('value'),
+            ws,
           ),
           { maxLength: 5 },
         ),
@@ -83,7 +96,7 @@ const jsonText: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
       .map(([members, w]) =>
         members.length === 0
           ? `{${w}}`
-          : `{${members.map(([k, a, v]) => `${a}${k.includes('\\') ? `"${k}"` : JSON.stringify(k)}${a}:${a}${v}`).join(',')}}`,
+          : `{${members.map(([k, a, v, b]) => `${a}${k.includes('\\') ? `"${k}"` : JSON.stringify(k)}${a}:${a}${v}${b}`).join(',')}}`,
       ),
   ),
 })).value;
@@ -229,9 +242,11 @@ describe('readJsonBody against JSON.parse', () => {
       `{"q":"x","pad":[${'{},'.repeat(1000)}{"__proto__":1}]}`,
       '{"a":[{},{ },[\n],{"b":[1,{}]},\r\n{"c":[[\n1]]}],"c":{"prototype":1},"d":[[[]]]}',
       `[${'{},\n'.repeat(100)}{"constructor":{}}, ${'[[1]],'.repeat(50)} x]`,
+      // Many array-index keys, sent out of order and repeated, among others (sorted packed in doubles).
+      `{${Array.from({ length: 3000 }, (_, i) => `"${(i * 7919) % 2003}":${i},"k${i % 50}":${i}, "${4294967294 - i}" : 0`).join(',')}}`,
       // Open deeper than half the text's length (the scan's stack once assumed it could not be).
-      `${'['.repeat(200)}{}${' '.repeat(70)}x`,
-      `${'['.repeat(200)}[1]]]${' '.repeat(70)}x`,
+      `${'['.repeat(3000)}{}${' '.repeat(70)}x`,
+      `${'['.repeat(3000)}[1]]]${' '.repeat(70)}x`,
     ]) {
       same(text);
     }

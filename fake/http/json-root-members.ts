@@ -1,0 +1,85 @@
+import { C, skipString } from './json-tokens.js';
+
+/** Marks of a member's key: it holds an escape (decoded later), or it is 1 to 10 digits (maybe an array index). */
+export const ESCAPED = 1;
+export const DIGITS = 2;
+
+/** FNV-1a over UTF-16 units, as RootMembers.readKey hashes a key's raw text. */
+export function hashOf(text: string, from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let k = from; k < to; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
+  return h >>> 0;
+}
+
+/**
+ * Where each member of a root object lies, recorded by the body scan (json-scan.ts) as it reads
+ * them, with what ordering them needs (json-members.ts): the hash of each key, and whether it holds
+ * an escape or may be an array index. Read in the same loop that finds the key's end: a body of
+ * 466,000 unknown fields (4 MiB) cost 120 to 350 ms when the keys were read again to hash, look for
+ * escapes and for digits, and their places kept in JS arrays.
+ */
+export class RootMembers {
+  count = 0;
+  /** Where the object's closing brace is (set once the scan is over). */
+  end = 0;
+  /**
+   * Per member, in the order sent: where its key starts and ends (quotes included). Where its value
+   * starts and ends follows from them (json-members.ts): only a route's own fields are read.
+   */
+  keyStarts = new Int32Array(64);
+  keyEnds = new Int32Array(64);
+  /** hashOf the key's raw text (0 when ESCAPED: hashed once decoded). */
+  hashes = new Int32Array(64);
+  marks = new Uint8Array(64);
+
+  /**
+   * Reads the key whose opening quote is at `at` and records it: answers where it ends (after its
+   * closing quote), or -1-position of a syntax error.
+   */
+  readKey(text: string, at: number): number {
+    let h = 0x811c9dc5;
+    let digits = 0;
+    let j = at + 1;
+    for (;;) {
+      const c = text.charCodeAt(j);
+      if (c === C.Quote) break;
+      // An escape, a control character or the end of the text: read the whole string the long way.
+      if (!(c >= C.Space) || c === C.Backslash) return this.readEscapedKey(text, at);
+      h = Math.imul(h ^ c, 0x01000193);
+      if (c >= C.Zero && c <= C.Nine) digits++;
+      j++;
+    }
+    const length = j - at - 1;
+    this.record(at, j + 1, h, length > 0 && length <= 10 && digits === length ? DIGITS : 0);
+    return j + 1;
+  }
+
+  /** A key that is not plain text: valid only if it holds an escape (its hash comes from its decoded text). */
+  private readEscapedKey(text: string, at: number): number {
+    const end = skipString(text, at);
+    if (end >= 0) this.record(at, end, 0, ESCAPED);
+    return end;
+  }
+
+  private record(keyStart: number, keyEnd: number, hash: number, marks: number): void {
+    if (this.count === this.keyStarts.length) this.grow();
+    const k = this.count++;
+    this.keyStarts[k] = keyStart;
+    this.keyEnds[k] = keyEnd;
+    this.hashes[k] = hash;
+    this.marks[k] = marks;
+  }
+
+  /** Four times larger (doubling to 466,000 members cost more copies). */
+  private grow(): void {
+    const larger = <T extends Int32Array | Uint8Array>(old: T): T => {
+      const next = new (old.constructor as new (length: number) => T)(old.length * 4);
+      next.set(old);
+      return next;
+    };
+    this.keyStarts = larger(this.keyStarts);
+    this.keyEnds = larger(this.keyEnds);
+    this.hashes = larger(this.hashes);
+    this.marks = larger(this.marks);
+  }
+}
