@@ -24,13 +24,15 @@ export class RootMembers {
   end = 0;
   /**
    * Per member, in the order sent: where its key starts and ends (quotes included). Where its value
-   * starts and ends follows from them (json-members.ts): only a route's own fields are read.
+   * starts and ends follows from them (json-members.ts): only a route's own fields are read. Sized
+   * 16 to start: V8 keeps a typed array of up to 64 bytes on its heap, cheap to make; a larger one
+   * costs an allocation of its own, more than reading a small body.
    */
-  keyStarts = new Int32Array(64);
-  keyEnds = new Int32Array(64);
+  keyStarts = new Int32Array(16);
+  keyEnds = new Int32Array(16);
   /** hashOf the key's raw text (0 when ESCAPED: hashed once decoded). */
-  hashes = new Int32Array(64);
-  marks = new Uint8Array(64);
+  hashes = new Int32Array(16);
+  marks = new Uint8Array(16);
 
   /**
    * Reads the key whose opening quote is at `at` and records it: answers where it ends (after its

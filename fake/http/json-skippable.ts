@@ -10,13 +10,18 @@
  * it may stand in before a syntax error (JSON.parse stops at the error first), never for a refused
  * key (JSON.parse must meet that key).
  */
+const EMPTY_INT32 = new Int32Array(0);
+const EMPTY_UINT8 = new Uint8Array(0);
+
 export class SkippableRanges {
   /** Set once `limit` ranges are logged: later ones are dropped, and the log is no use. */
   full = false;
-  private starts = new Int32Array(1024);
-  private ends = new Int32Array(1024);
+  // Made on the first range: most bodies have none worth logging, and typed arrays of their own
+  // for each small body cost more than reading it.
+  private starts = EMPTY_INT32;
+  private ends = EMPTY_INT32;
   /** 1 where the range holds a refused key. */
-  private refused = new Uint8Array(1024);
+  private refused = EMPTY_UINT8;
   private size = 0;
 
   constructor(private readonly limit: number) {}
@@ -57,7 +62,7 @@ export class SkippableRanges {
 
   /** Four times larger: doubling up to 1,000,000 ranges cost several ms of copies more. */
   private grow(): void {
-    const length = this.starts.length * 4;
+    const length = Math.max(16, this.starts.length * 4);
     const starts = new Int32Array(length);
     const ends = new Int32Array(length);
     const refused = new Uint8Array(length);
