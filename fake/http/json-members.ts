@@ -51,6 +51,8 @@ export class ScannedObject {
   value(i: number): unknown {
     const { text, members } = this;
     const last = this.lastOf[this.order[i]!]!;
+    const built = members.strings?.get(last);
+    if (built !== undefined) return built;
     // After the key: whitespace, the colon, whitespace.
     const start = skipWs(text, skipWs(text, members.keyEnds[last]!) + 1);
     // Before the next member's key: whitespace, the comma, whitespace; or before the closing brace.

@@ -33,6 +33,8 @@ export class RootMembers {
   /** hashOf the key's raw text (0 when ESCAPED: hashed once decoded). */
   hashes = new Int32Array(16);
   marks = new Uint8Array(16);
+  /** Long string values the scan built already (json-scan.ts rootString), by member. */
+  strings: Map<number, string> | undefined;
 
   /**
    * Reads the key whose opening quote is at `at` and records it: answers where it ends (after its
@@ -70,6 +72,11 @@ export class RootMembers {
     this.keyEnds[k] = keyEnd;
     this.hashes[k] = hash;
     this.marks[k] = marks;
+  }
+
+  /** The value of the member last read is this string, built. */
+  keepString(value: string): void {
+    (this.strings ??= new Map()).set(this.count - 1, value);
   }
 
   /** Four times larger (doubling to 466,000 members cost more copies). */

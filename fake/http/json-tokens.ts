@@ -105,6 +105,22 @@ export function skipString(text: string, i: number): number {
   }
 }
 
+/**
+ * Where the string starting at i would end (after its closing quote) by its quotes alone: the first
+ * quote after i with an even number of backslashes before it, or -1. Native searches (indexOf), no
+ * check of what lies between.
+ */
+export function quotedEnd(text: string, i: number): number {
+  let q = i;
+  for (;;) {
+    q = text.indexOf('"', q + 1);
+    if (q === -1) return -1;
+    let b = q - 1;
+    while (text.charCodeAt(b) === C.Backslash) b--;
+    if ((q - 1 - b) % 2 === 0) return q + 1;
+  }
+}
+
 export function isDigit(c: number): boolean {
   return c >= C.Zero && c <= C.Nine;
 }

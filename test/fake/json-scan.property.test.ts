@@ -239,6 +239,37 @@ describe('readJsonBody against JSON.parse', () => {
     fc.assert(fc.property(nestsThenTail, same), { numRuns: 1_500 });
   });
 
+  it('long strings at the root (found by their quotes, checked by JSON.parse): every escape and break', () => {
+    const piece = fc.constantFrom(
+      'a',
+      'é',
+      '\\"',
+      '\\\\',
+      '\\u0041',
+      '\\n',
+      '\\ud800',
+      '\u0001',
+      '\\x',
+      '\\',
+      '"',
+      '\n',
+    );
+    const long = fc
+      .tuple(fc.array(piece, { maxLength: 6 }), fc.array(piece, { maxLength: 6 }), fc.nat(2))
+      .map(([before, after, at]) => {
+        const filler = 'x'.repeat(4_100);
+        const parts = [before.join(''), after.join('')];
+        return `"${[parts[0], filler, parts[1]].join('').slice(0, at === 2 ? undefined : 8_000)}"`;
+      });
+    const body = fc.tuple(long, fc.constantFrom('first', 'middle', 'last', 'repeated'), ws).map(([value, where, w]) => {
+      if (where === 'first') return `{"q":${value}${w},"b":1}`;
+      if (where === 'middle') return `{"a":1,"q":${w}${value},"b":[1]}`;
+      if (where === 'repeated') return `{"q":${value},"q":"x","q":${value}}`;
+      return `{"a":1,"q":${value}${w}}`;
+    });
+    fc.assert(fc.property(body, same), { numRuns: 1_000 });
+  });
+
   it('known cases', () => {
     for (const text of [
       '',
