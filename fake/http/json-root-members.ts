@@ -33,6 +33,8 @@ export class RootMembers {
   /** hashOf the key's raw text (0 when ESCAPED: hashed once decoded). */
   hashes = new Int32Array(16);
   marks = new Uint8Array(16);
+  /** The length of the text the members are read from (to size the arrays as they grow). */
+  textLength = 0;
   /** Long string values the scan built already (json-scan.ts rootString), by member. */
   strings: Map<number, string> | undefined;
 
@@ -66,7 +68,7 @@ export class RootMembers {
   }
 
   private record(keyStart: number, keyEnd: number, hash: number, marks: number): void {
-    if (this.count === this.keyStarts.length) this.grow();
+    if (this.count === this.keyStarts.length) this.grow(keyStart, this.textLength);
     const k = this.count++;
     this.keyStarts[k] = keyStart;
     this.keyEnds[k] = keyEnd;
@@ -79,10 +81,21 @@ export class RootMembers {
     (this.strings ??= new Map()).set(this.count - 1, value);
   }
 
-  /** Four times larger (doubling to 466,000 members cost more copies). */
-  private grow(): void {
+  /**
+   * Room for more members, the key at `at` of a text `n` long being the next: four times as many,
+   * and past 4,096 as many as the text holds if the rest is like what was read (and no more than it
+   * can hold, a member taking 5 characters at least). Growing fourfold to 440,000 members made 18 MB
+   * of arrays, whose collection cost as much as reading the body.
+   */
+  private grow(at: number, n: number): void {
+    const count = this.count;
+    let length = count * 4;
+    if (count >= 4096) {
+      const projected = Math.ceil(((count * n) / Math.max(at, 1)) * 1.05) + 64;
+      length = Math.max(count * 2, Math.min(projected, count + Math.ceil((n - at) / 5) + 16));
+    }
     const larger = <T extends Int32Array | Uint8Array>(old: T): T => {
-      const next = new (old.constructor as new (length: number) => T)(old.length * 4);
+      const next = new (old.constructor as new (length: number) => T)(length);
       next.set(old);
       return next;
     };

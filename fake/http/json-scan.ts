@@ -140,6 +140,7 @@ class Scan {
     this.skippable = new SkippableRanges(logLimit);
     this.n = text.length;
     this.rootObject = text.charCodeAt(skipWs(text, 0)) === C.OpenBrace;
+    this.members.textLength = this.n;
   }
 
   /**

@@ -293,6 +293,10 @@ describe('readJsonBody against JSON.parse', () => {
       `[${'{},\n'.repeat(100)}{"constructor":{}}, ${'[[1]],'.repeat(50)} x]`,
       // Many array-index keys, sent out of order and repeated, among others (sorted packed in doubles).
       `{${Array.from({ length: 3000 }, (_, i) => `"${(i * 7919) % 2003}":${i},"k${i % 50}":${i}, "${4294967294 - i}" : 0`).join(',')}}`,
+      // Large bodies one after another (the de-duplication table kept between bodies must be empty).
+      `{${Array.from({ length: 2000 }, (_, i) => `"a${i % 700}":${i}`).join(',')}}`,
+      `{${Array.from({ length: 2000 }, (_, i) => `"a${(i * 7) % 1500}":${i}`).join(',')}}`,
+      `{${Array.from({ length: 2000 }, (_, i) => `"a${i % 700}":${i}`).join(',')}}`,
       // Open deeper than half the text's length (the scan's stack once assumed it could not be).
       `${'['.repeat(3000)}{}${' '.repeat(70)}x`,
       `${'['.repeat(3000)}[1]]]${' '.repeat(70)}x`,
