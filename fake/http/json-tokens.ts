@@ -51,10 +51,10 @@ const KEY = `"(?!(?:__proto__|constructor|prototype)")[^"\\\\\\u0000-\\u001f]*"$
 const FLAT = `(?:\\[${WS}${SIMPLE}(?:${WS},${WS}${SIMPLE}){0,31}${WS}\\]|\\{${WS}${KEY}${SIMPLE}(?:${WS},${WS}${KEY}${SIMPLE}){0,31}${WS}\\})`;
 /**
  * Array items that need no stack, each followed by its comma (the last item is read one by one).
- * At most 256 a run: the scan logs each run as one range JSON.parse may skip, and one ending too
+ * At most 1,024 a run: the scan logs each run as one range JSON.parse may skip, and one ending too
  * close to a syntax error is built by JSON.parse.
  */
-export const ARRAY_RUN = new RegExp(`(?:(?:${SIMPLE}|${FLAT})${WS},${WS}){1,256}`, 'y');
+export const ARRAY_RUN = new RegExp(`(?:(?:${SIMPLE}|${FLAT})${WS},${WS}){1,1024}`, 'y');
 /** Object members the same. */
 export const MEMBER_RUN = new RegExp(`(?:${KEY}(?:${SIMPLE}|${FLAT})${WS},${WS}){1,1024}`, 'y');
 

@@ -187,7 +187,7 @@ describe('what a refused body hands to JSON.parse', () => {
     }
   });
 
-  it('runs of small containers: all but the last run (up to 256 items) stand in', () => {
+  it('runs of small containers: all but the last run (up to 1,024 items) stand in', () => {
     for (const item of ['[1]', '{"a":1}', '[1,"b",[],{}]', '{"a":[],"b":{}}']) {
       const many = `${item},`.repeat(70_000);
       for (const text of [
@@ -198,7 +198,7 @@ describe('what a refused body hands to JSON.parse', () => {
         same(text);
         const scanned = scanJson(text);
         expect(scanned.kind).toBe('reparse');
-        if (scanned.kind === 'reparse') expect(opening(scanned.text)).toBeLessThan(3 * 256 + 10);
+        if (scanned.kind === 'reparse') expect(opening(scanned.text)).toBeLessThan(3 * 1024 + 10);
       }
     }
   });
