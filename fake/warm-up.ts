@@ -116,9 +116,23 @@ function warmUp(core: FakeCore, owner: string, reader: string, call: Call): void
         content: 'x',
         ...Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`k${i}`, i])),
       });
+      // Small containers side by side (skipped in runs) and items too deep for a run; array-index keys.
+      call(
+        token,
+        'POST',
+        '/v2/notes',
+        `{"content":"x","pad":[${'[1],{"a":1},'.repeat(2_000)}[[[1]]],${'[[[1]]],'.repeat(2_000)}1]}`,
+      );
+      call(
+        token,
+        'POST',
+        '/v2/notes',
+        `{"content":"x",${Array.from({ length: 2_000 }, (_, i) => `"${2_000 - i}":1`).join(',')}}`,
+      );
       // Handed back to JSON.parse: a refused key after many {}, and a body missing its last bracket.
       call(token, 'POST', '/v2/notes/search', `{"query":"x","pad":[${'{},'.repeat(5_000)}{"__proto__":1}]}`);
       call(token, 'POST', '/v2/notes', `{"content":"x","pad":${pad.slice(1)}}`);
+      call(token, 'POST', '/v2/notes', `{"content":"x","pad":[${'[1],'.repeat(5_000)}[[1]]}`);
     }
     call(token, 'GET', `/v2/notes/${notes[round % notes.length]}/related-notes?limit=20`);
     if (everything) call(token, 'GET', `/v2/notes/${everything}/related-notes?limit=20`);
