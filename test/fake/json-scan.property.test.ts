@@ -360,6 +360,16 @@ const body = fc
   .array(fc.tuple(fc.constantFrom(...FIELDS), fieldValue), { maxLength: 5 })
   .map((members) => `{${members.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`);
 
+/** A note create body of about `chars` characters: content, then fields named `name(i)` holding 1. */
+function fields(chars: number, name: (i: number) => string): string {
+  const parts = ['{"content":"x"'];
+  for (let i = 0, size = 15; size < chars; i++) {
+    parts.push(`,"${name(i)}":1`);
+    size += parts[parts.length - 1]!.length;
+  }
+  return `${parts.join('')}}`;
+}
+
 describe('answers of the fake: readJsonBody against JSON.parse', () => {
   for (const profile of ['fake', 'hosted']) {
     it(`random bodies, profile ${profile}`, () => {
@@ -390,18 +400,25 @@ describe('answers of the fake: readJsonBody against JSON.parse', () => {
         }),
       ],
       ['/v2/notes/search', JSON.stringify({ query: 'x', collections: Array(2_096_000).fill(1) })],
+      ['/v2/notes', JSON.stringify({ content: 'x', created_at: `2025-01-01T00:00:00.${'9'.repeat(MIB4 - 1_224)}Z` })],
+      // The 4 MiB edge: unknown fields, array-index keys, small containers (malformed), items too deep for a run.
+      ['/v2/notes', fields(MIB4 - 1_224, (i) => `k${i.toString(36)}`)],
+      ['/v2/notes', fields(MIB4 - 1_224, (i) => String(i))],
+      ['/v2/notes', `{"content":"x","pad":[${'[1],'.repeat(1_000_000)}[1]}`],
+      ['/v2/notes', `{"content":"x","pad":[${'[[[1]]],'.repeat(520_000)}[1]]}`],
     ];
     // Under `fake` unknown fields are refused by name, under `hosted` dropped (the answer is 200).
     for (const profile of ['fake', 'hosted']) {
       const { now, before } = cores(profile);
-      for (const [url, text] of profile === 'fake' ? bodies : [bodies[0]!, bodies[3]!, bodies[4]!]) {
+      for (const [url, text] of profile === 'fake' ? bodies : [0, 3, 4, 6].map((i) => bodies[i]!)) {
         const started = performance.now();
         const ours = answer(now, 'POST', url, text);
         const ms = performance.now() - started;
         expect(ours).toEqual(answer(before, 'POST', url, text));
-        // Generous (a shared machine): a cost that grows faster than the body would blow it.
-        expect(ms, `${url} ${text.slice(0, 40)}`).toBeLessThan(1_000);
+        // Generous (a shared machine, code not warmed up in a test worker): a cost that grows
+        // faster than the body would blow it.
+        expect(ms, `${url} ${text.slice(0, 40)}`).toBeLessThan(2_000);
       }
     }
-  }, 120_000);
+  }, 300_000);
 });
