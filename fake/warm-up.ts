@@ -114,7 +114,7 @@ function warmUp(core: FakeCore, owner: string, reader: string, call: Call): void
       call(token, 'POST', '/v2/notes', JSON.parse(`{"pad":${pad},"content":${JSON.stringify(all)}}`));
       call(token, 'POST', '/v2/notes', {
         content: 'x',
-        ...Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`k${i}`, i])),
+        ...Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, i])),
       });
       // Small containers side by side (skipped in runs) and items too deep for a run; array-index keys.
       call(
