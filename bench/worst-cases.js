@@ -31,6 +31,15 @@ const distinctWords = (n, prefix) => Array.from({ length: n }, (_, i) => `${pref
 /** A body already serialised (JSON.stringify cannot write arrays nested a million deep). */
 const raw = (text) => ({ raw: text });
 const serialised = (body) => (body === undefined ? undefined : 'raw' in body ? body.raw : JSON.stringify(body));
+/** A note create body of about `chars` characters: content, then fields named `name(i)` holding 1. */
+const fields = (chars, name) => {
+  const parts = ['{"content":"x"'];
+  for (let i = 0, size = 15; size < chars; i++) {
+    parts.push(`,"${name(i)}":1`);
+    size += parts[parts.length - 1].length;
+  }
+  return `${parts.join('')}}`;
+};
 /** A JSON body of about 4 MiB whose `query` is the text `unit` repeated. */
 const queryBody = (unit, extra = {}) => ({ ...extra, query: fill(unit, MIB4 - 200) });
 
@@ -207,6 +216,31 @@ const ALL_CASES = [
       '/v2/notes',
       { content: 'x', ...Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`k${i}`, 1])) },
     ],
+  },
+  {
+    path: 'body parsing',
+    what: 'note create, 4 MiB of unknown fields (about 440,000)',
+    request: () => ['POST', '/v2/notes', raw(fields(MIB4 - 200, (i) => `k${i.toString(36)}`))],
+  },
+  {
+    path: 'body parsing',
+    what: 'note create, 4 MiB of unknown array-index fields ("0", "1", ...)',
+    request: () => ['POST', '/v2/notes', raw(fields(MIB4 - 200, (i) => String(i)))],
+  },
+  {
+    path: 'body parsing',
+    what: 'note create, 4 MiB array of 1,000,000 one-item arrays',
+    request: () => ['POST', '/v2/notes', raw(`{"content":"x","pad":[${'[1],'.repeat(1_000_000)}[1]]}`)],
+  },
+  {
+    path: 'body parsing',
+    what: 'note create, 4 MiB array of 1,000,000 one-item arrays missing its last bracket (malformed)',
+    request: () => ['POST', '/v2/notes', raw(`{"content":"x","pad":[${'[1],'.repeat(1_000_000)}[1]}`)],
+  },
+  {
+    path: 'body parsing',
+    what: 'note create, 4 MiB array of 520,000 [[[1]]] (too deep for a run of the scan)',
+    request: () => ['POST', '/v2/notes', raw(`{"content":"x","pad":[${'[[[1]]],'.repeat(520_000)}[1]]}`)],
   },
   {
     path: 'body parsing',

@@ -83,6 +83,12 @@ function warmUp(core: FakeCore, owner: string, reader: string, call: Call): void
   // Long texts: counted by a TermTable when indexed, and a subject holding every term.
   const all = `${vocab.join(' ')} `;
   const everything = idOf(call(owner, 'POST', '/v2/notes', { content: `everything\n${all.repeat(12)}` }));
+  // A second owner's notes, of terms the first one's hold: the index's add for a term the index
+  // already holds under another owner (its term filter counts it again), first met when a second
+  // user wrote, threw add back to the interpreter (--trace-deopt), and the next large note compiled
+  // it again in the background (120 to 140 ms of compiler time, counted in the requests that ran
+  // meanwhile: the first related notes of the all-terms note).
+  for (let i = 0; i < 3; i++) call(reader, 'POST', '/v2/notes', { content: `${words(3)}\n${words(27)}` });
   if (collection)
     fixtureOps.grant(core.ctx, { resource: 'collection', id: collection, token: reader, level: 'access' });
   const longQuery = all.repeat(20);
@@ -114,11 +120,25 @@ function warmUp(core: FakeCore, owner: string, reader: string, call: Call): void
       call(token, 'POST', '/v2/notes', JSON.parse(`{"pad":${pad},"content":${JSON.stringify(all)}}`));
       call(token, 'POST', '/v2/notes', {
         content: 'x',
-        ...Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`k${i}`, i])),
+        ...Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, i])),
       });
+      // Small containers side by side (skipped in runs) and items too deep for a run; array-index keys.
+      call(
+        token,
+        'POST',
+        '/v2/notes',
+        `{"content":"x","pad":[${'[1],{"a":1},'.repeat(2_000)}[[[1]]],${'[[[1]]],'.repeat(2_000)}1]}`,
+      );
+      call(
+        token,
+        'POST',
+        '/v2/notes',
+        `{"content":"x",${Array.from({ length: 2_000 }, (_, i) => `"${2_000 - i}":1`).join(',')}}`,
+      );
       // Handed back to JSON.parse: a refused key after many {}, and a body missing its last bracket.
       call(token, 'POST', '/v2/notes/search', `{"query":"x","pad":[${'{},'.repeat(5_000)}{"__proto__":1}]}`);
       call(token, 'POST', '/v2/notes', `{"content":"x","pad":${pad.slice(1)}}`);
+      call(token, 'POST', '/v2/notes', `{"content":"x","pad":[${'[1],'.repeat(5_000)}[[1]]}`);
     }
     call(token, 'GET', `/v2/notes/${notes[round % notes.length]}/related-notes?limit=20`);
     if (everything) call(token, 'GET', `/v2/notes/${everything}/related-notes?limit=20`);

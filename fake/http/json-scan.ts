@@ -16,7 +16,9 @@
  *   `constructor`, `prototype`), is handed back as a text of the same length for JSON.parse to give
  *   today's answer: the same error at the same position. Containers that cannot change that answer
  *   (complete well before the syntax error; holding no refused key) are replaced by `0` and spaces
- *   first, so JSON.parse does not build them either.
+ *   first, so JSON.parse does not build them either. The scan logs them as it passes them
+ *   (json-skippable.ts): a refusal needs no second pass over the text, unless the body held too
+ *   many of them to log on the way.
  *
  * The pass itself skips runs of simple items (scalars, empty containers) with bounded sticky
  * regular expressions, which V8 runs as native code: a loop over 4 MiB one character at a time cost
@@ -30,76 +32,28 @@
  * whole answers of the fake with the old parsing and this one.
  */
 
-/** Keys the http layer refuses anywhere in a body (they reach prototypes in careless code). */
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+import { build } from './json-build.js';
+import { objectOf, type ScannedObject } from './json-members.js';
+import { RootMembers } from './json-root-members.js';
+import { SkippableRanges } from './json-skippable.js';
+import { ERROR_MARGIN, reparse, replaced } from './json-stand-ins.js';
+import {
+  ARRAY_RUN,
+  C,
+  isDigit,
+  isWs,
+  lastItemEnd,
+  MEMBER_RUN,
+  mayBeForbidden,
+  quotedEnd,
+  skipNumber,
+  skipRuns,
+  skipString,
+  skipWs,
+} from './json-tokens.js';
 
-/** What stands for a container nested too deep to be read. */
-const DEEP_ARRAY: readonly unknown[] = Object.freeze([]);
-const DEEP_OBJECT: Readonly<Record<string, unknown>> = Object.freeze({});
-
-/** Characters kept untouched on either side of a syntax error (V8 quotes 10 on each side). */
-const ERROR_MARGIN = 64;
-
-/** An object body: its keys as Object.keys would list them, each value built on demand. */
-export class ScannedObject {
-  constructor(
-    private readonly text: string,
-    /** Per distinct key, in Object.keys order: where its (first) key starts and ends (quotes included). */
-    private readonly keyStarts: Int32Array,
-    private readonly keyEnds: Int32Array,
-    /** Where its (last) value starts and ends. */
-    private readonly valueStarts: Int32Array,
-    private readonly valueEnds: Int32Array,
-    /** Keys holding an escape, decoded, by their place in the order. */
-    private readonly decoded: ReadonlyMap<number, string> | undefined,
-  ) {}
-
-  get size(): number {
-    return this.keyStarts.length;
-  }
-
-  /** The i-th key in Object.keys order. */
-  key(i: number): string {
-    return this.decoded?.get(i) ?? this.text.slice(this.keyStarts[i]! + 1, this.keyEnds[i]! - 1);
-  }
-
-  /** key(i) when it is one of `names`, else undefined; compared in place (no string per key). */
-  keyAmong(i: number, names: readonly string[]): string | undefined {
-    const decoded = this.decoded?.get(i);
-    if (decoded !== undefined) return names.includes(decoded) ? decoded : undefined;
-    const from = this.keyStarts[i]! + 1;
-    const length = this.keyEnds[i]! - 1 - from;
-    for (const name of names) if (name.length === length && this.text.startsWith(name, from)) return name;
-    return undefined;
-  }
-
-  /** Every key in Object.keys order. */
-  allKeys(): string[] {
-    return Array.from(this.keyStarts, (_, i) => this.key(i));
-  }
-
-  /** The value of key(i) (the last one sent under that key), built two levels deep. */
-  value(i: number): unknown {
-    const start = this.valueStarts[i]!;
-    const end = this.valueEnds[i]!;
-    // No container inside (a bracket in a string only sends it the long way): JSON.parse builds
-    // it, faster than build() for an array of a million strings.
-    const text = this.text;
-    if (text.charCodeAt(start) !== C.OpenBracket && text.charCodeAt(start) !== C.OpenBrace)
-      return JSON.parse(text.slice(start, end));
-    const within = (bracket: string) => {
-      const at = text.indexOf(bracket, start + 1);
-      return at !== -1 && at < end;
-    };
-    if (!within('[') && !within('{')) return JSON.parse(text.slice(start, end));
-    return build(text, start, 1);
-  }
-
-  /** The whole body as JSON.parse builds it (for callers that need every field). */
-  toJSON(): unknown {
-    return JSON.parse(this.text);
-  }
-}
+export { ScannedObject } from './json-members.js';
+export { FORBIDDEN_KEYS } from './json-tokens.js';
 
 export type Scanned =
   | { readonly kind: 'object'; readonly object: ScannedObject }
@@ -107,195 +61,107 @@ export type Scanned =
   /** JSON.parse of `text` gives today's error (syntax) or a value whose refused key is today's. */
   | { readonly kind: 'reparse'; readonly text: string };
 
-enum C {
-  Tab = 9,
-  Lf = 10,
-  Cr = 13,
-  Space = 32,
-  Quote = 34,
-  Comma = 44,
-  Minus = 45,
-  Dot = 46,
-  Zero = 48,
-  Nine = 57,
-  Colon = 58,
-  OpenBracket = 91,
-  Backslash = 92,
-  CloseBracket = 93,
-  LowerE = 101,
-  UpperE = 69,
-  Plus = 43,
-  OpenBrace = 123,
-  CloseBrace = 125,
-}
-
-/** A run of string characters needing no attention (native regex: far faster than a loop). */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON strings may not hold raw controls
-const PLAIN_RUN = /[^"\\\u0000-\u001f]*/y;
-/** Escapes, each with the plain run after it; bounded, so the regex's backtracking stack stays small. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON strings may not hold raw controls
-const ESCAPE_RUN = /(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\u0000-\u001f]*){1,4096}/y;
-const WS = '[ \\t\\n\\r]*';
-/** A number, a string without escapes, or a literal. */
-const SCALAR = `(?:-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|"[^"\\\\\\u0000-\\u001f]*"|true|false|null)`;
-/** A value that needs no stack: a scalar, or an empty container. */
-const SIMPLE = `(?:${SCALAR}|\\{${WS}\\}|\\[${WS}\\])`;
-/** Array items that need no stack, each followed by its comma (the last item is read one by one). */
-const ARRAY_RUN = new RegExp(`(?:${SIMPLE}${WS},${WS}){1,4096}`, 'y');
-/** Object members the same, under keys without escapes that are not refused. */
-const MEMBER_RUN = new RegExp(
-  `(?:"(?!(?:__proto__|constructor|prototype)")[^"\\\\\\u0000-\\u001f]*"${WS}:${WS}${SIMPLE}${WS},${WS}){1,4096}`,
-  'y',
-);
-
-/** Past every match of a sticky, bounded run regex from i. */
-function skipRuns(run: RegExp, text: string, i: number): number {
-  run.lastIndex = i;
-  while (run.test(text)) {
-    i = run.lastIndex;
-    run.lastIndex = i;
-  }
-  return i;
-}
-
-function isWs(c: number): boolean {
-  return c === C.Space || c === C.Lf || c === C.Cr || c === C.Tab;
-}
-
-function skipWs(text: string, i: number): number {
-  const n = text.length;
-  while (i < n && isWs(text.charCodeAt(i))) i++;
-  return i;
-}
-
-/** The end of the string starting at i (after its closing quote), or -1-position of the error. */
-function skipString(text: string, i: number): number {
-  const n = text.length;
-  PLAIN_RUN.lastIndex = i + 1;
-  PLAIN_RUN.test(text);
-  i = PLAIN_RUN.lastIndex;
-  for (;;) {
-    if (i >= n) return -1 - i;
-    const c = text.charCodeAt(i);
-    if (c === C.Quote) return i + 1;
-    if (c !== C.Backslash) return -1 - i; // a control character
-    ESCAPE_RUN.lastIndex = i;
-    if (!ESCAPE_RUN.test(text)) return -1 - i; // a bad escape
-    i = ESCAPE_RUN.lastIndex;
-  }
-}
-
-function isDigit(c: number): boolean {
-  return c >= C.Zero && c <= C.Nine;
-}
-
-/** The end of the number starting at i, or -1-position of the error: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? */
-function skipNumber(text: string, i: number): number {
-  if (text.charCodeAt(i) === C.Minus) i++;
-  let c = text.charCodeAt(i);
-  if (c === C.Zero) i++;
-  else if (isDigit(c)) while (isDigit(text.charCodeAt(i))) i++;
-  else return -1 - i;
-  if (text.charCodeAt(i) === C.Dot) {
-    i++;
-    if (!isDigit(text.charCodeAt(i))) return -1 - i;
-    while (isDigit(text.charCodeAt(i))) i++;
-  }
-  c = text.charCodeAt(i);
-  if (c === C.LowerE || c === C.UpperE) {
-    i++;
-    c = text.charCodeAt(i);
-    if (c === C.Plus || c === C.Minus) i++;
-    if (!isDigit(text.charCodeAt(i))) return -1 - i;
-    while (isDigit(text.charCodeAt(i))) i++;
-  }
-  return i;
-}
-
-/** A key's text: sliced when it has no escape, else decoded by JSON.parse (a short string). */
-function keyAt(text: string, start: number, end: number): string {
-  const raw = text.slice(start + 1, end - 1);
-  return raw.includes('\\') ? (JSON.parse(text.slice(start, end)) as string) : raw;
-}
-
-/** Could this key be a refused one? Only lengths 9 and 11, or an escaped key, need decoding. */
-function mayBeForbidden(text: string, start: number, end: number): boolean {
-  const length = end - start - 2;
-  if (length === 9 || length === 11) return FORBIDDEN_KEYS.has(text.slice(start + 1, end - 1));
-  // An escaped letter takes 6 characters: an escaped refused key has at least 14.
-  return length >= 14 && hasEscape(text, start + 1, end - 1) && FORBIDDEN_KEYS.has(keyAt(text, start, end));
-}
-
-/** Is there a backslash in [from, to)? (Not indexOf: a miss would search the rest of the body.) */
-function hasEscape(text: string, from: number, to: number): boolean {
-  for (let j = from; j < to; j++) if (text.charCodeAt(j) === C.Backslash) return true;
-  return false;
-}
-
-/** The array index a key names, as V8 orders them (0 to 2^32-2), or -1. */
-function arrayIndex(key: string): number {
-  if (key.length === 0 || key.length > 10) return -1;
-  if (!/^(?:0|[1-9][0-9]*)$/.test(key)) return -1;
-  const n = Number(key);
-  return n <= 4294967294 ? n : -1;
-}
-
 /**
  * Scans a whole body. Iterative (a 4 MiB body nests 2,000,000 deep): typed stacks hold, for each
  * open container, its kind (1 array, 2 object, +4 once it holds a refused key) and where it opened.
  */
 export function scanJson(text: string): Scanned {
-  let scan = new Scan(text, false);
+  let scan = new Scan(text, FIRST_LOG_LIMIT);
   const error = scan.run();
-  if (error !== undefined) return reparse(text, error);
-  if (scan.forbidden) {
-    // Again, keeping the containers that hold no refused key (so JSON.parse need not build them).
-    scan = new Scan(text, true);
+  if (error === undefined && !scan.forbidden) return scan.result();
+  if (scan.skippable.full) {
+    // Refused, after too many ranges to log on the way: again, logging them all.
+    scan = new Scan(text, Number.POSITIVE_INFINITY);
     scan.run();
   }
-  return scan.result();
+  return error === undefined ? scan.result() : { kind: 'reparse', text: reparse(text, error, scan.skippable) };
 }
+
+/**
+ * Ranges the first scan logs (about 600 KB): past that many, a refused body is scanned again to
+ * log them all. Logging every range of a valid body of a million small arrays ([1],[1],...) cost it
+ * 20 to 60 ms, its memory collected by the collector's threads; a body nested 2,000,000 deep logs
+ * a few (see LOGGED_CLOSES).
+ */
+const FIRST_LOG_LIMIT = 1 << 16;
+
+/**
+ * Closing brackets in a run whose ranges are logged: the last ERROR_MARGIN + 1. An earlier one
+ * ends inside one of them that ends ERROR_MARGIN characters before any syntax error, which lies at
+ * or after the run's end (logging all 2,000,000 of a valid body's nested arrays cost it 30 to 70 ms).
+ */
+const LOGGED_CLOSES = ERROR_MARGIN + 1;
+
+/** Root member strings this long are found by their quotes and built at once (rootString). */
+const LONG_STRING = 4096;
+
+/**
+ * The stack of open containers, shared by every scan (one runs at a time; nothing keeps it after):
+ * typed arrays of their own for each small body cost more than reading it (200,000 small bodies:
+ * 0.6 s before the scan had them, 2.2 s after).
+ */
+const KEPT_STACK = 1 << 16;
+const stack = { kinds: new Uint8Array(256), starts: new Int32Array(256) };
+/** Scratch for closedRun: (depth, end) pairs, outermost first. */
+const LOGGED = new Int32Array(2 * (ERROR_MARGIN + 2));
+
+/**
+ * The stack's kinds hold, above the kind (1 array, 2 object) and the refused-key bit (4), how many
+ * more commas of the container skip the try of a run (ARRAY_RUN, MEMBER_RUN) after one that failed.
+ */
+const SKIPPED_TRY = 8;
+const SKIPPED_TRIES = 15;
 
 class Scan {
   private readonly n: number;
-  /** The open containers: kind (+4 when it holds a refused key), and where each opened. */
-  private readonly kinds: Uint8Array;
-  private readonly starts: Int32Array;
   /**
-   * Maximal complete containers holding no refused key (a stack: inner ones give way to outer),
-   * kept only on a second pass (`collect`), once the first found a refused key.
+   * The open containers: kind (+4 when it holds a refused key), and where each opened. Grown as the
+   * nesting deepens: a malformed body may open one container a character.
    */
-  private readonly cleanStarts: Int32Array | undefined;
-  private readonly cleanEnds: Int32Array | undefined;
-  private clean = 0;
+  private kinds = stack.kinds;
+  private starts = stack.starts;
   forbidden = false;
+  /** Set when member() read the value of the member too (rootScalars): it answered where it ends. */
+  private valueRead = false;
+  /**
+   * Complete containers and runs of simple array items: what JSON.parse may skip after a syntax
+   * error (those ending ERROR_MARGIN characters before it, see reparse) or when handed a refused
+   * key (those holding none).
+   */
+  readonly skippable: SkippableRanges;
   /** The members of a root object: where each key and each value start. */
   private readonly rootObject: boolean;
-  private readonly keyStarts: number[] = [];
-  private readonly keyEnds: number[] = [];
-  private readonly valueStarts: number[] = [];
-  private readonly valueEnds: number[] = [];
+  private readonly members = new RootMembers();
 
   constructor(
     private readonly text: string,
-    private readonly collect: boolean,
+    logLimit: number,
   ) {
+    this.skippable = new SkippableRanges(logLimit);
     this.n = text.length;
-    // Each open container takes at least one character, its closing one another.
-    const most = (this.n >> 1) + 2;
-    this.kinds = new Uint8Array(most);
-    this.starts = new Int32Array(most);
-    this.cleanStarts = collect ? new Int32Array(most) : undefined;
-    this.cleanEnds = collect ? new Int32Array(most) : undefined;
     this.rootObject = text.charCodeAt(skipWs(text, 0)) === C.OpenBrace;
+    this.members.textLength = this.n;
   }
 
-  /** Reads `"key" :` at `at` in the object open at `depth`: where its value starts, or -1-error. */
+  /**
+   * Reads `"key" :` at `at` in the object open at `depth`: where its value starts, or -1-error. A
+   * root object's members with scalar values are read on in one loop (rootScalars).
+   */
   private member(at: number, depth: number): number {
+    if (depth === 1 && this.rootObject) {
+      const j = this.rootKey(at);
+      return j < 0 ? j : this.rootScalars(j);
+    }
     const text = this.text;
-    const root = depth === 1 && this.rootObject;
-    // Members of inner objects with simple values are skipped in runs (a root object's are recorded).
-    if (!root) at = skipRuns(MEMBER_RUN, text, at);
+    // Members of inner objects with simple values are skipped in runs (a root object's are recorded);
+    // not tried for the next SKIPPED_TRIES members after a try that skipped none (as arrays, below).
+    const kind = this.kinds[depth - 1]!;
+    if (kind >= SKIPPED_TRY) this.kinds[depth - 1] = kind - SKIPPED_TRY;
+    else {
+      const from = at;
+      at = skipRuns(MEMBER_RUN, text, at);
+      if (at === from) this.kinds[depth - 1] = kind | (SKIPPED_TRY * SKIPPED_TRIES);
+    }
     if (text.charCodeAt(at) !== C.Quote) return -1 - at;
     const end = skipString(text, at);
     if (end < 0) return end;
@@ -303,64 +169,187 @@ class Scan {
       this.forbidden = true;
       this.kinds[depth - 1]! |= 4;
     }
-    let j = skipWs(text, end);
-    if (text.charCodeAt(j) !== C.Colon) return -1 - j;
-    j = skipWs(text, j + 1);
-    if (root) {
-      this.keyStarts.push(at);
-      this.keyEnds.push(end);
-      this.valueStarts.push(j);
-    }
-    return j;
+    return this.colon(end);
   }
 
-  /** On the second pass: the container open at `depth` closes at `end`. */
-  private closed(depth: number, end: number): void {
-    if (this.kinds[depth]! & 4) {
-      if (depth > 0) this.kinds[depth - 1]! |= 4;
+  /** Past `:` and the whitespace around it from `at`, or -1-error. */
+  private colon(at: number): number {
+    const text = this.text;
+    const j = skipWs(text, at);
+    if (text.charCodeAt(j) !== C.Colon) return -1 - j;
+    return skipWs(text, j + 1);
+  }
+
+  /** member() of the root object: its key recorded (members). */
+  private rootKey(at: number): number {
+    const text = this.text;
+    if (text.charCodeAt(at) !== C.Quote) return -1 - at;
+    const end = this.members.readKey(text, at);
+    if (end < 0) return end;
+    if (mayBeForbidden(text, at, end)) {
+      this.forbidden = true;
+      this.kinds[0]! |= 4;
+    }
+    return this.colon(end);
+  }
+
+  /**
+   * From the value of a root member at `at`: the members after it, read here while their values are
+   * scalars followed by a comma (the scan's loop, a turn per value and per comma, cost a body of
+   * 466,000 unknown fields about 40 ms more). Answers where the first value left to the scan
+   * starts (a container, the last member's value, or a broken one), or -1-error.
+   */
+  private rootScalars(at: number): number {
+    const text = this.text;
+    for (;;) {
+      const c = text.charCodeAt(at);
+      const end = c === C.Quote ? this.rootString(at) : scalarEnd(text, at, c);
+      if (end < 0) return at;
+      let j = end;
+      if (text.charCodeAt(j) !== C.Comma) {
+        j = skipWs(text, j);
+        if (text.charCodeAt(j) !== C.Comma) {
+          // The last member (or a broken text): the scan goes on after its value, not reading it again.
+          this.valueRead = true;
+          return end;
+        }
+      }
+      const next = this.rootKey(skipWs(text, j + 1));
+      if (next < 0) return next;
+      at = next;
+    }
+  }
+
+  /**
+   * The end of the root member's string value at `at`, or -1 when it is broken (the scan then
+   * reads it again, to find where). A long one is found by looking for quotes (native code) and
+   * checked by JSON.parse, which builds it for the route (members.strings): the regex that reads a
+   * string a character at a time cost a 4 MiB query about 18 ms, JSON.parse of it 7.
+   */
+  private rootString(at: number): number {
+    const text = this.text;
+    const end = quotedEnd(text, at);
+    if (end < 0) return -1;
+    if (end - at < LONG_STRING) return Math.max(-1, skipString(text, at));
+    let value: unknown;
+    try {
+      value = JSON.parse(text.slice(at, end));
+    } catch {
+      return -1;
+    }
+    this.members.keepString(value as string);
+    return end;
+  }
+
+  /**
+   * A run of closing brackets closed the containers open at depths [depth, runDepth), the last one
+   * (at `depth`) ending at `end`: logs the last LOGGED_CLOSES of them, and the outermost one holding
+   * no refused key if it is older (it alone can stand in for a refused key: the inner ones lie in
+   * it). Their starts are still on the stack (nothing opened since); their ends are found by
+   * walking back over the brackets and whitespace of the run.
+   */
+  private closedRun(runDepth: number, depth: number, end: number): void {
+    if (runDepth === depth || this.skippable.full) return;
+    const { text, kinds, starts } = this;
+    // A refused key marks every container around it (here, not at each close: 2,000,000 of them).
+    if (this.forbidden) for (let d = runDepth - 1; d > 0 && d >= depth; d--) if (kinds[d]! & 4) kinds[d - 1]! |= 4;
+    if (runDepth === depth + 1) {
+      this.skippable.add(starts[depth]!, end, (kinds[depth]! & 4) !== 0);
       return;
     }
-    this.cleanRange(this.starts[depth]!, end);
+    const logged = LOGGED;
+    let count = 0;
+    let cleanFound = false;
+    for (let d = depth; d < runDepth; d++) {
+      const refused = (kinds[d]! & 4) !== 0;
+      const last = d - depth < LOGGED_CLOSES;
+      if (last || (!refused && !cleanFound)) {
+        logged[count++] = d;
+        logged[count++] = end;
+      }
+      if (!refused) cleanFound = true;
+      if ((!last && cleanFound) || d + 1 === runDepth) break;
+      // The bracket closing the next inner container: the last one before this one's.
+      let j = end - 2;
+      while (isWs(text.charCodeAt(j))) j--;
+      end = j + 1;
+    }
+    // Innermost first: ends increase.
+    for (let k = count - 2; k >= 0; k -= 2) {
+      const d = logged[k]!;
+      this.skippable.add(starts[d]!, logged[k + 1]!, (kinds[d]! & 4) !== 0);
+    }
   }
 
-  /** [start, end) holds no refused key: it replaces the ranges it holds on the clean stack. */
-  private cleanRange(start: number, end: number): void {
-    const cleanStarts = this.cleanStarts!;
-    let top = this.clean;
-    while (top > 0 && cleanStarts[top - 1]! >= start) top--;
-    cleanStarts[top] = start;
-    this.cleanEnds![top] = end;
-    this.clean = top + 1;
+  /**
+   * Past the runs of array items that need no stack from `at`. Each run's items (no refused key in
+   * them) are logged as one range (its last comma left out): a range per run, not one for all of
+   * them, so that an error right after a million items finds all but the last run's in the log.
+   */
+  private arrayRuns(at: number): number {
+    const text = this.text;
+    ARRAY_RUN.lastIndex = at;
+    while (ARRAY_RUN.test(text)) {
+      const end = ARRAY_RUN.lastIndex;
+      this.skippable.add(at, lastItemEnd(text, end), false);
+      at = end;
+      ARRAY_RUN.lastIndex = end;
+    }
+    return at;
+  }
+
+  /**
+   * A deeper stack: four times, and past 65,536 at once to half the text's length (a valid text
+   * nests no deeper; growing by steps to 2,000,000 cost a body nested that deep 5 to 10 ms of
+   * copies), then to the whole (a malformed one can).
+   */
+  private deeper(): void {
+    const half = (this.n >> 1) + 2;
+    const length =
+      this.kinds.length >= half
+        ? this.n + 2
+        : this.kinds.length >= 1 << 16
+          ? half
+          : Math.min(this.kinds.length * 4, half);
+    const kinds = new Uint8Array(length);
+    const starts = new Int32Array(length);
+    kinds.set(this.kinds);
+    starts.set(this.starts);
+    this.kinds = kinds;
+    this.starts = starts;
+    // Kept for the next body unless it is large (a body nested 2,000,000 deep takes 10 MB).
+    if (length <= KEPT_STACK) {
+      stack.kinds = kinds;
+      stack.starts = starts;
+    }
   }
 
   /** The syntax error at i, or undefined when the text is valid. */
   run(): number | undefined {
-    const { text, n, kinds, starts, collect } = this;
+    const { text, n } = this;
+    let { kinds, starts } = this;
     let depth = 0;
     let i = skipWs(text, 0);
     // Set when i is on the bracket closing a container opened empty.
     let emptyClose = false;
     scan: for (;;) {
-      // A value at i.
-      if (i >= n) return i;
-      let c = text.charCodeAt(i);
-      if (depth > 0 && (kinds[depth - 1]! & 3) === 1) {
-        // Array items that need no stack, skipped in runs; the one that ends the run is read below.
-        if (mayRun(text, i, c)) {
-          const from = i;
-          i = skipRuns(ARRAY_RUN, text, i);
-          // The second pass keeps the run's items, all clean, as one stand-in (its last comma left out).
-          if (collect && i > from) this.cleanRange(from, lastItemEnd(text, i));
-        }
-        c = text.charCodeAt(i);
-      }
-      if (c === C.OpenBracket) {
-        // A run of brackets opening nested arrays (a hostile body nests 2,000,000 deep).
-        do {
-          kinds[depth] = 1;
-          starts[depth++] = i++;
+      // A value at i, or one member() read, that ended at i.
+      let c = 0;
+      if (this.valueRead) this.valueRead = false;
+      else if (i >= n) return i;
+      else if ((c = text.charCodeAt(i)) === C.OpenBracket) {
+        // A run of brackets opening nested arrays (a hostile body nests 2,000,000 deep): opened by
+        // openArrays over the stack as it is (arrays fixed for the loop: a loop that could swap
+        // them cost a body nested 2,000,000 deep 10 to 15% more), again over a deeper one if full.
+        for (;;) {
+          const opened = openArrays(text, i, depth, kinds, starts);
+          i += opened;
+          depth += opened;
           c = text.charCodeAt(i);
-        } while (c === C.OpenBracket);
+          if (c !== C.OpenBracket) break;
+          this.deeper();
+          ({ kinds, starts } = this);
+        }
         if (isWs(c)) {
           i = skipWs(text, i);
           c = text.charCodeAt(i);
@@ -368,6 +357,10 @@ class Scan {
         if (c !== C.CloseBracket) continue;
         emptyClose = true; // closed below like any other
       } else if (c === C.OpenBrace) {
+        if (depth === kinds.length) {
+          this.deeper();
+          ({ kinds, starts } = this);
+        }
         kinds[depth] = 2;
         starts[depth++] = i;
         i = skipWs(text, i + 1);
@@ -388,37 +381,55 @@ class Scan {
       else if (text.startsWith('null', i)) i += 4;
       else return i;
 
-      // After a value ends at i (or i is on the bracket closing an empty container).
+      // After a value ends at i (or i is on the bracket closing an empty container). The containers
+      // this loop closes, a run of closing brackets, are logged when the run ends (closedRun).
+      const kindsNow = kinds;
+      const runDepth = depth;
+      let runEnd = i;
       for (;;) {
         if (depth === 0) {
+          this.closedRun(runDepth, depth, runEnd);
           i = skipWs(text, i);
           return i < n ? i : undefined;
         }
-        const kind = kinds[depth - 1]! & 3;
+        const kind = kindsNow[depth - 1]! & 3;
         const close = kind === 1 ? C.CloseBracket : C.CloseBrace;
         if (emptyClose) {
           emptyClose = false;
         } else {
           // The value just ended at i.
-          if (depth === 1 && this.rootObject) this.valueEnds.push(i);
           c = text.charCodeAt(i);
           if (isWs(c)) {
             i = skipWs(text, i);
             c = text.charCodeAt(i);
           }
           if (c === C.Comma) {
+            this.closedRun(runDepth, depth, runEnd);
             i = skipWs(text, i + 1);
             if (kind === 2) {
               i = this.member(i, depth);
               if (i < 0) return -1 - i;
+            } else if (kindsNow[depth - 1]! >= SKIPPED_TRY) {
+              kindsNow[depth - 1]! -= SKIPPED_TRY;
+            } else {
+              // Array items that need no stack, skipped in runs; the one that ends the run is read
+              // as any value. Tried after a comma only (a run needs one), and after a try that
+              // skipped nothing, not for the next SKIPPED_TRIES commas: a failed try cost about
+              // 60 ns, as much as reading the item (a 4 MiB array of [[[1]]] would pay 30 ms).
+              const from = i;
+              i = this.arrayRuns(i);
+              if (i === from) kindsNow[depth - 1]! |= SKIPPED_TRY * SKIPPED_TRIES;
             }
             continue scan;
           }
-          if (c !== close) return i;
+          if (c !== close) {
+            this.closedRun(runDepth, depth, runEnd);
+            return i;
+          }
         }
         depth--;
         i++;
-        if (collect) this.closed(depth, i);
+        runEnd = i;
       }
     }
   }
@@ -427,309 +438,38 @@ class Scan {
   result(): Scanned {
     const text = this.text;
     if (this.forbidden) {
-      const { cleanStarts, cleanEnds, clean } = this;
-      if (!cleanStarts || !cleanEnds) throw new Error('a refused key: scan again, collecting');
-      const cheap = replaced(
-        text,
-        cleanStarts.subarray(0, clean),
-        cleanEnds.subarray(0, clean),
-        Number.POSITIVE_INFINITY,
-      );
-      return { kind: 'reparse', text: cheap };
+      const { starts, ends } = this.skippable.maximal(Number.POSITIVE_INFINITY, true);
+      return { kind: 'reparse', text: replaced(text, starts, ends, Number.POSITIVE_INFINITY) };
     }
     if (!this.rootObject) return { kind: 'value', value: build(text, skipWs(text, 0), 0) };
-    return { kind: 'object', object: objectOf(text, this.keyStarts, this.keyEnds, this.valueStarts, this.valueEnds) };
+    let end = text.length;
+    while (isWs(text.charCodeAt(end - 1))) end--;
+    this.members.end = end - 1;
+    return { kind: 'object', object: objectOf(text, this.members) };
   }
-}
-
-/** Where the last item of a run ends: before the whitespace, comma and whitespace that end the run at i. */
-function lastItemEnd(text: string, i: number): number {
-  while (isWs(text.charCodeAt(i - 1))) i--;
-  i--; // the comma
-  while (isWs(text.charCodeAt(i - 1))) i--;
-  return i;
-}
-
-/** Could an array item at i start a run: a scalar, or an empty container. */
-function mayRun(text: string, i: number, c: number): boolean {
-  if (c === C.OpenBracket) return text.charCodeAt(skipWs(text, i + 1)) === C.CloseBracket;
-  if (c === C.OpenBrace) return text.charCodeAt(skipWs(text, i + 1)) === C.CloseBrace;
-  return true;
-}
-
-/** FNV-1a over UTF-16 units: of a key's raw text (no escape), or of a decoded key. */
-function hashOf(text: string, from: number, to: number): number {
-  let h = 0x811c9dc5;
-  for (let k = from; k < to; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
-  return h >>> 0;
 }
 
 /**
- * The members in JSON.parse's order: array-index keys ascending, then the others as first sent; a
- * repeated key keeps its first place and its last value. De-duplicated in a hash table over the
- * keys' text, without a string per key (a Map of 200,000 key strings cost 40 to 90 ms here).
+ * Opens the nested arrays whose brackets start at i, on the stack from `depth` up to its length:
+ * how many.
  */
-function objectOf(
-  text: string,
-  keyStarts: number[],
-  keyEnds: number[],
-  valueStarts: number[],
-  valueEnds: number[],
-): ScannedObject {
-  const m = keyStarts.length;
-  // A key's text: raw between its quotes, or decoded (by member) when it holds an escape.
-  let decoded: Map<number, string> | undefined;
-  for (let k = 0; k < m; k++) {
-    if (hasEscape(text, keyStarts[k]! + 1, keyEnds[k]! - 1)) {
-      decoded ??= new Map();
-      decoded.set(k, JSON.parse(text.slice(keyStarts[k]!, keyEnds[k]!)) as string);
-    }
-  }
-  const keyText = (k: number) => decoded?.get(k) ?? text.slice(keyStarts[k]! + 1, keyEnds[k]! - 1);
-  let size = 16;
-  while (size < m * 2) size <<= 1;
-  const table = new Int32Array(size).fill(-1); // slot -> the first member of its key
-  const lastOf = new Int32Array(m); // first member of a key -> its last member
-  const first = new Uint8Array(m); // 1 for the first member of each key
-  let distinct = 0;
-  for (let k = 0; k < m; k++) {
-    const from = keyStarts[k]! + 1;
-    const to = keyEnds[k]! - 1;
-    const own = decoded?.get(k);
-    let slot = (own === undefined ? hashOf(text, from, to) : hashOf(own, 0, own.length)) & (size - 1);
-    for (;;) {
-      const at = table[slot]!;
-      if (at === -1) {
-        table[slot] = k;
-        lastOf[k] = k;
-        first[k] = 1;
-        distinct++;
-        break;
-      }
-      if (
-        decoded === undefined
-          ? sameText(text, keyStarts[at]! + 1, keyEnds[at]! - 1, from, to)
-          : keyText(at) === keyText(k)
-      ) {
-        lastOf[at] = k;
-        break;
-      }
-      slot = (slot + 1) & (size - 1);
-    }
-  }
-  // Array-index keys come first, ascending (V8 keeps them as elements), then the others in order.
-  const indexed: Array<[number, number]> = [];
-  for (let k = 0; k < m; k++) {
-    if (!first[k]) continue;
-    const from = keyStarts[k]! + 1;
-    const maybe = decoded?.has(k) || (keyEnds[k]! - 1 - from <= 10 && isDigit(text.charCodeAt(from)));
-    const index = maybe ? arrayIndex(keyText(k)) : -1;
-    if (index !== -1) indexed.push([index, k]);
-  }
-  const keysAt = new Int32Array(distinct);
-  const keysEnd = new Int32Array(distinct);
-  const valuesAt = new Int32Array(distinct);
-  const valuesEnd = new Int32Array(distinct);
-  let placedDecoded: Map<number, string> | undefined;
-  let out = 0;
-  const place = (k: number) => {
-    const own = decoded?.get(k);
-    if (own !== undefined) (placedDecoded ??= new Map()).set(out, own);
-    keysAt[out] = keyStarts[k]!;
-    keysEnd[out] = keyEnds[k]!;
-    valuesAt[out] = valueStarts[lastOf[k]!]!;
-    valuesEnd[out++] = valueEnds[lastOf[k]!]!;
-  };
-  if (indexed.length > 0) {
-    indexed.sort((a, b) => a[0] - b[0]);
-    for (const [, k] of indexed) {
-      place(k);
-      first[k] = 0;
-    }
-  }
-  for (let k = 0; k < m; k++) if (first[k]) place(k);
-  return new ScannedObject(text, keysAt, keysEnd, valuesAt, valuesEnd, placedDecoded);
-}
-
-function sameText(text: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
-  const length = aEnd - a;
-  if (length !== bEnd - b) return false;
-  for (let k = 0; k < length; k++) if (text.charCodeAt(a + k) !== text.charCodeAt(b + k)) return false;
-  return true;
-}
-
-/**
- * A syntax error near `error`: the text with every container complete ERROR_MARGIN characters
- * before it replaced, so JSON.parse reaches the same error (same position, same quoted context)
- * without building them. A second pass over the valid prefix: brackets, skipping strings.
- */
-function reparse(text: string, error: number): Scanned {
-  const limit = error - ERROR_MARGIN;
-  const open: number[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
-  let i = 0;
-  while (i < limit) {
-    const c = text.charCodeAt(i);
-    if (c === C.Quote) {
-      const end = skipString(text, i);
-      if (end < 0) break;
-      i = end;
-      continue;
-    }
-    if (c === C.OpenBracket || c === C.OpenBrace) open.push(i);
-    else if ((c === C.CloseBracket || c === C.CloseBrace) && open.length > 0) {
-      const start = open.pop()!;
-      if (i + 1 <= limit) {
-        while (starts.length > 0 && starts[starts.length - 1]! > start) {
-          starts.pop();
-          ends.pop();
-        }
-        starts.push(start);
-        ends.push(i + 1);
-      }
-    }
+function openArrays(text: string, i: number, depth: number, kinds: Uint8Array, starts: Int32Array): number {
+  const from = i;
+  const room = kinds.length - depth;
+  while (i - from < room && text.charCodeAt(i) === C.OpenBracket) {
+    kinds[depth + i - from] = 1;
+    starts[depth + i - from] = i;
     i++;
   }
-  return { kind: 'reparse', text: replaced(text, starts, ends, limit) };
+  return i - from;
 }
 
-/**
- * The text with each [starts[k], ends[k]) ending by `limit` replaced by `0` and spaces (line
- * breaks kept), in a buffer of UTF-16 units: a million `{}` stand-ins before a refused key cost
- * one typed-array write each, where slicing and joining cost three strings each.
- */
-function replaced(text: string, starts: ArrayLike<number>, ends: ArrayLike<number>, limit: number): string {
-  const n = text.length;
-  let units: Uint16Array | undefined;
-  const lineBreak = /[\n\r]/g;
-  let nextBreak = -1; // the first line break at or after the last range's start, or n
-  for (let k = 0; k < starts.length; k++) {
-    const start = starts[k]!;
-    let end = ends[k]!;
-    if (end > limit) continue;
-    // Neighbours in one array (only a comma between them) become one stand-in: JSON.parse then
-    // builds one `0` where a million `{}` stood (no answer reads how many items an array had).
-    while (k + 1 < starts.length && ends[k + 1]! <= limit && onlyComma(text, end, starts[k + 1]!)) end = ends[++k]!;
-    if (!units) {
-      units = new Uint16Array(n);
-      for (let i = 0; i < n; i++) units[i] = text.charCodeAt(i);
-    }
-    if (nextBreak < start) {
-      lineBreak.lastIndex = start;
-      nextBreak = lineBreak.exec(text)?.index ?? n;
-    }
-    units[start] = 48; // 0
-    if (nextBreak >= end) {
-      if (end - start === 2) units[start + 1] = 32;
-      else units.fill(32, start + 1, end);
-    } else {
-      for (let i = start + 1; i < end; i++) if (units[i] !== 10 && units[i] !== 13) units[i] = 32;
-    }
-  }
-  if (!units) return text;
-  return Buffer.from(units.buffer, units.byteOffset, units.byteLength).toString('utf16le');
-}
-
-/** Is text[from, to) one comma between whitespace? */
-function onlyComma(text: string, from: number, to: number): boolean {
-  let commas = 0;
-  for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i);
-    if (c === C.Comma) commas++;
-    else if (!isWs(c)) return false;
-  }
-  return commas === 1;
-}
-
-/** Skips the (valid) container at i: brackets counted, strings skipped. */
-function skipContainer(text: string, i: number): number {
-  let depth = 0;
-  for (;;) {
-    const c = text.charCodeAt(i);
-    if (c === C.Quote) {
-      i = skipString(text, i);
-      continue;
-    }
-    if (c === C.OpenBracket || c === C.OpenBrace) depth++;
-    else if (c === C.CloseBracket || c === C.CloseBrace) {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-    i++;
-  }
-}
-
-/** Where the value build() last read ends (a result object per item cost 150 ms for 1,400,000 items). */
-let builtEnd = 0;
-
-/**
- * The (valid) value at i; where it ends is left in builtEnd. `level` 0 is the body, 1 a field's
- * value, 2 its items or inner fields: containers at level 2 or deeper are the frozen stand-ins.
- */
-function build(text: string, i: number, level: number): unknown {
-  const c = text.charCodeAt(i);
-  if (c === C.Quote) {
-    builtEnd = skipString(text, i);
-    // A new string, as JSON.parse makes: a slice would keep the whole body alive in the store.
-    return JSON.parse(text.slice(i, builtEnd)) as string;
-  }
-  if (c === C.Minus || isDigit(c)) {
-    builtEnd = skipNumber(text, i);
-    return Number(text.slice(i, builtEnd));
-  }
-  if (c === 116 /* t */) {
-    builtEnd = i + 4;
-    return true;
-  }
-  if (c === 102 /* f */) {
-    builtEnd = i + 5;
-    return false;
-  }
-  if (c === 110 /* n */) {
-    builtEnd = i + 4;
-    return null;
-  }
-  if (level >= 2) {
-    builtEnd = skipContainer(text, i);
-    return c === C.OpenBracket ? DEEP_ARRAY : DEEP_OBJECT;
-  }
-  if (c === C.OpenBracket) {
-    const out: unknown[] = [];
-    i = skipWs(text, i + 1);
-    if (text.charCodeAt(i) !== C.CloseBracket) {
-      const deep = level + 1 >= 2;
-      for (;;) {
-        const d = text.charCodeAt(i);
-        if (deep && d === C.OpenBrace && text.charCodeAt(i + 1) === C.CloseBrace) {
-          // An empty object where a scalar belongs (1,400,000 of them fill 4 MiB): its stand-in.
-          out.push(DEEP_OBJECT);
-          builtEnd = i + 2;
-        } else {
-          out.push(build(text, i, level + 1));
-        }
-        i = skipWs(text, builtEnd);
-        if (text.charCodeAt(i) === C.CloseBracket) break;
-        i = skipWs(text, i + 1); // the comma
-      }
-    }
-    builtEnd = i + 1;
-    return out;
-  }
-  // An object: assigned in order, so V8 orders and de-duplicates its keys as JSON.parse does.
-  const out: Record<string, unknown> = {};
-  i = skipWs(text, i + 1);
-  if (text.charCodeAt(i) !== C.CloseBrace) {
-    for (;;) {
-      const keyEnd = skipString(text, i);
-      const name = keyAt(text, i, keyEnd);
-      i = skipWs(text, skipWs(text, keyEnd) + 1); // past the colon
-      out[name] = build(text, i, level + 1);
-      i = skipWs(text, builtEnd);
-      if (text.charCodeAt(i) === C.CloseBrace) break;
-      i = skipWs(text, i + 1);
-    }
-  }
-  builtEnd = i + 1;
-  return out;
+/** The end of the scalar (number, string, literal) at i, whose first unit is c, or -1 if there is none or it is broken. */
+function scalarEnd(text: string, i: number, c: number): number {
+  if (c === C.Quote) return Math.max(-1, skipString(text, i));
+  if (c === C.Minus || isDigit(c)) return Math.max(-1, skipNumber(text, i));
+  if (c === 116 /* t */) return text.startsWith('true', i) ? i + 4 : -1;
+  if (c === 102 /* f */) return text.startsWith('false', i) ? i + 5 : -1;
+  if (c === 110 /* n */) return text.startsWith('null', i) ? i + 4 : -1;
+  return -1;
 }
