@@ -74,12 +74,24 @@ export async function runFaultMatrix(
     });
     const rows: MatrixRow[] = [];
     const byPlan: MatrixRow[] = [];
-    const rowOf = (i: number, outcomes: readonly CheckOutcome[], ms: number): MatrixRow => {
+    // A file of the row that failed to load or whose hooks threw is named in a survivor's reason.
+    const rowOf = (
+      i: number,
+      outcomes: readonly CheckOutcome[],
+      ms: number,
+      errors: readonly string[] = [],
+    ): MatrixRow => {
       const { fault, targets } = plans[i]!;
       const got = verdicts(outcomes, rules);
+      const withErrors = (id: string) =>
+        errors.length > 0 && got.get(id) !== 'fail' ? `; errors in the row's files: ${errors.join('; ')}` : '';
       return {
         fault,
-        rules: targets.map((id) => ({ id, verdict: got.get(id) ?? 'error', reason: reasonOf(outcomes, rules, id) })),
+        rules: targets.map((id) => ({
+          id,
+          verdict: got.get(id) ?? 'error',
+          reason: `${reasonOf(outcomes, rules, id)}${withErrors(id)}`,
+        })),
         killed: ['fail', 'warn'].includes(got.get(targets[0]!) ?? 'error'),
         alsoChanged: [...got]
           .filter(([id, v]) => !targets.includes(id) && cleanVerdicts.get(id) !== v)
@@ -90,7 +102,7 @@ export async function runFaultMatrix(
     };
     const results = await runRows(vitest, collector, plans, (i, result) => {
       if (result.outcomes.length === 0) return; // run again below
-      rows.push((byPlan[i] = rowOf(i, result.outcomes, result.ms)));
+      rows.push((byPlan[i] = rowOf(i, result.outcomes, result.ms, result.errors)));
       options.onRow?.(byPlan[i], rows.length, plans.length);
     });
     for (const [i, result] of results.entries()) {
