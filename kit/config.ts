@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { flagProblem } from '../spec/did-you-mean.js';
 import { loadProfileArgument, type Profile, ProfileError } from '../spec/profile.js';
@@ -48,6 +49,8 @@ export interface KitConfig {
   readonly maxDurationMs?: number;
   /** `smoke`: only the checks marked for it (one cheap judgement per area); default `full`. */
   readonly tier: Tier;
+  /** Check workers against the embedded fake (--workers); unset: checkWorkers() decides. */
+  readonly workers?: number;
   /** At most this many notes created in the tokens' accounts (--max-notes); default: the tier's cap for a remote target. */
   readonly maxNotes?: number;
 }
@@ -74,6 +77,19 @@ ${environmentHelp(RUN_FLAGS)}
 
 /** The flags declared: what a mistyped flag is told it most likely meant. */
 const FLAG_NAMES = RUN_FLAGS.map((f) => f.name);
+
+/** Check workers at most: each has its own pair of users in the embedded fake. */
+export const MAX_WORKERS = 8;
+
+/**
+ * The run's check workers: one against a target or image (one client paces the requests and
+ * counts the budget); against the embedded fake --workers, else two where there are two cores
+ * (the fake answers in the run process while the workers check).
+ */
+export function checkWorkers(config: Pick<KitConfig, 'target' | 'image' | 'workers'>): number {
+  if (config.target !== undefined || config.image !== undefined) return 1;
+  return config.workers ?? Math.min(2, availableParallelism());
+}
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -131,6 +147,13 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
   const tier = pick('tier') ?? 'full';
   if (tier !== 'smoke' && tier !== 'full') throw new UsageError(`--tier must be smoke or full (got ${tier})`);
   const maxNotes = positive('max-notes', pick('max-notes'), true);
+  const workers = positive('workers', pick('workers'), true);
+  if (workers !== undefined && workers > MAX_WORKERS)
+    throw new UsageError(`--workers must be at most ${MAX_WORKERS} (got ${workers})`);
+  if (workers !== undefined && workers > 1 && (target || image))
+    throw new UsageError(
+      '--workers applies to the embedded fake: against a target or image one client paces the requests and counts the budget',
+    );
   const only = list('only')
     .map((s) => s.trim())
     .filter(Boolean);
@@ -165,6 +188,7 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
     ...optional('maxDurationMs', maxDurationMs),
     tier,
     ...optional('maxNotes', maxNotes),
+    ...optional('workers', workers),
     fakeFaults: list('fake-fault').filter(Boolean),
   };
   checkReportPaths(config.outputs);

@@ -92,6 +92,16 @@ export const RUN_FLAGS = [
     ],
   },
   {
+    name: 'workers',
+    value: 'N',
+    env: ['NOTES_WORKERS'],
+    group: 'Run',
+    help: [
+      'check workers against the embedded fake, each with its own pair of test users (default: 2, 1 on',
+      'a one-core machine; at most 8). A target or image always gets one: one client paces its requests',
+    ],
+  },
+  {
     name: 'fake-profile',
     value: 'P',
     env: ['NOTES_FAKE_PROFILE'],

@@ -16,7 +16,8 @@ import { specFile } from '../spec/paths.js';
 import { loadRules, selectedByOnly } from '../spec/rules.js';
 import { UsageError } from '../spec/verdicts.js';
 import { kitVersion } from '../spec/version.js';
-import { type KitConfig, readKitConfig } from './config.js';
+import { ChecksEndedMarker } from './checks-ended.js';
+import { checkWorkers, type KitConfig, readKitConfig } from './config.js';
 import type { KitContext } from './core/context.js';
 import { unmetNeedIn } from './core/needs.js';
 import { redactDeep } from './core/redact.js';
@@ -256,11 +257,29 @@ async function runChecks(
   const capPlan = ctx.createCaps ? announceCapPlan(config, ctx, inRun) : undefined;
   const files = config.only.length > 0 ? filesForOnly(declared, config.only) : [];
   if (interrupt.signal) return;
-  const vitest = await interrupt.createVitest(() => createVitest('test', checkRunOptions(collector, tierSequence())));
+  // Several workers only with a user pair each (the embedded fake's), else one; and one under a
+  // cap on creates, which the plan divides among the checks of one worker.
+  const workers = ctx.createCaps ? 1 : Math.min(checkWorkers(config), ctx.workerTokens?.length ?? 1);
+  const vitest = await interrupt.createVitest(() =>
+    createVitest(
+      'test',
+      checkRunOptions(collector, {
+        ...tierSequence(),
+        ...(workers > 1
+          ? { maxWorkers: workers, fileParallelism: true, reporters: [collector, new ChecksEndedMarker(ctx.runDir)] }
+          : {}),
+      }),
+    ),
+  );
   // Workers leave the signals sent to the whole process group to this process, which cancels
   // them and sweeps (kit/core/signals.ts says how).
   for (const project of vitest.projects)
-    project.provide('kit', { ...ctx, parentHandlesInterrupt: true, ...(capPlan ? { capPlan } : {}) });
+    project.provide('kit', {
+      ...ctx,
+      parentHandlesInterrupt: true,
+      ...(capPlan ? { capPlan } : {}),
+      ...(workers > 1 ? { workers } : {}),
+    });
   try {
     // Bounded too: a signal between the last check and vitest's own wind-down of the run (a pool
     // waiting on a worker the signal ended) must not hold the sweep and the exit for 60 s.

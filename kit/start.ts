@@ -71,7 +71,12 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
     maxResponseBytes: budgets.max_response_bytes,
     maxRetryAfterMs: budgets.max_rate_limit_wait_ms,
     ...deadline,
-    secrets: [config.token, config.secondaryToken, started.fixtures?.adminToken].filter((s): s is string => !!s),
+    secrets: [
+      config.token,
+      config.secondaryToken,
+      started.fixtures?.adminToken,
+      ...(started.workerTokens ?? []).flatMap((p) => [p.primary, p.secondary]),
+    ].filter((s): s is string => !!s),
     ...(config.outputs.har ? { recording: { prefix: 'run.', write: harWriter(runDir, 'run') } } : {}),
   });
   const ledger = new Ledger(runDir);
@@ -117,6 +122,7 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
       profile: started.profile,
       profileDeclared: started.declared,
       tokens: { primary: tokens.primary, ...(tokens.secondary ? { secondary: tokens.secondary } : {}) },
+      ...(started.workerTokens && started.workerTokens.length > 1 ? { workerTokens: started.workerTokens } : {}),
       ...(started.fixtures ? { fixtures: started.fixtures } : {}),
       budgets,
       clockToleranceMs: started.profile.clock_tolerance_ms ?? (started.embedded ? 2000 : 60_000),

@@ -2,7 +2,7 @@ import { createSchemaRegistry } from '../spec/schemas.js';
 import { Api } from './core/api.js';
 import { deletePending } from './core/cleanup.js';
 import type { TargetClient } from './core/client.js';
-import type { KitContext } from './core/context.js';
+import type { KitContext, UserPair } from './core/context.js';
 import type { FixturesClient } from './core/fixtures-client.js';
 import { Ledger, type LedgerEntry, pendingInJournal, uncertainInJournal } from './core/ledger.js';
 
@@ -16,14 +16,26 @@ export async function sweep(
   client: TargetClient,
   fixtures: FixturesClient | undefined,
 ): Promise<LedgerEntry[]> {
-  const ledger = new Ledger(ctx.runDir);
-  ledger.adopt(pendingInJournal(ctx.runDir));
   // Deletes only: no schema is compiled unless an answer is validated.
   const schemas = createSchemaRegistry(undefined, { compile: 'use' });
-  const api = new Api(client, ctx.profile, schemas, ledger, ctx.tokens.primary, 'primary', false);
-  const secondary = ctx.tokens.secondary ? api.as(ctx.tokens.secondary, 'secondary') : undefined;
-  await deletePending(ledger, { primary: api, secondary, fixtures });
+  // Each worker's users delete what they made (a worker's pair, or the run's own tokens).
+  const byPair = new Map<number, LedgerEntry[]>();
+  for (const entry of pendingInJournal(ctx.runDir))
+    byPair.set(entry.pair ?? 0, [...(byPair.get(entry.pair ?? 0) ?? []), entry]);
+  for (const [pair, entries] of byPair) {
+    const ledger = new Ledger(ctx.runDir, pair);
+    ledger.adopt(entries);
+    const tokens = tokensOf(ctx, pair);
+    const api = new Api(client, ctx.profile, schemas, ledger, tokens.primary, 'primary', false);
+    const secondary = tokens.secondary ? api.as(tokens.secondary, 'secondary') : undefined;
+    await deletePending(ledger, { primary: api, secondary, fixtures });
+  }
   return pendingInJournal(ctx.runDir);
+}
+
+/** The user pair a journal entry's owner names (LedgerEntry pair). */
+function tokensOf(ctx: KitContext, pair: number): UserPair {
+  return (pair > 0 ? ctx.workerTokens?.[pair] : undefined) ?? ctx.tokens;
 }
 
 /**
@@ -34,13 +46,14 @@ export async function sweep(
 export async function settleUncertain(ctx: KitContext, client: TargetClient): Promise<string[]> {
   const uncertain = uncertainInJournal(ctx.runDir);
   if (uncertain.length === 0) return [];
-  const ledger = new Ledger(ctx.runDir);
   // Deletes only, as in the sweep: compiling every schema up front cost half a second a run.
   const schemas = createSchemaRegistry(undefined, { compile: 'use' });
-  const api = new Api(client, ctx.profile, schemas, ledger, ctx.tokens.primary, 'primary', false);
   for (const entry of uncertain) {
     if (!entry.id || entry.kind === 'user' || entry.owner.startsWith('user:')) continue;
-    const as = entry.owner === 'secondary' && ctx.tokens.secondary ? api.as(ctx.tokens.secondary, 'secondary') : api;
+    const ledger = new Ledger(ctx.runDir, entry.pair ?? 0);
+    const tokens = tokensOf(ctx, entry.pair ?? 0);
+    const api = new Api(client, ctx.profile, schemas, ledger, tokens.primary, 'primary', false);
+    const as = entry.owner === 'secondary' && tokens.secondary ? api.as(tokens.secondary, 'secondary') : api;
     try {
       const x = entry.kind === 'note' ? await as.deleteNote(entry.id) : await as.deleteCollection(entry.id);
       if ((x.status >= 200 && x.status < 300) || x.status === 404) ledger.deleted(entry.kind, entry.id);

@@ -3,7 +3,8 @@ import type { Fake } from '../fake/index.js';
 import type { Profile } from '../spec/profile.js';
 import { UsageError } from '../spec/verdicts.js';
 import { assumedProfile } from './assumed-profile.js';
-import type { KitConfig } from './config.js';
+import { checkWorkers, type KitConfig } from './config.js';
+import type { UserPair } from './core/context.js';
 
 /** A target the run can speak to, however it was reached, and how to stop it afterwards. */
 export interface StartedTarget {
@@ -14,6 +15,8 @@ export interface StartedTarget {
   declared: boolean;
   fixtures?: { prefix: string; adminToken: string; offers: string[] };
   tokens: { primary?: string; secondary?: string };
+  /** The embedded fake's user pairs, one per check worker (the first is `tokens`). */
+  workerTokens?: UserPair[];
   stop(): Promise<void>;
 }
 
@@ -44,15 +47,16 @@ function remote(config: KitConfig): StartedTarget {
 async function startEmbeddedFake(config: KitConfig): Promise<StartedTarget> {
   const { createFake } = await import('../fake/index.js');
   const fakeProfile = config.fakeProfile ?? 'fake';
-  const primary = `tok_${randomBytes(12).toString('hex')}`;
-  const secondary = `tok_${randomBytes(12).toString('hex')}`;
+  const token = () => `tok_${randomBytes(12).toString('hex')}`;
+  const pairs = Array.from({ length: checkWorkers(config) }, () => ({ primary: token(), secondary: token() }));
+  const { primary, secondary } = pairs[0]!;
   const adminToken = `adm_${randomBytes(12).toString('hex')}`;
   let fake: Fake;
   try {
     fake = await createFake({
       profile: fakeProfile,
       faults: config.fakeFaults,
-      users: [primary, secondary],
+      users: pairs.flatMap((p) => [p.primary, p.secondary]),
       adminToken,
     });
   } catch (error) {
@@ -68,6 +72,7 @@ async function startEmbeddedFake(config: KitConfig): Promise<StartedTarget> {
     declared: true,
     ...fixturesOf(profile, adminToken),
     tokens: { primary, secondary },
+    workerTokens: pairs,
     stop: () => fake.close(),
   };
 }

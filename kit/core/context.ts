@@ -18,6 +18,12 @@ export interface Budgets {
   max_rate_limit_wait_ms: number;
 }
 
+/** The run's two test users: the main one and, if any, the second (isolation, permissions). */
+export interface UserPair {
+  readonly primary: string;
+  readonly secondary?: string;
+}
+
 /** What every worker knows about the run (passed with vitest's provide/inject; never written to disk). */
 export interface KitContext {
   readonly targetUrl: string;
@@ -28,7 +34,14 @@ export interface KitContext {
   readonly profile: Profile;
   /** Whether the profile was declared (a file, or the embedded fake's own) rather than assumed. */
   readonly profileDeclared: boolean;
-  readonly tokens: { readonly primary: string; readonly secondary?: string };
+  readonly tokens: UserPair;
+  /**
+   * The embedded fake's user pairs, one per check worker (the first is `tokens`): workers run check
+   * files side by side, each as its own users, so that none sees another's notes in its lists.
+   */
+  readonly workerTokens?: readonly UserPair[];
+  /** Check workers running files side by side (kit/vitest-run.ts); unset: one. */
+  readonly workers?: number;
   readonly fixtures?: { readonly prefix: string; readonly adminToken: string; readonly offers: readonly string[] };
   readonly budgets: Budgets;
   readonly clockToleranceMs: number;

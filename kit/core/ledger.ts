@@ -16,6 +16,11 @@ export interface LedgerEntry {
   owner: Owner;
   /** Put in the target's trash by the run: a 404 on its delete then does not mean it is gone. */
   trashed?: true;
+  /**
+   * Whose `primary` and `secondary` the owner names: the check worker's user pair (KitContext
+   * workerTokens), when it is not the run's first.
+   */
+  pair?: number;
 }
 
 /**
@@ -27,12 +32,16 @@ export class Ledger {
   private readonly path: string;
   private readonly mine = new Map<string, LedgerEntry>();
 
-  constructor(runDir: string) {
+  /** `pair`: the user pair of this process's tokens (0, the run's own, is not written). */
+  constructor(
+    runDir: string,
+    private readonly pair = 0,
+  ) {
     this.path = journalPath(runDir);
   }
 
   created(kind: ResourceKind, id: string, owner: Owner): void {
-    const entry: LedgerEntry = { op: 'created', kind, id, owner };
+    const entry: LedgerEntry = { op: 'created', kind, id, owner, ...(this.pair ? { pair: this.pair } : {}) };
     this.mine.set(`${kind}:${id}`, entry);
     appendFileSync(this.path, `${JSON.stringify(entry)}\n`);
   }
@@ -44,7 +53,8 @@ export class Ledger {
 
   /** A create the target may have made, though the kit could not read that it did (see LedgerEntry). */
   uncertain(kind: ResourceKind, id: string | undefined, owner: Owner): void {
-    appendFileSync(this.path, `${JSON.stringify({ op: 'uncertain', kind, id: id ?? '', owner })}\n`);
+    const entry = { op: 'uncertain', kind, id: id ?? '', owner, ...(this.pair ? { pair: this.pair } : {}) };
+    appendFileSync(this.path, `${JSON.stringify(entry)}\n`);
   }
 
   trashed(kind: ResourceKind, id: string): void {

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { QuotaInfo } from '../../spec/verdicts.js';
 
@@ -12,7 +12,11 @@ import type { QuotaInfo } from '../../spec/verdicts.js';
  *  - secrets-PID-THREAD: tokens a worker learned (fixture users'), one JSON string a line, for the final redaction;
  *  - requests-PID-THREAD-FILE-TIME.json: `{"requests": N}` a check file sent, for the report's count;
  *  - quota.json: the first spent quota a create met (quota.ts), for the report's exit 3;
- *  - har-NAME.jsonl: one process's recorded exchanges for --har, one HAR entry a line (har.ts).
+ *  - har-NAME.jsonl: one process's recorded exchanges for --har, one HAR entry a line (har.ts);
+ *  - oracle-PID-THREAD.json: with several check workers, what one worker's oracle judged so far
+ *    (suites/oracle/oracle.ts record()), rewritten as each of its files ends;
+ *  - checks-ended: written by the run command once every check file but the oracle's has ended, so
+ *    that the oracle's file, in whichever worker, judges the whole run.
  */
 const JOURNAL = 'ledger.jsonl';
 const WORKER = 'worker-';
@@ -20,6 +24,8 @@ const SECRETS = 'secrets-';
 const REQUESTS = 'requests-';
 const QUOTA = 'quota.json';
 const HAR = 'har-';
+const ORACLE = 'oracle-';
+const CHECKS_ENDED = 'checks-ended';
 const PRIVATE = { mode: 0o600 } as const;
 
 export function journalPath(runDir: string): string {
@@ -83,6 +89,29 @@ export function harPath(runDir: string, name: string): string {
 /** The lines of every process's --har file (a line may be cut short by a worker stopped mid-write). */
 export function harLines(runDir: string): string[] {
   return linesOf(runDir, HAR);
+}
+
+/** Replaces this worker's oracle record (written whole, then renamed: a reader never sees half of it). */
+export function writeOracleRecord(runDir: string, threadId: number, record: unknown): void {
+  const file = join(runDir, `${ORACLE}${process.pid}-${threadId}.json`);
+  writeFileSync(`${file}.tmp`, JSON.stringify(record), PRIVATE);
+  renameSync(`${file}.tmp`, file);
+}
+
+/** The oracle records of the other workers of the run. */
+export function otherOracleRecords(runDir: string, threadId: number): unknown[] {
+  const own = `${ORACLE}${process.pid}-${threadId}.json`;
+  return namesIn(runDir, ORACLE)
+    .filter((name) => name !== own && name.endsWith('.json'))
+    .map((name) => JSON.parse(readFileSync(join(runDir, name), 'utf8')) as unknown);
+}
+
+export function markChecksEnded(runDir: string): void {
+  writeFileSync(join(runDir, CHECKS_ENDED), '', PRIVATE);
+}
+
+export function checksEnded(runDir: string): boolean {
+  return existsSync(join(runDir, CHECKS_ENDED));
 }
 
 function namesIn(runDir: string, prefix: string): string[] {

@@ -8,7 +8,7 @@ import { FixturesClient } from '../../kit/core/fixtures-client.js';
 import { harWriter } from '../../kit/core/har.js';
 import { Ledger } from '../../kit/core/ledger.js';
 import { CreateGuard } from '../../kit/core/quota.js';
-import { secretsWriter, writeRequestCount } from '../../kit/core/run-folder.js';
+import { secretsWriter, writeOracleRecord, writeRequestCount } from '../../kit/core/run-folder.js';
 import { leaveSignalsToRunCommand, registerWorker, stopSignal } from '../../kit/core/signals.js';
 import { searchIndexLagMs, timestampPrecisionMs } from '../../kit/core/timing.js';
 import { selectedByOnly } from '../../spec/rules.js';
@@ -71,7 +71,11 @@ function createKit(ctx: KitContext): Kit {
   });
   // Compiled on use: a worker of the fault matrix runs one file and needs a few of the schemas.
   const schemas = createSchemaRegistry(undefined, { compile: 'use' });
-  const ledger = new Ledger(ctx.runDir);
+  // Which of the run's user pairs this worker's tokens are: what it creates is journaled under it.
+  const ledger = new Ledger(
+    ctx.runDir,
+    Math.max(0, ctx.workerTokens?.findIndex((p) => p.primary === ctx.tokens.primary) ?? 0),
+  );
   const guard = new CreateGuard(
     ctx.createCaps ?? { notes: Number.MAX_SAFE_INTEGER, collections: Number.MAX_SAFE_INTEGER },
     ctx.runDir,
@@ -172,6 +176,8 @@ export function useKit(): Kit {
     await deletePending(kit.ledger, { primary: kit.api, secondary: kit.secondary, fixtures: kit.fixtures });
     // Requests this file sent, for the report's count (files may run in several workers).
     writeRequestCount(kit.ctx.runDir, threadId, file, kit.client.sent - sentAtStart);
+    // With several workers, the oracle's file (in whichever worker) judges this one's answers too.
+    if ((kit.ctx.workers ?? 1) > 1) writeOracleRecord(kit.ctx.runDir, threadId, kit.oracle.record());
   });
   return kit;
 }

@@ -9,7 +9,20 @@ import type { KitContext } from '../../kit/core/context.js';
 let matrixRow: KitContext | undefined;
 
 export function runContext(): KitContext {
-  return matrixRow ?? inject('kit');
+  if (matrixRow) return matrixRow;
+  const ctx = inject('kit');
+  return (ctx.workers ?? 1) > 1 ? asWorker(ctx) : ctx;
+}
+
+/**
+ * With several check workers, each is its own pair of users (vitest numbers its workers from 1 in
+ * VITEST_POOL_ID): files running side by side never see each other's notes in a list.
+ */
+function asWorker(ctx: KitContext): KitContext {
+  const slot = Number(process.env.VITEST_POOL_ID ?? 1) - 1;
+  const pair = ctx.workerTokens?.[slot];
+  if (!pair) throw new Error(`no user pair for check worker ${slot + 1} of ${ctx.workers}`);
+  return { ...ctx, tokens: pair };
 }
 
 /**

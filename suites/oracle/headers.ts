@@ -29,6 +29,12 @@ export interface DeclaredRateLimitHeaders {
   readonly names?: readonly string[];
 }
 
+/** What a worker's answers showed of the header families, to pass between worker processes. */
+export interface RateLimitHeadersRecord {
+  readonly successes: ReadonlyArray<readonly [string, Exchange]>;
+  readonly carried: readonly string[];
+}
+
 export class RateLimitHeaders {
   /** A success of each operation of the rule, the first seen (the evidence if no answer carried a family). */
   private readonly successes = new Map<string, Exchange>();
@@ -53,6 +59,16 @@ export class RateLimitHeaders {
       () => `${o.method} ${o.path} (${o.op}, declared to carry them) answered without ${missing.join(', ')}`,
       o.x,
     );
+  }
+
+  /** What another worker's answers showed (its record()), as if seen here. */
+  absorb(other: RateLimitHeadersRecord): void {
+    for (const [op, x] of other.successes) if (!this.successes.has(op)) this.successes.set(op, x);
+    for (const prefix of other.carried) this.carried.add(prefix);
+  }
+
+  record(): RateLimitHeadersRecord {
+    return { successes: [...this.successes], carried: [...this.carried] };
   }
 
   /** At the end of the run: whether any answer carried each family, once the run has seen every operation of the rule. */

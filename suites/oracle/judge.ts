@@ -39,4 +39,24 @@ export class Judgements {
     this.findings.set(rule, list);
     return false;
   }
+
+  /** What another worker's oracle judged (its record()), counted as if judged here. */
+  absorb(other: JudgementsRecord): void {
+    for (const [rule, n] of other.judged) this.judged.set(rule, (this.judged.get(rule) ?? 0) + n);
+    for (const [rule, found] of other.findings) {
+      const list = this.findings.get(rule) ?? [];
+      list.push(...found.slice(0, Math.max(0, KEEP_PER_RULE - list.length)));
+      this.findings.set(rule, list);
+    }
+  }
+
+  record(): JudgementsRecord {
+    return { judged: [...this.judged], findings: [...this.findings] };
+  }
+}
+
+/** Judgements as data, to pass between worker processes (the run folder's oracle records). */
+export interface JudgementsRecord {
+  readonly judged: ReadonlyArray<readonly [string, number]>;
+  readonly findings: ReadonlyArray<readonly [string, Finding[]]>;
 }

@@ -6,11 +6,11 @@ import { listCollections, searchCollections } from './collection-pages.js';
 import { createCollection, deleteCollection, membership, updateCollection } from './collection-writes.js';
 import { conventions } from './conventions.js';
 import type { Env } from './env.js';
-import { type DeclaredRateLimitHeaders, RateLimitHeaders } from './headers.js';
+import { type DeclaredRateLimitHeaders, RateLimitHeaders, type RateLimitHeadersRecord } from './headers.js';
 import { judgeInput } from './input-judge.js';
 import { problemsOf } from './inputs.js';
 import { isolation } from './isolation.js';
-import { Judgements } from './judge.js';
+import { Judgements, type JudgementsRecord } from './judge.js';
 import { listNotes, relatedNotes, Snapshots, searchNotes } from './note-pages.js';
 import { createNote, lifecycle, setCreatedAt, updateNote } from './note-writes.js';
 import {
@@ -53,6 +53,13 @@ export interface OracleOptions {
  * stays silent where the document leaves a choice open: ranking, names and statuses of the
  * profile, results within the index lag, a membership change's effect on version and updated_at.
  */
+/** One worker's oracle as data (Oracle.record()). */
+export interface OracleRecord {
+  readonly judgements: JudgementsRecord;
+  readonly headers: RateLimitHeadersRecord;
+  readonly unanswered: number;
+}
+
 export class Oracle implements ExchangeObserver {
   readonly world = new World();
   readonly judgements: Judgements;
@@ -107,6 +114,9 @@ export class Oracle implements ExchangeObserver {
     }
   }
 
+  /** Some other worker's answers never reached this oracle (a worker lost): nothing reads as passed. */
+  partial = false;
+
   /** Requests of the run that got no answer (timeout, a dead target, a budget): the oracle did not see the run whole. */
   unansweredCount = 0;
 
@@ -141,6 +151,24 @@ export class Oracle implements ExchangeObserver {
         }
       for (const c of [...world.collections.values()]) if (c.owner === `user:${id}`) world.forgetCollection(c);
     }
+  }
+
+  /**
+   * What this oracle judged, as data: with several check workers each has its own oracle, and the
+   * one that reads the verdicts absorbs the others' records (the run folder passes them).
+   */
+  record(): OracleRecord {
+    return {
+      judgements: this.judgements.record(),
+      headers: this.headers.record(),
+      unanswered: this.unansweredCount,
+    };
+  }
+
+  absorb(other: OracleRecord): void {
+    this.judgements.absorb(other.judgements);
+    this.headers.absorb(other.headers);
+    this.unansweredCount += other.unanswered;
   }
 
   /** What only the whole run can show (the header families some answer carried): once, before the verdicts are read. */

@@ -235,6 +235,51 @@ describe('the oracle', () => {
     expect(findings(carried, 'headers.rate-limit.declared')).toHaveLength(0);
   });
 
+  it("absorbs another worker's record as if it had seen its answers (several check workers)", () => {
+    const oracleOf = () => new Oracle({ precisionMs: 1, lagMs: 0 });
+    const staleSearch = (oracle: Oracle) => {
+      created(oracle);
+      updated(oracle);
+      send(
+        oracle,
+        { op: 'searchNotes', method: 'POST', path: '/v2/notes/search', input: { query: {}, body: { query: 'alpha' } } },
+        200,
+        { results: [{ ...note(), updated_at: T1 }], total: 1, limit: 20, offset: 0, has_next_page: false },
+      );
+    };
+    // The other worker saw the stale title and every header family's operation but one.
+    const other = oracleOf();
+    staleSearch(other);
+    for (const op of ['getRelatedNotes', 'listNotes', 'listCollections', 'searchCollections', 'getNote']) {
+      const pending = other.sending({ op, actor: 'primary', ownToken: true, method: 'GET', path: '/v2/x', params: {} });
+      other.answered(pending, exchange('GET', '/v2/x', 200, op === 'getNote' ? note() : { results: [], total: 0 }));
+    }
+    const found = findings(other, 'notes.title.first-line');
+    expect(found.length).toBeGreaterThan(0);
+    // This worker saw one clean create; the verdicts are read here.
+    const reader = oracleOf();
+    created(reader);
+    const judgedHere = reader.judgements.judged.get('notes.title.first-line') ?? 0;
+    reader.absorb(JSON.parse(JSON.stringify(other.record())));
+    expect(findings(reader, 'notes.title.first-line').map((f) => f.message)).toEqual(found.map((f) => f.message));
+    expect(reader.judgements.judged.get('notes.title.first-line')).toBe(
+      judgedHere + other.judgements.judged.get('notes.title.first-line')!,
+    );
+    // The header families are judged over both workers' answers: seen whole only together.
+    reader.conclude();
+    expect(reader.judgements.judged.get('headers.rate-limit.families')).toBe(2);
+    expect(findings(reader, 'headers.rate-limit.families')).toHaveLength(2);
+    // A worker lost: nothing read as passed, and what was found stands.
+    expect(reader.partial).toBe(false);
+    expect(reader.unansweredCount).toBe(0);
+    const lost = oracleOf();
+    lost.unanswered(
+      lost.sending({ op: 'getNote', actor: 'primary', ownToken: true, method: 'GET', path: '/v2/x', params: {} }),
+    );
+    reader.absorb(lost.record());
+    expect(reader.unansweredCount).toBe(1);
+  });
+
   it('finds a success without request_id and a collection list lagging an update', () => {
     const oracle = new Oracle({ precisionMs: 1, lagMs: 0 });
     const coll = { id: COLL, title: 'C', description: null, created_at: T0, updated_at: T0 };
