@@ -163,8 +163,8 @@ export async function witness(): Promise<Witness> {
 }
 
 /** 429 forever asking for 59 s each time: under the kit's 60 s cap once, never again after it. */
-export const rateLimitingLong = () =>
-  http((_req, res) => json(res, 429, { error: 'rate_limited' }, { 'retry-after': '59' }));
+export const rateLimitingLong = (seconds = 59) =>
+  http((_req, res) => json(res, 429, { error: 'rate_limited' }, { 'retry-after': String(seconds) }));
 
 /**
  * The other form of a rate limit that never lifts: the first answer (the start-up probe) is a
