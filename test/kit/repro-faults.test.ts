@@ -113,9 +113,11 @@ describe('repro commands of failing checks', () => {
     const admin = 'repro-admin-token-0004';
     const options = { seed: 11, faults, users: [TOKENS.NOTES_TOKEN, TOKENS.NOTES_SECONDARY_TOKEN], adminToken: admin };
     // The target: a seeded in-process fake behind a server that records every request in order.
-    const original = await createFake({ ...options, listen: false });
+    // The original answers each request at the instant the log records, as the rebuilt fake will.
+    const originalClock = new ManualClock(Date.now());
+    const original = await createFake({ ...options, listen: false, clock: originalClock });
     const log: Recorded[] = [];
-    const front = await listen(original, log);
+    const front = await listen(original, log, originalClock);
     try {
       const json = join(scratch, 'stateful.json');
       await runKit(
@@ -224,9 +226,11 @@ describe('the evidence of a failing rule is the exchange that broke it', () => {
     const admin = 'repro-admin-token-0005';
     const faults = KINDS.map((k) => k.fault);
     const options = { seed: 12, faults, users: [TOKENS.NOTES_TOKEN, TOKENS.NOTES_SECONDARY_TOKEN], adminToken: admin };
-    const original = await createFake({ ...options, listen: false });
+    // The original answers each request at the instant the log records, as the rebuilt fake will.
+    const originalClock = new ManualClock(Date.now());
+    const original = await createFake({ ...options, listen: false, clock: originalClock });
     const log: Recorded[] = [];
-    const front = await listen(original, log);
+    const front = await listen(original, log, originalClock);
     try {
       const json = join(scratch, 'kinds.json');
       await runKit(
@@ -336,7 +340,11 @@ interface Recorded {
 }
 
 /** Serves an in-process fake over HTTP, keeping each request and its status in `log`. */
-async function listen(fake: Fake, log: Recorded[]): Promise<{ server: Server; url: string }> {
+/**
+ * Serves `fake` over HTTP and logs each exchange with the instant it was answered at: `clock`, the
+ * fake's, is set to it first (a backdate of "now" judged a millisecond later would replay refused).
+ */
+async function listen(fake: Fake, log: Recorded[], clock: ManualClock): Promise<{ server: Server; url: string }> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -346,6 +354,7 @@ async function listen(fake: Fake, log: Recorded[]): Promise<{ server: Server; ur
       );
       const body = Buffer.concat(chunks);
       const at = Date.now();
+      clock.set(at);
       const answer = fake.handle({
         method: req.method ?? 'GET',
         url: req.url ?? '/',
