@@ -2,8 +2,7 @@ import { assumedProfile } from '../kit/assumed-profile.js';
 import { profileProblem } from '../kit/config.js';
 import { diffBudgets } from '../kit/differential/budgets.js';
 import { formatResult } from '../kit/differential/format.js';
-import { type DiffTarget, runDifferential } from '../kit/differential/run.js';
-import { embeddedTarget } from '../kit/differential/target.js';
+import type { DiffTarget } from '../kit/differential/run.js';
 import { environmentHelp, flagOrEnv, flagsHelp, parseOptions } from '../kit/flags.js';
 import {
   type BuiltinProfileName,
@@ -77,6 +76,7 @@ export async function diffCommand(
     };
   } else {
     try {
+      const { embeddedTarget } = await import('../kit/differential/target.js');
       const embedded = await embeddedTarget({ ...(profileArg ? { profile: profileOf(profileArg) } : {}), faults });
       target = embedded;
       close = embedded.close;
@@ -96,6 +96,7 @@ export async function diffCommand(
   process.on('SIGINT', interrupt);
   process.on('SIGTERM', interrupt);
   try {
+    const { runDifferential } = await import('../kit/differential/run.js');
     const result = await runDifferential({
       target,
       ...diffBudgets(target, {

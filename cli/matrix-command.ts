@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { FAULT_NAMES, type FaultName } from '../fake/faults/catalogue.js';
 import { flagsHelp, parseOptions } from '../kit/flags.js';
-import { runFaultMatrix } from '../kit/matrix.js';
 import { checkReportPaths } from '../kit/report-paths.js';
 import { UsageError } from '../spec/verdicts.js';
 import { parseFlags } from './flags.js';
@@ -38,6 +37,8 @@ export async function matrixCommand(argv: string[]): Promise<number> {
     shard = { index: Number(m[1]) - 1, count: Number(m[2]) };
   }
   const started = performance.now();
+  // Loaded once the flags are good: a bad one is answered without vitest.
+  const { runFaultMatrix } = await import('../kit/matrix.js');
   const { rows } = await runFaultMatrix({
     faults: faults as FaultName[],
     ...(shard ? { shard } : {}),
