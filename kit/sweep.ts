@@ -1,4 +1,4 @@
-import { createSchemaRegistry } from '../spec/schemas.js';
+import { sharedSchemaRegistry } from '../spec/schemas.js';
 import { Api } from './core/api.js';
 import { deletePending } from './core/cleanup.js';
 import type { TargetClient } from './core/client.js';
@@ -17,7 +17,7 @@ export async function sweep(
   fixtures: FixturesClient | undefined,
 ): Promise<LedgerEntry[]> {
   // Deletes only: no schema is compiled unless an answer is validated.
-  const schemas = createSchemaRegistry(undefined, { compile: 'use' });
+  const schemas = sharedSchemaRegistry();
   // Each worker's users delete what they made (a worker's pair, or the run's own tokens).
   const byPair = new Map<number, LedgerEntry[]>();
   for (const entry of pendingInJournal(ctx.runDir))
@@ -47,7 +47,7 @@ export async function settleUncertain(ctx: KitContext, client: TargetClient): Pr
   const uncertain = uncertainInJournal(ctx.runDir);
   if (uncertain.length === 0) return [];
   // Deletes only, as in the sweep: compiling every schema up front cost half a second a run.
-  const schemas = createSchemaRegistry(undefined, { compile: 'use' });
+  const schemas = sharedSchemaRegistry();
   for (const entry of uncertain) {
     if (!entry.id || entry.kind === 'user' || entry.owner.startsWith('user:')) continue;
     const ledger = new Ledger(ctx.runDir, entry.pair ?? 0);

@@ -26,6 +26,18 @@ export interface SchemaRegistryOptions {
   compile?: 'start' | 'use';
 }
 
+let shared: SchemaRegistry | undefined;
+
+/**
+ * The process's registry of openapi.yaml's schemas, compiled on use and kept: a worker serves many
+ * runs (every row of the fault matrix) and the run command sweeps after each, and each would
+ * otherwise compile the schemas it uses again.
+ */
+export function sharedSchemaRegistry(): SchemaRegistry {
+  shared ??= createSchemaRegistry(undefined, { compile: 'use' });
+  return shared;
+}
+
 /** Compiles the component schemas of openapi.yaml in ajv strict mode (throws on any schema error). */
 export function createSchemaRegistry(
   doc: OpenApiDocument = loadOpenApi(),

@@ -236,7 +236,7 @@ export class TargetClient {
       Math.min(this.options.timeoutMs, this.deadlineAt === undefined ? Infinity : this.deadlineAt - Date.now()),
     );
     const stop = this.stop;
-    const signals = [AbortSignal.timeout(timeoutMs), ...(stop ? [stop] : [])];
+    const abort = abortOnTimeoutOrStop(timeoutMs, stop);
     let status: number;
     let responseHeaders: Record<string, string>;
     let bytes: Buffer;
@@ -246,7 +246,7 @@ export class TargetClient {
         method: opts.method as 'GET',
         headers,
         ...(body === undefined ? {} : { body }),
-        signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals),
+        signal: abort.signal,
       });
       status = response.statusCode;
       responseHeaders = flattenHeaders(response.headers);
@@ -262,6 +262,8 @@ export class TargetClient {
       if (this.options.recording)
         this.recordUnanswered(opts.method, url, headers, body, { seq, startedAt, started }, failure);
       throw failure;
+    } finally {
+      abort.done();
     }
     const text = bytes.toString('utf8');
     const exchange: Exchange = {
@@ -553,6 +555,30 @@ export function withoutLongListTails(text: string): string {
 }
 
 /** No HTTP answer at all, named by its cause (TargetUnavailable, so the breaker counts it). */
+/**
+ * One request's signal: aborted with a TimeoutError after `timeoutMs`, or with the stop signal's
+ * reason; done() clears both. (AbortSignal.timeout with AbortSignal.any cost three times as much a
+ * request, and left a 10 s timer behind each.)
+ */
+function abortOnTimeoutOrStop(timeoutMs: number, stop: AbortSignal | undefined): { signal: AbortSignal; done(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+    timeoutMs,
+  );
+  timer.unref(); // as AbortSignal.timeout's: a request in flight holds the process, not its timer
+  const onStop = () => controller.abort(stop?.reason);
+  if (stop?.aborted) onStop();
+  else stop?.addEventListener('abort', onStop, { once: true });
+  return {
+    signal: controller.signal,
+    done() {
+      clearTimeout(timer);
+      stop?.removeEventListener('abort', onStop);
+    },
+  };
+}
+
 function transportError(error: unknown, what: string, timeoutMs: number): KitError {
   if (error instanceof KitError) return error;
   const unavailable = (message: string) => new TargetUnavailable(message, 'no-answer');

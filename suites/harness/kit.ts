@@ -12,7 +12,7 @@ import { secretsWriter, writeOracleRecord, writeRequestCount } from '../../kit/c
 import { leaveSignalsToRunCommand, registerWorker, stopSignal } from '../../kit/core/signals.js';
 import { searchIndexLagMs, timestampPrecisionMs } from '../../kit/core/timing.js';
 import { selectedByOnly } from '../../spec/rules.js';
-import { createSchemaRegistry, type SchemaRegistry } from '../../spec/schemas.js';
+import { type SchemaRegistry, sharedSchemaRegistry } from '../../spec/schemas.js';
 import { Oracle } from '../oracle/oracle.js';
 import { IsolationReplay } from '../oracle/replay.js';
 import { DataFactory } from './data.js';
@@ -69,8 +69,8 @@ function createKit(ctx: KitContext): Kit {
         }
       : {}),
   });
-  // Compiled on use: a worker of the fault matrix runs one file and needs a few of the schemas.
-  const schemas = createSchemaRegistry(undefined, { compile: 'use' });
+  // Compiled on use and kept by the process: a worker of the fault matrix serves every row of its shard.
+  const schemas = sharedSchemaRegistry();
   // Which of the run's user pairs this worker's tokens are: what it creates is journaled under it.
   const ledger = new Ledger(
     ctx.runDir,
