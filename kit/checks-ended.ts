@@ -11,9 +11,11 @@ import { runsLate } from './tier.js';
 export class ChecksEndedMarker implements Reporter {
   private readonly pending = new Set<string>();
 
-  constructor(private readonly runDir: string) {}
+  /** `runDir`: the run's folder; a vitest instance that serves several runs sets each one's before it starts. */
+  constructor(public runDir: string) {}
 
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    this.pending.clear();
     for (const spec of specifications) if (!isOracleFile(spec.moduleId)) this.pending.add(spec.moduleId);
     if (this.pending.size === 0) markChecksEnded(this.runDir);
   }

@@ -3,7 +3,8 @@ import { FAULT_NAMES, FAULTS, type FaultName } from '../fake/faults/catalogue.js
 import { OutcomeCollector } from '../reporters/collector.js';
 import { buildReport, type Verdict } from '../reporters/report.js';
 import { loadRules } from '../spec/rules.js';
-import { readKitConfig } from './config.js';
+import { ChecksEndedMarker } from './checks-ended.js';
+import { checkWorkers, readKitConfig } from './config.js';
 import { startRun } from './start.js';
 import { runsLate } from './tier.js';
 import { checkRunOptions } from './vitest-run.js';
@@ -37,7 +38,17 @@ export async function runLeaveOneOut(
   const rules = loadRules();
   const levels = new Map(rules.map((r) => [r.id, r.level]));
   const collector = new OutcomeCollector();
-  const vitest = await createVitest('test', checkRunOptions(collector));
+  // As a run against the embedded fake: two workers, each as its own users, the oracle's file
+  // joining the other's findings (so that this measure proves that path too).
+  const workers = checkWorkers({});
+  const marker = new ChecksEndedMarker('');
+  const vitest = await createVitest(
+    'test',
+    checkRunOptions(
+      collector,
+      workers > 1 ? { maxWorkers: workers, fileParallelism: true, reporters: [collector, marker] } : {},
+    ),
+  );
   const rows: LeaveOneOutRow[] = [];
   try {
     // The oracle's file last, as in a run (kit/tier.ts).
@@ -48,7 +59,14 @@ export async function runLeaveOneOut(
       const off = [...FAULTS[fault].rules];
       const run = await startRun(readKitConfig(['--fake-fault', fault], {}));
       collector.outcomes.length = 0;
-      for (const project of vitest.projects) project.provide('kit', { ...run.context, switchedOff: off });
+      marker.runDir = run.context.runDir;
+      const pairs = run.context.workerTokens?.length ?? 1;
+      for (const project of vitest.projects)
+        project.provide('kit', {
+          ...run.context,
+          switchedOff: off,
+          ...(workers > 1 && pairs >= workers ? { workers } : {}),
+        });
       try {
         await vitest.runTestSpecifications(specs);
       } finally {
