@@ -167,7 +167,7 @@ export function profileSchema(): Record<string, unknown> {
 
 let validatorCache: ReturnType<ReturnType<typeof createAjv>['compile']> | undefined;
 function validator() {
-  validatorCache ??= createAjv({ verbose: true }).compile(profileSchema());
+  validatorCache ??= createAjv({ verbose: true, checkSchemas: false }).compile(profileSchema());
   return validatorCache;
 }
 
