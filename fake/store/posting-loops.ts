@@ -58,9 +58,15 @@ export function addBm25(
   return count;
 }
 
-/** Sets marks[seq] for every document of the postings. */
-export function markAll(pairs: Int32Array, length: number, marks: Uint8Array): void {
-  for (let i = 0; i < length; i += 2) marks[pairs[i]!] = 1;
+/** Sets marks[seq] for every document of the postings: answers how many were not set before. */
+export function markAll(pairs: Int32Array, length: number, marks: Uint8Array): number {
+  let marked = 0;
+  for (let i = 0; i < length; i += 2) {
+    const seq = pairs[i]!;
+    marked += 1 - marks[seq]!;
+    marks[seq] = 1;
+  }
+  return marked;
 }
 
 /**
@@ -84,6 +90,50 @@ export function addRelated(
     scores[seq]! += weight * (tf < 256 ? LOG_TF[tf]! : 1 + Math.log(tf));
   }
   return count;
+}
+
+/**
+ * addRelated when most documents are candidates: every document of the postings is scored, and
+ * the caller drops those that are not candidates when it takes the scores (their test here,
+ * unpredictable when a few in ten fail it, cost more than their sums: a subject holding every
+ * term, 88% of the documents candidates, 40 against 25 ms). A candidate's score is the same sum.
+ */
+export function addRelatedAll(
+  pairs: Int32Array,
+  length: number,
+  weight: number,
+  scores: Float64Array,
+  touched: Int32Array,
+  count: number,
+): number {
+  for (let i = 0; i < length; i += 2) {
+    const seq = pairs[i]!;
+    const tf = pairs[i + 1]!;
+    if (scores[seq] === 0) touched[count++] = seq;
+    scores[seq]! += weight * (tf < 256 ? LOG_TF[tf]! : 1 + Math.log(tf));
+  }
+  return count;
+}
+
+/** (1 + ln tf)^2 for small tf: the same double as w * w of LOG_TF. */
+const LOG_TF_SQUARED = LOG_TF.map((w) => w * w);
+
+/**
+ * addNorms after the caller zeroed the norms of the partition's documents: no stamp to read or
+ * write a posting. Each norm is the same sum, in the same order: a first share added to 0 is itself.
+ */
+export function addNormsZeroed(pairs: Int32Array, length: number, idf2: number, norms: Float64Array): void {
+  for (let i = 0; i < length; i += 2) {
+    const seq = pairs[i]!;
+    const tf = pairs[i + 1]!;
+    let w2: number;
+    if (tf < 256) w2 = LOG_TF_SQUARED[tf]!;
+    else {
+      const w = 1 + Math.log(tf);
+      w2 = w * w;
+    }
+    norms[seq]! += w2 * idf2;
+  }
 }
 
 /** One term's share of the squared norms: a norm stamped by an earlier pass starts again at this term. */

@@ -1,5 +1,16 @@
 import { CorpusView, Partition } from './corpus-view.js';
-import { addBm25, addNorms, addRelated, B, K1, logTf, markAll, PairsReader } from './posting-loops.js';
+import {
+  addBm25,
+  addNorms,
+  addNormsZeroed,
+  addRelated,
+  addRelatedAll,
+  B,
+  K1,
+  logTf,
+  markAll,
+  PairsReader,
+} from './posting-loops.js';
 import { findPosting, insertPosting, internalised, pairsOf, removePosting } from './postings.js';
 import { TermFilter } from './term-filter.js';
 import { TermTable } from './term-table.js';
@@ -230,11 +241,14 @@ export class SearchIndex {
     // Candidates first: only they are scored (a subject holding every term touched every document
     // for a dot product most of them then dropped). Each candidate sums the same terms in the same
     // order as before, so its score is the same double.
+    let candidates = 0;
     for (const [term] of strongest) {
       const list = view.ownPostings(term);
-      if (list) markAll(this.reader.pairs(list), list.length, marks);
+      if (list) candidates += markAll(this.reader.pairs(list), list.length, marks);
       if (!view.ownOnly) view.eachSharedPosting(term, (other) => void (marks[other] = 1));
     }
+    // Most documents candidates: every posting is summed, the others dropped by takeRelated.
+    const all = view.ownOnly && candidates * 2 >= view.documents;
     let count = 0;
     for (const [term, weight] of query) {
       // The subject's unit weight (weight x idf) times the candidate's idf: the candidate's own
@@ -242,7 +256,10 @@ export class SearchIndex {
       const idf = view.idf(term);
       const w = weight * idf * idf;
       const list = view.ownPostings(term);
-      if (list) count = addRelated(this.reader.pairs(list), list.length, w, scores, marks, touched, count);
+      if (list)
+        count = all
+          ? addRelatedAll(this.reader.pairs(list), list.length, w, scores, touched, count)
+          : addRelated(this.reader.pairs(list), list.length, w, scores, marks, touched, count);
       if (!view.ownOnly)
         view.eachSharedPosting(term, (other, tf) => {
           if (marks[other] === 0) return;
@@ -292,12 +309,19 @@ export class SearchIndex {
     const own = view.own;
     if (view.ownOnly) {
       if (own && own.normsGeneration !== own.generation) {
-        const { norms, stamps } = this;
+        const { norms, stamps, partitionOf } = this;
+        // A partition holding an eighth of the documents or more has its norms zeroed first (a
+        // look at each document's partition), and its postings add with no stamp to check; a
+        // smaller one stamps (the look would cost more than its postings).
+        const range = partitionOf.length;
+        const zeroed = own.documents * 8 >= range;
+        if (zeroed) for (let seq = 0; seq < range; seq++) if (partitionOf[seq] === own) norms[seq] = 0;
         const stamp = ++this.stamp;
         for (const list of own.postings.values()) {
           // The idf of the view, from the list's own length (its document frequency in this view).
           const idf = view.idfOf(list.length / 2);
-          addNorms(this.reader.pairs(list), list.length, idf * idf, norms, stamps, stamp);
+          if (zeroed) addNormsZeroed(this.reader.pairs(list), list.length, idf * idf, norms);
+          else addNorms(this.reader.pairs(list), list.length, idf * idf, norms, stamps, stamp);
         }
         own.normsGeneration = own.generation;
       }

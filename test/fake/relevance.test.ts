@@ -155,6 +155,88 @@ describe('related notes from the index', () => {
   });
 });
 
+describe('search from the index', () => {
+  // Documents of another owner sit among the caller's: they count in no statistic of the caller's.
+  it('scores exactly as BM25 says, after random adds, edits and removals', () => {
+    const words = Array.from({ length: 30 }, (_, i) => `w${i}`);
+    const text = fc
+      .array(fc.constantFrom(...words), { minLength: 1, maxLength: 30, size: 'max' })
+      .map((w) => w.join(' '));
+    const op = fc.record({
+      doc: fc.integer({ min: 0, max: 20 }),
+      text: fc.option(text, { nil: undefined }),
+      other: fc.constantFrom(false, false, false, true),
+    });
+    const query = fc.array(fc.constantFrom(...words, 'unknown'), { minLength: 1, maxLength: 40, size: 'max' });
+    fc.assert(
+      fc.property(
+        fc.array(op, { minLength: 1, maxLength: 60, size: 'max' }),
+        query,
+        fc.integer({ min: 1, max: 30 }),
+        (ops, q, k) => {
+          const docs = new Map<number, { owner: string; body: string }>();
+          const index = new SearchIndex((seq) => {
+            const doc = docs.get(seq);
+            return doc && { owner: doc.owner, title: '', body: doc.body };
+          });
+          for (const { doc, text: body, other } of ops) {
+            if (docs.has(doc)) {
+              index.remove(doc);
+              docs.delete(doc);
+            }
+            if (body !== undefined) {
+              docs.set(doc, { owner: other ? 'other' : 'caller', body });
+              index.add(doc);
+            }
+            const own = new Map([...docs].filter(([, d]) => d.owner === 'caller').map(([seq, d]) => [seq, d.body]));
+            const got = index.search(
+              index.view('caller'),
+              q,
+              k,
+              () => true,
+              (a, b) => a - b,
+            );
+            expect(got.map((h) => [h.seq, h.score])).toEqual(bm25ByRule(own, q, k));
+          }
+        },
+      ),
+      { numRuns: 100, seed: 23 },
+    );
+  });
+});
+
+/**
+ * BM25 written out plainly over the caller's documents: each distinct query term the corpus holds,
+ * in query order, adds idf x tf (K1 + 1) / (tf + K1 (1 - B + B length / average length)); the k
+ * best first, ties by seq. The same expressions as the index, so the same doubles.
+ */
+function bm25ByRule(corpus: Map<number, string>, query: string[], k: number): Array<[number, number]> {
+  const K1 = 1.2;
+  const B = 0.75;
+  const tfs = new Map([...corpus].map(([seq, body]) => [seq, termCounts(body)]));
+  const length = (seq: number) => [...tfs.get(seq)!.values()].reduce((a, b) => a + b, 0);
+  let total = 0;
+  for (const seq of corpus.keys()) total += length(seq);
+  const avg = total / Math.max(1, corpus.size);
+  const df = (t: string) => [...tfs.values()].filter((terms) => terms.has(t)).length;
+  const terms = [...new Set(query)].filter((t) => df(t) > 0);
+  const out: Array<[number, number]> = [];
+  for (const [seq, doc] of tfs) {
+    const factor = K1 * (1 - B + (B * length(seq)) / avg);
+    let score = 0;
+    let held = false;
+    for (const t of terms) {
+      const tf = doc.get(t);
+      if (tf === undefined) continue;
+      held = true;
+      const idf = Math.log(1 + (corpus.size - df(t) + 0.5) / (df(t) + 0.5));
+      score += idf * ((tf * (K1 + 1)) / (tf + factor));
+    }
+    if (held) out.push([seq, score]);
+  }
+  return out.sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, k);
+}
+
 describe('relevance statistics are per user', () => {
   const bobsNotes = [
     'garden plan\nseeds tomato basil garden soil',
