@@ -1,11 +1,13 @@
 import '../spec/check-meta.js';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createVitest, type Vitest } from 'vitest/node';
 import { packageRoot } from '../spec/paths.js';
 import { loadBuiltinProfile } from '../spec/profile.js';
 import { selectedByOnly } from '../spec/rules.js';
+import { userCacheDir } from '../spec/user-cache.js';
 import { REMOTE_BUDGETS } from './budgets.js';
 import type { KitContext } from './core/context.js';
 import type { Need } from './core/needs.js';
@@ -36,6 +38,15 @@ export interface CollectedChecks {
 export async function collectChecks(
   wrap: (create: () => Promise<Vitest>) => Promise<Vitest> = (create) => create(),
 ): Promise<CollectedChecks> {
+  const key = checkSourcesKey();
+  const known = remembered(key);
+  if (known) return known;
+  const collected = await collectAfresh(wrap);
+  if (collected.errors.length === 0) remember(key, collected);
+  return collected;
+}
+
+async function collectAfresh(wrap: (create: () => Promise<Vitest>) => Promise<Vitest>): Promise<CollectedChecks> {
   const runDir = mkdtempSync(join(tmpdir(), 'notes-conformance-collect-'));
   // `wrap`: a run passes its Interrupt's createVitest, so that vitest's own signal handlers (which
   // exit at once) come off and a signal while collecting still ends in the sweep.
@@ -76,6 +87,73 @@ export async function collectChecks(
   } finally {
     await vitest.close();
     rmSync(runDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Collecting imports every check file in a vitest worker: about 2 s, paid by every run that shows
+ * progress or takes --only. What it finds depends only on the sources the check files are made of
+ * (and on where they are), so it is kept by a hash of them: in the process, and on the machine in a
+ * directory of the user's own (spec/user-cache.ts). A file that failed to collect is not kept.
+ */
+const SOURCE_DIRS = ['suites', 'kit', 'spec', 'fake'];
+const SOURCE_FILE = /\.(ts|yaml|json)$/;
+/** Changes with the shape of DeclaredCheck. */
+const COLLECTED_FORMAT = 1;
+
+let inProcess: { key: string; checks: DeclaredCheck[] } | undefined;
+
+export function checkSourcesKey(root = packageRoot): string {
+  const hash = createHash('sha256').update(`${COLLECTED_FORMAT}\0${root}\0`);
+  for (const file of ['package.json', 'package-lock.json', 'vitest.config.ts'])
+    hash.update(`${file}\0${readIfThere(join(root, file))}\0`);
+  for (const dir of SOURCE_DIRS) {
+    let names: string[];
+    try {
+      names = (readdirSync(join(root, dir), { recursive: true }) as string[]).filter((n) => SOURCE_FILE.test(n)).sort();
+    } catch {
+      continue;
+    }
+    for (const name of names) hash.update(`${dir}/${name}\0${readIfThere(join(root, dir, name))}\0`);
+  }
+  return hash.digest('hex');
+}
+
+function readIfThere(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function remembered(key: string): CollectedChecks | undefined {
+  if (inProcess?.key === key) return { checks: inProcess.checks.map((c) => ({ ...c })), errors: [] };
+  const dir = userCacheDir('collected-checks');
+  if (!dir) return undefined;
+  try {
+    const checks = JSON.parse(readFileSync(join(dir, `${key}.json`), 'utf8')) as DeclaredCheck[];
+    if (!Array.isArray(checks) || checks.some((c) => typeof c?.file !== 'string' || !Array.isArray(c.rules)))
+      return undefined;
+    inProcess = { key, checks };
+    return { checks: checks.map((c) => ({ ...c })), errors: [] };
+  } catch {
+    return undefined; // not collected on this machine yet, or unreadable: collect again
+  }
+}
+
+function remember(key: string, collected: CollectedChecks): void {
+  inProcess = { key, checks: collected.checks.map((c) => ({ ...c })) };
+  const dir = userCacheDir('collected-checks');
+  if (!dir) return;
+  const file = join(dir, `${key}.json`);
+  try {
+    // Written whole, then renamed: a run reading at the same time sees all of it or nothing.
+    const partial = `${file}.${process.pid}.tmp`;
+    writeFileSync(partial, JSON.stringify(collected.checks));
+    renameSync(partial, file);
+  } catch {
+    // A cache only: the next run collects again.
   }
 }
 

@@ -1,5 +1,14 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type CollectedChecks, checkFilesByRule, collectChecks, filesForOnly } from '../../kit/coverage.js';
+import {
+  type CollectedChecks,
+  checkFilesByRule,
+  checkSourcesKey,
+  collectChecks,
+  filesForOnly,
+} from '../../kit/coverage.js';
 import { loadRules } from '../../spec/rules.js';
 
 /**
@@ -41,5 +50,34 @@ describe('rule coverage', () => {
     // A prefix selects whole areas; an id that is only a string prefix selects nothing.
     expect(filesForOnly(collected.checks, ['notes.update']).length).toBeGreaterThanOrEqual(files.length);
     expect(filesForOnly(collected.checks, ['notes.updat'])).toEqual([]);
+  });
+});
+
+describe('collected checks are kept by the sources they are made of', () => {
+  it('the key changes when a source under suites, kit, spec or fake changes, and with the package root', () => {
+    const root = mkdtempSync(join(tmpdir(), 'nc-collect-key-'));
+    try {
+      mkdirSync(join(root, 'suites', 'area'), { recursive: true });
+      mkdirSync(join(root, 'fake'), { recursive: true });
+      writeFileSync(join(root, 'suites', 'area', 'a.check.ts'), "check('a', { rules: ['notes.create.returns-note'] })");
+      writeFileSync(join(root, 'fake', 'f.ts'), 'export const x = 1;');
+      const first = checkSourcesKey(root);
+      expect(checkSourcesKey(root)).toBe(first);
+      writeFileSync(join(root, 'suites', 'area', 'a.check.ts'), "check('a', { rules: ['notes.create.id-unique'] })");
+      const second = checkSourcesKey(root);
+      expect(second).not.toBe(first);
+      writeFileSync(join(root, 'fake', 'f.ts'), 'export const x = 2;');
+      expect(checkSourcesKey(root)).not.toBe(second);
+      writeFileSync(join(root, 'README.md'), 'not a source');
+      expect(checkSourcesKey(root)).toBe(checkSourcesKey(root));
+      expect(checkSourcesKey(join(root, 'suites'))).not.toBe(checkSourcesKey(root));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('a second collection gives the same checks as the first', async () => {
+    const [a, b] = [await collectChecks(), await collectChecks()];
+    expect(b).toEqual(a);
   });
 });
