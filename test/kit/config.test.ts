@@ -1,8 +1,8 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readKitConfig } from '../../kit/config.js';
+import { checkWorkers, readKitConfig } from '../../kit/config.js';
 import { builtinProfilePath } from '../../spec/profile.js';
 import { UsageError } from '../../suites/harness/errors.js';
 
@@ -42,6 +42,22 @@ describe('kit configuration', () => {
     ];
     for (const [argv, env, message] of bad) expect(() => readKitConfig(argv, env), argv.join(' ')).toThrow(message);
     expect(() => readKitConfig(['--nope'], {})).toThrow(UsageError);
+  });
+
+  it('gives the embedded fake two check workers by default, --workers N up to 8, and a target or image one', () => {
+    expect(checkWorkers(readKitConfig([], {}))).toBe(Math.min(2, availableParallelism()));
+    expect(checkWorkers(readKitConfig(['--workers', '3'], {}))).toBe(3);
+    expect(checkWorkers(readKitConfig([], { NOTES_WORKERS: '1' }))).toBe(1);
+    expect(checkWorkers(readKitConfig(['--target', 'http://x'], { NOTES_TOKEN: 't' }))).toBe(1);
+    expect(checkWorkers(readKitConfig(['--target', 'http://x', '--workers', '1'], { NOTES_TOKEN: 't' }))).toBe(1);
+    for (const [argv, message] of [
+      [['--workers', '0'], /--workers must be a positive integer/],
+      [['--workers', '1.5'], /--workers must be a positive integer/],
+      [['--workers', '9'], /--workers must be at most 8/],
+      [['--target', 'http://x', '--workers', '2'], /--workers applies to the embedded fake/],
+      [['--image', 'y', '--workers', '2'], /--workers applies to the embedded fake/],
+    ] as const)
+      expect(() => readKitConfig([...argv], { NOTES_TOKEN: 't' }), argv.join(' ')).toThrow(message);
   });
 
   it('loads the profile and takes the fixture token from the variable it names', () => {

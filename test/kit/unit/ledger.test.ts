@@ -2,9 +2,12 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { REMOTE_BUDGETS } from '../../../kit/budgets.js';
 import { Api } from '../../../kit/core/api.js';
 import { TargetClient } from '../../../kit/core/client.js';
+import type { KitContext } from '../../../kit/core/context.js';
 import { Ledger, pendingInJournal } from '../../../kit/core/ledger.js';
+import { sweep } from '../../../kit/sweep.js';
 import { loadBuiltinProfile } from '../../../spec/profile.js';
 import type { SchemaRegistry } from '../../../spec/schemas.js';
 import { recordingServer } from './recording-server.js';
@@ -87,4 +90,57 @@ describe('cleanup ledger', () => {
       await server.close();
     }
   });
+
+  it("names the user pair of a check worker, and the final sweep deletes with that pair's tokens", async () => {
+    const server = await recordingServer(() => ({ status: 204 }));
+    const client = new TargetClient({ baseUrl: server.url, timeoutMs: 5000, requestBudget: 100, secrets: [] });
+    try {
+      new Ledger(dir).created('note', 'first-pair', 'primary');
+      const second = new Ledger(dir, 1);
+      second.created('note', 'second-pair', 'primary');
+      second.created('collection', 'second-pair-c', 'secondary');
+      expect(pendingInJournal(dir).map((e) => `${e.id}:${e.pair ?? 0}`)).toEqual([
+        'first-pair:0',
+        'second-pair:1',
+        'second-pair-c:1',
+      ]);
+      const ctx = {
+        ...sweepContext(dir),
+        tokens: { primary: 'p0', secondary: 's0' },
+        workerTokens: [
+          { primary: 'p0', secondary: 's0' },
+          { primary: 'p1', secondary: 's1' },
+        ],
+      };
+      expect(await sweep(ctx, client, undefined)).toEqual([]);
+      const sent = server.seen.map((s) => `${s.method} ${s.url.pathname} ${s.headers.authorization}`).sort();
+      expect(sent).toEqual([
+        'DELETE /v2/collections/second-pair-c Bearer s1',
+        'DELETE /v2/notes/first-pair Bearer p0',
+        'DELETE /v2/notes/second-pair Bearer p1',
+      ]);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
 });
+
+/** A run's context with nothing but what the sweep reads. */
+function sweepContext(runDir: string): KitContext {
+  return {
+    targetUrl: 'http://127.0.0.1:9',
+    targetLabel: 'sweep test',
+    embedded: true,
+    profile: loadBuiltinProfile('fake'),
+    profileDeclared: true,
+    tokens: { primary: 'p0' },
+    budgets: REMOTE_BUDGETS,
+    clockToleranceMs: 0,
+    strict: false,
+    seed: 0,
+    runId: 'sweep',
+    runDir,
+    only: [],
+  };
+}
