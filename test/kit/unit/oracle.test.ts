@@ -61,26 +61,31 @@ function updated(oracle: Oracle): void {
   );
 }
 
+/** A note created, updated, then found by a search whose item still has the title before the update. */
+function staleSearch(oracle: Oracle): void {
+  created(oracle);
+  updated(oracle);
+  send(
+    oracle,
+    { op: 'searchNotes', method: 'POST', path: '/v2/notes/search', input: { query: {}, body: { query: 'alpha' } } },
+    200,
+    {
+      results: [{ ...note(), updated_at: T1 }],
+      total: 1,
+      limit: 20,
+      offset: 0,
+      has_next_page: false,
+      snapshot_id: 's',
+    },
+  );
+}
+
 const findings = (oracle: Oracle, rule: string) => oracle.judgements.findings.get(rule) ?? [];
 
 describe('the oracle', () => {
   it('finds a search item whose title is stale after an update', () => {
     const oracle = new Oracle({ precisionMs: 1, lagMs: 0 });
-    created(oracle);
-    updated(oracle);
-    send(
-      oracle,
-      { op: 'searchNotes', method: 'POST', path: '/v2/notes/search', input: { query: {}, body: { query: 'alpha' } } },
-      200,
-      {
-        results: [{ ...note(), updated_at: T1 }],
-        total: 1,
-        limit: 20,
-        offset: 0,
-        has_next_page: false,
-        snapshot_id: 's',
-      },
-    );
+    staleSearch(oracle);
     expect(findings(oracle, 'notes.title.first-line')[0]?.message).toMatch(/title is "Alpha"/);
   });
 
@@ -237,16 +242,6 @@ describe('the oracle', () => {
 
   it("absorbs another worker's record as if it had seen its answers (several check workers)", () => {
     const oracleOf = () => new Oracle({ precisionMs: 1, lagMs: 0 });
-    const staleSearch = (oracle: Oracle) => {
-      created(oracle);
-      updated(oracle);
-      send(
-        oracle,
-        { op: 'searchNotes', method: 'POST', path: '/v2/notes/search', input: { query: {}, body: { query: 'alpha' } } },
-        200,
-        { results: [{ ...note(), updated_at: T1 }], total: 1, limit: 20, offset: 0, has_next_page: false },
-      );
-    };
     // The other worker saw the stale title and every header family's operation but one.
     const other = oracleOf();
     staleSearch(other);
