@@ -97,8 +97,8 @@ export const RUN_FLAGS = [
     env: ['NOTES_WORKERS'],
     group: 'Run',
     help: [
-      'check workers against the embedded fake, each with its own pair of test users (default: 2, 1 on',
-      'a one-core machine; at most 8). A target or image always gets one: one client paces its requests',
+      'check workers against the embedded fake, each with its own pair of test users: 1 or 2 (default 2,',
+      '1 on a one-core machine). A target or image always gets one: one client paces its requests',
     ],
   },
   {

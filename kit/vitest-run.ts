@@ -12,7 +12,8 @@ import { QuotaLastSequencer } from './tier.js';
  * the conformance project, one file at a time in one worker that keeps its modules. Against a
  * remote target one client then keeps pacing and budget for the run, and against the fake it is
  * several times faster than parallel isolated workers on a small machine (which re-import the
- * kit for every file). Vitest starts a new worker for every run of one instance (each row of the
+ * kit for every file). A run against the embedded fake asks for two such workers in `extra`
+ * (kit/run.ts, kit/leave-one-out.ts), each as its own users. Vitest starts a new worker for every run of one instance (each row of the
  * fault matrix), so what a worker prepares at start must be cheap: the spec files it reads are
  * parsed once per kit process (sharedParsedYaml) and schemas are compiled on use.
  */

@@ -554,7 +554,6 @@ export function withoutLongListTails(text: string): string {
   return parts.join('');
 }
 
-/** No HTTP answer at all, named by its cause (TargetUnavailable, so the breaker counts it). */
 /**
  * One request's signal: aborted with a TimeoutError after `timeoutMs`, or with the stop signal's
  * reason; done() clears both. (AbortSignal.timeout with AbortSignal.any cost three times as much a
@@ -579,6 +578,7 @@ function abortOnTimeoutOrStop(timeoutMs: number, stop: AbortSignal | undefined):
   };
 }
 
+/** No HTTP answer at all, named by its cause (TargetUnavailable, so the breaker counts it). */
 function transportError(error: unknown, what: string, timeoutMs: number): KitError {
   if (error instanceof KitError) return error;
   const unavailable = (message: string) => new TargetUnavailable(message, 'no-answer');

@@ -40,7 +40,7 @@ export interface KitContext {
    * files side by side, each as its own users, so that none sees another's notes in its lists.
    */
   readonly workerTokens?: readonly UserPair[];
-  /** Check workers running files side by side (kit/vitest-run.ts); unset: one. */
+  /** Check workers running files side by side (set by kit/run.ts and kit/leave-one-out.ts); unset: one. */
   readonly workers?: number;
   readonly fixtures?: { readonly prefix: string; readonly adminToken: string; readonly offers: readonly string[] };
   readonly budgets: Budgets;

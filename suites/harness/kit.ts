@@ -45,11 +45,13 @@ function createKit(ctx: KitContext): Kit {
   }
   const learned = secretsWriter(ctx.runDir, threadId);
   const secrets = [ctx.tokens.primary, ctx.tokens.secondary, ctx.fixtures?.adminToken].filter((s): s is string => !!s);
+  // The budget and the pace are the run's: with several workers each sends its share.
+  const workers = ctx.workers ?? 1;
   const client = new TargetClient({
     baseUrl: ctx.targetUrl,
     timeoutMs: ctx.budgets.request_timeout_ms,
-    requestBudget: ctx.budgets.request_budget,
-    ...(ctx.budgets.requests_per_second ? { requestsPerSecond: ctx.budgets.requests_per_second } : {}),
+    requestBudget: Math.max(1, Math.floor(ctx.budgets.request_budget / workers)),
+    ...(ctx.budgets.requests_per_second ? { requestsPerSecond: ctx.budgets.requests_per_second / workers } : {}),
     secrets,
     maxResponseBytes: ctx.budgets.max_response_bytes,
     maxRetryAfterMs: ctx.budgets.max_rate_limit_wait_ms,

@@ -109,10 +109,10 @@ export function conventions(env: Env, o: Observation): void {
     j.that(
       'conventions.request-id.unique',
       before === undefined,
-      () => `${what}: request_id ${JSON.stringify(body.request_id)} was already the answer's to ${before}`,
+      () => `${what}: request_id ${JSON.stringify(body.request_id)} was already the answer's to ${before?.what}`,
       o.x,
     );
-    if (before === undefined) env.requestIds.set(body.request_id, `${o.method} ${o.path}`);
+    if (before === undefined) env.requestIds.set(body.request_id, { what: `${o.method} ${o.path}`, x: o.ev });
   }
   const shape = SHAPE[op];
   if (shape) {

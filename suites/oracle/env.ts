@@ -1,4 +1,5 @@
 import type { World } from '../../kit/core/behaviour/state.js';
+import type { Exchange } from '../../kit/core/client.js';
 import type { ErrorBodyShape } from '../../spec/error-body.js';
 import type { RefusalKind } from '../../spec/profile.js';
 import type { Judgements } from './judge.js';
@@ -17,8 +18,8 @@ export interface Env {
   readonly statuses: Readonly<Partial<Record<RefusalKind, number>>>;
   /** The refusal body the profile declares (error_body), if any: only then is a refusal's body judged. */
   readonly errorBody?: ErrorBodyShape;
-  /** Every request_id a success of the run carried, with the request that got it (method and path). */
-  readonly requestIds: Map<string, string>;
+  /** Every request_id a success of the run carried, with the request that got it (method and path) and its answer. */
+  readonly requestIds: Map<string, { readonly what: string; readonly x: Exchange }>;
   /** The direction of list pages the profile declares (list_order), if any. */
   readonly listOrder?: 'newest_first' | 'oldest_first';
 }

@@ -40,6 +40,11 @@ export class Judgements {
     return false;
   }
 
+  /** A judgement of `rule` that held, where no answer is at hand (a comparison with another worker's record). */
+  held(rule: string): void {
+    this.judged.set(rule, (this.judged.get(rule) ?? 0) + 1);
+  }
+
   /** What another worker's oracle judged (its record()), counted as if judged here. */
   absorb(other: JudgementsRecord): void {
     for (const [rule, n] of other.judged) this.judged.set(rule, (this.judged.get(rule) ?? 0) + n);

@@ -46,20 +46,23 @@ export interface OracleOptions {
   rateLimitHeaders?: DeclaredRateLimitHeaders;
 }
 
+/** One worker's oracle as data (Oracle.record()). */
+export interface OracleRecord {
+  readonly judgements: JudgementsRecord;
+  readonly headers: RateLimitHeadersRecord;
+  readonly unanswered: number;
+  /** The request_ids its answers carried, each with the request that got it (method and path). */
+  readonly requestIds: ReadonlyArray<readonly [string, string]>;
+}
+
 /**
  * The run-wide response oracle: every exchange the API layer sends passes through it. It keeps the
  * shadow of what the run established (kit/core/behaviour/state.ts) and judges each answer against
  * everything known, under the rule each judgement belongs to. It never sends a request, and it
  * stays silent where the document leaves a choice open: ranking, names and statuses of the
  * profile, results within the index lag, a membership change's effect on version and updated_at.
+ * With several check workers each has one; the one that reads the verdicts absorbs the others'.
  */
-/** One worker's oracle as data (Oracle.record()). */
-export interface OracleRecord {
-  readonly judgements: JudgementsRecord;
-  readonly headers: RateLimitHeadersRecord;
-  readonly unanswered: number;
-}
-
 export class Oracle implements ExchangeObserver {
   readonly world = new World();
   readonly judgements: Judgements;
@@ -162,13 +165,33 @@ export class Oracle implements ExchangeObserver {
       judgements: this.judgements.record(),
       headers: this.headers.record(),
       unanswered: this.unansweredCount,
+      requestIds: [...this.env.requestIds].map(([id, seen]) => [id, seen.what] as const),
     };
   }
 
+  /**
+   * Another worker's record, as if its answers had passed here: its findings and counts, and its
+   * request_ids compared with this worker's (the rule is the whole run's: no two requests share
+   * one). A shared id is shown on this worker's answer, naming the other's request. Two workers at
+   * most (kit/config.ts MAX_WORKERS), so no id of one absorbed record meets another's.
+   */
   absorb(other: OracleRecord): void {
     this.judgements.absorb(other.judgements);
     this.headers.absorb(other.headers);
     this.unansweredCount += other.unanswered;
+    const rule = 'conventions.request-id.unique';
+    for (const [id, what] of other.requestIds) {
+      const mine = this.env.requestIds.get(id);
+      if (!mine) this.judgements.held(rule);
+      else
+        this.judgements.that(
+          rule,
+          false,
+          () =>
+            `${mine.what}: request_id ${JSON.stringify(id)} was also the answer's to ${what} (in the other check worker)`,
+          mine.x,
+        );
+    }
   }
 
   /** What only the whole run can show (the header families some answer carried): once, before the verdicts are read. */

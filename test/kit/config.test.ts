@@ -44,16 +44,17 @@ describe('kit configuration', () => {
     expect(() => readKitConfig(['--nope'], {})).toThrow(UsageError);
   });
 
-  it('gives the embedded fake two check workers by default, --workers N up to 8, and a target or image one', () => {
+  it('gives the embedded fake two check workers by default, --workers 1 or 2, and a target or image one', () => {
     expect(checkWorkers(readKitConfig([], {}))).toBe(Math.min(2, availableParallelism()));
-    expect(checkWorkers(readKitConfig(['--workers', '3'], {}))).toBe(3);
+    expect(checkWorkers(readKitConfig(['--workers', '2'], {}))).toBe(2);
     expect(checkWorkers(readKitConfig([], { NOTES_WORKERS: '1' }))).toBe(1);
     expect(checkWorkers(readKitConfig(['--target', 'http://x'], { NOTES_TOKEN: 't' }))).toBe(1);
     expect(checkWorkers(readKitConfig(['--target', 'http://x', '--workers', '1'], { NOTES_TOKEN: 't' }))).toBe(1);
+    expect(checkWorkers(readKitConfig(['--target', 'http://x'], { NOTES_TOKEN: 't', NOTES_WORKERS: '2' }))).toBe(1);
     for (const [argv, message] of [
       [['--workers', '0'], /--workers must be a positive integer/],
       [['--workers', '1.5'], /--workers must be a positive integer/],
-      [['--workers', '9'], /--workers must be at most 8/],
+      [['--workers', '3'], /--workers must be at most 2/],
       [['--target', 'http://x', '--workers', '2'], /--workers applies to the embedded fake/],
       [['--image', 'y', '--workers', '2'], /--workers applies to the embedded fake/],
     ] as const)

@@ -275,6 +275,30 @@ describe('the oracle', () => {
     expect(reader.unansweredCount).toBe(1);
   });
 
+  it("compares the request_ids of another worker's answers with this one's (no two requests of the run share one)", () => {
+    const worker = (requestId: string, path: string) => {
+      const oracle = new Oracle({ precisionMs: 1, lagMs: 0 });
+      send(oracle, { op: 'getNote', method: 'GET', path, params: { note_id: NOTE } }, 200, {
+        ...note(),
+        request_id: requestId,
+      });
+      return oracle;
+    };
+    const reader = worker('req-shared', `/v2/notes/${NOTE}`);
+    const rule = 'conventions.request-id.unique';
+    const judged = reader.judgements.judged.get(rule) ?? 0;
+    reader.absorb(JSON.parse(JSON.stringify(worker('req-other', `/v2/notes/${NOTE}?w=2`).record())));
+    expect(findings(reader, rule)).toEqual([]);
+    // The other worker's own judgement of its answer, and the comparison of its id with this one's.
+    expect(reader.judgements.judged.get(rule)).toBe(judged + 2);
+    reader.absorb(JSON.parse(JSON.stringify(worker('req-shared', `/v2/notes/${NOTE}?w=3`).record())));
+    const [found] = findings(reader, rule);
+    expect(found?.message).toMatch(
+      /request_id "req-shared" was also the answer's to GET \/v2\/notes\/\S+\?w=3 \(in the other check worker\)/,
+    );
+    expect(found?.x.path).toBe(`/v2/notes/${NOTE}`);
+  });
+
   it('finds a success without request_id and a collection list lagging an update', () => {
     const oracle = new Oracle({ precisionMs: 1, lagMs: 0 });
     const coll = { id: COLL, title: 'C', description: null, created_at: T0, updated_at: T0 };
