@@ -1,13 +1,13 @@
 import '../spec/check-meta.js';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createVitest, type Vitest } from 'vitest/node';
 import { packageRoot } from '../spec/paths.js';
 import { loadBuiltinProfile } from '../spec/profile.js';
 import { selectedByOnly } from '../spec/rules.js';
-import { userCacheDir } from '../spec/user-cache.js';
+import { keepCached, userCacheDir } from '../spec/user-cache.js';
 import { REMOTE_BUDGETS } from './budgets.js';
 import type { KitContext } from './core/context.js';
 import type { Need } from './core/needs.js';
@@ -146,15 +146,7 @@ function remember(key: string, collected: CollectedChecks): void {
   inProcess = { key, checks: collected.checks.map((c) => ({ ...c })) };
   const dir = userCacheDir('collected-checks');
   if (!dir) return;
-  const file = join(dir, `${key}.json`);
-  try {
-    // Written whole, then renamed: a run reading at the same time sees all of it or nothing.
-    const partial = `${file}.${process.pid}.tmp`;
-    writeFileSync(partial, JSON.stringify(collected.checks));
-    renameSync(partial, file);
-  } catch {
-    // A cache only: the next run collects again.
-  }
+  keepCached(join(dir, `${key}.json`), JSON.stringify(collected.checks));
 }
 
 /** The check files that declare each rule id. */

@@ -1,6 +1,7 @@
-import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 
 /**
  * A cache directory of this user's own (`notes-conformance/<name>` under $XDG_CACHE_HOME or
@@ -45,5 +46,20 @@ function defaultRoot(): string | undefined {
     return join(homedir(), '.cache');
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Writes a cached file whole, then renames it into place, so that a reader at the same time (another
+ * run, a worker) sees all of it or nothing. A cache only: a write that fails is left undone, and the
+ * next reader does the work again.
+ */
+export function keepCached(file: string, data: string | Uint8Array): void {
+  const partial = `${file}.${process.pid}-${threadId}.tmp`;
+  try {
+    writeFileSync(partial, data);
+    renameSync(partial, file);
+  } catch {
+    rmSync(partial, { force: true });
   }
 }

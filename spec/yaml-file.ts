@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { threadId } from 'node:worker_threads';
 import { parseDocument } from 'yaml';
-import { userCacheDir } from './user-cache.js';
+import { keepCached, userCacheDir } from './user-cache.js';
 
 /**
  * A directory private to one kit process and its vitest workers (kit/vitest-run.ts makes it)
@@ -89,15 +88,7 @@ export function keepParsedYamlIn(dir: string): void {
 }
 
 function keep(dir: string, name: string, value: unknown): void {
-  const cached = join(dir, name);
-  try {
-    // Written whole, then renamed: a worker reading at the same time sees all of it or nothing.
-    const partial = `${cached}.${process.pid}-${threadId}.tmp`;
-    writeFileSync(partial, serialize(value));
-    renameSync(partial, cached);
-  } catch {
-    // A cache only: without it the next reader parses again.
-  }
+  keepCached(join(dir, name), serialize(value));
 }
 
 export function parseYamlText(text: string, source: string): unknown {
