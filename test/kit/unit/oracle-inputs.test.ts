@@ -409,6 +409,15 @@ describe('the oracle on the order of list pages', () => {
   });
 });
 
+/**
+ * The timestamps of a create that sent none, as a server makes them: now, and updated_at the same
+ * instant (read once: two reads may fall in different milliseconds, which the oracle rightly finds).
+ */
+const serverNow = () => {
+  const now = new Date().toISOString();
+  return { created_at: now, updated_at: now };
+};
+
 describe("the oracle on another user's resources named in a user's own writes", () => {
   const collection = (oracle: Oracle) =>
     send(
@@ -419,8 +428,7 @@ describe("the oracle on another user's resources named in a user's own writes", 
         id: COLL,
         title: 'Shared Name',
         description: null,
-        created_at: new Date().toISOString(),
-        updated_at: new Date().toISOString(),
+        ...serverNow(),
       },
     );
   const asSecondary = { actor: 'secondary' as Owner };
@@ -431,8 +439,7 @@ describe("the oracle on another user's resources named in a user's own writes", 
     const body = { content: 'Probe\nx', collection_titles: ['shared name'] };
     send(oracle, { op: 'createNote', method: 'POST', path: '/v2/notes', body, ...asSecondary }, 200, {
       ...noteAnswer({ id: FRESH, content: 'Probe\nx', title: 'Probe', collection_ids: [] }),
-      created_at: new Date().toISOString(),
-      updated_at: new Date().toISOString(),
+      ...serverNow(),
     });
     expect(found(oracle)).toEqual([]);
     send(
@@ -451,12 +458,7 @@ describe("the oracle on another user's resources named in a user's own writes", 
 
   it("finds another user's note added to one's own collection, and a create with its id accepted", () => {
     const oracle = oracleWith();
-    createNote(
-      oracle,
-      { content: 'Alpha\nbody' },
-      200,
-      noteAnswer({ created_at: new Date().toISOString(), updated_at: new Date().toISOString() }),
-    );
+    createNote(oracle, { content: 'Alpha\nbody' }, 200, noteAnswer(serverNow()));
     const path = `/v2/collections/${COLL}/notes/${NOTE}`;
     send(
       oracle,
@@ -478,8 +480,7 @@ describe("the oracle on another user's resources named in a user's own writes", 
       200,
       {
         ...noteAnswer({ content: 'Other\nx', title: 'Other' }),
-        created_at: new Date().toISOString(),
-        updated_at: new Date().toISOString(),
+        ...serverNow(),
       },
     );
     expect(found(oracle)).toContain('notes.create.id-conflict-409-other-user');
