@@ -153,7 +153,7 @@ export const NOTES_LIST_FAULTS = {
     }),
   },
   // A "more?" probe of limit + 1 capped at the largest page: a full page of 100 looks like the end.
-  // No check walks past a page of 100; the model's walks of the largest page do (a whole run).
+  // No check aims at a page of 100; each model-based check's fixed walk of the largest page passes one.
   'notes.list.largest-page-ends-walk': {
     rules: ['notes.list.next-page-omitted-at-end'],
     judgedBy: 'oracle',
