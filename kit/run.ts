@@ -23,7 +23,7 @@ import { unmetNeedIn } from './core/needs.js';
 import { redactDeep } from './core/redact.js';
 import { collectChecks, type DeclaredCheck, filesForOnly } from './coverage.js';
 import { harText, linkHar } from './har-output.js';
-import { CHECKS_WIND_DOWN_MS, causedByInterrupt, Interrupt } from './interrupt.js';
+import { CHECKS_WIND_DOWN_MS, causedByInterrupt, Interrupt, pendingSignalsDispatched } from './interrupt.js';
 import { loadNoteCosts } from './note-costs.js';
 import { planLine as capPlanLine, planUnderCap } from './plan.js';
 import { makeDirectories } from './report-paths.js';
@@ -58,6 +58,7 @@ export async function runKit(
   } finally {
     // Only now: a signal during the sweep must not end the process before it is done.
     interrupt.dispose();
+    await pendingSignalsDispatched();
   }
 }
 
