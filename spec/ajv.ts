@@ -8,20 +8,24 @@ const addFormats = addFormatsImport as unknown as (ajv: Ajv2020) => Ajv2020;
 
 export type { ErrorObject };
 
+/** The options every validator is compiled with: part of the name of kept code (spec/kept-validators.ts). */
+export const AJV_OPTIONS = { strict: true, allErrors: true, allowUnionTypes: true } as const;
+
 /**
  * A strict JSON Schema 2020-12 validator with the uuid and date-time formats. `verbose` keeps each
  * error's schema, so an unknown field can be told the known one it most likely meant.
  * `checkSchemas: false` compiles without checking each schema against the 2020-12 meta-schema
  * (compiling that costs about 160 ms a process): for the project's own schemas at run time, which
  * the spec tests check (test/spec/own-schemas.test.ts); strict mode still refuses an unknown keyword.
+ * `keepCode` keeps each validator's source, so that it can be kept as ajv's standalone code.
  */
-export function createAjv(options: { verbose?: boolean; checkSchemas?: boolean } = {}): Ajv2020 {
+export function createAjv(options: { verbose?: boolean; checkSchemas?: boolean; keepCode?: boolean } = {}): Ajv2020 {
   const ajv = new Ajv2020({
-    strict: true,
-    allErrors: true,
-    allowUnionTypes: true,
+    ...AJV_OPTIONS,
     verbose: options.verbose ?? false,
     validateSchema: options.checkSchemas ?? true,
+    // Keeps each validator's source, for ajv's standalone code (spec/kept-validators.ts).
+    ...(options.keepCode ? { code: { source: true } } : {}),
   });
   addFormats(ajv);
   return ajv;

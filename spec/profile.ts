@@ -1,5 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
-import { createAjv, describeAjvError } from './ajv.js';
+import type { ValidateFunction } from 'ajv';
+import { describeAjvError } from './ajv.js';
+import { keptSchemaValidator } from './kept-validators.js';
 import { specFile } from './paths.js';
 import { parseYamlText } from './yaml-file.js';
 
@@ -165,9 +167,9 @@ export function profileSchema(): Record<string, unknown> {
   return schemaCache;
 }
 
-let validatorCache: ReturnType<ReturnType<typeof createAjv>['compile']> | undefined;
+let validatorCache: ValidateFunction | undefined;
 function validator() {
-  validatorCache ??= createAjv({ verbose: true, checkSchemas: false }).compile(profileSchema());
+  validatorCache ??= keptSchemaValidator(profileSchema(), { verbose: true });
   return validatorCache;
 }
 

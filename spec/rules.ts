@@ -1,4 +1,5 @@
-import { createAjv, describeAjvError } from './ajv.js';
+import { describeAjvError } from './ajv.js';
+import { keptSchemaValidator } from './kept-validators.js';
 import { specFile } from './paths.js';
 import { readYamlFile, SpecFileError } from './yaml-file.js';
 
@@ -65,7 +66,7 @@ export function loadRules(path = specFile('rules.yaml')): readonly Rule[] {
   const data = readYamlFile(path, {
     name: 'rule-catalogue',
     run(parsed) {
-      const validate = createAjv({ checkSchemas: false }).compile(catalogueSchema);
+      const validate = keptSchemaValidator(catalogueSchema);
       if (!validate(parsed)) {
         const lines = (validate.errors ?? []).map((e) => describeAjvError(e, parsed));
         throw new SpecFileError(`${path}: invalid rule catalogue:\n  ${lines.join('\n  ')}`);

@@ -1,5 +1,6 @@
 import type { ValidateFunction } from 'ajv';
-import { createAjv, describeAjvError } from './ajv.js';
+import { AJV_OPTIONS, createAjv, describeAjvError } from './ajv.js';
+import { codeOf, keptValidator } from './kept-validators.js';
 import { loadOpenApi, type OpenApiDocument } from './openapi.js';
 
 const BASE = 'https://notes-conformance.dev/schemas/';
@@ -45,24 +46,37 @@ export function createSchemaRegistry(
 ): SchemaRegistry {
   const atStart = options.compile !== 'use';
   const components = doc.components.schemas as Record<string, Json>;
+  // What each instance holds, by $id: openapi.yaml's schemas with their refs made absolute, and
+  // for the strict one every object closed at its use sites.
+  const held = {
+    lenient: Object.entries(components).map(([name, schema]) => ({
+      ...(rewriteRefs(schema) as object),
+      $id: BASE + name,
+    })),
+    strict: Object.entries(components).map(([name, schema]) => ({
+      ...(closeObjects(rewriteRefs(schema), false, components) as object),
+      $id: BASE + name,
+    })),
+  };
   let instances: { lenient: ReturnType<typeof createAjv>; strict: ReturnType<typeof createAjv> } | undefined;
   const ajvs = () => {
     if (instances) return instances;
     // Checked against the meta-schema at 'start' (the spec tests); on use, trusted as they proved them.
-    const lenient = createAjv({ checkSchemas: atStart });
-    const strict = createAjv({ checkSchemas: atStart });
-    for (const [name, schema] of Object.entries(components)) {
-      // The meta-schema check is what 'start' is for; used on demand, the schemas were proved by the spec tests.
-      lenient.addSchema({ ...(rewriteRefs(schema) as object), $id: BASE + name }, undefined, undefined, atStart);
-      strict.addSchema(
-        { ...(closeObjects(rewriteRefs(schema), false, components) as object), $id: BASE + name },
-        undefined,
-        undefined,
-        atStart,
-      );
-    }
+    const lenient = createAjv({ checkSchemas: atStart, keepCode: !atStart });
+    const strict = createAjv({ checkSchemas: atStart, keepCode: !atStart });
+    // The meta-schema check is what 'start' is for; used on demand, the schemas were proved by the spec tests.
+    for (const schema of held.lenient) lenient.addSchema(schema, undefined, undefined, atStart);
+    for (const schema of held.strict) strict.addSchema(schema, undefined, undefined, atStart);
     instances = { lenient, strict };
     return instances;
+  };
+  let digests: { lenient: string; strict: string } | undefined;
+  const digestOf = (isStrict: boolean) => {
+    digests ??= {
+      lenient: JSON.stringify([AJV_OPTIONS, held.lenient]),
+      strict: JSON.stringify([AJV_OPTIONS, held.strict]),
+    };
+    return isStrict ? digests.strict : digests.lenient;
   };
   const compiled = new Map<string, ValidateFunction>();
   const compile = (name: string, isStrict: boolean): ValidateFunction => {
@@ -70,14 +84,18 @@ export function createSchemaRegistry(
     let fn = compiled.get(key);
     if (!fn) {
       if (!(name in components)) throw new Error(`no schema named ${name} in openapi.yaml`);
-      const { lenient, strict } = ajvs();
-      fn = isStrict
-        ? strict.compile(
-            isObjectSchema(components[name] as Record<string, Json>, components)
-              ? { type: 'object', $ref: BASE + name, unevaluatedProperties: false }
-              : { $ref: BASE + name },
-          )
-        : lenient.compile({ $ref: BASE + name });
+      const root = isStrict
+        ? isObjectSchema(components[name] as Record<string, Json>, components)
+          ? { type: 'object', $ref: BASE + name, unevaluatedProperties: false }
+          : { $ref: BASE + name }
+        : { $ref: BASE + name };
+      const fresh = () => {
+        const ajv = isStrict ? ajvs().strict : ajvs().lenient;
+        const validator = ajv.compile(root);
+        return { fn: validator, code: () => codeOf(ajv, validator) };
+      };
+      // At start every schema is compiled and checked as it is; on use, compiled code is kept.
+      fn = atStart ? fresh().fn : keptValidator(digestOf(isStrict), root, fresh);
       compiled.set(key, fn);
     }
     return fn;
