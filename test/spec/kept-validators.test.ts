@@ -86,7 +86,8 @@ describe('validators kept as standalone code', () => {
     createSchemaRegistry(doc, { compile: 'use' }).validate('NoteReadResponse', {});
     const files = names();
     expect(files.length).toBeGreaterThan(0);
-    const sentinel = `"use strict";module.exports = function v(){ v.errors = [{ instancePath: '', keyword: 'kept', params: {}, message: 'judged by the kept file' }]; return false; };`;
+    const error = "{ instancePath: '', keyword: 'kept', params: {}, message: 'judged by the kept file' }";
+    const sentinel = `"use strict";module.exports = function v(){ v.errors = [${error}]; return false; };`;
     for (const f of files) writeFileSync(join(keptDir(), f), sentinel);
     expect(createSchemaRegistry(doc, { compile: 'use' }).validate('NoteReadResponse', {})).toEqual([
       '/: judged by the kept file (got {})',
