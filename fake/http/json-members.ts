@@ -91,11 +91,16 @@ export function objectOf(text: string, members: RootMembers): ScannedObject {
   // reaching it threw the whole function back to the interpreter (five times on the first body of
   // 200,000 fields, one loop after another).
   const decoded = decodedKeys(text, members);
-  const { lastOf, first, distinct } = repeatedKeys(text, members, decoded);
-  const order = new Int32Array(distinct);
-  // Array-index keys come first, ascending (V8 keeps them as elements), then the others in order.
-  const indexed = arrayIndexKeys(text, members, decoded, first, order);
-  inOrder(first, indexed, members.count, order);
+  const lastOf = new Int32Array(members.count);
+  // Array-index keys first, ascending (V8 keeps them as elements), de-duplicated by their index,
+  // then the others as first sent, de-duplicated by hash. An array index is one key's only
+  // spelling (no leading zero), so equal indexes are equal keys: a body of 390,000 of them
+  // ("0", "1", ...) went through the hash table for nothing (about 15 ms).
+  const indexed = arrayIndexKeys(text, members, decoded, lastOf);
+  const { first, distinct } = repeatedKeys(text, members, decoded, lastOf, indexed.isIndex);
+  const order = new Int32Array(indexed.count + distinct);
+  order.set(indexed.order);
+  inOrder(first, indexed.count, members.count, order);
   return new ScannedObject(text, members, order, lastOf, decoded);
 }
 
@@ -112,22 +117,27 @@ function decodedKeys(text: string, members: RootMembers): Map<number, string> | 
   return decoded;
 }
 
-/** Per member: whether it is its key's first (`first`), and for a first one its key's last member. */
+/**
+ * Per member whose key is not an array index (`isIndex` 0): whether it is its key's first
+ * (`first`); for a first one, its key's last member goes into `lastOf`.
+ */
 function repeatedKeys(
   text: string,
   members: RootMembers,
   decoded: Map<number, string> | undefined,
-): { lastOf: Int32Array; first: Uint8Array; distinct: number } {
+  lastOf: Int32Array,
+  isIndex: Uint8Array | undefined,
+): { first: Uint8Array; distinct: number } {
   const m = members.count;
   const { keyStarts, keyEnds, hashes } = members;
   const keyText = (k: number) => decoded?.get(k) ?? text.slice(keyStarts[k]! + 1, keyEnds[k]! - 1);
   let size = 16;
   while (size < m * 2) size <<= 1;
   const table = tableOf(size); // slot -> 1 + the first member of its key, 0 when free
-  const lastOf = new Int32Array(m);
   const first = new Uint8Array(m);
   let distinct = 0;
   for (let k = 0; k < m; k++) {
+    if (isIndex !== undefined && isIndex[k] === 1) continue;
     let slot = spread(hashes[k]!) & (size - 1);
     for (;;) {
       const at = table[slot]! - 1;
@@ -151,7 +161,7 @@ function repeatedKeys(
     }
   }
   if (table.buffer === keptTable.buffer) table.fill(0);
-  return { lastOf, first, distinct };
+  return { first, distinct };
 }
 
 /** FNV-1a's low bits are weak for short keys ("k1a", "k1b", ...): spread before taking a slot. */
@@ -174,40 +184,58 @@ const KEPT_TABLE = 1 << 20;
 let keptTable = new Int32Array(0);
 
 /**
- * The first members whose key is an array index, by index, written at the start of `order`, and
- * taken out of `first`: how many.
+ * The members whose key is an array index, `order` holding the first member of each distinct one
+ * by index (ascending), `lastOf` its last member (where its value is), `isIndex` 1 for each of them
+ * (undefined when there is none): how many distinct ones.
  */
 function arrayIndexKeys(
   text: string,
   members: RootMembers,
   decoded: Map<number, string> | undefined,
-  first: Uint8Array,
-  order: Int32Array,
-): number {
+  lastOf: Int32Array,
+): { order: Int32Array; count: number; isIndex: Uint8Array | undefined } {
   const { marks, keyStarts, keyEnds } = members;
   let indexes: Uint32Array | undefined;
+  let sent: Int32Array | undefined;
+  let isIndex: Uint8Array | undefined;
   let count = 0;
   for (let k = 0; k < members.count; k++) {
-    if (!first[k] || !marks[k]) continue;
+    if (!marks[k]) continue;
     const own = decoded?.get(k);
     const index = own === undefined ? digitsIndex(text, keyStarts[k]! + 1, keyEnds[k]! - 1) : arrayIndex(own);
     if (index === -1) continue;
-    indexes ??= new Uint32Array(order.length);
+    if (indexes === undefined || sent === undefined || isIndex === undefined) {
+      indexes = new Uint32Array(members.count - k);
+      sent = new Int32Array(members.count - k);
+      isIndex = new Uint8Array(members.count);
+    }
     indexes[count] = index;
-    order[count++] = k;
-    first[k] = 0;
+    sent[count++] = k;
+    isIndex[k] = 1;
   }
-  if (indexes && count > 1) sortByIndex(order.subarray(0, count), indexes.subarray(0, count));
-  return count;
+  if (indexes === undefined || sent === undefined) return { order: EMPTY, count: 0, isIndex };
+  // Stable: a repeated index's members stay in the order sent, its last one last.
+  if (count > 1) sortByIndex(sent.subarray(0, count), indexes.subarray(0, count));
+  let distinct = 0;
+  for (let i = 0; i < count; i++) {
+    if (i > 0 && indexes[i] === indexes[i - 1]) {
+      lastOf[sent[distinct - 1]!] = sent[i]!;
+      continue;
+    }
+    lastOf[sent[i]!] = sent[i]!;
+    sent[distinct++] = sent[i]!;
+  }
+  return { order: sent.subarray(0, distinct), count: distinct, isIndex };
 }
+const EMPTY = new Int32Array(0);
 
 /** Bits of an index sorted per pass: three passes over 32 bits. */
 const RADIX_BITS = 11;
 const RADIX = 1 << RADIX_BITS;
 
 /**
- * Sorts the members `order` by their keys' `indexes` (distinct): a radix sort, three passes of
- * counting (466,000 numeric keys took about 100 ms as [index, member] pairs sorted by a comparator,
+ * Sorts the members `order` by their keys' `indexes`, and the indexes with them: a stable radix
+ * sort, three passes of counting (466,000 numeric keys took about 100 ms as [index, member] pairs sorted by a comparator,
  * and 37 ms as doubles by the typed array's own sort). Keys sent in order need no sort at all.
  */
 function sortByIndex(order: Int32Array, indexes: Uint32Array): void {
@@ -235,8 +263,9 @@ function sortByIndex(order: Int32Array, indexes: Uint32Array): void {
     [keys, nextKeys] = [nextKeys, keys];
     [values, nextValues] = [nextValues, values];
   }
-  // After an odd number of passes the sorted members are in the scratch array.
+  // After an odd number of passes the sorted members and indexes are in the scratch arrays.
   if (values !== order) order.set(values);
+  if (keys !== indexes) indexes.set(keys);
 }
 
 /** The first members left, in the order sent, into `order` from `from`. */
