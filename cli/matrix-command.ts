@@ -46,7 +46,7 @@ export async function matrixCommand(argv: string[]): Promise<number> {
     onRow: (row, done, total) =>
       process.stdout.write(
         `${String(done).padStart(3)}/${total} ${row.killed ? 'killed ' : 'SURVIVED'} ${row.fault} -> ` +
-          `${row.rules.map((r) => `${r.id}:${r.verdict}`).join(', ')}${row.killed ? '' : ` (${row.rules[0]?.reason})`}\n`,
+          `${row.rules.map((r) => `${r.id}:${r.verdict}`).join(', ')}${row.killed ? '' : ` (${row.rules[0]?.reason}; seed ${row.seed ?? '?'})`}\n`,
       ),
   });
   const killed = rows.filter((r) => r.killed).length;

@@ -24,6 +24,8 @@ export interface RowResult {
   /** Errors of the row's files (an import that failed, a hook that threw), one line each. */
   errors: string[];
   ms: number;
+  /** The seed of the row's property and model-based runs: `--seed` replays them. */
+  seed?: number;
 }
 
 /**
@@ -59,6 +61,7 @@ export async function runRows(
     result.outcomes = collector.outcomes.filter((o) => rowOf(o.file) === index);
     result.errors = collector.runErrors.filter((e) => rowOf(e) === index);
     result.ms = Math.round(performance.now() - started);
+    result.seed = run.context.seed;
     onRow?.(index, result);
   }
 

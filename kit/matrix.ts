@@ -19,6 +19,8 @@ export interface MatrixRow {
   /** Other rules of the files that ran whose verdict differs from the clean run. */
   alsoChanged: string[];
   ms: number;
+  /** The seed of the row's property and model-based runs: a fault left alive replays with `--fake-fault F --seed S`. */
+  seed?: number;
 }
 
 export interface MatrixOptions {
@@ -60,7 +62,7 @@ export async function runFaultMatrix(
     const cleanVerdicts: Map<string, Verdict> =
       options.baseline === 'assume-pass'
         ? new Map(rules.map((r) => [r.id, 'pass']))
-        : verdicts(await runOnce(vitest, collector, [], [], allFiles), rules);
+        : verdicts((await runOnce(vitest, collector, [], [], allFiles)).outcomes, rules);
     const { index, count } = options.shard ?? { index: 0, count: 1 };
     const faults = (options.faults ?? FAULT_NAMES).filter((_, i) => i % count === index);
     const plans = faults.map((fault) => {
@@ -80,6 +82,7 @@ export async function runFaultMatrix(
       outcomes: readonly CheckOutcome[],
       ms: number,
       errors: readonly string[] = [],
+      seed?: number,
     ): MatrixRow => {
       const { fault, targets } = plans[i]!;
       const got = verdicts(outcomes, rules);
@@ -98,19 +101,23 @@ export async function runFaultMatrix(
           .map(([id, v]) => `${id}:${v}`)
           .sort(),
         ms,
+        ...(seed === undefined ? {} : { seed }),
       };
     };
     const results = await runRows(vitest, collector, plans, (i, result) => {
       if (result.outcomes.length === 0) return; // run again below
-      rows.push((byPlan[i] = rowOf(i, result.outcomes, result.ms, result.errors)));
+      rows.push((byPlan[i] = rowOf(i, result.outcomes, result.ms, result.errors, result.seed)));
       options.onRow?.(byPlan[i], rows.length, plans.length);
     });
     for (const [i, result] of results.entries()) {
       if (result.outcomes.length > 0) continue;
       const started = performance.now();
       const { fault, targets, whole, files } = plans[i]!;
-      const outcomes = files.length === 0 ? [] : await runOnce(vitest, collector, [fault], whole ? [] : targets, files);
-      rows.push((byPlan[i] = rowOf(i, outcomes, Math.round(performance.now() - started))));
+      const { outcomes, seed } =
+        files.length === 0
+          ? { outcomes: [], seed: undefined }
+          : await runOnce(vitest, collector, [fault], whole ? [] : targets, files);
+      rows.push((byPlan[i] = rowOf(i, outcomes, Math.round(performance.now() - started), [], seed)));
       options.onRow?.(byPlan[i], rows.length, plans.length);
     }
     return { clean: cleanVerdicts, rows: byPlan };
@@ -137,7 +144,7 @@ async function runOnce(
   faults: string[],
   only: string[],
   files: string[],
-): Promise<CheckOutcome[]> {
+): Promise<{ outcomes: CheckOutcome[]; seed: number }> {
   const run = await startRun(rowConfig(faults, only));
   collector.outcomes.length = 0;
   for (const project of vitest.projects) project.provide('kit', run.context);
@@ -147,7 +154,7 @@ async function runOnce(
   } finally {
     await run.finish();
   }
-  return [...collector.outcomes];
+  return { outcomes: [...collector.outcomes], seed: run.context.seed };
 }
 
 function verdicts(outcomes: readonly CheckOutcome[], rules: ReturnType<typeof loadRules>): Map<string, Verdict> {

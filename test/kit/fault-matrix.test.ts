@@ -100,7 +100,12 @@ describe('fault matrix', () => {
       expect(
         rows
           .filter((r) => !r.killed)
-          .map((r) => `${r.fault} -> ${r.rules[0]!.id}: ${r.rules[0]!.verdict} (${r.rules[0]!.reason})`),
+          .map(
+            (r) =>
+              `${r.fault} -> ${r.rules[0]!.id}: ${r.rules[0]!.verdict} (${r.rules[0]!.reason}); ` +
+              `replay: notes-conformance --workers 1 --fake-fault ${r.fault} --seed ${r.seed ?? '?'}` +
+              (FAULTS[r.fault].judgedBy === 'oracle' ? '' : r.rules.map((rule) => ` --only ${rule.id}`).join('')),
+          ),
       ).toEqual([]);
       expect(documented.filter((r) => !killedRules.has(r.id) && !(r.id in UNBREAKABLE)).map((r) => r.id)).toEqual([]);
       // Every fault names the rules it breaks; a rule it names but leaves passing is a stale claim.
