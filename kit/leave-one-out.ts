@@ -22,6 +22,8 @@ export interface LeaveOneOutRow {
   /** Documented rules that failed (the fault showed, perhaps under another rule's name). */
   failed: string[];
   ms: number;
+  /** The seed of the run's property and model-based runs: a miss replays with it. */
+  seed: number;
 }
 
 /**
@@ -103,6 +105,7 @@ export async function runLeaveOneOut(
           .map((r) => r.id)
           .sort(),
         ms: Math.round(performance.now() - started),
+        seed: run.context.seed,
       };
       rows.push(row);
       options.onRow?.(row, rows.length, faults.length);

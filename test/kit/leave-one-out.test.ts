@@ -31,7 +31,7 @@ describe('leave-one-out', () => {
         `${r.caught ? `caught by ${r.caughtBy.join('+')}` : 'MISSED'} ${r.fault} (${r.rule}: ${r.verdict}) ${r.ms} ms`,
     );
     console.log(table.join('\n'));
-    expect(rows.filter((r) => !r.caught).map((r) => `${r.fault}: ${r.rule} ${r.verdict}`)).toEqual([]);
+    expect(rows.filter((r) => !r.caught).map((r) => `${r.fault}: ${r.rule} ${r.verdict} (seed ${r.seed})`)).toEqual([]);
     // Caught by a generalist, not by a dedicated check left on by mistake.
     expect(rows.filter((r) => r.caughtBy.length === 0).map((r) => r.fault)).toEqual([]);
   });
