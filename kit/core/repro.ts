@@ -64,7 +64,11 @@ export function curlRepro(request: SentRequest, secrets: readonly NamedSecret[])
  * double quotes (`'Authorization: Bearer '"${NOTES_TOKEN:?}"`).
  */
 export function shellWord(text: string, secrets: readonly NamedSecret[]): string {
-  const usable = secrets.filter((s) => s.value.length >= 4).sort((a, b) => b.value.length - a.value.length);
+  const usable = secrets.filter((s) => s.value.length >= 4 && text.includes(s.value));
+  // Most words (the URL, every header but the credential's) hold none: one quoted literal, not a
+  // look for each credential at every character (a tenth of a worker's repro time).
+  if (usable.length === 0) return singleQuoted(text);
+  usable.sort((a, b) => b.value.length - a.value.length);
   const parts: string[] = [];
   let literal = '';
   for (let i = 0; i < text.length; ) {
