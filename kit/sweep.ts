@@ -2,40 +2,30 @@ import { sharedSchemaRegistry } from '../spec/schemas.js';
 import { Api } from './core/api.js';
 import { deletePending } from './core/cleanup.js';
 import type { TargetClient } from './core/client.js';
-import type { KitContext, UserPair } from './core/context.js';
+import type { KitContext } from './core/context.js';
 import type { FixturesClient } from './core/fixtures-client.js';
 import { Ledger, type LedgerEntry, pendingInJournal, uncertainInJournal } from './core/ledger.js';
 
 /**
  * The run's final sweep: deletes everything the journal still lists, whichever process created
  * it (workers journal to the same file), with the workers' own mechanism (core/cleanup.ts);
- * returns what it could not delete (left over).
+ * returns what it could not delete (left over). The embedded fake is stopped right after, and
+ * what it holds goes with it: nothing is deleted one by one there, and nothing is left.
  */
 export async function sweep(
   ctx: KitContext,
   client: TargetClient,
   fixtures: FixturesClient | undefined,
 ): Promise<LedgerEntry[]> {
+  if (ctx.embedded) return [];
   // Deletes only: no schema is compiled unless an answer is validated.
   const schemas = sharedSchemaRegistry();
-  // Each worker's users delete what they made (a worker's pair, or the run's own tokens).
-  const byPair = new Map<number, LedgerEntry[]>();
-  for (const entry of pendingInJournal(ctx.runDir))
-    byPair.set(entry.pair ?? 0, [...(byPair.get(entry.pair ?? 0) ?? []), entry]);
-  for (const [pair, entries] of byPair) {
-    const ledger = new Ledger(ctx.runDir, pair);
-    ledger.adopt(entries);
-    const tokens = tokensOf(ctx, pair);
-    const api = new Api(client, ctx.profile, schemas, ledger, tokens.primary, 'primary', false);
-    const secondary = tokens.secondary ? api.as(tokens.secondary, 'secondary') : undefined;
-    await deletePending(ledger, { primary: api, secondary, fixtures });
-  }
+  const ledger = new Ledger(ctx.runDir);
+  ledger.adopt(pendingInJournal(ctx.runDir));
+  const api = new Api(client, ctx.profile, schemas, ledger, ctx.tokens.primary, 'primary', false);
+  const secondary = ctx.tokens.secondary ? api.as(ctx.tokens.secondary, 'secondary') : undefined;
+  await deletePending(ledger, { primary: api, secondary, fixtures });
   return pendingInJournal(ctx.runDir);
-}
-
-/** The user pair a journal entry's owner names (LedgerEntry pair). */
-function tokensOf(ctx: KitContext, pair: number): UserPair {
-  return (pair > 0 ? ctx.workerTokens?.[pair] : undefined) ?? ctx.tokens;
 }
 
 /**
@@ -44,16 +34,16 @@ function tokensOf(ctx: KitContext, pair: number): UserPair {
  * stays unconfirmed, which the report names instead of counting it as surely gone or surely left.
  */
 export async function settleUncertain(ctx: KitContext, client: TargetClient): Promise<string[]> {
+  if (ctx.embedded) return []; // stopped with all it holds (sweep)
   const uncertain = uncertainInJournal(ctx.runDir);
   if (uncertain.length === 0) return [];
   // Deletes only, as in the sweep: compiling every schema up front cost half a second a run.
   const schemas = sharedSchemaRegistry();
+  const ledger = new Ledger(ctx.runDir);
+  const api = new Api(client, ctx.profile, schemas, ledger, ctx.tokens.primary, 'primary', false);
   for (const entry of uncertain) {
     if (!entry.id || entry.kind === 'user' || entry.owner.startsWith('user:')) continue;
-    const ledger = new Ledger(ctx.runDir, entry.pair ?? 0);
-    const tokens = tokensOf(ctx, entry.pair ?? 0);
-    const api = new Api(client, ctx.profile, schemas, ledger, tokens.primary, 'primary', false);
-    const as = entry.owner === 'secondary' && tokens.secondary ? api.as(tokens.secondary, 'secondary') : api;
+    const as = entry.owner === 'secondary' && ctx.tokens.secondary ? api.as(ctx.tokens.secondary, 'secondary') : api;
     try {
       const x = entry.kind === 'note' ? await as.deleteNote(entry.id) : await as.deleteCollection(entry.id);
       if ((x.status >= 200 && x.status < 300) || x.status === 404) ledger.deleted(entry.kind, entry.id);

@@ -16,11 +16,6 @@ export interface LedgerEntry {
   owner: Owner;
   /** Put in the target's trash by the run: a 404 on its delete then does not mean it is gone. */
   trashed?: true;
-  /**
-   * Whose `primary` and `secondary` the owner names: the check worker's user pair (KitContext
-   * workerTokens), when it is not the run's first.
-   */
-  pair?: number;
 }
 
 /**
@@ -32,16 +27,12 @@ export class Ledger {
   private readonly path: string;
   private readonly mine = new Map<string, LedgerEntry>();
 
-  /** `pair`: the user pair of this process's tokens (0, the run's own, is not written). */
-  constructor(
-    runDir: string,
-    private readonly pair = 0,
-  ) {
+  constructor(runDir: string) {
     this.path = journalPath(runDir);
   }
 
   created(kind: ResourceKind, id: string, owner: Owner): void {
-    const entry: LedgerEntry = { op: 'created', kind, id, owner, ...(this.pair ? { pair: this.pair } : {}) };
+    const entry: LedgerEntry = { op: 'created', kind, id, owner };
     this.mine.set(`${kind}:${id}`, entry);
     appendFileSync(this.path, `${JSON.stringify(entry)}\n`);
   }
@@ -53,7 +44,7 @@ export class Ledger {
 
   /** A create the target may have made, though the kit could not read that it did (see LedgerEntry). */
   uncertain(kind: ResourceKind, id: string | undefined, owner: Owner): void {
-    const entry = { op: 'uncertain', kind, id: id ?? '', owner, ...(this.pair ? { pair: this.pair } : {}) };
+    const entry = { op: 'uncertain', kind, id: id ?? '', owner };
     appendFileSync(this.path, `${JSON.stringify(entry)}\n`);
   }
 

@@ -91,33 +91,22 @@ describe('cleanup ledger', () => {
     }
   });
 
-  it("names the user pair of a check worker, and the final sweep deletes with that pair's tokens", async () => {
+  it('the final sweep deletes what is pending on a target, and leaves the embedded fake to go whole', async () => {
     const server = await recordingServer(() => ({ status: 204 }));
     const client = new TargetClient({ baseUrl: server.url, timeoutMs: 5000, requestBudget: 100, secrets: [] });
     try {
-      new Ledger(dir).created('note', 'first-pair', 'primary');
-      const second = new Ledger(dir, 1);
-      second.created('note', 'second-pair', 'primary');
-      second.created('collection', 'second-pair-c', 'secondary');
-      expect(pendingInJournal(dir).map((e) => `${e.id}:${e.pair ?? 0}`)).toEqual([
-        'first-pair:0',
-        'second-pair:1',
-        'second-pair-c:1',
-      ]);
-      const ctx = {
-        ...sweepContext(dir),
-        tokens: { primary: 'p0', secondary: 's0' },
-        workerTokens: [
-          { primary: 'p0', secondary: 's0' },
-          { primary: 'p1', secondary: 's1' },
-        ],
-      };
+      const ledger = new Ledger(dir);
+      ledger.created('note', 'left-note', 'primary');
+      ledger.created('collection', 'left-collection', 'secondary');
+      const ctx = { ...sweepContext(dir), tokens: { primary: 'p0', secondary: 's0' } };
+      // The embedded fake is stopped with all it holds: no request, nothing left.
       expect(await sweep(ctx, client, undefined)).toEqual([]);
+      expect(server.seen).toEqual([]);
+      expect(await sweep({ ...ctx, embedded: false }, client, undefined)).toEqual([]);
       const sent = server.seen.map((s) => `${s.method} ${s.url.pathname} ${s.headers.authorization}`).sort();
       expect(sent).toEqual([
-        'DELETE /v2/collections/second-pair-c Bearer s1',
-        'DELETE /v2/notes/first-pair Bearer p0',
-        'DELETE /v2/notes/second-pair Bearer p1',
+        'DELETE /v2/collections/left-collection Bearer s0',
+        'DELETE /v2/notes/left-note Bearer p0',
       ]);
     } finally {
       await client.close();
