@@ -6,9 +6,10 @@ import * as fixtureOps from './service/fixtures.js';
 
 /**
  * A warm-up of V8's compiler, run once per process before the CLI's fake (or any createFake with
- * `warmUp: true`) answers its first request. It changes no answer: it sends a small workload to a throwaway fake (its own store,
- * users and ids, dropped afterwards); what it leaves behind is only compiled code and the caches of
- * pure functions (folded-terms.ts's case tables). Why: a cold process runs the text paths' hot
+ * `warmUp: true`) answers its first request. It changes no answer: it sends a small workload to a
+ * fake of its own (its own store, users and ids, which no client can reach); what it leaves behind
+ * is compiled code, the caches of pure functions (folded-terms.ts's case tables) and that small
+ * fake, kept (see keptForCompiledCode). Why: a cold process runs the text paths' hot
  * loops (query folding, term tables, posting walks, norms) in the interpreter until V8 has
  * compiled them, and its compiler threads count as server time too: the first search of a 4 MiB
  * query of every corpus term cost about twice the later ones (bench/worst-cases.js, README). The
@@ -16,6 +17,13 @@ import * as fixtureOps from './service/fixtures.js';
  * measured by bench/worst-cases.js ("start-up").
  */
 let warmed = false;
+/**
+ * The warm-up's fake, kept for the life of the process (about 200 notes): compiled code may hold
+ * its objects (the closures a search passes down), and V8 throws such code away when they are
+ * collected ("weak objects" in --trace-deopt: takeBm25 was, and the first 4 MiB search of every
+ * term then compiled it again, on the request's time).
+ */
+export let keptForCompiledCode: FakeCore | undefined;
 
 /** Whether this process has run the warm-up. */
 export function isWarm(): boolean {
@@ -27,6 +35,7 @@ export function warmUpOnce(): void {
   if (warmed) return;
   warmed = true;
   const core = createCore(resolveConfig({ users: [] }));
+  keptForCompiledCode = core;
   const owner = fixtureOps.createUser(core.ctx, { token: 'warm-up-owner-token' }).token as string;
   const reader = fixtureOps.createUser(core.ctx, { token: 'warm-up-reader-token' }).token as string;
   const call = (token: string, method: string, url: string, body?: unknown) =>
@@ -157,6 +166,12 @@ function warmUp(core: FakeCore, owner: string, reader: string, call: Call): void
     call(owner, 'GET', `/v2/notes/${notes[(i * 7) % notes.length]}/related-notes?limit=20`);
     if (everything) call(owner, 'GET', `/v2/notes/${everything}/related-notes?limit=20`);
   }
+  // Searches of every term until the scoring and the taking of its hits are compiled: the ten
+  // above left both to the first real call of that size, which compiled them on the spot (--trace-opt:
+  // scoreBm25 and takeBm25 marked during the request; the 4 MiB all-terms query of 100,000 notes
+  // cost about 40 ms more the first time, most of it compiler threads).
+  for (let i = 0; i < SEARCH_ROUNDS; i++) call(owner, 'POST', '/v2/notes/search?limit=50', { query: all });
 }
 
 const RELATED_ROUNDS = 20;
+const SEARCH_ROUNDS = 20;

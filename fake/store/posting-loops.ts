@@ -58,6 +58,38 @@ export function addBm25(
   return count;
 }
 
+/**
+ * addBm25 when the caller has already set the length factor of every document the postings can
+ * hold (a query whose postings cover the view's documents about once or more): no first-touch
+ * test, and four postings a step, whose independent updates the processor overlaps (a 4 MiB query
+ * of every term of 100,000 notes: about 40% less time in the loops). Each share is the same
+ * expression, `idf * ((tf * (K1 + 1)) / (tf + factor))`, added in the same order, so each
+ * document's score is the same double as addBm25 gives.
+ */
+export function addBm25Dense(pairs: Int32Array, length: number, idf: number, slots: Float64Array): void {
+  const k = K1 + 1;
+  let i = 0;
+  for (; i + 6 < length; i += 8) {
+    const a0 = pairs[i]! * 2;
+    const f0 = pairs[i + 1]!;
+    const a1 = pairs[i + 2]! * 2;
+    const f1 = pairs[i + 3]!;
+    const a2 = pairs[i + 4]! * 2;
+    const f2 = pairs[i + 5]!;
+    const a3 = pairs[i + 6]! * 2;
+    const f3 = pairs[i + 7]!;
+    slots[a0]! += idf * ((f0 * k) / (f0 + slots[a0 + 1]!));
+    slots[a1]! += idf * ((f1 * k) / (f1 + slots[a1 + 1]!));
+    slots[a2]! += idf * ((f2 * k) / (f2 + slots[a2 + 1]!));
+    slots[a3]! += idf * ((f3 * k) / (f3 + slots[a3 + 1]!));
+  }
+  for (; i < length; i += 2) {
+    const at = pairs[i]! * 2;
+    const tf = pairs[i + 1]!;
+    slots[at]! += idf * ((tf * k) / (tf + slots[at + 1]!));
+  }
+}
+
 /** Sets marks[seq] for every document of the postings: answers how many were not set before. */
 export function markAll(pairs: Int32Array, length: number, marks: Uint8Array): number {
   let marked = 0;

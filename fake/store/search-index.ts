@@ -1,6 +1,7 @@
 import { CorpusView, Partition } from './corpus-view.js';
 import {
   addBm25,
+  addBm25Dense,
   addNorms,
   addNormsZeroed,
   addRelated,
@@ -199,9 +200,34 @@ export class SearchIndex {
     // and reaching it would throw the whole call back to the interpreter (as did the walk below
     // when it was inline: 100,000 documents, 2.5x slower on a cold first request).
     const heap = new TopK(k, tieBreak);
-    const count = scoreBm25(view, unique, this.reader, avg, docLength, bm25, touched);
+    const prefilled = this.denseStart(view, unique, avg);
+    const count = scoreBm25(view, unique, this.reader, avg, docLength, bm25, touched, prefilled);
     takeBm25(heap, touched, count, bm25, accept);
     return heap.sorted();
+  }
+
+  /**
+   * When the query's postings in the caller's own partition cover its documents about once or
+   * more (a query of most of its vocabulary), every own document is entered in `touched` with its
+   * length factor before scoring, so the loops need no first-touch test (posting-loops.ts
+   * addBm25Dense); answers how many were entered, 0 for the ordinary walk. Only where the own
+   * partition holds an eighth of the documents or more: the entry walks every document's partition.
+   */
+  private denseStart(view: CorpusView, unique: readonly string[], avg: number): number {
+    const own = view.own;
+    const range = this.partitionOf.length;
+    if (!own || own.documents * 8 < range) return 0;
+    let postings = 0;
+    for (const term of unique) postings += (view.ownPostings(term)?.length ?? 0) / 2;
+    if (postings < own.documents) return 0;
+    const { bm25, docLength, touched, partitionOf } = this;
+    let count = 0;
+    for (let seq = 0; seq < range; seq++) {
+      if (partitionOf[seq] !== own) continue;
+      touched[count++] = seq;
+      bm25[seq * 2 + 1] = K1 * (1 - B + (B * docLength[seq]!) / avg);
+    }
+    return count;
   }
 
   /**
@@ -369,12 +395,14 @@ function scoreBm25(
   docLength: Int32Array,
   bm25: Float64Array,
   touched: Int32Array,
+  prefilled: number,
 ): number {
-  let count = 0;
+  let count = prefilled;
   for (const term of unique) {
     const idf = view.idf(term);
     const list = view.ownPostings(term);
-    if (list) count = addBm25(reader.pairs(list), list.length, idf, avg, docLength, bm25, touched, count);
+    if (list && prefilled > 0) addBm25Dense(reader.pairs(list), list.length, idf, bm25);
+    else if (list) count = addBm25(reader.pairs(list), list.length, idf, avg, docLength, bm25, touched, count);
     if (!view.ownOnly)
       view.eachSharedPosting(term, (seq, tf) => {
         if (bm25[seq * 2] === 0) {
@@ -403,7 +431,8 @@ function takeBm25(
     const seq = touched[t]!;
     const score = bm25[seq * 2]!;
     bm25[seq * 2] = 0;
-    if (heap.admits(seq, score) && accept(seq)) heap.push(seq, score);
+    // 0: an own document no query term touched (entered by denseStart); every share is positive.
+    if (score > 0 && heap.admits(seq, score) && accept(seq)) heap.push(seq, score);
   }
 }
 

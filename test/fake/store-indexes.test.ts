@@ -178,6 +178,59 @@ describe('search index (flat postings, packed when long, re-tokenized on removal
     );
   });
 
+  it('scores as BM25 written out per document, the same doubles, with or without most of the vocabulary queried', () => {
+    // A query of most of an owner's vocabulary takes the dense walk (every own document entered
+    // first, four postings a step); a few terms take the ordinary one. Both must give each
+    // document the sum of its shares in query order, as written out here.
+    const vocabulary = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'];
+    const words = fc.array(fc.constantFrom(...vocabulary), { maxLength: 9 }).map((w) => w.join(' '));
+    const doc = fc.record({ owner: fc.constantFrom('u', 'u', 'v', 'w'), title: words, body: words });
+    const query = fc.oneof(
+      fc.shuffledSubarray(vocabulary, { minLength: 6 }),
+      fc.array(fc.constantFrom(...vocabulary, 'unknown'), { minLength: 1, maxLength: 3 }),
+    );
+    const K1 = 1.2;
+    const B = 0.75;
+    fc.assert(
+      fc.property(
+        fc.array(doc, { minLength: 1, maxLength: 120 }),
+        query,
+        fc.array(fc.nat(119), { maxLength: 10 }),
+        fc.integer({ min: 1, max: 30 }),
+        (docs, terms, sharedPicks, k) => {
+          const index = new SearchIndex((seq) => docs[seq]);
+          docs.forEach((_, seq) => index.add(seq));
+          const shared = sharedPicks.filter((seq) => seq < docs.length && docs[seq]!.owner !== 'u');
+          const inView = docs.map((d, seq) => d.owner === 'u' || shared.includes(seq));
+          const tfs = docs.map((d) => termFrequencies(d.title, d.body));
+          const lengths = tfs.map((tf) => [...tf.values()].reduce((a, b) => a + b, 0));
+          const seqs = docs.map((_, seq) => seq).filter((seq) => inView[seq]);
+          const n = seqs.length;
+          const avg = seqs.reduce((sum, seq) => sum + lengths[seq]!, 0) / Math.max(1, n);
+          const df = (t: string) => seqs.filter((seq) => tfs[seq]!.has(t)).length;
+          const unique = [...new Set(terms)].filter((t) => df(t) > 0);
+          const expected = seqs
+            .map((seq) => {
+              const factor = K1 * (1 - B + (B * lengths[seq]!) / avg);
+              let score = 0;
+              for (const t of unique) {
+                const tf = tfs[seq]!.get(t);
+                const idf = Math.log(1 + (n - df(t) + 0.5) / (df(t) + 0.5));
+                if (tf !== undefined) score += idf * ((tf * (K1 + 1)) / (tf + factor));
+              }
+              return { seq, score };
+            })
+            .filter((h) => h.score > 0)
+            .sort((a, b) => b.score - a.score || a.seq - b.seq)
+            .slice(0, k);
+          const hits = index.search(index.view('u', shared), terms, k, () => true, (a, b) => a - b);
+          expect(hits).toEqual(expected);
+        },
+      ),
+      { numRuns: 300, seed: 29 },
+    );
+  });
+
   it('keeps scores of documents whose lists were packed, and forgets removed ones', () => {
     const docs = new Map<number, string>();
     const index = new SearchIndex((seq) =>
