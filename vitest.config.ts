@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { userCacheDir } from './spec/user-cache.js';
+import { ProofsSequencer } from './test/proofs-sequencer.js';
 
 /**
  * Modules transformed once per machine, not once per run: vite's transforms held the kit's check
@@ -59,6 +60,7 @@ export default defineConfig({
     // fast tier is CPU work (60 s -> 34 s), most proofs wait on processes, sockets and timeouts. The
     // kit's own runs keep one worker (kit/vitest-run.ts).
     maxWorkers: 2,
+    sequence: { sequencer: ProofsSequencer },
     ...(modules ? { experimental: { fsModuleCache: true, fsModuleCachePath: modules } } : {}),
     projects: [
       {
