@@ -83,6 +83,7 @@ export default defineConfig({
           isolate: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -91,6 +92,8 @@ export default defineConfig({
           include: PROOFS,
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          maxWorkers: 3,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
