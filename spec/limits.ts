@@ -40,10 +40,26 @@ export const LIMITS = {
   searchWindow: 100,
 } as const satisfies Record<string, SizeLimit | RangeLimit | number>;
 
-/** Characters as the document counts them: code points, so an emoji is one. */
+/** Any UTF-16 surrogate: a string without one has as many code points as units. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * Characters as the document counts them: code points, so an emoji is one (a lone surrogate counts
+ * one, as a for-of walk counts it). The oracle counts every text a run sends, 200,000-character
+ * contents among them; a for-of walk made a string a character (1.4 ms for 200,000 of them).
+ */
 export function charCount(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
+  if (!SURROGATE.test(s)) return s.length;
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const unit = s.charCodeAt(i);
+    if (unit < 0xd800 || unit > 0xdbff) continue;
+    const next = s.charCodeAt(i + 1);
+    if (next >= 0xdc00 && next <= 0xdfff) {
+      n--;
+      i++;
+    }
+  }
   return n;
 }
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Api } from '../../kit/core/api.js';
+import { charCount } from '../../spec/limits.js';
 import type { RuleId } from '../../spec/rule-ids.js';
 import { type CheckContext, checks, type Exchange, setupOk, show } from '../harness/index.js';
 import { text } from './sizes.js';
@@ -179,12 +180,12 @@ for (const limit of STRING_LIMITS) {
       sizes,
       async (delta) => {
         const value = valueAround(t, limit, delta, isContent);
-        const within = Buffer.byteLength(value) <= limit.max && [...value].length <= limit.max;
+        const within = Buffer.byteLength(value) <= limit.max && charCount(value) <= limit.max;
         const x = await limit.send(t, value, target);
         expectWithin(
           x,
           within,
-          `${limit.what} of ${[...value].length} characters and ${Buffer.byteLength(value)} bytes`,
+          `${limit.what} of ${charCount(value)} characters and ${Buffer.byteLength(value)} bytes`,
         );
         // A 200,000-character note is deleted at once: kept until the file ends, a hundred of them
         // would make every later list page of the account tens of megabytes.

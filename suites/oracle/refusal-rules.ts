@@ -1,5 +1,5 @@
 import type { KnownCollection, KnownNote } from '../../kit/core/behaviour/state.js';
-import { LIMITS } from '../../spec/limits.js';
+import { charCount, LIMITS } from '../../spec/limits.js';
 import { ms } from './compare.js';
 import { type Observation, objectOf } from './observation.js';
 
@@ -8,7 +8,7 @@ const MAX_TITLE = LIMITS.collectionTitle.chars;
 const MAX_DESCRIPTION = LIMITS.collectionDescription.chars;
 const OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
 
-const chars = (s: string) => [...s].length;
+const chars = charCount;
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 
 /** Who refused what: another token's user meets isolation, a fixture user the permission rules. */

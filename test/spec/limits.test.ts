@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { atSize, LIMITS, pastSize } from '../../spec/limits.js';
+import { atSize, charCount, LIMITS, pastSize } from '../../spec/limits.js';
 import { loadOpenApi } from '../../spec/openapi.js';
 
 type Node = Record<string, unknown>;
@@ -69,5 +70,18 @@ describe('the documented limits (spec/limits.ts)', () => {
     expect(atSize('aaaa', limit)).toEqual(['chars']);
     expect(atSize('aaaaaaaa', { chars: 8, bytes: 8 })).toEqual(['chars', 'bytes']);
     expect(atSize('aaa', limit)).toEqual([]);
+  });
+});
+
+describe('charCount', () => {
+  it('counts code points as a for-of walk does, lone surrogates included', () => {
+    const units = fc.constantFrom('a', 'é', '\uD83D', '\uDE00', '😀', '\uDBFF\uDFFF', '中');
+    fc.assert(
+      fc.property(fc.array(units, { maxLength: 40 }), (parts) => {
+        const text = parts.join('');
+        expect(charCount(text)).toBe([...text].length);
+      }),
+      { numRuns: 500, seed: 41 },
+    );
   });
 });
