@@ -199,7 +199,7 @@ describe('search index (flat postings, packed when long, re-tokenized on removal
         fc.integer({ min: 1, max: 30 }),
         (docs, terms, sharedPicks, k) => {
           const index = new SearchIndex((seq) => docs[seq]);
-          docs.forEach((_, seq) => index.add(seq));
+          for (let seq = 0; seq < docs.length; seq++) index.add(seq);
           const shared = sharedPicks.filter((seq) => seq < docs.length && docs[seq]!.owner !== 'u');
           const inView = docs.map((d, seq) => d.owner === 'u' || shared.includes(seq));
           const tfs = docs.map((d) => termFrequencies(d.title, d.body));
@@ -223,7 +223,13 @@ describe('search index (flat postings, packed when long, re-tokenized on removal
             .filter((h) => h.score > 0)
             .sort((a, b) => b.score - a.score || a.seq - b.seq)
             .slice(0, k);
-          const hits = index.search(index.view('u', shared), terms, k, () => true, (a, b) => a - b);
+          const hits = index.search(
+            index.view('u', shared),
+            terms,
+            k,
+            () => true,
+            (a, b) => a - b,
+          );
           expect(hits).toEqual(expected);
         },
       ),
