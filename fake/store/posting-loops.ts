@@ -60,7 +60,7 @@ export function addBm25(
 
 /**
  * addBm25 when the caller has already set the length factor of every document the postings can
- * hold (a query whose postings cover the view's documents about once or more): no first-touch
+ * hold (a query whose postings cover the caller's own documents about once or more): no first-touch
  * test, and four postings a step, whose independent updates the processor overlaps (a 4 MiB query
  * of every term of 100,000 notes: about 40% less time in the loops). Each share is the same
  * expression, `idf * ((tf * (K1 + 1)) / (tf + factor))`, added in the same order, so each

@@ -193,9 +193,9 @@ describe('search index (flat postings, packed when long, re-tokenized on removal
     const B = 0.75;
     fc.assert(
       fc.property(
-        fc.array(doc, { minLength: 1, maxLength: 120 }),
+        fc.array(doc, { minLength: 1, maxLength: 120, size: 'max' }),
         query,
-        fc.array(fc.nat(119), { maxLength: 10 }),
+        fc.array(fc.nat(119), { maxLength: 10, size: 'max' }),
         fc.integer({ min: 1, max: 30 }),
         (docs, terms, sharedPicks, k) => {
           const index = new SearchIndex((seq) => docs[seq]);

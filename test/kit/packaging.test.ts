@@ -38,6 +38,15 @@ describe('package', () => {
       ).toBe(true);
   });
 
+  it('publishes every file the published vitest.config.ts imports (every kit run loads it)', () => {
+    expect(pkg.files).toContain('vitest.config.ts');
+    const config = readFileSync(join(packageRoot, 'vitest.config.ts'), 'utf8');
+    const relative = [...config.matchAll(/from\s+'(\.\/[^']+)'/g)].map((m) => m[1]!.replace(/^\.\//, ''));
+    expect(relative.length).toBeGreaterThan(0);
+    // test/ is not published: a sequencer imported from there broke every installed kit run.
+    expect(relative.filter((path) => !pkg.files.some((f) => path.startsWith(`${f}/`)))).toEqual([]);
+  });
+
   it('imports notes-conformance/spec and notes-conformance/fake by name, and they work', () => {
     const script = `
       const spec = await import('${pkg.name}/spec');
