@@ -1,4 +1,5 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { durationOf } from './check-durations.js';
 import type { KitConfig } from './config.js';
 import type { KitContext, Tier } from './core/context.js';
 import { journalCreates } from './core/ledger.js';
@@ -71,10 +72,19 @@ export function runsLate(file: string): number {
   return file.endsWith('errors/quota.check.ts') ? 1 : 0;
 }
 
-/** Files in vitest's order, but for those that must run late (runsLate). */
+/**
+ * The run's order, the same on every machine and after every run: those that must run late
+ * (runsLate) after the others, and within each, the longest first by the measured durations
+ * (kit/check-durations.ts), then by path. Vitest's own order puts the files that failed last
+ * time first, and is by this machine's last durations or else by size.
+ */
 export class QuotaLastSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    return [...sorted].sort((a, b) => runsLate(a.moduleId) - runsLate(b.moduleId));
+    return [...files].sort(
+      (a, b) =>
+        runsLate(a.moduleId) - runsLate(b.moduleId) ||
+        durationOf(b.moduleId) - durationOf(a.moduleId) ||
+        a.moduleId.localeCompare(b.moduleId),
+    );
   }
 }

@@ -1,0 +1,53 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { TestSpecification } from 'vitest/node';
+import { checkDurations } from '../../../kit/check-durations.js';
+import { QuotaLastSequencer } from '../../../kit/tier.js';
+import { packageRoot } from '../../../spec/paths.js';
+
+/** Every check file of the package, relative to its root. */
+function checkFiles(): string[] {
+  return readdirSync(join(packageRoot, 'suites'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.check.ts'))
+    .map((f) => `suites/${f.split('\\').join('/')}`)
+    .sort();
+}
+
+const spec = (file: string) => ({ moduleId: join(packageRoot, file) }) as TestSpecification;
+const order = async (files: string[]) =>
+  (await new QuotaLastSequencer({} as never).sort(files.map(spec))).map((s) =>
+    s.moduleId.slice(packageRoot.length + 1),
+  );
+
+describe('the order of a run (kit/tier.ts, kit/check-durations.json)', () => {
+  it('names only check files that exist (a new file runs first until measured: node scripts/measure-check-durations.js)', () => {
+    const files = new Set(checkFiles());
+    expect(Object.keys(checkDurations()).filter((f) => !files.has(f))).toEqual([]);
+    expect(Object.keys(checkDurations()).length).toBeGreaterThan(30);
+  });
+
+  it('starts the longest first and ends with the quota and oracle files, the same from any order given', async () => {
+    const files = checkFiles();
+    const sorted = await order(files);
+    expect(await order([...files].reverse())).toEqual(sorted);
+    expect(sorted.slice(-2)).toEqual(['suites/errors/quota.check.ts', 'suites/oracle/oracle.check.ts']);
+    const ms = checkDurations();
+    const early = sorted.slice(0, -2).map((f) => ms[f] ?? Number.POSITIVE_INFINITY);
+    expect(early).toEqual([...early].sort((a, b) => b - a));
+    expect(sorted[0]).toBe(Object.entries(ms).sort((a, b) => b[1] - a[1])[0]![0]);
+  });
+
+  it('starts a file the table does not know (a new check) first, whatever the others measure', async () => {
+    const sorted = await order([
+      'suites/model/model.check.ts',
+      'suites/new/unmeasured.check.ts',
+      'suites/notes/read.check.ts',
+    ]);
+    expect(sorted).toEqual([
+      'suites/new/unmeasured.check.ts',
+      'suites/model/model.check.ts',
+      'suites/notes/read.check.ts',
+    ]);
+  });
+});
