@@ -6,7 +6,6 @@ import { interruptionOf, markInterrupted } from '../reporters/interrupted.js';
 import { RuleProgress } from '../reporters/progress.js';
 import { renderHtml } from '../reporters/render-html.js';
 import { renderJson } from '../reporters/render-json.js';
-import { renderJunit } from '../reporters/render-junit.js';
 import { renderMarkdown } from '../reporters/render-markdown.js';
 import { renderSpecHtml } from '../reporters/render-spec.js';
 import { renderTerminal, useColour } from '../reporters/render-terminal.js';
@@ -121,6 +120,8 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
   );
   const { outputs } = config;
   const report = outputs.har && totals.har ? linkHar(redacted, outputs.har, outputs.html) : redacted;
+  // The JUnit renderer's XML library is a tenth of a second to load: only for a run that asks for it.
+  const renderJunit = outputs.junit ? (await import('../reporters/render-junit.js')).renderJunit : () => '';
   const written: Array<[string | undefined, (r: ConformanceReport) => string]> = [
     [outputs.json, renderJson],
     [outputs.junit, renderJunit],
