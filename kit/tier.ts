@@ -80,11 +80,8 @@ export function runsLate(file: string): number {
  */
 export class QuotaLastSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    return [...files].sort(
-      (a, b) =>
-        runsLate(a.moduleId) - runsLate(b.moduleId) ||
-        durationOf(b.moduleId) - durationOf(a.moduleId) ||
-        a.moduleId.localeCompare(b.moduleId),
-    );
+    const keyed = files.map((spec) => ({ spec, late: runsLate(spec.moduleId), ms: durationOf(spec.moduleId) }));
+    keyed.sort((a, b) => a.late - b.late || b.ms - a.ms || a.spec.moduleId.localeCompare(b.spec.moduleId));
+    return keyed.map((k) => k.spec);
   }
 }
