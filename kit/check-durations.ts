@@ -15,10 +15,22 @@ export const CHECK_DURATIONS_FILE = join(packageRoot, 'kit', 'check-durations.js
 
 let loaded: Readonly<Record<string, number>> | undefined;
 
-/** The measured durations by file, relative to the package root (suites/...). */
+/** The measured durations by file, relative to the package root (suites/...); read once. */
 export function checkDurations(): Readonly<Record<string, number>> {
-  loaded ??= (JSON.parse(readFileSync(CHECK_DURATIONS_FILE, 'utf8')) as { ms: Record<string, number> }).ms;
+  loaded ??= readCheckDurations(CHECK_DURATIONS_FILE);
   return loaded;
+}
+
+/** A table that is missing or damaged orders nothing (every file then runs by path): it never stops a run. */
+export function readCheckDurations(path: string): Readonly<Record<string, number>> {
+  try {
+    const ms = (JSON.parse(readFileSync(path, 'utf8')) as { ms?: unknown }).ms;
+    const valid =
+      ms !== null && typeof ms === 'object' && Object.values(ms).every((v) => typeof v === 'number' && v >= 0);
+    return valid ? (ms as Record<string, number>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /** A file's measured duration; a file the table does not name (a new check) counts as the longest. */

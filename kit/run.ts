@@ -63,6 +63,10 @@ export async function runKit(
 
 async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text: string) => void): Promise<RunResult> {
   const started = performance.now();
+  // The JUnit renderer's XML library is a tenth of a second to load: only for a run that asks for
+  // a JUnit report, loading while the run starts, and settled before the reports' stretch (which
+  // has no await: a signal during it is left to the end, kit/interrupt.ts).
+  const junit = config.outputs.junit ? junitRenderer() : undefined;
   const run = await startRun(config, interrupt.stopped);
   // After the start-up probe (which only reads) and before the first check creates anything; a
   // target the kit cannot reach is then one line, not a plan and a line.
@@ -79,6 +83,7 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
     // Whatever happened to the checks (failed, threw, cancelled), the sweep runs.
     totals = await run.finish({ interrupted: interrupt.signal !== undefined });
   }
+  const renderJunit = await junit;
   process.exitCode = 0;
   // The final pass: a target may reflect a token into anything (a title, an error message, a
   // header) and a check's assertion message may quote it; no string of any report keeps one.
@@ -120,11 +125,9 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
   );
   const { outputs } = config;
   const report = outputs.har && totals.har ? linkHar(redacted, outputs.har, outputs.html) : redacted;
-  // The JUnit renderer's XML library is a tenth of a second to load: only for a run that asks for it.
-  const renderJunit = outputs.junit ? (await import('../reporters/render-junit.js')).renderJunit : () => '';
   const written: Array<[string | undefined, (r: ConformanceReport) => string]> = [
     [outputs.json, renderJson],
-    [outputs.junit, renderJunit],
+    [outputs.junit, renderJunit ?? (() => '')],
     [outputs.html, renderHtml],
     [
       outputs.markdown,
@@ -144,6 +147,19 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
   // other reports and the summary are out before it is said.
   if (unwritten.length > 0) throw new UsageError(unwritten.join('; '));
   return { exitCode: interrupt.exitCode ?? report.exit_code, report };
+}
+
+/**
+ * The JUnit renderer, loaded on demand (runAndSweep). A renderer that cannot load fails the JUnit
+ * report alone, as a report that cannot be written does: the other reports and the summary stand.
+ */
+function junitRenderer(): Promise<(report: ConformanceReport) => string> {
+  return import('../reporters/render-junit.js').then(
+    (m) => m.renderJunit,
+    (error: unknown) => () => {
+      throw new Error(`the JUnit renderer did not load: ${(error as Error).message.split('\n')[0]}`);
+    },
+  );
 }
 
 /** Before the first request: the tier and the most the run will create (kit/tier.ts). */

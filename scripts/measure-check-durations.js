@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 // Measures how long each check file takes against the embedded fake and writes the table the run
 // orders its files by (kit/check-durations.ts): the median of RUNS runs of the conformance project
-// in the kit's mode (one worker that keeps its modules), rounded to 10 ms. Run it after adding a
-// check file or changing what a check sends; the figures order files only, never judge them.
+// in the kit's mode (one worker that keeps its modules; in vitest's own order, on which what a file
+// takes hardly depends), rounded to 10 ms. Run it after adding a check file or changing what a
+// check sends; the figures order files only, never judge them.
 //   node scripts/measure-check-durations.js [runs=3]
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const root = new URL('..', import.meta.url).pathname;
+const root = fileURLToPath(new URL('..', import.meta.url));
 const runs = Number(process.argv[2] ?? 3);
 const dir = mkdtempSync(join(tmpdir(), 'nc-durations-'));
 const byFile = new Map();
@@ -34,7 +36,7 @@ try {
     );
     if (run.status !== 0) throw new Error(`run ${i} exited ${run.status}:\n${run.stdout}\n${run.stderr}`);
     for (const file of JSON.parse(readFileSync(out, 'utf8')).testResults) {
-      const name = relative(root, file.name);
+      const name = relative(root, file.name).split('\\').join('/');
       byFile.set(name, [...(byFile.get(name) ?? []), file.endTime - file.startTime]);
     }
     console.log(`run ${i} of ${runs}: ${byFile.size} files`);

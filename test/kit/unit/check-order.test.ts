@@ -1,8 +1,9 @@
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TestSpecification } from 'vitest/node';
-import { checkDurations } from '../../../kit/check-durations.js';
+import { checkDurations, readCheckDurations } from '../../../kit/check-durations.js';
 import { QuotaLastSequencer } from '../../../kit/tier.js';
 import { packageRoot } from '../../../spec/paths.js';
 
@@ -49,5 +50,24 @@ describe('the order of a run (kit/tier.ts, kit/check-durations.json)', () => {
       'suites/model/model.check.ts',
       'suites/notes/read.check.ts',
     ]);
+  });
+
+  it('reads a missing or damaged table as empty, so that it costs the order, never the run', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'check-order-test-'));
+    try {
+      const file = (name: string, text: string) => {
+        writeFileSync(join(dir, name), text);
+        return join(dir, name);
+      };
+      expect(readCheckDurations(join(dir, 'absent.json'))).toEqual({});
+      expect(readCheckDurations(file('cut.json', '{"ms": {"suites/a.check.ts": 1'))).toEqual({});
+      expect(readCheckDurations(file('text.json', '{"ms": {"suites/a.check.ts": "long"}}'))).toEqual({});
+      expect(readCheckDurations(file('no-ms.json', '{"about": "x"}'))).toEqual({});
+      expect(readCheckDurations(file('good.json', '{"ms": {"suites/a.check.ts": 20}}'))).toEqual({
+        'suites/a.check.ts': 20,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
