@@ -115,6 +115,17 @@ export function pastIso(t: CheckContext, agoMs = 3_600_000): string {
   return new Date(Date.now() - Math.max(agoMs, t.ctx.clockToleranceMs * 2 + 1000)).toISOString();
 }
 
+/**
+ * A past instant (ms) not before `floorMs`, for an updated_at the document bounds neither way: the
+ * floor itself (an instant the server wrote: never in its future) when it is recent, else an
+ * instant in the past on any clock within the tolerance. `floorMs + 1` was up to a millisecond
+ * ahead of the server's clock right after the write that set it, and `now - 1 s` ahead of a server
+ * whose clock is behind by more than a second (refused as "in the future" by a correct server).
+ */
+export function pastNotBefore(t: CheckContext, floorMs: number | undefined): number {
+  return Math.max(floorMs ?? 0, Date.now() - (t.ctx.clockToleranceMs * 2 + 1000));
+}
+
 /** The JSON body of an exchange the check depends on, or a KitError. */
 export function body<Op extends string>(x: Exchange<Op>, step: string): OkBody<Op> {
   return setupOk(x, step);

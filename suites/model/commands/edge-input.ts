@@ -6,6 +6,7 @@ import type { Exchange } from '../../../kit/core/client.js';
 import { LIMITS } from '../../../spec/limits.js';
 import { primaryName } from '../../../spec/profile.js';
 import { isCreateCapReached } from '../../harness/errors.js';
+import { pastNotBefore } from '../../harness/patterns.js';
 import {
   collectionOf,
   contentOf,
@@ -638,15 +639,18 @@ export const EDGE_INPUTS = {
       return updateNote(real, model, note!, {
         content: plain(real),
         version: currentVersion(n),
-        updated_at: iso(Math.max((n.createdAt?.value ?? 0) + 1, Date.now() - 1_000)),
+        updated_at: iso(pastNotBefore(real.t, n.createdAt?.value)),
       });
     },
   },
   'rename-with-updated-at': {
     needs: 'collection',
-    // A supplied updated_at is preserved.
+    // A supplied updated_at is preserved (a past one, not before the collection's created_at).
     send: (real, model, { collection }) =>
-      updateCollection(real, model, collection!, { title: title(real), updated_at: iso(Date.now() - 1_000) }),
+      updateCollection(real, model, collection!, {
+        title: title(real),
+        updated_at: iso(pastNotBefore(real.t, collectionOf(model, collection!).createdAt?.value)),
+      }),
   },
   // ---- what the run deleted, and ids that are none ----
   'deleted-note-read': { needs: 'deleted-note', send: (real, _m, { note }) => real.api.getNote(note!) },

@@ -2,6 +2,7 @@ import type fc from 'fast-check';
 import { learnVersion, noteUpdated } from '../../../kit/core/behaviour/effects.js';
 import { UPDATE_RULES, updateOutcome } from '../../../kit/core/behaviour/outcomes.js';
 import type { OpOf } from '../../../kit/core/model-operations.js';
+import { pastNotBefore } from '../../harness/patterns.js';
 import { contentOf, isTrashed, type Model, noteOf, pickNote } from '../model.js';
 import { numberField, type Real, readNote, readNoteExchange, refused, violation } from '../real.js';
 
@@ -41,9 +42,7 @@ export class UpdateNote implements fc.AsyncCommand<Model, Real> {
     real.steps.push(this.shown);
     const expected = updateOutcome(note, version);
     // A supplied updated_at: past, and not before the note's created_at (the document bounds it neither way).
-    const updatedAt = this.op.stamp
-      ? new Date(Math.max((note.createdAt?.value ?? 0) + 1, Date.now() - 1_000)).toISOString()
-      : undefined;
+    const updatedAt = this.op.stamp ? new Date(pastNotBefore(real.t, note.createdAt?.value)).toISOString() : undefined;
     const x = await real.api.updateNote(id, { content, version, ...(updatedAt ? { updated_at: updatedAt } : {}) });
     if (expected === 'trashed') return refused(UPDATE_RULES.trashed, x, 'an update of a trashed note');
     if (expected === 'stale' || expected === 'ahead') {
