@@ -33,11 +33,16 @@ export const REMOTE_BUDGETS: Budgets = {
  */
 export const REMOTE_MAX_DURATION_MS = 30 * 60_000;
 
-/** The run's budgets: the profile's, over the remote defaults (or the fake's own, unpaced, when embedded). */
+/**
+ * The run's budgets: the profile's, over the remote defaults (or the fake's own when embedded).
+ * The embedded fake is never paced: the kit starts it, in its own process, with no rate limit to
+ * respect. A profile's requests_per_second says how fast its server may be asked (the built-in
+ * fake profiles' 1000 is for the fake served from a container), and applied here it paced each of
+ * two workers at one request per 2 ms: 1.3 to 1.8 s of every run spent waiting on a timer.
+ * `--requests-per-second` still paces it (applied over these by the run's start).
+ */
 export function resolveBudgets(profile: Profile, embedded: boolean): Budgets {
-  const base = embedded
-    ? { ...REMOTE_BUDGETS, ...loadBuiltinProfile('fake').budgets, requests_per_second: undefined }
-    : REMOTE_BUDGETS;
-  const declared = profile.budgets ?? {};
-  return { ...base, ...declared } as Budgets;
+  const base = embedded ? { ...REMOTE_BUDGETS, ...loadBuiltinProfile('fake').budgets } : REMOTE_BUDGETS;
+  const budgets = { ...base, ...(profile.budgets ?? {}) } as Budgets;
+  return embedded ? { ...budgets, requests_per_second: undefined } : budgets;
 }

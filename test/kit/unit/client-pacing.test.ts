@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { REMOTE_BUDGETS, resolveBudgets } from '../../../kit/budgets.js';
 import { TargetClient } from '../../../kit/core/client.js';
+import { loadBuiltinProfile } from '../../../spec/profile.js';
 import { KitError } from '../../../suites/harness/errors.js';
 import { type RecordingServer, recordingServer } from './recording-server.js';
 
@@ -69,5 +71,22 @@ describe('request budget', () => {
     expect(c.sent).toBe(2);
     await expect(get(c)).rejects.toThrow(/request budget of 2 is spent/);
     expect(server.seen).toHaveLength(2);
+  });
+});
+
+describe('the pace of a run (kit/budgets.ts)', () => {
+  it('never paces the embedded fake, whatever the profile declares (the fake profiles declare 1000/s)', () => {
+    for (const name of ['fake', 'fake-divergent', 'hosted'] as const) {
+      expect(resolveBudgets(loadBuiltinProfile(name), true).requests_per_second, name).toBeUndefined();
+    }
+    const declared = { ...loadBuiltinProfile('fake'), budgets: { requests_per_second: 3 } };
+    expect(resolveBudgets(declared, true).requests_per_second).toBeUndefined();
+  });
+
+  it("paces a remote target by its profile, else by the remote default (the fake's profile when served from a container)", () => {
+    expect(resolveBudgets(loadBuiltinProfile('fake'), false).requests_per_second).toBe(1000);
+    expect(resolveBudgets(loadBuiltinProfile('hosted'), false).requests_per_second).toBe(
+      REMOTE_BUDGETS.requests_per_second,
+    );
   });
 });
