@@ -122,7 +122,10 @@ export const RUN_FLAGS = [
     value: 'N',
     env: ['NOTES_REQUESTS_PER_SECOND'],
     group: 'Run',
-    help: ['pace requests at most this fast (default 1.5 for a remote target; overrides the profile)'],
+    help: [
+      'pace requests at most this fast (default 1.5 for a remote target, none for the embedded fake;',
+      'overrides the profile)',
+    ],
   },
   {
     name: 'request-budget',
