@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { userCacheDir } from './spec/user-cache.js';
+import { markInstall, modulesDirName, pruneUserCache } from './spec/user-cache-prune.js';
 
 /**
  * Modules transformed once per machine, not once per run: vite's transforms held the kit's check
@@ -14,12 +13,12 @@ import { userCacheDir } from './spec/user-cache.js';
  * modules mid-run). Kept modules are code: the directory is the user's own (spec/user-cache.ts).
  */
 const packageRoot = dirname(fileURLToPath(import.meta.url));
-const modules = userCacheDir(
-  `vitest-modules-${createHash('sha256')
-    .update(`${packageRoot}\0${readFileSync(join(packageRoot, 'tsconfig.json'), 'utf8')}`)
-    .digest('hex')
-    .slice(0, 16)}`,
-);
+const modulesName = modulesDirName(packageRoot);
+const modules = modulesName ? userCacheDir(modulesName) : undefined;
+// Each such directory names its install, and at most once a day what no install uses any more goes
+// (spec/user-cache-prune.ts): the directories of removed installs, hashed files unwritten for 30 days.
+markInstall(modules, packageRoot);
+pruneUserCache({ ...(modules ? { keep: modules } : {}) });
 
 /**
  * The project's own tests come in two tiers. `fast` (npm run test:fast) is the unit tier: spec,
