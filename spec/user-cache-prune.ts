@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { keepCached, userCacheDir } from './user-cache.js';
 
@@ -20,6 +20,8 @@ const HASHED = ['parsed-yaml', 'validators', 'collected-checks'];
 const MODULES_PREFIX = 'vitest-modules-';
 /** Inside such a directory: the package root it serves. */
 const INSTALL_FILE = 'install-root';
+/** Inside such a directory: touched at every vitest start of its install (vitest's reads leave no trace). */
+const USED_FILE = 'last-used';
 
 /**
  * The name of the directory of transformed modules of the install at `installRoot` (vitest.config.ts):
@@ -38,12 +40,26 @@ export function modulesDirName(installRoot: string): string | undefined {
   return `${MODULES_PREFIX}${hash}`;
 }
 
-/** Records which install a directory of kept modules serves, so that a prune can tell when that install is gone. */
-export function markInstall(modulesDir: string | undefined, installRoot: string): void {
+/**
+ * Records which install a directory of kept modules serves, and that it is in use now, so that a
+ * prune can tell when that install is gone and no run of it can still be reading the directory.
+ */
+export function markInstall(modulesDir: string | undefined, installRoot: string, now = Date.now()): void {
   if (!modulesDir) return;
   const file = join(modulesDir, INSTALL_FILE);
   // Vitest clears the directory when the lockfile changes: written again whenever it is missing.
   if (!existsSync(file)) keepCached(file, installRoot);
+  const used = join(modulesDir, USED_FILE);
+  try {
+    utimesSync(used, new Date(now), new Date(now));
+  } catch {
+    keepCached(used, '');
+    try {
+      utimesSync(used, new Date(now), new Date(now));
+    } catch {
+      // No record of use: judged by the directory's time, as an unrecorded one.
+    }
+  }
 }
 
 export interface PruneOptions {
@@ -58,10 +74,10 @@ export interface PruneOptions {
 
 /**
  * At most once a day: removes the files of the hashed caches not written for PRUNE_AFTER_MS, and the
- * module directories of installs whose package root is gone (or, unrecorded, untouched for
- * PRUNE_AFTER_MS). Another install's modules are removed only once its root is gone, so no run can
- * be reading them; this install's own directory is vitest's to manage (it reads a file right after
- * checking it exists, so no file is removed from under it). Answers the paths it removed; never throws.
+ * module directories no run can be reading: of installs gone or renamed and unused for a day, or,
+ * unrecorded, untouched for PRUNE_AFTER_MS. This install's own directory is vitest's to manage (it
+ * reads a file right after checking it exists, so nothing is removed from under it, or from under
+ * a run of another install in progress). Answers the paths it removed; never throws.
  */
 export function pruneUserCache(options: PruneOptions = {}): string[] {
   const now = options.now ?? Date.now();
@@ -90,7 +106,9 @@ export function pruneUserCache(options: PruneOptions = {}): string[] {
     }
   };
   for (const name of HASHED) {
-    const dir = join(parent, name);
+    // Through userCacheDir: a link planted at the name, or a directory of another owner, is not followed.
+    const dir = userCacheDir(name, options.root);
+    if (!dir) continue;
     for (const file of entries(dir)) {
       const stat = lstatOrUndefined(join(dir, file));
       if (stat?.isFile() && now - stat.mtimeMs > PRUNE_AFTER_MS) remove(join(dir, file));
@@ -102,13 +120,15 @@ export function pruneUserCache(options: PruneOptions = {}): string[] {
     const stat = lstatOrUndefined(dir);
     if (!stat?.isDirectory()) continue;
     const root = installOf(dir);
-    const unused = (ms: number) => now - stat.mtimeMs > ms;
-    // Gone: the install is removed, or its tsconfig changed (it names another directory now; a day
-    // unused, so that no run started before the change still reads it), or nothing says and a month passed.
+    const used = lastUsed(dir);
+    // Removed only when no run can be reading it: unused for a day at least (a run lasts minutes; a
+    // root missing here may be another host's, sharing this cache, that still uses it daily), and
+    // either its install is gone or names another directory now (its tsconfig changed). A directory
+    // of a kit from before these records: when nothing in it was written or read for a month.
     const gone =
-      root === undefined
-        ? unused(PRUNE_AFTER_MS)
-        : !existsSync(join(root, 'package.json')) || (modulesDirName(root) !== name && unused(PRUNE_EVERY_MS));
+      root === undefined || used === undefined
+        ? now - newestUse(dir, stat.mtimeMs) > PRUNE_AFTER_MS
+        : now - used > PRUNE_EVERY_MS && (!existsSync(join(root, 'package.json')) || modulesDirName(root) !== name);
     if (gone) remove(dir);
   }
   return removed;
@@ -128,6 +148,25 @@ function lstatOrUndefined(path: string) {
   } catch {
     return undefined;
   }
+}
+
+/** When the install of a modules directory last started vitest, if it recorded it. */
+function lastUsed(dir: string): number | undefined {
+  const stat = lstatOrUndefined(join(dir, USED_FILE));
+  return stat?.isFile() ? stat.mtimeMs : undefined;
+}
+
+/**
+ * The latest time anything in a directory was written or read (reads as far as the file system
+ * records them: with relatime, a read at least once a day), and the directory's own time.
+ */
+function newestUse(dir: string, dirMtime: number): number {
+  let newest = dirMtime;
+  for (const name of entries(dir)) {
+    const stat = lstatOrUndefined(join(dir, name));
+    if (stat) newest = Math.max(newest, stat.mtimeMs, stat.atimeMs);
+  }
+  return newest;
 }
 
 /** The package root a modules directory serves, if it recorded one. */

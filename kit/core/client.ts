@@ -154,7 +154,7 @@ export class TargetClient {
           wait === undefined ? ' without a usable Retry-After' : `, asking to wait ${Math.round(wait / 1000)} s`;
         const error = new TargetUnavailable(
           `${opts.method} ${exchange.path}: the target's rate limit: it answered 429 (rate limited) ${attempt + 1} time(s)` +
-            `${asked}${refusal ? `; ${refusal}` : ''}; lower requests_per_second in the profile`,
+            `${asked}${refusal ? `; ${refusal}` : ''}; lower requests_per_second in the profile (or pass --requests-per-second)`,
           'rate-limited',
         );
         this.breaker.failed(error);

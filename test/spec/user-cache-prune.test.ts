@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -45,11 +54,12 @@ describe.runIf(uid !== undefined)('pruneUserCache', () => {
     writeFileSync(join(dir, 'tsconfig.json'), tsconfig);
     return dir;
   };
-  /** A modules directory under `name`, recording `installRoot` if given, untouched for `ageMs`. */
+  /** A modules directory under `name`, recording `installRoot` if given, unused for `ageMs`. */
   const modules = (name: string, installRoot: string | undefined, ageMs: number) => {
     const dir = userCacheDir(name, root)!;
     writeFileSync(join(dir, 'some-module.js'), '// kept');
-    if (installRoot) markInstall(dir, installRoot);
+    aged(join(dir, 'some-module.js'), ageMs);
+    if (installRoot) markInstall(dir, installRoot, now - ageMs);
     aged(dir, ageMs);
     return dir;
   };
@@ -73,15 +83,34 @@ describe.runIf(uid !== undefined)('pruneUserCache', () => {
     const oldName = modules(modulesDirName(renamed)!, renamed, 2 * DAY);
     const oldNameJustUsed = modules(`${modulesDirName(renamed)!}x`, renamed, DAY / 2);
     writeFileSync(join(renamed, 'tsconfig.json'), '{"new": true}');
-    const ofRemoved = modules(modulesDirName(removedInstall)!, removedInstall, 0);
+    const ofRemoved = modules(modulesDirName(removedInstall)!, removedInstall, 2 * DAY);
+    // A root missing here but used today: another host sharing this cache, or a run still going.
+    const ofRemovedJustUsed = modules(`${modulesDirName(removedInstall)!}x`, removedInstall, DAY / 2);
     rmSync(removedInstall, { recursive: true });
     const unrecordedOld = modules('vitest-modules-0000000000000000', undefined, PRUNE_AFTER_MS + DAY);
     const unrecordedRecent = modules('vitest-modules-1111111111111111', undefined, DAY);
+    // Unrecorded (a kit from before the records) and unwritten for a month, but read yesterday.
+    const unrecordedRead = modules('vitest-modules-2222222222222222', undefined, PRUNE_AFTER_MS + DAY);
+    const read = join(unrecordedRead, 'some-module.js');
+    utimesSync(read, new Date(now - DAY), new Date(now - PRUNE_AFTER_MS - DAY));
+    aged(unrecordedRead, PRUNE_AFTER_MS + DAY);
 
     const removed = pruneUserCache({ root, now, force: true, keep: mine });
 
     expect(removed.sort()).toEqual([oldName, ofRemoved, unrecordedOld].sort());
-    for (const dir of [mine, other, oldNameJustUsed, unrecordedRecent]) expect(existsSync(dir), dir).toBe(true);
+    for (const dir of [mine, other, oldNameJustUsed, ofRemovedJustUsed, unrecordedRecent, unrecordedRead])
+      expect(existsSync(dir), dir).toBe(true);
+  });
+
+  it('follows no link planted at a cache name', () => {
+    const elsewhere = mkdtempSync(join(root, 'elsewhere-'));
+    const victim = join(elsewhere, 'old');
+    writeFileSync(victim, 'x');
+    aged(victim, PRUNE_AFTER_MS + DAY);
+    mkdirSync(join(root, 'notes-conformance'), { mode: 0o700 });
+    symlinkSync(elsewhere, join(root, 'notes-conformance', 'validators'));
+    pruneUserCache({ root, now, force: true });
+    expect(existsSync(victim)).toBe(true);
   });
 
   it('runs at most once a day', () => {
