@@ -117,12 +117,12 @@ export function pastIso(t: CheckContext, agoMs = 3_600_000): string {
 
 /**
  * A past instant (ms) not before `floorMs`, for an updated_at the document bounds neither way: the
- * floor itself (an instant the server wrote, so not in its future where the server's stored times
- * are its clock truncated, as the fake's are; a store that rounds up could be half its precision
- * ahead) when it is recent, else an
- * instant in the past on any clock within the tolerance. `floorMs + 1` was up to a millisecond
- * ahead of the server's clock right after the write that set it, and `now - 1 s` ahead of a server
- * whose clock is behind by more than a second (refused as "in the future" by a correct server).
+ * floor itself when it is recent (an instant the server wrote, so not in its future where stored
+ * times are its clock truncated, as the fake's are; a store that rounds up could be half its
+ * precision ahead), else an instant in the past on any clock within the tolerance. `floorMs + 1`
+ * was up to a millisecond ahead of the server's clock right after the write that set it, and
+ * `now - 1 s` ahead of a server whose clock is behind by more than a second (refused as "in the
+ * future" by a correct server).
  */
 export function pastNotBefore(t: CheckContext, floorMs: number | undefined): number {
   return Math.max(floorMs ?? 0, Date.now() - (t.ctx.clockToleranceMs * 2 + 1000));
