@@ -88,11 +88,13 @@ export const MAX_WORKERS = 2;
 
 /**
  * The run's check workers: one against a target or image (one client paces the requests and
- * counts the budget); against the embedded fake --workers, else two where there are two cores
- * (the fake answers in the run process while the workers check).
+ * counts the budget), and one under --max-notes (the cap plan divides the creates among the checks
+ * of one worker); against the embedded fake --workers, else two where there are two cores (the
+ * fake answers in the run process while the workers check). The embedded fake gets a user pair
+ * for each.
  */
-export function checkWorkers(config: Pick<KitConfig, 'target' | 'image' | 'workers'>): number {
-  if (config.target !== undefined || config.image !== undefined) return 1;
+export function checkWorkers(config: Pick<KitConfig, 'target' | 'image' | 'workers' | 'maxNotes'>): number {
+  if (config.target !== undefined || config.image !== undefined || config.maxNotes !== undefined) return 1;
   return config.workers ?? Math.min(2, availableParallelism());
 }
 

@@ -275,9 +275,9 @@ async function runChecks(
   const capPlan = ctx.createCaps ? announceCapPlan(config, ctx, inRun) : undefined;
   const files = config.only.length > 0 ? filesForOnly(declared, config.only) : [];
   if (interrupt.signal) return;
-  // Several workers only with a user pair each (the embedded fake's), else one; and one under a
-  // cap on creates, which the plan divides among the checks of one worker.
-  const workers = ctx.createCaps ? 1 : Math.min(checkWorkers(config), ctx.workerTokens?.length ?? 1);
+  // Several workers only with a user pair each (the embedded fake's), else one (checkWorkers: one
+  // under a cap on creates too, which the plan divides among the checks of one worker).
+  const workers = Math.min(checkWorkers(config), ctx.workerTokens?.length ?? 1);
   const vitest = await interrupt.createVitest(() =>
     createVitest(
       'test',

@@ -51,6 +51,10 @@ describe('kit configuration', () => {
     expect(checkWorkers(readKitConfig(['--target', 'http://x'], { NOTES_TOKEN: 't' }))).toBe(1);
     expect(checkWorkers(readKitConfig(['--target', 'http://x', '--workers', '1'], { NOTES_TOKEN: 't' }))).toBe(1);
     expect(checkWorkers(readKitConfig(['--target', 'http://x'], { NOTES_TOKEN: 't', NOTES_WORKERS: '2' }))).toBe(1);
+    // Under a cap on creates one worker (the plan divides the cap among its checks), so the embedded
+    // fake makes one user pair, not one for a worker that never starts.
+    expect(checkWorkers(readKitConfig(['--max-notes', '10'], {}))).toBe(1);
+    expect(checkWorkers(readKitConfig(['--max-notes', '10', '--workers', '2'], {}))).toBe(1);
     for (const [argv, message] of [
       [['--workers', '0'], /--workers must be a positive integer/],
       [['--workers', '1.5'], /--workers must be a positive integer/],
