@@ -45,6 +45,7 @@ check(
       'collections.create.response-omits-note-count',
       'collections.create.id-generated',
       'collections.create.created-at-defaults-to-server-time',
+      'collections.create.fields-stored',
       'conventions.ids.uuid',
     ],
     // Two creates judge the collections area and a convention for the smoke tier.

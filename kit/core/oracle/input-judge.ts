@@ -1,5 +1,5 @@
-import { atSize, LIMITS, type SizeLimit } from '../../spec/limits.js';
-import { isUuid } from '../../spec/patterns.js';
+import { atSize, LIMITS, type SizeLimit } from '../../../spec/limits.js';
+import { isUuid } from '../../../spec/patterns.js';
 import { ms, sameInstant, show } from './compare.js';
 import type { Env } from './env.js';
 import { judgeErrorBody } from './error-body.js';

@@ -1,6 +1,6 @@
-import { LIMITS, pastSize, type SizeLimit } from '../../spec/limits.js';
-import { OPERATIONS } from '../../spec/operations.js';
-import { isUuid, LOCAL_DATE_TIME, readDateTime } from '../../spec/patterns.js';
+import { LIMITS, pastSize, type SizeLimit } from '../../../spec/limits.js';
+import { OPERATIONS } from '../../../spec/operations.js';
+import { isUuid, LOCAL_DATE_TIME, readDateTime } from '../../../spec/patterns.js';
 import { objectOf } from './observation.js';
 
 /**

@@ -1,4 +1,4 @@
-import { isUuid, readDateTime } from '../../spec/patterns.js';
+import { isUuid, readDateTime } from '../../../spec/patterns.js';
 import type { Env } from './env.js';
 import { type Observation, objectOf } from './observation.js';
 

@@ -1,6 +1,6 @@
-import type { KnownCollection, KnownNote } from '../../kit/core/behaviour/state.js';
-import { charCount, LIMITS } from '../../spec/limits.js';
-import { readDateTime } from '../../spec/patterns.js';
+import { charCount, LIMITS } from '../../../spec/limits.js';
+import { readDateTime } from '../../../spec/patterns.js';
+import type { KnownCollection, KnownNote } from '../behaviour/state.js';
 import { ms } from './compare.js';
 import { type Observation, objectOf } from './observation.js';
 

@@ -1,9 +1,9 @@
-import type { Touches } from '../../kit/core/behaviour/state.js';
-import type { Exchange } from '../../kit/core/client.js';
-import type { ExchangeObserver as CoreObserver, Sent } from '../../kit/core/observer.js';
-import { UUID_IN_TEXT } from '../../spec/patterns.js';
+import { UUID_IN_TEXT } from '../../../spec/patterns.js';
+import type { Touches } from '../behaviour/state.js';
+import type { Exchange } from '../client.js';
+import type { ExchangeObserver as CoreObserver, Sent } from '../observer.js';
 
-export type { Sent } from '../../kit/core/observer.js';
+export type { Sent } from '../observer.js';
 
 /** A request and its answer, with when it was sent and answered in the run's order of requests. */
 export interface Observation extends Sent {
