@@ -202,7 +202,9 @@ function stateParts(ask: Ask): Part[] {
     out.push({
       refuse: ON_DELETED_COLLECTION[r.op]!.map((rule) => ({
         rule,
-        what: `a collection deleted by ${deletedCollection.by.method} ${deletedCollection.by.path} (an operation on a collection that does not exist is refused)`,
+        what:
+          `a collection deleted by ${deletedCollection.by.method} ${deletedCollection.by.path}` +
+          ' (an operation on a collection that does not exist is refused)',
         context: deletedCollection.by,
       })),
       ...(kind ? { kind } : {}),
@@ -250,7 +252,9 @@ function refusedCreate({ world, r, body }: Ask): Part {
     refuse: [
       {
         rule: refusal.rule,
-        what: `the ${read} exists, though its create was refused (${refusal.by.method} ${refusal.by.path} answered ${refusal.by.status}); a refusal creates nothing`,
+        what:
+          `the ${read} exists, though its create was refused` +
+          ` (${refusal.by.method} ${refusal.by.path} answered ${refusal.by.status}); a refusal creates nothing`,
         context: refusal.by,
       },
     ],
