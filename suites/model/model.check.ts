@@ -109,14 +109,14 @@ async function walkLargestPage(t: CheckContext, shared: Parameters<typeof checkR
 
 check(
   'random sequences of creates, updates, backdates, trash, deletes and moves behave as documented (model-based)',
-  { rules: CORE_RULES, generalist: true, timeout: 600_000 },
+  { oracle: CORE_RULES, generalist: true, timeout: 600_000 },
   (t) => runModel(t, false),
 );
 
 check(
   'the same with restore and remove in the mix (model-based)',
   {
-    rules: [...CORE_RULES, 'notes.restore.returns-to-active', 'membership.remove.unlinks'],
+    oracle: [...CORE_RULES, 'notes.restore.returns-to-active', 'membership.remove.unlinks'],
     needs: ['profile:endpoints.restore_note', 'profile:endpoints.remove_note_from_collection'],
     generalist: true,
     timeout: 600_000,

@@ -204,6 +204,8 @@ function judgeLinks(env: Env, e: Expect, seen: unknown, x: Exchange, what: strin
       refusal?.by ?? gone?.by,
     );
   }
+  // A link taken out is absent: the operation that took it out kept its promise.
+  for (const [id, gone] of unlinked) if (!ids.includes(id)) j.that(gone.rule, true, () => '', x);
   for (const [id, fact] of links) {
     const present = ids.includes(id);
     const refusal = present ? undefined : refusals.find((r) => r.asked.unlink === id);
