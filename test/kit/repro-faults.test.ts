@@ -19,7 +19,7 @@ import { packageRoot } from '../../spec/paths.js';
  * NOTES_SECONDARY_TOKEN, gets the status of the exchange the failure judged.
  * The first test takes faults whose judged request names no data the run created, and runs the
  * repros on the fake as the run left it. The kit deletes what it created, so a request on a note of
- * the run answers 404 afterwards (README "Reproductions"): the second test rebuilds the fake's
+ * the run answers 404 afterwards (docs/reports.md "Reproductions"): the second test rebuilds the fake's
  * state as it was just before the failing exchange (a fresh seeded fake, given every earlier
  * request again), then runs the repro there.
  */
