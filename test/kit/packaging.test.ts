@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../spec/paths.js';
@@ -9,7 +8,8 @@ import { packageRoot } from '../../spec/paths.js';
  * What an installed package offers, checked against the build (npm test builds before it runs;
  * alone: `npm run build` first): every target of package.json `exports` exists, the subpaths
  * import through the package's self-reference in a plain node process, and the command prints
- * its version.
+ * its version. The packed tarball installed into an empty project, and run there, is
+ * test/cli/ci-action.test.ts's (one install for both).
  */
 const pkg = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as {
   name: string;
@@ -69,38 +69,6 @@ describe('package', () => {
     expect(out.operations).toBeGreaterThanOrEqual(16);
     expect(out.status).toBe(200);
   });
-
-  it('installs from its packed tarball into an empty project, and runs there', () => {
-    const scratch = mkdtempSync(join(tmpdir(), 'nc-pack-'));
-    try {
-      const project = join(scratch, 'project');
-      const npm = (args: string[], cwd: string) =>
-        execFileSync('npm', [...args, '--no-audit', '--no-fund'], { cwd, encoding: 'utf8', timeout: 240_000 });
-      // The build is npm test's (npm pack would run prepare, a second build, otherwise).
-      npm(['pack', '--ignore-scripts', '--pack-destination', scratch], packageRoot);
-      const tarball = readdirSync(scratch).find((f) => f.endsWith('.tgz'))!;
-      execFileSync('mkdir', [project]);
-      writeFileSync(join(project, 'package.json'), '{"name": "empty-project", "version": "1.0.0", "private": true}\n');
-      // The dependencies come from npm's cache where it has them (npm ci filled it), else the registry.
-      npm(['install', '--prefer-offline', join(scratch, tarball)], project);
-      const installed = join(project, 'node_modules', pkg.name);
-      expect(existsSync(join(installed, 'LICENSE')), 'the LICENSE is published').toBe(true);
-      const npx = (args: string[]) =>
-        execFileSync('npx', ['--no-install', 'notes-conformance', ...args], {
-          cwd: project,
-          encoding: 'utf8',
-          timeout: 240_000,
-        });
-      expect(npx(['--version']).trim()).toBe(pkg.version);
-      // A run of the installed kit against its embedded fake: the checks, vitest and the fake all
-      // load from node_modules (one area keeps it short).
-      expect(npx(['--only', 'conventions', '--quiet'])).toMatch(
-        /^notes-conformance: PASS: \d+ rules against embedded fake/m,
-      );
-    } finally {
-      rmSync(scratch, { recursive: true, force: true });
-    }
-  }, 600_000);
 
   it('notes-conformance --version prints the version of package.json', () => {
     expect(node([join(packageRoot, 'bin/notes-conformance.js'), '--version']).trim()).toBe(pkg.version);
