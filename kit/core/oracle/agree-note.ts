@@ -1,5 +1,5 @@
-import type { Fact, KnownNote } from '../../kit/core/behaviour/state.js';
-import type { Exchange } from '../../kit/core/client.js';
+import type { Fact, KnownNote } from '../behaviour/state.js';
+import type { Exchange } from '../client.js';
 import { agree, instantOf, ruleOf, sameNumber, sameText, show } from './compare.js';
 import type { Env } from './env.js';
 

@@ -1,6 +1,6 @@
-import type { KnownNote } from '../../kit/core/behaviour/state.js';
-import type { Exchange } from '../../kit/core/client.js';
-import type { RefusalKind } from '../../spec/profile.js';
+import type { RefusalKind } from '../../../spec/profile.js';
+import type { KnownNote } from '../behaviour/state.js';
+import type { Exchange } from '../client.js';
 import { ms, sameInstant, show } from './compare.js';
 import type { Env } from './env.js';
 import { judgeErrorBody } from './error-body.js';

@@ -1,4 +1,5 @@
-import { atSize, LIMITS, type SizeLimit } from '../../spec/limits.js';
+import { atSize, LIMITS, type SizeLimit } from '../../../spec/limits.js';
+import { isUuid } from '../../../spec/patterns.js';
 import { ms, sameInstant, show } from './compare.js';
 import type { Env } from './env.js';
 import { judgeErrorBody } from './error-body.js';
@@ -6,8 +7,6 @@ import { integerOf, type Problem } from './inputs.js';
 import { isTokenUser } from './note-writes.js';
 import { type Observation, objectOf } from './observation.js';
 import { knownCollection, knownNote, notAnAnswer } from './settled.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * What the document says of a request's input, judged on its answer, whichever check sent it:
@@ -113,7 +112,7 @@ function onlyInputExplains(env: Env, o: Observation): boolean {
     case 'createNote':
     case 'createCollection':
       // A supplied id that exists, or once did, may be refused as a conflict first.
-      return body.id === undefined || (typeof body.id === 'string' && !UUID.test(body.id)) || freshId(env, body.id);
+      return body.id === undefined || (typeof body.id === 'string' && !isUuid(body.id)) || freshId(env, body.id);
     case 'listNotes':
     case 'listCollections':
       return input.cursor === undefined;
@@ -146,7 +145,7 @@ function liveOwn(r: { owner: string; deleted?: unknown } | undefined, o: Observa
 
 /** A UUID the run never saw as a note's or a collection's id, nor as a refused create's. */
 function freshId(env: Env, id: unknown): boolean {
-  if (typeof id !== 'string' || !UUID.test(id)) return false;
+  if (!isUuid(id)) return false;
   const { world } = env;
   return (
     !world.notes.has(id) &&

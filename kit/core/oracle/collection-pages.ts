@@ -1,4 +1,4 @@
-import { type KnownCollection, settled } from '../../kit/core/behaviour/state.js';
+import { type KnownCollection, settled } from '../behaviour/state.js';
 import { agreeCollection } from './agree-collection.js';
 import { ms, sameInstant, show } from './compare.js';
 import type { Env } from './env.js';

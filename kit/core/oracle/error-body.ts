@@ -1,5 +1,5 @@
-import { errorBodyProblems } from '../../spec/error-body.js';
-import type { RefusalKind } from '../../spec/profile.js';
+import { errorBodyProblems } from '../../../spec/error-body.js';
+import type { RefusalKind } from '../../../spec/profile.js';
 import type { Env } from './env.js';
 import type { Observation } from './observation.js';
 

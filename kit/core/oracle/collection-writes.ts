@@ -4,8 +4,8 @@ import {
   collectionUpdated,
   type MembershipOp,
   membershipChanged,
-} from '../../kit/core/behaviour/effects.js';
-import type { KnownCollection, KnownNote } from '../../kit/core/behaviour/state.js';
+} from '../behaviour/effects.js';
+import type { KnownCollection, KnownNote } from '../behaviour/state.js';
 import { instantOf, ms, show } from './compare.js';
 import type { Env } from './env.js';
 import { isTokenUser, pick, serverTimeOf } from './note-writes.js';

@@ -1,6 +1,6 @@
-import type { Clock } from '../../kit/core/behaviour/state.js';
-import type { Exchange } from '../../kit/core/client.js';
-import type { Owner } from '../../kit/core/ledger.js';
+import type { Clock } from '../behaviour/state.js';
+import type { Exchange } from '../client.js';
+import type { Owner } from '../ledger.js';
 import { ms, sameInstant } from './compare.js';
 import type { Judgements } from './judge.js';
 

@@ -1,5 +1,6 @@
-import { LIMITS, pastSize, type SizeLimit } from '../../spec/limits.js';
-import { OPERATIONS } from '../../spec/operations.js';
+import { LIMITS, pastSize, type SizeLimit } from '../../../spec/limits.js';
+import { OPERATIONS } from '../../../spec/operations.js';
+import { isUuid, LOCAL_DATE_TIME, readDateTime } from '../../../spec/patterns.js';
 import { objectOf } from './observation.js';
 
 /**
@@ -29,11 +30,6 @@ export interface InputOf {
   readonly input?: Readonly<Record<string, unknown>>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** A date-time with no timezone designator: "must have offset". */
-const LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
-const ZONED = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
-
 interface StampRules {
   /** The rule of "offset required" for this field. */
   readonly offset: string;
@@ -51,14 +47,11 @@ function stampProblems(field: string, value: unknown, rules: StampRules, now: nu
   if (value === undefined || value === null) return [];
   if (typeof value !== 'string')
     return rules.types ? [{ rules: [rules.types], what: `${field} is not a string`, validation: true }] : [];
-  if (LOCAL.test(value))
+  if (LOCAL_DATE_TIME.test(value))
     return [{ rules: [rules.offset], what: `${field} ${value} has no timezone offset`, validation: true }];
-  const m = ZONED.exec(value);
-  if (!m) return [];
-  const [, y, mo, d, zone] = m;
-  const month = Number(mo);
-  const days = month >= 1 && month <= 12 ? new Date(Date.UTC(Number(y), month, 0)).getUTCDate() : 0;
-  if (Number(d) < 1 || Number(d) > days)
+  const read = readDateTime(value);
+  if (!read) return [];
+  if (!read.realDate)
     return rules.conventions
       ? [
           {
@@ -68,11 +61,10 @@ function stampProblems(field: string, value: unknown, rules: StampRules, now: nu
           },
         ]
       : [];
-  const at = Date.parse(value);
   // Future beyond any clock difference the profile allows: the target's own clock shows it as future too.
-  if (!rules.future || Number.isNaN(at) || at <= now + toleranceMs) return [];
+  if (!rules.future || read.ms <= now + toleranceMs) return [];
   // Written with a west offset, a future instant reads earlier than now as text: compare-instants says instants decide.
-  const west = zone!.startsWith('-') && rules.conventions;
+  const west = read.designator.startsWith('-') && rules.conventions;
   return [
     {
       rules: west ? [rules.future, 'conventions.timestamps.compare-instants'] : [rules.future],
@@ -119,7 +111,7 @@ function rangeProblems(
 
 function boundProblems(input: Readonly<Record<string, unknown>>, rule: string): Problem[] {
   return ['created_after', 'created_before', 'updated_after', 'updated_before'].flatMap((b) =>
-    typeof input[b] === 'string' && LOCAL.test(input[b] as string)
+    typeof input[b] === 'string' && LOCAL_DATE_TIME.test(input[b] as string)
       ? [{ rules: [rule], what: `the bound ${b} ${input[b]} has no timezone offset`, validation: true }]
       : [],
   );
@@ -227,7 +219,7 @@ export function problemsOf(sent: InputOf, now: number, toleranceMs: number): Pro
           );
       for (const field of ['created_at', 'updated_at'] as const)
         out.push(...stampProblems(field, body[field], NOTE_CREATE_STAMPS[field], now, toleranceMs));
-      if (typeof body.id === 'string' && !UUID.test(body.id))
+      if (typeof body.id === 'string' && !isUuid(body.id))
         out.push({
           rules: ['notes.create.id-must-be-uuid'],
           what: `the id ${body.id} is not a UUID`,
@@ -320,7 +312,7 @@ export function problemsOf(sent: InputOf, now: number, toleranceMs: number): Pro
       );
       for (const field of ['created_at', 'updated_at'] as const)
         out.push(...stampProblems(field, body[field], COLLECTION_CREATE_STAMPS[field], now, toleranceMs));
-      if (typeof body.id === 'string' && !UUID.test(body.id))
+      if (typeof body.id === 'string' && !isUuid(body.id))
         out.push({
           rules: ['collections.create.id-must-be-uuid'],
           what: `the id ${body.id} is not a UUID`,
@@ -419,7 +411,7 @@ export function problemsOf(sent: InputOf, now: number, toleranceMs: number): Pro
     case 'getNote':
     case 'getCollection': {
       const id = sent.path.split('/')[3] ?? '';
-      if (UUID.test(decodeURIComponent(id))) return [];
+      if (isUuid(decodeURIComponent(id))) return [];
       // Not a UUID: refused, whether the target calls it bad input or a missing resource.
       const rule = op === 'getNote' ? 'notes.read.invalid-id-refused' : 'collections.read.invalid-id-refused';
       return [{ rules: [rule], what: `the id ${JSON.stringify(id)} in the path is not a UUID`, validation: false }];
@@ -428,7 +420,7 @@ export function problemsOf(sent: InputOf, now: number, toleranceMs: number): Pro
       return boundProblems(input, 'collections.search.bounds-offset-required');
     case 'moveNote':
       if (!isObject) return [];
-      return typeof body.target_collection_id === 'string' && UUID.test(body.target_collection_id)
+      return isUuid(body.target_collection_id)
         ? []
         : [
             {

@@ -1,4 +1,4 @@
-import { settled } from '../../kit/core/behaviour/state.js';
+import { settled } from '../behaviour/state.js';
 import { ms } from './compare.js';
 import type { Env } from './env.js';
 import { type Observation, objectOf } from './observation.js';

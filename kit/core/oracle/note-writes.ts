@@ -1,6 +1,6 @@
-import { createdAtSet, noteCreated, noteDeleted, noteTrashed, noteUpdated } from '../../kit/core/behaviour/effects.js';
-import { UPDATE_RULES, versionOutcome } from '../../kit/core/behaviour/outcomes.js';
-import type { KnownNote } from '../../kit/core/behaviour/state.js';
+import { createdAtSet, noteCreated, noteDeleted, noteTrashed, noteUpdated } from '../behaviour/effects.js';
+import { UPDATE_RULES, versionOutcome } from '../behaviour/outcomes.js';
+import type { KnownNote } from '../behaviour/state.js';
 import { agreeNote } from './agree-note.js';
 import { instantOf, ms, sameInstant, serverTimeWindow, show } from './compare.js';
 import type { Env } from './env.js';

@@ -1,16 +1,15 @@
-import type { Fact, Refusal } from '../../kit/core/behaviour/state.js';
-import type { Exchange } from '../../kit/core/client.js';
+import { instantOf as instantOfText } from '../../../spec/patterns.js';
+import type { Fact, Refusal } from '../behaviour/state.js';
+import type { Exchange } from '../client.js';
 import type { Judgements } from './judge.js';
 
 /** Milliseconds of a timestamp the target sent, or undefined when it is none (the shape rules judge that). */
 export function ms(value: unknown): number | undefined {
-  if (typeof value !== 'string' || !/(Z|[+-]\d{2}:?\d{2})$/i.test(value)) return undefined;
-  const t = Date.parse(value);
-  return Number.isNaN(t) ? undefined : t;
+  return instantOfText(value);
 }
 
 /** Two instants the target reported for one value agree at its precision (it may cut or round at the step). */
-import { sameInstant } from '../../kit/core/behaviour/outcomes.js';
+import { sameInstant } from '../behaviour/outcomes.js';
 
 export { sameInstant };
 

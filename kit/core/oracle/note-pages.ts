@@ -1,4 +1,4 @@
-import { type KnownNote, settled } from '../../kit/core/behaviour/state.js';
+import { type KnownNote, settled } from '../behaviour/state.js';
 import { agreeCollection } from './agree-collection.js';
 import { agreeNote, type NoteView } from './agree-note.js';
 import { ms, sameInstant, show } from './compare.js';

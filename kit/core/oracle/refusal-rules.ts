@@ -1,12 +1,14 @@
-import type { KnownCollection, KnownNote } from '../../kit/core/behaviour/state.js';
-import { charCount, LIMITS } from '../../spec/limits.js';
+import { charCount, LIMITS } from '../../../spec/limits.js';
+import { readDateTime } from '../../../spec/patterns.js';
+import type { KnownCollection, KnownNote } from '../behaviour/state.js';
 import { ms } from './compare.js';
 import { type Observation, objectOf } from './observation.js';
 
 const MAX_CONTENT = LIMITS.noteContentUpdate.chars;
 const MAX_TITLE = LIMITS.collectionTitle.chars;
 const MAX_DESCRIPTION = LIMITS.collectionDescription.chars;
-const OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
+/** A supplied timestamp that is not a date-time with a designator ("must have offset"). */
+const offsetless = (v: unknown) => typeof v === 'string' && readDateTime(v) === undefined;
 
 const chars = charCount;
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
@@ -32,9 +34,7 @@ export function noteRefusalRule(op: string, n: KnownNote, o: Observation): strin
       (typeof body.content !== 'string' || !Number.isInteger(body.version) ? 'notes.update.field-types' : undefined) ??
       ((body.version as number) < 1 ? 'notes.update.version-min-1' : undefined) ??
       (chars(body.content as string) > MAX_CONTENT ? 'notes.update.content-max-chars' : undefined) ??
-      (typeof body.updated_at === 'string' && !OFFSET.test(body.updated_at)
-        ? 'notes.update.updated-at-offset-required'
-        : undefined) ??
+      (offsetless(body.updated_at) ? 'notes.update.updated-at-offset-required' : undefined) ??
       (n.version && body.version !== n.version.value
         ? (body.version as number) < n.version.value
           ? 'notes.update.version-stale-refused'
@@ -49,9 +49,7 @@ export function noteRefusalRule(op: string, n: KnownNote, o: Observation): strin
       permissionRule(o, n.owner, 'auth.scope.notes-isolated', 'notes.set-created-at.requires-owner') ??
       (n.trashed?.value ? 'notes.set-created-at.trashed-refused' : undefined) ??
       (!('created_at' in body) ? 'notes.set-created-at.required' : undefined) ??
-      (typeof body.created_at === 'string' && !OFFSET.test(body.created_at)
-        ? 'notes.set-created-at.offset-required'
-        : undefined) ??
+      (offsetless(body.created_at) ? 'notes.set-created-at.offset-required' : undefined) ??
       (sent !== undefined && sent > Date.now() ? 'notes.set-created-at.not-future' : undefined) ??
       (sent !== undefined && n.original !== undefined && sent > n.original
         ? 'notes.set-created-at.backdate-only'
@@ -91,9 +89,7 @@ export function collectionRefusalRule(op: string, c: KnownCollection, o: Observa
       (typeof description === 'string' && bytes(description) > MAX_DESCRIPTION
         ? 'collections.update.description-max-bytes'
         : undefined) ??
-      (typeof body.updated_at === 'string' && !OFFSET.test(body.updated_at)
-        ? 'collections.update.updated-at-offset-required'
-        : undefined) ??
+      (offsetless(body.updated_at) ? 'collections.update.updated-at-offset-required' : undefined) ??
       ((ms(body.updated_at) ?? 0) > Date.now() ? 'collections.update.updated-at-not-future' : undefined) ??
       'collections.update.fields-applied'
     );

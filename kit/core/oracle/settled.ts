@@ -1,4 +1,4 @@
-import type { KnownCollection, KnownNote } from '../../kit/core/behaviour/state.js';
+import type { KnownCollection, KnownNote } from '../behaviour/state.js';
 import type { Env } from './env.js';
 import { type Observation, objectOf, touchesOf } from './observation.js';
 

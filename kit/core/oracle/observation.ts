@@ -1,8 +1,9 @@
-import type { Touches } from '../../kit/core/behaviour/state.js';
-import type { Exchange } from '../../kit/core/client.js';
-import type { ExchangeObserver as CoreObserver, Sent } from '../../kit/core/observer.js';
+import { UUID_IN_TEXT } from '../../../spec/patterns.js';
+import type { Touches } from '../behaviour/state.js';
+import type { Exchange } from '../client.js';
+import type { ExchangeObserver as CoreObserver, Sent } from '../observer.js';
 
-export type { Sent } from '../../kit/core/observer.js';
+export type { Sent } from '../observer.js';
 
 /** A request and its answer, with when it was sent and answered in the run's order of requests. */
 export interface Observation extends Sent {
@@ -62,11 +63,9 @@ export function touchesOf(sent: Sent): Touches {
   return rawTouches(sent.path);
 }
 
-const UUID_IN_PATH = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-
 /** A raw write names its resources in the path: /v2/notes/{id}..., /v2/collections/{id}/notes/{id}... */
 function rawTouches(path: string): Touches {
-  const ids = path.match(UUID_IN_PATH) ?? [];
+  const ids = path.match(UUID_IN_TEXT) ?? [];
   if (path.startsWith('/v2/notes')) return { notes: ids, collections: [] };
   if (path.startsWith('/v2/collections')) return { notes: ids.slice(1), collections: ids.slice(0, 1) };
   return { notes: [], collections: [] };

@@ -1,5 +1,5 @@
-import { learnTrashed, learnVersion } from '../../kit/core/behaviour/effects.js';
-import { type KnownNote, settled } from '../../kit/core/behaviour/state.js';
+import { learnTrashed, learnVersion } from '../behaviour/effects.js';
+import { type KnownNote, settled } from '../behaviour/state.js';
 import { agreeCollection } from './agree-collection.js';
 import { agreeNote } from './agree-note.js';
 import type { Env } from './env.js';

@@ -1,5 +1,5 @@
-import type { KnownCollection } from '../../kit/core/behaviour/state.js';
-import type { Exchange } from '../../kit/core/client.js';
+import type { KnownCollection } from '../behaviour/state.js';
+import type { Exchange } from '../client.js';
 import { agree, instantOf, sameText, show } from './compare.js';
 import type { Env } from './env.js';
 
