@@ -101,6 +101,7 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
     target: ctx.targetLabel,
     profileName: ctx.profile.name,
     profileDeclared: ctx.profileDeclared,
+    tier: ctx.tier,
     seed: ctx.seed,
     only: config.only,
     rules: loadRules(),

@@ -73,11 +73,22 @@ export interface RuleResult {
   checks: CheckResult[];
 }
 
+/**
+ * The JSON report's format (spec/report.schema.json, exported as notes-conformance/report.schema.json):
+ * it changes when a field is removed, renamed or changes meaning. A field added keeps it, and is
+ * added to the schema, which the proofs hold every report they make to (test/report-schema-setup.ts).
+ */
+export const REPORT_FORMAT_VERSION = 1;
+export const REPORT_SCHEMA = 'notes-conformance/report.schema.json';
+
 export interface ConformanceReport {
+  $schema: typeof REPORT_SCHEMA;
+  format_version: typeof REPORT_FORMAT_VERSION;
   kit: { name: 'notes-conformance'; version: string };
   target: string;
   profile: string;
   profile_declared: boolean;
+  tier: 'smoke' | 'full';
   seed: number;
   only: string[];
   summary: Record<Verdict, number>;
@@ -122,6 +133,8 @@ export interface ReportInput {
   target: string;
   profileName: string;
   profileDeclared: boolean;
+  /** The run's tier (--tier); the fault matrix and leave-one-out run the full one. */
+  tier?: 'smoke' | 'full';
   seed: number;
   only: readonly string[];
   rules: readonly Rule[];
@@ -228,10 +241,13 @@ export function buildReport(input: ReportInput): ConformanceReport {
         : `${blocking.length} ${input.profileDeclared ? 'documented or declared' : 'documented'}` +
           ` ${blocking.length === 1 ? 'rule' : 'rules'} failed or errored${input.quota ? ` (and ${quotaWords(input.quota)})` : ''}`;
   return {
+    $schema: REPORT_SCHEMA,
+    format_version: REPORT_FORMAT_VERSION,
     kit: { name: 'notes-conformance', version: input.version },
     target: input.target,
     profile: input.profileName,
     profile_declared: input.profileDeclared,
+    tier: input.tier ?? 'full',
     seed: input.seed,
     only: [...input.only],
     summary,
