@@ -268,7 +268,7 @@ describe('the kit against broken targets', { timeout: BOUND_MS * 2 }, () => {
     const s = await start(broken.reflectingEncoded(marker));
     const dir = mkdtempSync(join(tmpdir(), 'reflect-encoded-'));
     try {
-      const kinds = ['json', 'junit', 'markdown', 'html', 'html-spec'];
+      const kinds = ['json', 'junit', 'markdown', 'html', 'html-spec', 'har'];
       const outputs = kinds.flatMap((kind) => [`--${kind}`, join(dir, `report.${kind}`)]);
       let printed = '';
       await runKit(
@@ -291,9 +291,10 @@ describe('the kit against broken targets', { timeout: BOUND_MS * 2 }, () => {
         printed,
         ...Object.fromEntries(kinds.map((k) => [k, readFileSync(join(dir, `report.${k}`), 'utf8')])),
       };
-      // What a reader could find the token by: its characters in any case and with line breaks
-      // taken out, and the middle of its base64 at each of the three offsets it may start at.
-      const flat = (text: string) => text.replace(/\r?\n\s*|\\r\\n\s*|\\n/g, '').toLowerCase();
+      // What a reader could find the token by: its characters in any case with what is not seen
+      // between them taken out (line breaks, zero-width and format characters), and the middle of
+      // its base64 at each of the three offsets it may start at.
+      const flat = (text: string) => broken.withoutInvisible(text).toLowerCase();
       const base64Middles = [0, 1, 2].flatMap((shift) => {
         const b = Buffer.concat([Buffer.alloc(shift), Buffer.from(token)]).toString('base64');
         const middle = b.slice(4, -4);
