@@ -109,6 +109,7 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
     created: totals.created,
     ...(totals.quota ? { quota: totals.quota } : {}),
     leftovers: totals.leftovers,
+    leftoverIds: totals.leftoverIds,
     // After a signal, workers stopped mid-request and vitest's pool complaints are the interrupt's
     // echo, not errors of the run: the report says "interrupted" once.
     runErrors: interrupt.signal ? collector.runErrors.filter((e) => !causedByInterrupt(e)) : collector.runErrors,

@@ -9,11 +9,11 @@ import { TargetClient } from './core/client.js';
 import type { KitContext } from './core/context.js';
 import { FixturesClient } from './core/fixtures-client.js';
 import { type HarEntry, harWriter, recordedHarEntries } from './core/har.js';
-import { journalCreates, Ledger, type LedgerEntry } from './core/ledger.js';
+import { journalCreates, Ledger } from './core/ledger.js';
 import type { QuotaInfo } from './core/quota.js';
 import { countRequests, learnedSecrets, spentQuota } from './core/run-folder.js';
 import { probeTarget, probeToken } from './probe.js';
-import { settleUncertain, sweep } from './sweep.js';
+import { sweep } from './sweep.js';
 import { startTarget } from './target.js';
 import { createdInRun, withTierAndCaps } from './tier.js';
 
@@ -37,7 +37,8 @@ export interface RunTotals {
   /** The account quota a create found spent, if any. */
   quota?: QuotaInfo;
   leftovers: number;
-  leftoverDetail: LedgerEntry[];
+  /** What the run left: "note ID", "collection ID" (kit/sweep.ts: what a listing of the accounts shows). */
+  leftoverIds: string[];
   /** Resources (notes, collections, fixture users) the run created and deleted again. */
   deleted: number;
   /** Creates the kit could not confirm either way (no answer, an unreadable one): "note ID" or "a note created without an id". */
@@ -161,8 +162,7 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
 
   /** Deletes what the checks left and counts the run, from the run folder's files. */
   async function sweepAndCount(): Promise<RunTotals> {
-    const swept = await sweep(context, setupClient, fixtures);
-    const unconfirmed = await settleUncertain(context, setupClient);
+    const { left, unconfirmed } = await sweep(context, setupClient, fixtures);
     await setupClient.close();
     await started.stop();
     const requests = countRequests(runDir) + setupClient.sent;
@@ -175,9 +175,9 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
       requests,
       created,
       ...(quota ? { quota } : {}),
-      leftovers: swept.length,
-      leftoverDetail: swept,
-      deleted: Math.max(0, everything - swept.length),
+      leftovers: left.length,
+      leftoverIds: left,
+      deleted: Math.max(0, everything - left.length),
       unconfirmed,
       ...(har ? { har } : {}),
       secrets,

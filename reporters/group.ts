@@ -138,3 +138,10 @@ export function headline(report: ConformanceReport): string {
   const assumed = report.profile_declared || /assumed/i.test(report.profile) ? '' : ', assumed';
   return `${status}: ${plural(report.rules.length, 'rule')} against ${report.target} (profile ${report.profile}${assumed}): ${countsLine(report.summary, true)}`;
 }
+
+/** " (note 12345, collection c-1)": what the run left, by id, so that it can be deleted by hand. */
+export function leftIds(report: ConformanceReport, shown = 5): string {
+  const ids = report.leftover_ids ?? [];
+  if (ids.length === 0) return '';
+  return ` (${ids.slice(0, shown).join(', ')}${ids.length > shown ? `, ${ids.length - shown} more` : ''})`;
+}

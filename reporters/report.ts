@@ -84,6 +84,8 @@ export interface ConformanceReport {
   /** The account's note quota, when a create found it spent (the documented quota_exceeded body). */
   quota?: SpentQuota;
   leftovers: number;
+  /** What was left, "note ID" or "collection ID" (as many as `leftovers`; absent when none). */
+  leftover_ids?: string[];
   /** Creates the kit could not confirm made or not (no answer, an unreadable one): they may be left too. */
   leftovers_unconfirmed?: string[];
   exit_code: ExitCode;
@@ -127,6 +129,8 @@ export interface ReportInput {
   created?: { notes: number; collections: number };
   quota?: SpentQuota;
   leftovers: number;
+  /** What was left, by kind and id (what a listing of the accounts showed; kit/sweep.ts). */
+  leftoverIds?: readonly string[];
   runErrors: readonly string[];
   /** The run's wall time, in milliseconds. */
   durationMs?: number;
@@ -239,6 +243,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
     created: input.created ?? { notes: 0, collections: 0 },
     ...(input.quota ? { quota: input.quota } : {}),
     leftovers: input.leftovers,
+    ...(input.leftoverIds?.length ? { leftover_ids: [...input.leftoverIds] } : {}),
     exit_code,
     exit_reason,
     run_errors: [...input.runErrors].sort(),

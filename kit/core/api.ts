@@ -113,6 +113,11 @@ export class Api {
     private readonly observer?: ExchangeObserver,
   ) {}
 
+  /** The target's names where the document shows none (the profile's `names`). */
+  get profileNames(): NonNullable<Profile['names']> {
+    return this.profile.names ?? {};
+  }
+
   /** The same API as another user. */
   as(token: string, owner: Owner, options: { quotaUnderTest?: boolean } = {}): Api {
     return new Api(
@@ -154,7 +159,8 @@ export class Api {
   }
   async deleteNote(id: string) {
     const x = await this.send('deleteNote', at('deleteNote', { note_id: id }), { params: { note_id: id } });
-    if ((x.status >= 200 && x.status < 300) || this.goneFor(x, 'note', id)) this.ledger.deleted('note', id);
+    if ((x.status >= 200 && x.status < 300) || this.goneFor(x, 'note', id))
+      this.ledger.deleted('note', id, x.status === 404);
     return x;
   }
   async trashNote(id: string) {
@@ -237,7 +243,8 @@ export class Api {
     const x = await this.send('deleteCollection', at('deleteCollection', { collection_id: id }), {
       params: { collection_id: id },
     });
-    if ((x.status >= 200 && x.status < 300) || this.goneFor(x, 'collection', id)) this.ledger.deleted('collection', id);
+    if ((x.status >= 200 && x.status < 300) || this.goneFor(x, 'collection', id))
+      this.ledger.deleted('collection', id, x.status === 404);
     return x;
   }
 
@@ -331,8 +338,8 @@ export class Api {
     if (pending) this.observer!.answered(pending, x);
     // A target that wrongly accepts a malformed create as this user still gets the result deleted.
     const asMe = opts.token === undefined && opts.authorization === undefined && opts.method === 'POST';
-    if (asMe && opts.path === OPERATIONS.createNote.path) this.noteCreated(x, 'note');
-    if (asMe && opts.path === OPERATIONS.createCollection.path) this.noteCreated(x, 'collection');
+    if (asMe && opts.path === OPERATIONS.createNote.path) this.noteCreated(x, 'note', opts.json);
+    if (asMe && opts.path === OPERATIONS.createCollection.path) this.noteCreated(x, 'collection', opts.json);
     if (asMe && (opts.path === OPERATIONS.createNote.path || opts.path === OPERATIONS.createCollection.path))
       await this.afterCreate(x, opts.path === OPERATIONS.createNote.path ? 'note' : 'collection');
     return x;
@@ -449,11 +456,15 @@ export class Api {
   }
 
   private noteCreated(exchange: Exchange, kind: 'note' | 'collection', sent?: unknown): void {
-    const id = (exchange.json as { id?: unknown } | undefined)?.id;
+    const id = answeredId(exchange.json);
     const ok = exchange.status >= 200 && exchange.status < 300;
-    if (ok && typeof id === 'string') this.ledger.created(kind, id, this.owner);
-    // A success the kit cannot read, or a server error: the resource may exist (ledger.ts "uncertain").
-    else if (ok || exchange.status >= 500) this.ledger.uncertain(kind, sentId(sent), this.owner);
+    // Whatever the id looks like (not a UUID, a number): the cleanup deletes it by that id.
+    if (ok && id !== undefined) this.ledger.created(kind, id, this.owner);
+    // A success without an id, an unreadable one or a server error: the resource may exist (ledger.ts "uncertain").
+    else if (ok || exchange.status >= 500) this.ledger.uncertain(kind, sentId(sent), this.owner, sent);
+    // Refused: a target may store it all the same, which the final sweep's listing finds (kit/sweep.ts).
+    else if (exchange.status >= 400 && exchange.status !== 429)
+      this.ledger.uncertain(kind, sentId(sent), this.owner, sent, 'refused');
   }
 
   /** A create that got no answer may still have been made: the ledger says so before the error goes on. */
@@ -466,7 +477,7 @@ export class Api {
       // the run stopped, a budget spent, the breaker open).
       const wentOut = this.client.sent > sentBefore;
       if (wentOut && isKitError(error) && !isCreateCapReached(error) && !isQuotaSpent(error))
-        this.ledger.uncertain(kind, sentId(body), this.owner);
+        this.ledger.uncertain(kind, sentId(body), this.owner, body);
       throw error;
     }
   }
@@ -479,6 +490,13 @@ function parsesAsJson(raw: string | Uint8Array): boolean {
   } catch {
     return false;
   }
+}
+
+/** The id a create's answer names, as the path of its delete will carry it: a string or a number. */
+function answeredId(json: unknown): string | undefined {
+  const id = (json as { id?: unknown } | null | undefined)?.id;
+  if (typeof id === 'string' && id !== '') return id;
+  return typeof id === 'number' && Number.isFinite(id) ? String(id) : undefined;
 }
 
 /** The id the kit itself gave a create (create-only ids), if it gave one. */
