@@ -103,9 +103,11 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
     profileDeclared: ctx.profileDeclared,
     seed: ctx.seed,
     only: config.only,
+    tier: config.tier,
     rules: loadRules(),
     outcomes: collector.outcomes,
     requests: totals.requests,
+    cleanupRequests: totals.cleanupRequests,
     created: totals.created,
     ...(totals.quota ? { quota: totals.quota } : {}),
     leftovers: totals.leftovers,
@@ -177,6 +179,7 @@ function announceCapPlan(config: KitConfig, ctx: KitContext, inRun: DeclaredChec
     cap,
     capWhat: config.maxNotes !== undefined ? `--max-notes ${cap}` : `the run's cap of ${cap} notes`,
     levels: new Map(loadRules().map((r) => [r.id, r.level])),
+    only: config.only,
     // Checks that will skip whatever the cap (another tier, a declaration or a token missing) take no notes.
     inRun: (c) =>
       (ctx.tier !== 'smoke' || c.smoke === true) &&

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../spec/verdicts.js';
-import { REMOTE_MAX_DURATION_MS, resolveBudgets } from './budgets.js';
+import { budgetSources, capped, REMOTE_MAX_DURATION_MS, resolveBudgets } from './budgets.js';
 import type { KitConfig } from './config.js';
 import { TargetClient } from './core/client.js';
 import type { KitContext } from './core/context.js';
@@ -15,7 +15,7 @@ import { countRequests, learnedSecrets, spentQuota } from './core/run-folder.js'
 import { probeTarget, probeToken } from './probe.js';
 import { sweep } from './sweep.js';
 import { startTarget } from './target.js';
-import { createdInRun, withTierAndCaps } from './tier.js';
+import { createCapsFor, createdInRun, withTierAndCaps } from './tier.js';
 
 export interface RunHandle {
   readonly context: KitContext;
@@ -31,7 +31,10 @@ export interface RunHandle {
 export const SWEEP_BOUND_AFTER_INTERRUPT_MS = 15_000;
 
 export interface RunTotals {
+  /** Requests the run sent within its budget: start-up and checks. */
   requests: number;
+  /** Requests sent to clean up (each file's and the final sweep), past the budget if need be. */
+  cleanupRequests: number;
   /** Notes and collections the run created (the report's cost). */
   created: { notes: number; collections: number };
   /** The account quota a create found spent, if any. */
@@ -56,7 +59,9 @@ export interface RunTotals {
 export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<RunHandle> {
   const started = await startTarget(config);
   const runDir = mkdtempSync(join(tmpdir(), 'notes-conformance-'));
-  const budgets = { ...resolveBudgets(started.profile, started.embedded), ...config.budgetOverrides };
+  const sources = budgetSources(config, started.embedded);
+  const resolved = { ...resolveBudgets(started.profile, started.embedded), ...config.budgetOverrides };
+  const budgets = createCapsFor(config) ? capped(resolved, sources) : resolved;
   const maxDurationMs = config.maxDurationMs ?? (started.embedded ? undefined : REMOTE_MAX_DURATION_MS);
   const deadline =
     maxDurationMs === undefined
@@ -71,6 +76,7 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
     requestBudget: Number.MAX_SAFE_INTEGER,
     maxResponseBytes: budgets.max_response_bytes,
     maxRetryAfterMs: budgets.max_rate_limit_wait_ms,
+    sources,
     ...deadline,
     secrets: [
       config.token,
@@ -126,6 +132,9 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
       ...(started.workerTokens && started.workerTokens.length > 1 ? { workerTokens: started.workerTokens } : {}),
       ...(started.fixtures ? { fixtures: started.fixtures } : {}),
       budgets,
+      budgetSources: sources,
+      // What the start-up spent of the request budget; the workers share the rest (core/context.ts workerBudget).
+      requestsBeforeChecks: setupClient.sent,
       clockToleranceMs: started.profile.clock_tolerance_ms ?? (started.embedded ? 2000 : 60_000),
       strict: started.profile.strict_responses === true,
       seed: config.seed ?? randomInt(0, 2 ** 31 - 1),
@@ -162,10 +171,11 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
 
   /** Deletes what the checks left and counts the run, from the run folder's files. */
   async function sweepAndCount(): Promise<RunTotals> {
-    const { left, unconfirmed } = await sweep(context, setupClient, fixtures);
+    const { left, unconfirmed } = await setupClient.cleanup(() => sweep(context, setupClient, fixtures));
     await setupClient.close();
     await started.stop();
-    const requests = countRequests(runDir) + setupClient.sent;
+    const counted = countRequests(runDir);
+    const requests = counted.requests + setupClient.sent;
     const secrets = [...setupClient.secrets, ...learnedSecrets(runDir)];
     const created = createdInRun(runDir);
     const everything = Object.values(journalCreates(runDir)).reduce((a, b) => a + b, 0);
@@ -173,6 +183,7 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
     const har = config.outputs.har ? recordedHarEntries(runDir) : undefined;
     return {
       requests,
+      cleanupRequests: counted.cleanup + setupClient.cleanupSent,
       created,
       ...(quota ? { quota } : {}),
       leftovers: left.length,

@@ -38,7 +38,7 @@ export async function sweep(
   const secondary = ctx.tokens.secondary ? api.as(ctx.tokens.secondary, 'secondary') : undefined;
   await deletePending(ledger, { primary: api, secondary, fixtures });
   await settleById(ctx.runDir, ledger, { primary: api, secondary });
-  return settleByListing(ctx, ledger, { primary: api, secondary });
+  return settleByListing(ctx, { primary: api, secondary });
 }
 
 interface Users {
@@ -74,7 +74,7 @@ async function settleById(runDir: string, ledger: Ledger, users: Users): Promise
  * marker, or what an uncertain create sent) is deleted, and counted left if that fails. Without a
  * complete listing, uncertain creates stay unconfirmed.
  */
-async function settleByListing(ctx: KitContext, ledger: Ledger, users: Users): Promise<SweepResult> {
+async function settleByListing(ctx: KitContext, users: Users): Promise<SweepResult> {
   const entries = journalEntries(ctx.runDir);
   const pending = pendingInJournal(ctx.runDir);
   const open = uncertainInJournal(ctx.runDir).filter((e) => !goneWithUser(e, entries));

@@ -77,8 +77,13 @@ export interface ConformanceReport {
   profile_declared: boolean;
   seed: number;
   only: string[];
+  /** Set for a smoke run (`--tier smoke`): rules outside the tier are skipped, and the headline counts them apart. */
+  tier?: 'smoke';
   summary: Record<Verdict, number>;
+  /** Requests sent within the run's request budget (start-up and checks). */
   requests: number;
+  /** Requests sent to clean up what the run made, past the budget if need be (absent when none). */
+  cleanup_requests?: number;
   /** Notes and collections the run created (and deleted again, but for `leftovers`). */
   created: { notes: number; collections: number };
   /** The account's note quota, when a create found it spent (the documented quota_exceeded body). */
@@ -123,9 +128,11 @@ export interface ReportInput {
   profileDeclared: boolean;
   seed: number;
   only: readonly string[];
+  tier?: 'smoke' | 'full';
   rules: readonly Rule[];
   outcomes: readonly CheckOutcome[];
   requests: number;
+  cleanupRequests?: number;
   created?: { notes: number; collections: number };
   quota?: SpentQuota;
   leftovers: number;
@@ -238,8 +245,10 @@ export function buildReport(input: ReportInput): ConformanceReport {
     profile_declared: input.profileDeclared,
     seed: input.seed,
     only: [...input.only],
+    ...(input.tier === 'smoke' ? { tier: 'smoke' as const } : {}),
     summary,
     requests: input.requests,
+    ...(input.cleanupRequests ? { cleanup_requests: input.cleanupRequests } : {}),
     created: input.created ?? { notes: 0, collections: 0 },
     ...(input.quota ? { quota: input.quota } : {}),
     leftovers: input.leftovers,

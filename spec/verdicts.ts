@@ -167,3 +167,6 @@ export function quotaWords(quota: QuotaInfo): string {
  * such a skip out of a rule that other checks judged (it says nothing about the rule).
  */
 export const ORACLE_UNJUDGED = 'the oracle saw no answer of the run that bears on this rule';
+
+/** The skip reason of a rule no check of the smoke tier judges (the headline counts these apart). */
+export const NOT_IN_SMOKE = 'not in the smoke tier (run --tier full to judge it)';

@@ -136,7 +136,7 @@ export class Api {
 
   // ---- notes ----
   async createNote(body: unknown) {
-    if (!this.quotaUnderTest) this.guard?.beforeCreate(this.token, 'note', this.capped);
+    this.guard?.beforeCreate(this.token, 'note', this.quotaUnderTest);
     const x = await this.unlessUnanswered('note', body, () =>
       this.send('createNote', { ...at('createNote'), json: body }),
     );
@@ -204,12 +204,16 @@ export class Api {
    * The capture operation (endpoints.capture) with the profile's field names (names.capture): the
    * document names the operation, and shows neither its endpoint nor its fields.
    */
-  capture(b: CaptureBody) {
+  async capture(b: CaptureBody) {
     const names = this.profile.names?.capture ?? {};
     const body: Body = {};
     for (const field of ['input', 'instructions', 'context', 'timestamp'] as const)
       if (b[field] !== undefined) body[this.name(names[field], `names.capture.${field}`)] = b[field];
-    return this.sendEndpoint('captureNote', 'capture', {}, body, { ...b });
+    // A capture files a note: the run's cap counts it as one.
+    this.guard?.beforeCreate(this.token, 'note', this.quotaUnderTest);
+    const x = await this.sendEndpoint('captureNote', 'capture', {}, body, { ...b });
+    await this.afterCreate(x, 'note');
+    return x;
   }
   relatedNotes(id: string, q: { limit?: number | string } = {}) {
     return this.send(
@@ -221,7 +225,7 @@ export class Api {
 
   // ---- collections ----
   async createCollection(body: unknown) {
-    this.guard?.beforeCreate(this.token, 'collection', this.capped);
+    this.guard?.beforeCreate(this.token, 'collection', this.quotaUnderTest);
     const x = await this.unlessUnanswered('collection', body, () =>
       this.send('createCollection', { ...at('createCollection'), json: body }),
     );
@@ -346,11 +350,6 @@ export class Api {
   }
 
   // ---- plumbing ----
-  /** Creates in the accounts of the given tokens count against the run's caps; a fixture user's do not. */
-  private get capped(): boolean {
-    return !this.owner.startsWith('user:');
-  }
-
   /**
    * Counts a create, and stops on the documented quota refusal: the account's quota is spent, so
    * the check cannot judge its rule (QuotaSpent: error, never fail). The run's first natural
@@ -358,8 +357,8 @@ export class Api {
    * rules can be judged from it without the fixture API.
    */
   private async afterCreate(x: Exchange, kind: CreatedKind): Promise<void> {
-    if (this.quotaUnderTest || !this.guard) return;
-    const quota = this.guard.afterCreate(this.token, kind, x, this.capped);
+    if (!this.guard) return;
+    const quota = this.guard.afterCreate(this.token, kind, x, this.quotaUnderTest);
     if (!quota) return;
     if (!this.guard.naturalRefusal) {
       const refusedId = randomUUID();

@@ -53,6 +53,11 @@ export interface ClientOptions {
   signal?: AbortSignal;
   /** The run's recording (`--har`): each answered exchange, redacted, as a HAR entry with an id of this prefix. */
   recording?: { readonly prefix: string; readonly write: (entry: HarEntry) => void };
+  /**
+   * Where the budgets came from, for the messages that name them ("--request-budget", "the default
+   * for a remote target"; kit/budgets.ts budgetSources); `request_budget` may say more (a worker's share).
+   */
+  sources?: Readonly<Partial<Record<'request_budget' | 'max_rate_limit_wait_ms' | 'max_response_bytes', string>>>;
 }
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -86,7 +91,13 @@ export class TargetClient {
   private deadlineAt: number | undefined;
   private deadlineWhat: string;
   private stop: AbortSignal | undefined;
+  /** Requests sent within the request budget. */
   sent = 0;
+  /** Requests sent to clean up (cleanup()): past the budget if need be, and counted apart. */
+  cleanupSent = 0;
+  private cleaning = 0;
+  /** Every request sent, for the recording's ids. */
+  private seq = 0;
 
   constructor(private readonly options: ClientOptions) {
     this.base = new URL(options.baseUrl);
@@ -154,7 +165,7 @@ export class TargetClient {
           wait === undefined ? ' without a usable Retry-After' : `, asking to wait ${Math.round(wait / 1000)} s`;
         const error = new TargetUnavailable(
           `${opts.method} ${exchange.path}: the target's rate limit: it answered 429 (rate limited) ${attempt + 1} time(s)` +
-            `${asked}${refusal ? `; ${refusal}` : ''}; lower requests_per_second in the profile (or pass --requests-per-second)`,
+            `${asked}${refusal ? `; ${refusal}` : ''}; a slower pace may help (--requests-per-second)`,
           'rate-limited',
         );
         this.breaker.failed(error);
@@ -176,7 +187,8 @@ export class TargetClient {
     const since = this.rateLimitedSince ?? now;
     if (now + waitMs - since > cap) {
       const waited = now - since >= 1000 ? ` after ${Math.round((now - since) / 1000)} s of refusals` : '';
-      return `that is beyond the ${Math.round(cap / 1000)} s the kit waits for a rate limit${waited} (budgets.max_rate_limit_wait_ms), so it did not wait`;
+      const source = this.options.sources?.max_rate_limit_wait_ms ?? 'budgets.max_rate_limit_wait_ms';
+      return `that is beyond the ${Math.round(cap / 1000)} s the kit waits for a rate limit${waited} (${source}), so it did not wait`;
     }
     if (this.deadlineAt !== undefined && now + waitMs > this.deadlineAt) {
       return `waiting ${Math.ceil(waitMs / 1000)} s would run past ${this.deadlineWhat}, so the kit did not wait`;
@@ -201,15 +213,27 @@ export class TargetClient {
     });
   }
 
+  /**
+   * Runs `work` as cleanup: its requests are not held to the request budget (what the run made
+   * must go even when the budget is spent) and are counted in cleanupSent, not in sent.
+   */
+  async cleanup<T>(work: () => Promise<T>): Promise<T> {
+    this.cleaning++;
+    try {
+      return await work();
+    } finally {
+      this.cleaning--;
+    }
+  }
+
   async close(): Promise<void> {
     await this.agent.close();
   }
 
   private async sendOnce(opts: SendOptions): Promise<Exchange> {
-    if (this.sent >= this.options.requestBudget) {
-      throw new KitError(
-        `the request budget of ${this.options.requestBudget} is spent (profile budgets.request_budget)`,
-      );
+    if (this.cleaning === 0 && this.sent >= this.options.requestBudget) {
+      const source = this.options.sources?.request_budget ?? 'budgets.request_budget';
+      throw new KitError(`not sent: the request budget of ${this.options.requestBudget} is spent (${source})`);
     }
     if (this.stop?.aborted) throw stopped(this.stop);
     const url = this.urlFor(opts);
@@ -226,7 +250,9 @@ export class TargetClient {
     if (body !== undefined && opts.contentType !== null)
       headers['content-type'] = opts.contentType ?? 'application/json';
 
-    const seq = ++this.sent;
+    if (this.cleaning > 0) this.cleanupSent++;
+    else this.sent++;
+    const seq = ++this.seq;
     const startedAt = Date.now();
     const started = performance.now();
     const what = `${opts.method} ${this.redact(url.pathname)}`;
@@ -250,12 +276,10 @@ export class TargetClient {
       });
       status = response.statusCode;
       responseHeaders = flattenHeaders(response.headers);
-      bytes = await readCapped(
-        response.body,
-        this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-        what,
-        responseHeaders['content-length'],
-      );
+      const cap = this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+      const source = this.options.sources?.max_response_bytes ?? 'budgets.max_response_bytes';
+      const tooLarge = `${what}: the response is over ${cap} bytes (${source}); the kit stopped reading it`;
+      bytes = await readCapped(response.body, cap, tooLarge, responseHeaders['content-length']);
     } catch (error) {
       const failure = stop?.aborted ? stopped(stop, what) : transportError(error, what, timeoutMs);
       // The recording keeps requests without a (whole) answer too, as browsers do: status 0.
@@ -452,16 +476,14 @@ async function readCapped(
     on?: (event: 'error', listener: () => void) => unknown;
   },
   cap: number,
-  what: string,
+  tooLarge: string,
   contentLength: string | undefined,
 ): Promise<Buffer> {
   const over = () => {
     // Destroying a body nobody reads emits an abort error: it is ours, not news.
     body.on?.('error', () => {});
     body.destroy?.();
-    return new KitError(
-      `${what}: the response is over ${cap} bytes (budgets.max_response_bytes); the kit stopped reading it`,
-    );
+    return new KitError(tooLarge);
   };
   if (contentLength !== undefined && Number(contentLength) > cap) throw over();
   const chunks: Buffer[] = [];

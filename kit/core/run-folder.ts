@@ -58,16 +58,19 @@ export function learnedSecrets(runDir: string): string[] {
 }
 
 /** The requests one check file sent (written when the file ends). */
-export function writeRequestCount(runDir: string, threadId: number, file: number, requests: number): void {
+export function writeRequestCount(runDir: string, threadId: number, file: number, requests: number, cleanup = 0): void {
   const name = `${REQUESTS}${process.pid}-${threadId}-${file}-${Date.now()}.json`;
-  writeFileSync(join(runDir, name), JSON.stringify({ requests }), PRIVATE);
+  writeFileSync(join(runDir, name), JSON.stringify({ requests, cleanup }), PRIVATE);
 }
 
-/** The requests every check file of the run sent. */
-export function countRequests(runDir: string): number {
-  let total = 0;
-  for (const name of namesIn(runDir, REQUESTS))
-    total += (JSON.parse(readFileSync(join(runDir, name), 'utf8')) as { requests: number }).requests;
+/** The requests every check file of the run sent, and those it sent to clean up (counted apart). */
+export function countRequests(runDir: string): { requests: number; cleanup: number } {
+  const total = { requests: 0, cleanup: 0 };
+  for (const name of namesIn(runDir, REQUESTS)) {
+    const counted = JSON.parse(readFileSync(join(runDir, name), 'utf8')) as { requests: number; cleanup?: number };
+    total.requests += counted.requests;
+    total.cleanup += counted.cleanup ?? 0;
+  }
   return total;
 }
 
