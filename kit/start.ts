@@ -11,7 +11,7 @@ import { FixturesClient } from './core/fixtures-client.js';
 import { type HarEntry, harWriter, recordedHarEntries } from './core/har.js';
 import { journalCreates, Ledger } from './core/ledger.js';
 import type { QuotaInfo } from './core/quota.js';
-import { countRequests, learnedSecrets, spentQuota } from './core/run-folder.js';
+import { countRequests, learnedSecrets, rateLimitStretch, spentQuota } from './core/run-folder.js';
 import { probeTarget, probeToken } from './probe.js';
 import { sweep } from './sweep.js';
 import { startTarget } from './target.js';
@@ -77,6 +77,7 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
     maxResponseBytes: budgets.max_response_bytes,
     maxRetryAfterMs: budgets.max_rate_limit_wait_ms,
     sources,
+    rateLimitStretch: rateLimitStretch(runDir),
     ...deadline,
     secrets: [
       config.token,

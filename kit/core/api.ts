@@ -3,6 +3,7 @@ import { OPERATIONS, type OperationId } from '../../spec/operations.js';
 import { type EndpointDecl, type Name, type Profile, primaryName } from '../../spec/profile.js';
 import type { SchemaRegistry } from '../../spec/schemas.js';
 import { isCreateCapReached, isKitError, isQuotaSpent, KitError, QuotaSpent, quotaWords } from '../../spec/verdicts.js';
+import { TargetUnavailable } from './breaker.js';
 import type { Exchange, SendOptions, TargetClient } from './client.js';
 import type { Ledger, Owner } from './ledger.js';
 import type { ExchangeObserver } from './observer.js';
@@ -475,7 +476,9 @@ export class Api {
       // Only a request that went out may have made something (not one refused before sending:
       // the run stopped, a budget spent, the breaker open).
       const wentOut = this.client.sent > sentBefore;
-      if (wentOut && isKitError(error) && !isCreateCapReached(error) && !isQuotaSpent(error))
+      // A rate limit's 429 made nothing either: the target refused the request.
+      const refused = error instanceof TargetUnavailable && error.why === 'rate-limited';
+      if (wentOut && !refused && isKitError(error) && !isCreateCapReached(error) && !isQuotaSpent(error))
         this.ledger.uncertain(kind, sentId(body), this.owner, body);
       throw error;
     }

@@ -58,6 +58,8 @@ export interface ClientOptions {
    * for a remote target"; kit/budgets.ts budgetSources); `request_budget` may say more (a worker's share).
    */
   sources?: Readonly<Partial<Record<'request_budget' | 'max_rate_limit_wait_ms' | 'max_response_bytes', string>>>;
+  /** The run's stretch of rate-limit refusals, shared with its other processes' clients (run-folder.ts). */
+  rateLimitStretch?: { read(): number | undefined; write(since: number | undefined): void };
 }
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -152,8 +154,7 @@ export class TargetClient {
         if (error instanceof TargetUnavailable) this.breaker.failed(error);
         throw error;
       }
-      if (exchange.status !== 429) this.rateLimitedSince = undefined;
-      else this.rateLimitedSince ??= Date.now();
+      this.rateLimited(exchange.status === 429);
       if (exchange.status !== 429 || opts.acceptRateLimited) {
         this.breaker.answered();
         return exchange;
@@ -172,6 +173,18 @@ export class TargetClient {
         throw error;
       }
       await this.sleep(wait);
+    }
+  }
+
+  /** Begins or ends the stretch of rate-limit refusals, for every client of the run. */
+  private rateLimited(refused: boolean): void {
+    const shared = this.options.rateLimitStretch;
+    if (!refused) {
+      if (this.rateLimitedSince !== undefined) shared?.write(undefined);
+      this.rateLimitedSince = undefined;
+    } else if (this.rateLimitedSince === undefined) {
+      this.rateLimitedSince = shared?.read() ?? Date.now();
+      shared?.write(this.rateLimitedSince);
     }
   }
 

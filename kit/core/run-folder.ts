@@ -16,7 +16,9 @@ import type { QuotaInfo } from '../../spec/verdicts.js';
  *  - oracle-PID-THREAD.json: with several check workers, what one worker's oracle judged so far
  *    (suites/oracle/oracle.ts record()), rewritten as each of its files ends;
  *  - checks-ended: written by the run command once every check file but the oracle's has ended, so
- *    that the oracle's file, in whichever worker, judges the whole run.
+ *    that the oracle's file, in whichever worker, judges the whole run;
+ *  - rate-limited-since: when the target's current stretch of 429s began (epoch ms), for every
+ *    client of the run (the kit waits for one stretch at most, whichever process met it).
  */
 const JOURNAL = 'ledger.jsonl';
 const WORKER = 'worker-';
@@ -26,6 +28,7 @@ const QUOTA = 'quota.json';
 const HAR = 'har-';
 const ORACLE = 'oracle-';
 const CHECKS_ENDED = 'checks-ended';
+const RATE_LIMITED = 'rate-limited-since';
 const PRIVATE = { mode: 0o600 } as const;
 
 export function journalPath(runDir: string): string {
@@ -55,6 +58,35 @@ export function secretsWriter(runDir: string, threadId: number): (secret: string
 /** Every token the workers learned during the run. */
 export function learnedSecrets(runDir: string): string[] {
   return linesOf(runDir, SECRETS).map((line) => JSON.parse(line) as string);
+}
+
+/**
+ * The run's one stretch of rate-limit refusals, shared by the run command's client and every
+ * worker's: a stretch one process began goes on in another (a worker's first 429 after another's
+ * last is the same stretch), so the kit waits the per-wait cap once a run, not once a process.
+ */
+export function rateLimitStretch(runDir: string): {
+  read(): number | undefined;
+  write(since: number | undefined): void;
+} {
+  const file = join(runDir, RATE_LIMITED);
+  return {
+    read() {
+      try {
+        const since = Number(readFileSync(file, 'utf8'));
+        return Number.isFinite(since) && since > 0 ? since : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    write(since) {
+      try {
+        writeFileSync(file, since === undefined ? '' : String(since));
+      } catch {
+        // the run folder is gone: the run is over
+      }
+    },
+  };
 }
 
 /** The requests one check file sent (written when the file ends). */

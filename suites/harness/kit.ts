@@ -8,7 +8,7 @@ import { FixturesClient } from '../../kit/core/fixtures-client.js';
 import { harWriter } from '../../kit/core/har.js';
 import { Ledger } from '../../kit/core/ledger.js';
 import { CreateGuard } from '../../kit/core/quota.js';
-import { secretsWriter, writeOracleRecord, writeRequestCount } from '../../kit/core/run-folder.js';
+import { rateLimitStretch, secretsWriter, writeOracleRecord, writeRequestCount } from '../../kit/core/run-folder.js';
 import { leaveSignalsToRunCommand, registerWorker, stopSignal } from '../../kit/core/signals.js';
 import { searchIndexLagMs, timestampPrecisionMs } from '../../kit/core/timing.js';
 import { selectedByOnly } from '../../spec/rules.js';
@@ -61,6 +61,7 @@ function createKit(ctx: KitContext): Kit {
     secrets,
     maxResponseBytes: ctx.budgets.max_response_bytes,
     maxRetryAfterMs: ctx.budgets.max_rate_limit_wait_ms,
+    rateLimitStretch: rateLimitStretch(ctx.runDir),
     ...(ctx.deadlineAt === undefined
       ? {}
       : { deadlineAt: ctx.deadlineAt, deadlineWhat: ctx.deadlineWhat ?? "the run's deadline" }),

@@ -162,9 +162,20 @@ export async function witness(): Promise<Witness> {
   return Object.assign(base, { received });
 }
 
-/** 429 forever asking for 59 s each time: under the kit's 60 s cap once, never again after it. */
-export const rateLimitingLong = (seconds = 59) =>
-  http((_req, res) => json(res, 429, { error: 'rate_limited' }, { 'retry-after': String(seconds) }));
+/**
+ * 429 forever asking for 59 s each time: under the kit's 60 s cap once, never again after it.
+ * `probe`: the first request (the kit's start-up probe) is answered like the API, as a target whose
+ * limit runs out once the run has begun.
+ */
+export async function rateLimitingLong(seconds = 59, probe = false): Promise<BrokenServer & { times: number[] }> {
+  const times: number[] = [];
+  const server = await http((_req, res, hit) => {
+    times.push(Date.now());
+    if (probe && hit === 1) return json(res, 200, { results: [], total: 0, request_id: 'r1' });
+    json(res, 429, { error: 'rate_limited' }, { 'retry-after': String(seconds) });
+  });
+  return Object.assign(server, { times });
+}
 
 /**
  * The other form of a rate limit that never lifts: the first answer (the start-up probe) is a

@@ -194,6 +194,17 @@ describe('the kit against broken targets', { timeout: BOUND_MS * 2 }, () => {
     expect(o.ms, 'and no other').toBeLessThan(8_000 + 10_000);
   });
 
+  it('the same once the run has begun (the probe answered): one wait a run, not one for each process of it', async () => {
+    const s = await start(broken.rateLimitingLong(4, true));
+    const profile = profileFile({ budgets: { max_rate_limit_wait_ms: 5_000 } });
+    const o = await runAgainst(s.url, ['--request-timeout', '5000', '--profile', profile]);
+    expectCouldNotJudge(o, /rate limit/);
+    // Waits show as gaps between the target's requests: the checks' worker waited once, and
+    // nothing after it (a file's cleanup, the run command's sweep) began a stretch of its own.
+    const waits = s.times.slice(1).filter((t, i) => t - s.times[i]! >= 3_500);
+    expect(waits, `${s.hits} requests`).toHaveLength(1);
+  });
+
   it('--max-duration bounds a rate-limit wait the per-wait cap allows: the kit does not wait past it', async () => {
     const s = await start(broken.rateLimitingLong());
     const o = await runAgainst(s.url, ['--max-duration', '20s']);
