@@ -302,7 +302,9 @@ export class TargetClient {
     } finally {
       abort.done();
     }
-    const text = bytes.toString('utf8');
+    // A long body's lists are cut in its bytes, before it is text: a million items never become a
+    // 3 MB string per answer, which the worker's heap kept as garbage up to 600 MB (LONGEST_LIST).
+    const text = Buffer.from(bytes.length > 1 << 20 ? withoutLongListTails(bytes) : bytes).toString('utf8');
     const exchange: Exchange = {
       method: opts.method,
       path: this.redact(url.pathname + url.search),
@@ -543,31 +545,36 @@ function parseJson(text: string, contentType: string | undefined): unknown {
   if (text === '') return undefined;
   if (contentType && !/json/i.test(contentType) && !/^\s*[{[]/.test(text)) return undefined;
   try {
-    return JSON.parse(text.length > 1 << 20 ? withoutLongListTails(text) : text);
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
 }
 
 /**
- * Lists in a parsed body keep their first LONGEST_LIST items (the text itself stays whole). The
- * document's longest page is 100 items, so a longer list already breaks its schema, which the
- * schema check still sees. Cut in the text, before parsing: a hostile answer of a million `{}`
- * within the byte cap would otherwise make ~50 MiB of objects at once for every answer.
+ * Lists in a long body keep their first LONGEST_LIST items, in the exchange's text and so in its
+ * parse. The document's longest page is 100 items, so a longer list already breaks its schema,
+ * which the schema check still sees. Cut in the bytes, before decoding and parsing: a hostile
+ * answer of a million `{}` within the byte cap would otherwise make a 3 MB string and ~50 MiB of
+ * objects for every answer.
  */
 export const LONGEST_LIST = 2000;
 
-/** The JSON text with every list cut after LONGEST_LIST items (a text that is not JSON stays one). */
-export function withoutLongListTails(text: string): string {
+/**
+ * The JSON body with every list cut after LONGEST_LIST items (a body that is not JSON stays one).
+ * Bytes, not characters: what delimits JSON is ASCII, and no byte of a UTF-8 sequence for another
+ * character is a quote, a backslash, a bracket or a comma.
+ */
+export function withoutLongListTails(body: Uint8Array): Uint8Array {
   const counts: number[] = []; // items so far of each open list; -1 for an object
-  const parts: string[] = [];
+  const parts: Uint8Array[] = [];
   let from = 0;
   let skipDepth = -1; // the depth of the list whose tail is being skipped
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
     if (c === 0x22) {
       // a string: jump to its closing quote
-      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+      for (i++; i < body.length && body[i] !== 0x22; i++) if (body[i] === 0x5c) i++;
     } else if (c === 0x5b || c === 0x7b) {
       counts.push(c === 0x5b ? 1 : -1);
     } else if (c === 0x5d || c === 0x7d) {
@@ -579,14 +586,14 @@ export function withoutLongListTails(text: string): string {
     } else if (c === 0x2c && skipDepth < 0 && counts.length > 0 && counts[counts.length - 1]! >= 1) {
       const depth = counts.length;
       if (++counts[depth - 1]! > LONGEST_LIST) {
-        parts.push(text.slice(from, i));
+        parts.push(body.subarray(from, i));
         skipDepth = depth;
       }
     }
   }
-  if (parts.length === 0) return text;
-  parts.push(text.slice(from));
-  return parts.join('');
+  if (parts.length === 0) return body;
+  parts.push(body.subarray(from));
+  return Buffer.concat(parts);
 }
 
 /**
