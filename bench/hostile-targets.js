@@ -139,13 +139,14 @@ console.log(
 let over = false;
 for (const c of CASES.filter((x) => !picked || picked.includes(x.name))) {
   const r = await measure(c);
-  const rss = `largest process ${(r.worst.bytes / MIB).toFixed(0)} MiB (${r.worst.what}), tree ${(r.peakSum / MIB).toFixed(0)} MiB over ${r.processes} processes`;
+  const mib = (bytes) => `${(bytes / MIB).toFixed(0)} MiB`;
+  const rss = `largest process ${mib(r.worst.bytes)} (${r.worst.what}), tree ${mib(r.peakSum)} over ${r.processes} processes`;
   const late = c.status === 429 && r.ms > WAIT_BUDGET_MS;
   const big = r.worst.bytes > RSS_BUDGET;
   over ||= late || big;
-  console.log(
-    `${c.name.padEnd(20)} ${(r.ms / 1000).toFixed(1).padStart(6)} s  exit ${r.code}  ${r.hits} requests  ${rss}${big ? '  OVER 500 MiB' : ''}${late ? '  OVER 90 s' : ''}`,
-  );
+  const flags = `${big ? '  OVER 500 MiB' : ''}${late ? '  OVER 90 s' : ''}`;
+  const seconds = (r.ms / 1000).toFixed(1).padStart(6);
+  console.log(`${c.name.padEnd(20)} ${seconds} s  exit ${r.code}  ${r.hits} requests  ${rss}${flags}`);
   console.log(`${''.padEnd(20)} ${r.headline?.slice(0, 160)}`);
 }
 console.log(`load after ${load()}`);
