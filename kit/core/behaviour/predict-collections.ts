@@ -130,6 +130,7 @@ function createCollection(ask: Ask): Part {
                   ? 'collections.create.id-conflict-409'
                   : 'collections.create.id-conflict-409-other-user',
               what: `the id of an existing collection (${supplied}) is refused with 409`,
+              ...(ask.problems.length === 0 ? { status: 409 } : {}),
               ...(existing.title?.by ? { context: existing.title.by } : {}),
             },
           ]

@@ -25,11 +25,13 @@ export function judgePrediction(env: Env, p: Prediction, o: Observation): void {
   for (const r of p.refuse)
     j.that(
       r.rule,
-      r.input ? refused : !ok,
+      r.status !== undefined ? status === r.status : r.input ? refused : !ok,
       () =>
-        status >= 500
-          ? `${what}: ${r.what}, which is refused with a 4xx; the target answered ${status}`
-          : `${what}: ${r.what}, which the document refuses; the target accepted it (${status})`,
+        r.status !== undefined && !ok
+          ? `${what}: ${r.what}; the target answered ${status}`
+          : status >= 500
+            ? `${what}: ${r.what}, which is refused with a 4xx; the target answered ${status}`
+            : `${what}: ${r.what}, which the document refuses; the target accepted it (${status})`,
       o.x,
       r.context,
     );
@@ -106,6 +108,10 @@ export function judgeFields(
     }
     const holds = matches(env, e.is, seen, item, o);
     if (holds === undefined) continue;
+    // The value stands though requests since asked for another: each of those refusals changed nothing.
+    if (holds)
+      for (const r of e.refusals ?? [])
+        if (e.field in r.asked && !equalValue(r.asked[e.field], seen)) env.j.that(r.rule, true, () => '', o.x);
     const refusal = holds ? undefined : refusalAsking(e.refusals ?? [], e.field, seen);
     env.j.that(
       refusal?.rule ?? e.rule,
@@ -138,6 +144,13 @@ function matches(
   if ('serverTime' in is) {
     const t = instantOf(seen);
     const { low, high } = serverTimeWindow(o.x, o.startedAt, o.endedAt, env.clockToleranceMs, env.precisionMs);
+    return t !== undefined && t >= low && t <= high;
+  }
+  if ('serverTimeOf' in is) {
+    const t = instantOf(seen);
+    const date = is.serverTimeOf.headers.date ? Date.parse(is.serverTimeOf.headers.date) : Number.NaN;
+    if (Number.isNaN(date)) return undefined;
+    const { low, high } = serverTimeWindow(is.serverTimeOf, date, date, env.clockToleranceMs, env.precisionMs);
     return t !== undefined && t >= low && t <= high;
   }
   if ('sameInstantAs' in is) {
@@ -224,6 +237,8 @@ function expected(is: Expect['is'], item: Record<string, unknown>): string {
   if ('equal' in is) return show(is.equal);
   if ('instant' in is) return new Date(is.instant).toISOString();
   if ('serverTime' in is) return 'the server time of the exchange';
+  if ('serverTimeOf' in is)
+    return `the server time of ${is.serverTimeOf.method} ${is.serverTimeOf.path} (${is.serverTimeOf.headers.date})`;
   if ('sameInstantAs' in is) return `${is.sameInstantAs} (${show(item[is.sameInstantAs])})`;
   if ('integerAtLeast' in is) return `an integer of at least ${is.integerAtLeast}`;
   if ('integerOtherThan' in is) return `an integer other than ${is.integerOtherThan}`;

@@ -130,12 +130,14 @@ export function conventions(env: Env, o: Observation): void {
       o.x,
     );
   // A generated id breaks the general rule and the create's own ("generates a new UUID").
-  if ((op === 'createNote' || op === 'createCollection') && typeof objectOf(o.body).id !== 'string')
-    for (const rule of [
-      'conventions.ids.uuid',
-      op === 'createNote' ? 'notes.create.id-generated' : 'collections.create.id-generated',
-    ])
+  if ((op === 'createNote' || op === 'createCollection') && typeof objectOf(o.body).id !== 'string') {
+    const own = op === 'createNote' ? 'notes.create.id-generated' : 'collections.create.id-generated';
+    for (const rule of ['conventions.ids.uuid', own])
       j.that(rule, isUuid(body.id), () => `${what}: the generated id ${JSON.stringify(body.id)} is not a UUID`, o.x);
+    // "Generated if omitted": a new id, not one the run has seen.
+    const known = typeof body.id === 'string' && (env.world.notes.has(body.id) || env.world.collections.has(body.id));
+    j.that(own, !known, () => `${what}: the generated id ${JSON.stringify(body.id)} is one the run already knows`, o.x);
+  }
   judgeTimestamps(env, o, body, what);
 }
 
