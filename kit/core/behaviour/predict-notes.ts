@@ -539,6 +539,9 @@ function getNote(ask: Ask): Part {
         what: `the note, though its delete was refused (${refusal.by.method} ${refusal.by.path} answered ${refusal.by.status})`,
         context: refusal.by,
       });
+    else if ([...n.unlinked.values()].some((f) => f.rule === 'collections.delete.unlinks-notes'))
+      // "permanently deletes the collection resource": the notes it held stay.
+      part.accept!.push({ rule: 'collections.delete.notes-survive', what: 'a note of a collection that was deleted' });
     else if (n.trashed?.value)
       for (const rule of ['notes.trash.readable-by-id', 'notes.read.trashed-included'])
         part.accept!.push({ rule, what: 'a trashed note, which stays readable by id', context: n.trashed.by });

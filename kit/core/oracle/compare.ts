@@ -1,5 +1,5 @@
 import { errorBodyProblems } from '../../../spec/error-body.js';
-import { instantOf } from '../../../spec/patterns.js';
+import { instantOf, isUuid } from '../../../spec/patterns.js';
 import { sameInstant } from '../behaviour/outcomes.js';
 import type { Expect, Prediction } from '../behaviour/prediction.js';
 import { objectOf } from '../behaviour/request.js';
@@ -159,6 +159,7 @@ function matches(
     const t = instantOf(seen);
     return t !== undefined && sameInstant(t, other, env.precisionMs);
   }
+  if ('newUuid' in is) return isUuid(seen) && !env.world.notes.has(seen) && !env.world.collections.has(seen);
   if ('integerAtLeast' in is) return Number.isInteger(seen) && (seen as number) >= is.integerAtLeast;
   if ('integerOtherThan' in is) return Number.isInteger(seen) && seen !== is.integerOtherThan;
   if ('trashedAt' in is) return is.trashedAt === 'null' ? seen === null : seen !== null && seen !== undefined;
@@ -240,6 +241,7 @@ function expected(is: Expect['is'], item: Record<string, unknown>): string {
   if ('serverTimeOf' in is)
     return `the server time of ${is.serverTimeOf.method} ${is.serverTimeOf.path} (${is.serverTimeOf.headers.date})`;
   if ('sameInstantAs' in is) return `${is.sameInstantAs} (${show(item[is.sameInstantAs])})`;
+  if ('newUuid' in is) return 'a UUID new to the run';
   if ('integerAtLeast' in is) return `an integer of at least ${is.integerAtLeast}`;
   if ('integerOtherThan' in is) return `an integer other than ${is.integerOtherThan}`;
   if ('trashedAt' in is) return is.trashedAt === 'null' ? 'null' : 'the time it was trashed';
