@@ -107,7 +107,12 @@ function createCollection(ask: Ask): Part {
     });
   // "null ... omitted": a null id, created_at and updated_at mean a new id and the server time.
   if (body.id === null)
-    answer.push({ rule: 'collections.create.null-as-omitted', field: 'id', is: { newUuid: true }, from: 'a null id was sent' });
+    answer.push({
+      rule: 'collections.create.null-as-omitted',
+      field: 'id',
+      is: { newUuid: true },
+      from: 'a null id was sent',
+    });
   if (body.created_at === null && body.updated_at === null)
     answer.push(
       {

@@ -65,7 +65,13 @@ const ABSENT: Readonly<Record<string, ReadonlyArray<[string, string]>>> = {
 
 /** "Collections have no state field" (section 3): names that would give one a state. */
 const STATE_FIELDS = ['trashed_at', 'state', 'status', 'trashed', 'is_trashed', 'deleted_at'];
-const COLLECTION_ANSWERS = new Set(['createCollection', 'getCollection', 'updateCollection', 'listCollections', 'searchCollections']);
+const COLLECTION_ANSWERS = new Set([
+  'createCollection',
+  'getCollection',
+  'updateCollection',
+  'listCollections',
+  'searchCollections',
+]);
 
 /**
  * What holds for every success of a documented operation, whichever check asked: 200, a JSON body
