@@ -646,6 +646,7 @@ function collectionSizes(body: Record<string, unknown>, op: 'create' | 'update')
 export function freshId(world: World, id: unknown): id is string {
   return (
     isUuid(id) &&
+    !world.seen.has(id) &&
     !world.notes.has(id) &&
     !world.collections.has(id) &&
     !world.refusedCreates.has(`note ${id}`) &&

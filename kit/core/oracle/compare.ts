@@ -108,10 +108,12 @@ export function judgeFields(
     }
     const holds = matches(env, e.is, seen, item, o);
     if (holds === undefined) continue;
-    // The value stands though requests since asked for another: each of those refusals changed nothing.
+    // The value stands though requests since asked for another: each of those refusals changed nothing
+    // (there), so a later change of the field is not theirs.
     if (holds)
       for (const r of e.refusals ?? [])
-        if (e.field in r.asked && !equalValue(r.asked[e.field], seen)) env.j.that(r.rule, true, () => '', o.x);
+        if (e.field in r.asked && !equalValue(r.asked[e.field], seen) && clear(r, e.field))
+          env.j.that(r.rule, true, () => '', o.x);
     const refusal = holds ? undefined : refusalAsking(e.refusals ?? [], e.field, seen);
     env.j.that(
       refusal?.rule ?? e.rule,
@@ -204,7 +206,7 @@ function judgeLinks(env: Env, e: Expect, seen: unknown, x: Exchange, what: strin
   for (const id of ids) {
     if (links.has(id)) continue;
     const gone = unlinked.get(id);
-    const refusal = refusals.find((r) => r.asked.link === id);
+    const refusal = refusals.find((r) => r.asked.link === id && !cleared(r, 'link'));
     j.that(
       refusal?.rule ?? gone?.rule ?? e.rule,
       false,
@@ -222,7 +224,10 @@ function judgeLinks(env: Env, e: Expect, seen: unknown, x: Exchange, what: strin
   for (const [id, gone] of unlinked) if (!ids.includes(id)) j.that(gone.rule, true, () => '', x);
   for (const [id, fact] of links) {
     const present = ids.includes(id);
-    const refusal = present ? undefined : refusals.find((r) => r.asked.unlink === id);
+    const refusal = present ? undefined : refusals.find((r) => r.asked.unlink === id && !cleared(r, 'unlink'));
+    // Still linked after refused moves and removes: those took nothing out.
+    if (present)
+      for (const r of refusals) if (r.asked.unlink === id && clear(r, 'unlink')) j.that(r.rule, true, () => '', x);
     j.that(
       refusal?.rule ?? fact.rule,
       present,
@@ -252,13 +257,25 @@ function expected(is: Expect['is'], item: Record<string, unknown>): string {
   return 'the collections holding the note';
 }
 
-/** The latest refusal that asked for exactly the value now seen. */
+/** The latest refusal that asked for exactly the value now seen (and no answer since showed it changed nothing there). */
 function refusalAsking(refusals: readonly Refusal[], field: string, seen: unknown): Refusal | undefined {
   for (let i = refusals.length - 1; i >= 0; i--) {
     const r = refusals[i]!;
-    if (field in r.asked && equalValue(r.asked[field], seen)) return r;
+    if (field in r.asked && equalValue(r.asked[field], seen) && !cleared(r, field)) return r;
   }
   return undefined;
+}
+
+/** Fields of a refusal that an answer since showed unchanged: the refusal changed nothing there. */
+const clearedFields = new WeakMap<Refusal, Set<string>>();
+const cleared = (r: Refusal, field: string) => clearedFields.get(r)?.has(field) === true;
+/** Marks the field cleared; answers whether it was not yet (a refusal's evidence counts once). */
+function clear(r: Refusal, field: string): boolean {
+  const fields = clearedFields.get(r) ?? new Set<string>();
+  clearedFields.set(r, fields);
+  if (fields.has(field)) return false;
+  fields.add(field);
+  return true;
 }
 
 function equalValue(asked: unknown, seen: unknown): boolean {
