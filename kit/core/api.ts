@@ -327,7 +327,11 @@ export class Api {
       actor: this.owner,
       ownToken,
       ...(opts.token === null && opts.authorization === undefined ? { noCredentials: true } : {}),
-      ...(unknownToken && typeof opts.token === 'string' ? { unknownToken: true } : {}),
+      // A token the kit made up, or an Authorization header that is not this user's bearer token.
+      ...((unknownToken && typeof opts.token === 'string') ||
+      (opts.authorization !== undefined && opts.authorization !== `Bearer ${this.token}`)
+        ? { unknownToken: true }
+        : {}),
       ...(raw === MALFORMED ? { malformedBody: true } : {}),
       method: opts.method,
       path: opts.path,
