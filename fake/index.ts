@@ -99,7 +99,7 @@ export async function createFake(options: CreateFakeOptions = {}): Promise<Fake>
   const opened = config.stateFile === undefined ? undefined : DurableState.open(core.ctx, config.stateFile, { report });
   const durable = opened?.durable;
   try {
-    return await startFake(options, config, core, opened?.restored ?? false, durable);
+    return await startFake(options, config, core, opened?.restored ?? false, durable, report);
   } catch (error) {
     durable?.close();
     throw error;
@@ -112,6 +112,7 @@ async function startFake(
   core: FakeCore,
   restored: boolean,
   durable: DurableState | undefined,
+  report: (line: string) => void,
 ): Promise<Fake> {
   const byToken = core.ctx.store.usersByToken;
   let tokens = config.users.map(
@@ -132,7 +133,8 @@ async function startFake(
     data = await seedData(core.ctx, config, byToken.get(tokens[0]!)!);
   }
   durable?.start();
-  const serve = durable ? durableServe(core, durable) : (request: FakeRequest) => core.serve(request);
+  const served = durable ? durableServe(core, durable) : (request: FakeRequest) => core.serve(request);
+  const serve = config.unknownFields === 'ignore' ? sayIgnored(core, served, report) : served;
   let server: Server | undefined;
   let url: string | undefined;
   if (options.warmUp) warmUpOnce();
@@ -217,6 +219,35 @@ async function startFake(
 }
 
 /**
+ * Under unknown_fields: ignore, each name dropped is said once on the report line (standard error
+ * by default), per endpoint: a client that misspells a filter gets unfiltered results with a 200,
+ * and this line is what tells its developer.
+ */
+function sayIgnored(
+  core: FakeCore,
+  serve: (request: FakeRequest) => Served,
+  report: (line: string) => void,
+): (request: FakeRequest) => Served {
+  const said = new Set<string>();
+  const isToken = (value: string) => core.ctx.store.usersByToken.has(value) || value === core.config.adminToken;
+  return (request) => {
+    const served = serve(request);
+    for (const name of served.ignored ?? []) {
+      const key = `${served.op} ${name}`;
+      if (said.has(key) || said.size >= 1_000) continue;
+      said.add(key);
+      const route = core.routes.find((r) => r.op === served.op);
+      const shown = isToken(name.replace(/ \((query|body)\)$/, '')) ? '*** (a token)' : name;
+      report(
+        `ignored ${shown} on ${route ? `${route.method} ${route.path}` : served.op}: not a name of this endpoint ` +
+          '(unknown_fields: ignore); the request was answered as if it were not sent',
+      );
+    }
+    return served;
+  };
+}
+
+/**
  * The core with --state around it: a write is refused (503) while the state cannot be saved, and
  * every change is in the journal before its answer leaves; one that cannot be journaled is not
  * answered as a success.
@@ -227,12 +258,17 @@ function durableServe(core: FakeCore, durable: DurableState): (request: FakeRequ
     const q = request.url.indexOf('?');
     const path = q === -1 ? request.url : request.url.slice(0, q);
     const refusal = durable.refusal(request.method, path);
-    if (refusal) return { response: core.decorate(request, core.refuse('state_not_saved', refusal)) };
+    if (refusal)
+      return { response: core.decorate(request, core.refuse('state_not_saved', refusal)), refusal: 'state_not_saved' };
     const served = core.serve(request);
     const fixture = path === prefix || path.startsWith(`${prefix}/`);
     const failure = durable.afterRequest(request.method, path, served.response.status, fixture);
     if (!failure) return served;
     const message = `${failure}; this change is held in memory only and writes are refused from now on`;
-    return { ...served, response: core.decorate(request, core.refuse('state_not_saved', message)) };
+    return {
+      ...served,
+      response: core.decorate(request, core.refuse('state_not_saved', message)),
+      refusal: 'state_not_saved',
+    };
   };
 }

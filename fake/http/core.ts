@@ -32,6 +32,10 @@ export interface Served {
    * `cursor (query)` or `config.extra (body)`; also sent as the X-Ignored-Fields header.
    */
   ignored?: readonly string[];
+  /** The kind of refusal the answer is (`validation`, `not_found`, `payload_too_large`...); absent on a success. */
+  refusal?: string;
+  /** The operation id of the route, when the request matched one. */
+  op?: string;
 }
 
 /** The response header that tells a client which of its names were dropped (unknown_fields: ignore). */
@@ -151,7 +155,7 @@ export class FakeCore {
     let user: UserRecord | undefined;
     try {
       const found = this.router.match(method, path);
-      if (found.kind !== 'matched') return { response: this.answer(op, this.routeMiss(found, path)) };
+      if (found.kind !== 'matched') return this.answered(op, this.routeMiss(found, path));
       const { route } = found;
       op = route.op;
       user = this.stages.authenticate(header(request.headers, 'authorization'), method, op);
@@ -166,19 +170,27 @@ export class FakeCore {
         : undefined;
       names.settle();
       const view = route.run(this.ctx, { user, params, query, body } satisfies Call);
-      return withIgnored({ response: this.answer(op, this.success(view, op, reading)), user }, names);
+      return withIgnored({ ...this.answered(op, this.success(view, op, reading)), user }, names);
     } catch (error) {
-      const response =
+      const served =
         error instanceof DomainError
-          ? this.answer(op, this.failure(error, op, reading, names))
-          : this.internalError(error);
-      return withIgnored({ response, ...(user ? { user } : {}) }, names);
+          ? this.answered(op, this.failure(error, op, reading, names))
+          : { response: this.internalError(error), refusal: 'internal_error' };
+      return withIgnored({ ...served, ...(user ? { user } : {}) }, names);
     }
   }
 
-  /** The last stage: the reply through the response hooks of its operation, then serialised. */
-  private answer(op: string, reply: Reply): FakeResponse {
-    return serialise(this.hooks.respond(op)(reply, { op, ctx: this.ctx }));
+  /**
+   * The last stage: the reply through the response hooks of its operation, then serialised, with
+   * the kind of refusal it is (for the request log and the client report).
+   */
+  private answered(op: string, reply: Reply): Served {
+    const final = this.hooks.respond(op)(reply, { op, ctx: this.ctx });
+    return {
+      response: serialise(final),
+      ...(op === 'unknown' ? {} : { op }),
+      ...(final.refusal ? { refusal: final.refusal } : {}),
+    };
   }
 
   /** The fixture API: admin token first, then its own routes (not an API operation: no response hooks). */
