@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { type FakeConfig, type FakeOptions, resolveConfig } from './config.js';
 import { DurableState } from './data/durable-state.js';
 import { type DataSummary, seedData } from './data/start.js';
@@ -137,6 +137,7 @@ async function startFake(
   const serve = config.unknownFields === 'ignore' ? sayIgnored(core, served, report) : served;
   let server: Server | undefined;
   let url: string | undefined;
+  const sockets = new Set<Socket>();
   if (options.warmUp) warmUpOnce();
   if (options.listen !== false) {
     const { headersMs, bodyMs, idleMs } = config.timeouts;
@@ -157,6 +158,10 @@ async function startFake(
       },
       handler,
     );
+    server.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    });
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);
       server!.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
@@ -208,8 +213,12 @@ async function startFake(
     handle: (request) => serve(request).response,
     close: async () => {
       if (server) {
+        // Every socket ends now, whatever it is doing (a slow body, an answer nobody reads, a
+        // keep-alive wait): a stop must not wait on a client. Our own set, not only node's
+        // closeAllConnections: a socket node has not handed to the HTTP parser yet is in it too.
         const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
         server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
         await closed;
       }
       // After the last request: the final save folds the journal into the state file.
