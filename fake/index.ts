@@ -82,6 +82,8 @@ export interface CreateFakeOptions extends FakeOptions {
   log?: (entry: RequestLogEntry) => void;
   /** Backpressure on answers: how long a client may read nothing, and the bytes held for all (node-adapter.ts). */
   answers?: Partial<AnswerLimits>;
+  /** The most state `state` keeps, in bytes of JSON (default 256 MiB, see fake/data/state.ts): past it writes get 507. */
+  stateCapBytes?: number;
   /** Where `state` reports a failed or recovered save, one line each (default: standard error). */
   report?: (line: string) => void;
   /**
@@ -96,7 +98,13 @@ export async function createFake(options: CreateFakeOptions = {}): Promise<Fake>
   const config = resolveConfig(options);
   const core = createCore(config);
   const report = options.report ?? ((line: string) => process.stderr.write(`notes-conformance fake: ${line}\n`));
-  const opened = config.stateFile === undefined ? undefined : DurableState.open(core.ctx, config.stateFile, { report });
+  const opened =
+    config.stateFile === undefined
+      ? undefined
+      : DurableState.open(core.ctx, config.stateFile, {
+          report,
+          ...(options.stateCapBytes ? { capBytes: options.stateCapBytes } : {}),
+        });
   const durable = opened?.durable;
   try {
     return await startFake(options, config, core, opened?.restored ?? false, durable, report);
@@ -268,7 +276,7 @@ function durableServe(core: FakeCore, durable: DurableState): (request: FakeRequ
     const path = q === -1 ? request.url : request.url.slice(0, q);
     const refusal = durable.refusal(request.method, path);
     if (refusal)
-      return { response: core.decorate(request, core.refuse('state_not_saved', refusal)), refusal: 'state_not_saved' };
+      return { response: core.decorate(request, core.refuse(refusal.kind, refusal.message)), refusal: refusal.kind };
     const served = core.serve(request);
     const fixture = path === prefix || path.startsWith(`${prefix}/`);
     const failure = durable.afterRequest(request.method, path, served.response.status, fixture);
