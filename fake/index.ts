@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { ClientLog, type ClientReportData } from './client-report/observe.js';
 import { type FakeConfig, type FakeOptions, resolveConfig } from './config.js';
 import { DurableState } from './data/durable-state.js';
 import { type DataSummary, seedData } from './data/start.js';
@@ -7,6 +8,7 @@ import type { AnswerLimits } from './http/answer-writer.js';
 import type { FakeCore, Served } from './http/core.js';
 import { DEFAULT_ANSWER_LIMITS, nodeHandler } from './http/node-adapter.js';
 import type { RequestLogEntry } from './http/request-log.js';
+import { redactUrl } from './http/request-log.js';
 import type { FakeRequest, FakeResponse } from './http/types.js';
 import { createCore } from './instance.js';
 import * as fixtureOps from './service/fixtures.js';
@@ -14,6 +16,7 @@ import type { View } from './service/views.js';
 import type { Store } from './store/store.js';
 import { warmUpOnce } from './warm-up.js';
 
+export type { ClientFinding, ClientReportData } from './client-report/observe.js';
 export { anchoredClock, type Clock, ManualClock, systemClock } from './clock.js';
 export type { FakeOptions, FakeUserOption } from './config.js';
 export { DataFileError } from './data/errors.js';
@@ -63,6 +66,8 @@ export interface Fake {
   readonly endpoints: readonly EndpointSummary[];
   /** Answers a request in-process, without HTTP. */
   handle(request: FakeRequest): FakeResponse;
+  /** What the clients' requests so far broke or relied on beyond the document (fake/client-report/). */
+  clientReport(): ClientReportData;
   close(): Promise<void>;
 }
 
@@ -82,6 +87,11 @@ export interface CreateFakeOptions extends FakeOptions {
   log?: (entry: RequestLogEntry) => void;
   /** Backpressure on answers: how long a client may read nothing, and the bytes held for all (node-adapter.ts). */
   answers?: Partial<AnswerLimits>;
+  /**
+   * Renders the client report for GET /__fake/client-report?format=json|md|html (the CLI passes the
+   * kit's reporters); without it the endpoint answers the report's data as JSON.
+   */
+  renderClientReport?: (data: ClientReportData, format: ClientReportFormat) => string;
   /** The most state `state` keeps, in bytes of JSON (default 256 MiB, see fake/data/state.ts): past it writes get 507. */
   stateCapBytes?: number;
   /** Where `state` reports a failed or recovered save, one line each (default: standard error). */
@@ -142,7 +152,15 @@ async function startFake(
   }
   durable?.start();
   const served = durable ? durableServe(core, durable) : (request: FakeRequest) => core.serve(request);
-  const serve = config.unknownFields === 'ignore' ? sayIgnored(core, served, report) : served;
+  const said = config.unknownFields === 'ignore' ? sayIgnored(core, served, report) : served;
+  const isToken = (value: string) => core.ctx.store.usersByToken.has(value) || value === config.adminToken;
+  const clients = new ClientLog(
+    core.routes,
+    config.profile.name,
+    () => config.clock.now(),
+    (url) => redactUrl(url, isToken),
+  );
+  const serve = observed(clients, said, options.renderClientReport);
   let server: Server | undefined;
   let url: string | undefined;
   const sockets = new Set<Socket>();
@@ -219,6 +237,7 @@ async function startFake(
       }),
     })),
     handle: (request) => serve(request).response,
+    clientReport: () => clients.data(),
     close: async () => {
       if (server) {
         // Every socket ends now, whatever it is doing (a slow body, an answer nobody reads, a
@@ -232,6 +251,35 @@ async function startFake(
       // After the last request: the final save folds the journal into the state file.
       durable?.close();
     },
+  };
+}
+
+export type ClientReportFormat = 'json' | 'md' | 'html';
+const CLIENT_REPORT_PATH = '/__fake/client-report';
+const REPORT_TYPES: Record<ClientReportFormat, string> = {
+  json: 'application/json; charset=utf-8',
+  md: 'text/markdown; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+};
+
+/** Every request into the client report; GET /__fake/client-report answers it (no token: it holds none). */
+function observed(
+  clients: ClientLog,
+  serve: (request: FakeRequest) => Served,
+  render: CreateFakeOptions['renderClientReport'],
+): (request: FakeRequest) => Served {
+  return (request) => {
+    if (request.url === CLIENT_REPORT_PATH || request.url.startsWith(`${CLIENT_REPORT_PATH}?`)) {
+      const asked = new URLSearchParams(request.url.slice(CLIENT_REPORT_PATH.length)).get('format') ?? 'json';
+      const format: ClientReportFormat = asked === 'md' || asked === 'html' ? asked : 'json';
+      const data = clients.data();
+      const text = render ? render(data, format) : JSON.stringify(data, null, 2);
+      const type = REPORT_TYPES[render ? format : 'json'];
+      return { response: { status: 200, headers: { 'content-type': type }, json: undefined, text } };
+    }
+    const served = serve(request);
+    clients.observe(request, served);
+    return served;
   };
 }
 

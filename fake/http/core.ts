@@ -36,6 +36,12 @@ export interface Served {
   refusal?: string;
   /** The operation id of the route, when the request matched one. */
   op?: string;
+  /** A refusal's message as the client reads it, and the canonical field it is about, if known. */
+  detail?: { message: string; field?: string };
+  /** Wire names the request used for names the document does not show (`filter_by_collection_ids`). */
+  notShown?: readonly string[];
+  /** Fields whose null was read as absent (null_fields: absent). */
+  nulled?: readonly string[];
 }
 
 /** The response header that tells a client which of its names were dropped (unknown_fields: ignore). */
@@ -172,9 +178,15 @@ export class FakeCore {
       const view = route.run(this.ctx, { user, params, query, body } satisfies Call);
       return withIgnored({ ...this.answered(op, this.success(view, op, reading)), user }, names);
     } catch (error) {
-      const served =
+      const served: Served =
         error instanceof DomainError
-          ? this.answered(op, this.failure(error, op, reading, names))
+          ? {
+              ...this.answered(op, this.failure(error, op, reading, names)),
+              detail: {
+                message: names ? names.message(error) : error.message,
+                ...(error.field ? { field: error.field } : {}),
+              },
+            }
           : { response: this.internalError(error), refusal: 'internal_error' };
       return withIgnored({ ...served, ...(user ? { user } : {}) }, names);
     }
@@ -334,12 +346,23 @@ function serialise(reply: Reply): FakeResponse {
   return { status: reply.status, headers: reply.headers, json: reply.body, text: JSON.stringify(reply.body) };
 }
 
-/** The names unknown_fields: ignore dropped, on the answer (header) and for the request log. */
+/**
+ * The names unknown_fields: ignore dropped, on the answer (header) and for the request log; the
+ * names the document does not show and the nulls read as absent, for the client report.
+ */
 function withIgnored(served: Served, names: RequestNames | undefined): Served {
-  const ignored = names?.ignored ?? [];
-  if (ignored.length === 0) return served;
+  if (!names) return served;
+  const notShown = names.notShownUsed();
+  const ignored = names.ignored;
+  if (notShown.length === 0 && names.nulled.length === 0 && ignored.length === 0) return served;
+  const noted: Served = {
+    ...served,
+    ...(notShown.length > 0 ? { notShown } : {}),
+    ...(names.nulled.length > 0 ? { nulled: names.nulled } : {}),
+  };
+  if (ignored.length === 0) return noted;
   served.response.headers[IGNORED_FIELDS_HEADER.toLowerCase()] = ignored.join(', ');
-  return { ...served, ignored };
+  return { ...noted, ignored };
 }
 
 /** HEAD: the GET's status and headers (Content-Length included), no body. */

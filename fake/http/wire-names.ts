@@ -85,7 +85,10 @@ export class RequestNames {
       const value = body[wire];
       const canonical = this.canonical(fields, wire, { kind: 'body' }, value);
       if (canonical === undefined) continue;
-      if (value === null && this.names.nulls === 'absent' && nullable?.includes(canonical)) continue;
+      if (value === null && this.names.nulls === 'absent' && nullable?.includes(canonical)) {
+        this.nulled.push(wire);
+        continue;
+      }
       const innerFields = inner?.[canonical];
       out[canonical] = innerFields && isObject(value) ? this.inner(innerFields, canonical, wire, value) : value;
     }
@@ -109,7 +112,10 @@ export class RequestNames {
       }
       const canonical = this.canonical(fields, wire, place, undefined)!;
       const value = body.value(i);
-      if (value === null && this.names.nulls === 'absent' && nullable?.includes(canonical)) continue;
+      if (value === null && this.names.nulls === 'absent' && nullable?.includes(canonical)) {
+        this.nulled.push(wire);
+        continue;
+      }
       const innerFields = inner?.[canonical];
       out[canonical] = innerFields && isObject(value) ? this.inner(innerFields, canonical, wire, value) : value;
     }
@@ -139,6 +145,24 @@ export class RequestNames {
       );
     }
   }
+
+  /**
+   * The wire names this request used for names the document does not show (the route's
+   * `notShown`), as sent: `filter_by_collection_ids`, `config.include_note_content`.
+   */
+  notShownUsed(): string[] {
+    const out: string[] = [];
+    for (const canonical of this.names.route.notShown ?? []) {
+      const wire = this.sent.get(canonical);
+      if (wire === undefined) continue;
+      const dot = canonical.indexOf('.');
+      out.push(dot === -1 ? wire : `${this.sent.get(canonical.slice(0, dot)) ?? canonical.slice(0, dot)}.${wire}`);
+    }
+    return out;
+  }
+
+  /** Fields whose null was read as absent (null_fields: absent): the document gives them no null. */
+  readonly nulled: string[] = [];
 
   /** The names the request sent that were dropped (unknown_fields: ignore), as `name (query)` or `config.x (body)`. */
   get ignored(): readonly string[] {

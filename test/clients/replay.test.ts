@@ -102,6 +102,14 @@ async function replay(client: Client, profile: 'plain' | 'hosted') {
     checkReads(r, json, where);
     await checkFilters(r, json, where, fill);
   }
+  // The client report names each rule the client breaks, with what it sent.
+  const report = fake.clientReport();
+  const broken = new Set(report.findings.filter((f) => f.kind === 'broke').map((f) => f.rule));
+  for (const r of client.requests)
+    if (r.breaks)
+      expect([...broken], `${client.client}, ${profile}: the client report names ${r.breaks}`).toContain(r.breaks);
+  // Every request counted (the checks above read notes too).
+  expect(report.requests).toBeGreaterThanOrEqual(client.requests.length);
 }
 
 function checkReads(r: Recorded, json: Json, where: string) {
