@@ -81,8 +81,7 @@ const FLAG_NAMES = RUN_FLAGS.map((f) => f.name);
 /**
  * Check workers at most. The fake answers them all in the run process's one thread: on the 2-core
  * machines this is measured on, three workers were no faster than two (13.8 and 10.4 s against
- * 11.2 and 10.6 s, alternating) for more CPU; and the oracle compares the request ids of two
- * workers' answers (suites/oracle/oracle.ts absorb).
+ * 11.2 and 10.6 s, alternating) for more CPU.
  */
 export const MAX_WORKERS = 2;
 

@@ -161,9 +161,3 @@ export function quotaWords(quota: QuotaInfo): string {
       : 'usage not given';
   return `the account's note quota is spent (quota_exceeded: ${used}${quota.reset_time !== undefined ? `, resets ${quota.reset_time}` : ''})`;
 }
-
-/**
- * The skip reason of the oracle's check for a rule no answer of the run bore on. The report leaves
- * such a skip out of a rule that other checks judged (it says nothing about the rule).
- */
-export const ORACLE_UNJUDGED = 'the oracle saw no answer of the run that bears on this rule';

@@ -1,3 +1,4 @@
+import { instantOf } from '../../spec/patterns.js';
 import type { Exchange } from '../core/client.js';
 import { sameAtPrecision } from '../core/timing.js';
 
@@ -8,8 +9,6 @@ import { sameAtPrecision } from '../core/timing.js';
  * status the document does not show become a class.
  */
 export type Observation = Record<string, unknown>;
-
-const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i;
 
 export class Symbols {
   /** `precisionMs`: the target's timestamp precision; a supplied instant may come back cut to it. */
@@ -59,9 +58,8 @@ export class Symbols {
   timestamp(value: unknown, labels: ReadonlySet<string>): string {
     if (value === undefined) return 'absent';
     if (value === null) return 'null';
-    if (typeof value !== 'string' || !ISO.test(value) || Number.isNaN(Date.parse(value)))
-      return `invalid ${JSON.stringify(value)}`;
-    const ms = Date.parse(value);
+    const ms = instantOf(value);
+    if (ms === undefined) return `invalid ${JSON.stringify(value)}`;
     const label = this.stamps.get(ms);
     if (label !== undefined && labels.has(label)) return label;
     // A supplied instant kept at the target's precision (cut or rounded to the step) is still that instant.

@@ -83,11 +83,6 @@ export interface CheckContext {
    * here fails only these rules, and the check goes on to its other rules.
    */
   verify(rules: RuleId | readonly RuleId[], fn: () => void | Promise<void>): Promise<void>;
-  /**
-   * Fails rules on an answer judged elsewhere (the oracle judged it when another check sent it): that
-   * exchange is the evidence and the repro, after `context` (the answer that established what it contradicts).
-   */
-  failOn(rules: RuleId | readonly RuleId[], x: Exchange, message: string, context?: Exchange): void;
   /** Problems of the exchange's JSON body against a component schema of openapi.yaml (strict if the profile says so). */
   schemaProblems(x: Exchange, component: string): string[];
   /**
@@ -160,6 +155,8 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
     const sentBefore = kit.client.sent;
     const notesBefore = kit.guard.created.notes;
     kit.client.record(exchanges, reads.read);
+    // The oracle's judgements of this check's answers are the check's where it names the rule (kit/oracle-verdicts.ts).
+    kit.oracle.judgements.source = { file: vitestCtx.task.file.filepath, name };
     const t: CheckContext = {
       kit,
       ctx: kit.ctx,
@@ -204,16 +201,6 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
           const message = (error as Error).message.split('\n')[0]!;
           judge(ids, reads.lastReadSince(mark));
           for (const id of ids) ruleFailures[id] ??= message;
-        }
-      },
-      failOn(rules, x, message, context) {
-        const ids = typeof rules === 'string' ? [rules] : rules;
-        declared(ids, 'failOn');
-        if (context) exchanges.push(context);
-        exchanges.push(x);
-        for (const id of ids) {
-          judgedAt[id] ??= exchanges.length - 1;
-          ruleFailures[id] ??= message;
         }
       },
       async property(arbitrary, predicate, n, examples = []) {
@@ -289,6 +276,7 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
       throw verdict;
     } finally {
       kit.client.record(undefined);
+      kit.oracle.judgements.source = undefined;
       meta.requests = kit.client.sent - sentBefore;
       meta.notes = kit.guard.created.notes - notesBefore;
     }

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { UUID } from '../../spec/patterns.js';
 import { noteRef } from '../harness/data.js';
 import { checks, expectOk, setupOk, show } from '../harness/index.js';
 import { pastIso } from '../harness/patterns.js';
@@ -12,7 +13,6 @@ const { check } = checks();
  * because nothing the create check judges can change afterwards; one note fewer per run.
  */
 const secondNote = perFile((t) => t.api.createNote({ content: t.data.content('Second') }));
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Text a byte- or UTF-16-minded store gets wrong: two- and three-byte letters, right-to-left script,

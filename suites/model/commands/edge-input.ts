@@ -27,7 +27,7 @@ import type { Real } from '../real.js';
  * types, timestamps without offset, in the future or on days that do not exist, limits and offsets
  * out of range, blank queries, operations on notes and collections the run deleted, membership
  * changes naming them), what stands exactly on a limit, and the timestamp defaults after supplied
- * times. The command judges nothing itself: the run's oracle (suites/oracle/inputs.ts,
+ * times. The command judges nothing itself: the run's oracle (kit/core/oracle/inputs.ts,
  * input-judge.ts, state-refusals.ts, note-writes.ts) judges every answer, whoever sent it, and a
  * refused create is read back by its id so that the oracle sees whether it made something. The
  * model changes only where the target accepted what it must refuse.

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Api } from '../../kit/core/api.js';
 import type { Exchange } from '../../kit/core/client.js';
 import type { KitContext } from '../../kit/core/context.js';
-import type { Oracle } from './oracle.js';
+import type { Oracle } from '../../kit/core/oracle/oracle.js';
 
 /**
  * Isolation replay: identifiers the first user's checks learned (notes, collections, list cursors,

@@ -1,7 +1,7 @@
-import type { World } from '../../kit/core/behaviour/state.js';
-import type { Exchange } from '../../kit/core/client.js';
-import type { ErrorBodyShape } from '../../spec/error-body.js';
-import type { RefusalKind } from '../../spec/profile.js';
+import type { ErrorBodyShape } from '../../../spec/error-body.js';
+import type { RefusalKind } from '../../../spec/profile.js';
+import type { World } from '../behaviour/state.js';
+import type { Exchange } from '../client.js';
 import type { Judgements } from './judge.js';
 
 /** What every part of the oracle works with: the shadow, the record of judgements and the target's declared choices. */

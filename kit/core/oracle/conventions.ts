@@ -1,5 +1,7 @@
+import { isUuid, readDateTime } from '../../../spec/patterns.js';
+import { objectOf } from '../behaviour/request.js';
 import type { Env } from './env.js';
-import { type Observation, objectOf } from './observation.js';
+import type { Observation } from './observation.js';
 
 /** The operations whose success the document describes (the request_id and status-200 rules name them). */
 const DOCUMENTED = new Set([
@@ -60,9 +62,6 @@ const ABSENT: Readonly<Record<string, ReadonlyArray<[string, string]>>> = {
   createCollection: [['note_count', 'collections.create.response-omits-note-count']],
   updateCollection: [['note_count', 'collections.update.response-omits-note-count']],
 };
-
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * What holds for every success of a documented operation, whichever check asked: 200, a JSON body
@@ -136,12 +135,7 @@ export function conventions(env: Env, o: Observation): void {
       'conventions.ids.uuid',
       op === 'createNote' ? 'notes.create.id-generated' : 'collections.create.id-generated',
     ])
-      j.that(
-        rule,
-        typeof body.id === 'string' && UUID.test(body.id),
-        () => `${what}: the generated id ${JSON.stringify(body.id)} is not a UUID`,
-        o.x,
-      );
+      j.that(rule, isUuid(body.id), () => `${what}: the generated id ${JSON.stringify(body.id)} is not a UUID`, o.x);
   judgeTimestamps(env, o, body, what);
 }
 
@@ -154,7 +148,7 @@ function judgeTimestamps(env: Env, o: Observation, body: Record<string, unknown>
       if (value === undefined || (field === 'trashed_at' && value === null)) continue;
       env.j.that(
         'conventions.timestamps.response-format',
-        typeof value === 'string' && TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value)),
+        readDateTime(value)?.realDate === true,
         () => `${what}: ${field} ${JSON.stringify(value)} is not an ISO 8601 date-time with a timezone designator`,
         o.x,
       );

@@ -1,4 +1,4 @@
-import type { Exchange } from '../../kit/core/client.js';
+import type { Exchange } from '../client.js';
 import type { Judgements } from './judge.js';
 import type { Observation } from './observation.js';
 

@@ -1,31 +1,37 @@
-import { World } from '../../kit/core/behaviour/state.js';
-import type { Exchange } from '../../kit/core/client.js';
-import type { ErrorBodyShape } from '../../spec/error-body.js';
-import type { RefusalKind } from '../../spec/profile.js';
+import type { ErrorBodyShape } from '../../../spec/error-body.js';
+import type { RefusalKind } from '../../../spec/profile.js';
+import { predict } from '../behaviour/predict.js';
+import { objectOf, touchesOf } from '../behaviour/request.js';
+import { World } from '../behaviour/state.js';
+import type { Exchange } from '../client.js';
 import { listCollections, searchCollections } from './collection-pages.js';
-import { createCollection, deleteCollection, membership, updateCollection } from './collection-writes.js';
+import { judgePrediction } from './compare.js';
 import { conventions } from './conventions.js';
 import type { Env } from './env.js';
 import { type DeclaredRateLimitHeaders, RateLimitHeaders, type RateLimitHeadersRecord } from './headers.js';
-import { judgeInput } from './input-judge.js';
-import { problemsOf } from './inputs.js';
-import { isolation } from './isolation.js';
-import { Judgements, type JudgementsRecord } from './judge.js';
+import { type Finding, type Judged, Judgements } from './judge.js';
 import { listNotes, relatedNotes, Snapshots, searchNotes } from './note-pages.js';
-import { createNote, lifecycle, setCreatedAt, updateNote } from './note-writes.js';
-import {
-  type ExchangeObserver,
-  kept,
-  type Observation,
-  objectOf,
-  type Pending,
-  type Sent,
-  touchesOf,
-} from './observation.js';
+import { type ExchangeObserver, kept, type Observation, type Pending, type Sent } from './observation.js';
 import { judgeOrder } from './order.js';
-import { getCollection, getNote } from './reads.js';
-import { judgeStateRefusals } from './state-refusals.js';
 import { Traversals } from './traversals.js';
+
+/** The operations whose effect on the state the predictions know (any other accepted write makes what it names unknown). */
+const KNOWN = new Set([
+  'createNote',
+  'updateNote',
+  'setNoteCreatedAt',
+  'trashNote',
+  'restoreNote',
+  'deleteNote',
+  'getNote',
+  'createCollection',
+  'updateCollection',
+  'deleteCollection',
+  'getCollection',
+  'addNoteToCollection',
+  'moveNote',
+  'removeNoteFromCollection',
+]);
 
 export interface OracleOptions {
   /** The step to which the target keeps instants (timestamp_precision_ms). */
@@ -34,6 +40,8 @@ export interface OracleOptions {
   lagMs: number;
   /** Removes the run's secrets from the oracle's messages (the client's redaction). */
   redact?: (text: string) => string;
+  /** An exchange as it may leave the worker (the client's forEvidence: redacted again). */
+  evidence?: (x: Exchange) => Exchange;
   /** How far the target's clock may be from the kit's (clock_tolerance_ms); 2,000 ms unless given. */
   clockToleranceMs?: number;
   /** The refusal statuses the profile declares: only these are judged beyond "a 4xx". */
@@ -46,13 +54,12 @@ export interface OracleOptions {
   rateLimitHeaders?: DeclaredRateLimitHeaders;
 }
 
-/** One worker's oracle as data (Oracle.record()). */
+/** One worker's oracle as data (Oracle.record()), for the run command (kit/oracle-verdicts.ts). */
 export interface OracleRecord {
-  readonly judgements: JudgementsRecord;
+  readonly judged: Judged[];
   readonly headers: RateLimitHeadersRecord;
+  /** Requests of the worker that got no answer: what they did is unknown, so the worker did not see the run whole. */
   readonly unanswered: number;
-  /** The request_ids its answers carried, each with the request that got it (method and path). */
-  readonly requestIds: ReadonlyArray<readonly [string, string]>;
 }
 
 /**
@@ -61,7 +68,7 @@ export interface OracleRecord {
  * everything known, under the rule each judgement belongs to. It never sends a request, and it
  * stays silent where the document leaves a choice open: ranking, names and statuses of the
  * profile, results within the index lag, a membership change's effect on version and updated_at.
- * With several check workers each has one; the one that reads the verdicts absorbs the others'.
+ * Each check worker has one; the run command joins their records into the report.
  */
 export class Oracle implements ExchangeObserver {
   readonly world = new World();
@@ -76,8 +83,10 @@ export class Oracle implements ExchangeObserver {
   };
 
   private readonly headers: RateLimitHeaders;
+  private readonly evidence: (x: Exchange) => Exchange;
 
   constructor(options: OracleOptions) {
+    this.evidence = options.evidence ?? ((x) => x);
     this.judgements = new Judgements(options.redact);
     this.headers = new RateLimitHeaders(options.rateLimitHeaders);
     this.env = {
@@ -117,9 +126,6 @@ export class Oracle implements ExchangeObserver {
     }
   }
 
-  /** Some other worker's answers never reached this oracle (a worker lost): nothing reads as passed. */
-  partial = false;
-
   /** Requests of the run that got no answer (timeout, a dead target, a budget): the oracle did not see the run whole. */
   unansweredCount = 0;
 
@@ -156,61 +162,39 @@ export class Oracle implements ExchangeObserver {
     }
   }
 
-  /**
-   * What this oracle judged, as data: with several check workers each has its own oracle, and the
-   * one that reads the verdicts absorbs the others' records (the run folder passes them).
-   */
+  /** What this oracle judged so far, as data (written to the run folder as each check file ends). */
   record(): OracleRecord {
+    const out = (f: Finding): Finding => ({
+      ...f,
+      x: this.evidence(f.x),
+      ...(f.context ? { context: this.evidence(f.context) } : {}),
+    });
     return {
-      judgements: this.judgements.record(),
+      judged: this.judgements.entries().map((e) => ({ ...e, findings: e.findings.map(out) })),
       headers: this.headers.record(),
       unanswered: this.unansweredCount,
-      requestIds: [...this.env.requestIds].map(([id, seen]) => [id, seen.what] as const),
     };
   }
 
   /**
-   * Another worker's record, as if its answers had passed here: its findings and counts, and its
-   * request_ids compared with this worker's (the rule is the whole run's: no two requests share
-   * one). A shared id is shown on this worker's answer, naming the other's request. Two workers at
-   * most (kit/config.ts MAX_WORKERS), so no id of one absorbed record meets another's.
+   * Every answer: the conventions of every success and the rate-limit headers; then what the
+   * document predicts of the request in the state known before it (kit/core/behaviour/predict.ts),
+   * compared with the answer (compare.ts), and the state changed as the answer shows; pages, whose
+   * judgements span several answers, last.
    */
-  absorb(other: OracleRecord): void {
-    this.judgements.absorb(other.judgements);
-    this.headers.absorb(other.headers);
-    this.unansweredCount += other.unanswered;
-    const rule = 'conventions.request-id.unique';
-    for (const [id, what] of other.requestIds) {
-      const mine = this.env.requestIds.get(id);
-      if (!mine) this.judgements.held(rule);
-      else
-        this.judgements.that(
-          rule,
-          false,
-          () =>
-            `${mine.what}: request_id ${JSON.stringify(id)} was also the answer's to ${what} (in the other check worker)`,
-          mine.x,
-        );
-    }
-  }
-
-  /** What only the whole run can show (the header families some answer carried): once, before the verdicts are read. */
-  conclude(): void {
-    this.headers.conclude(this.judgements);
-  }
-
   private observe(o: Observation): void {
     conventions(this.env, o);
     this.headers.observe(this.judgements, o);
-    isolation(this.env, o);
-    // What the input alone and the shadow before this request say of its answer (before a handler learns from it).
-    const problems = problemsOf(o, o.endedAt, this.env.clockToleranceMs);
-    judgeInput(this.env, o, problems);
-    judgeStateRefusals(this.env, o, problems);
+    const p = predict(this.world, o, this.env);
+    judgePrediction(this.env, p, o);
+    const status = o.x.status;
+    const done = { ev: o.ev, endSeq: o.endSeq, endedAt: o.endedAt };
+    if (status >= 200 && status < 300) p.accepted?.(objectOf(o.x.json), done);
+    else if (status >= 400 && status < 500) p.refused?.(done, p);
     judgeOrder(this.env, o);
-    const handle = o.op === undefined ? undefined : this.handlers[o.op];
-    if (handle) handle(o);
-    else this.unknownEffect(o);
+    const page = o.op === undefined ? undefined : this.pages[o.op];
+    if (page) page(o);
+    else if (o.op === undefined || !KNOWN.has(o.op)) this.unknownEffect(o);
     this.learn(o);
   }
 
@@ -235,27 +219,13 @@ export class Oracle implements ExchangeObserver {
       keep(this.learned.snapshots, { snapshotId: body.snapshot_id, body: objectOf(o.input?.body), offset: 0 });
   }
 
-  /** The interpretation of each operation the document describes (the rest: unknownEffect). */
-  private readonly handlers: Readonly<Record<string, (o: Observation) => void>> = {
-    createNote: (o) => createNote(this.env, o),
-    updateNote: (o) => updateNote(this.env, o),
-    setNoteCreatedAt: (o) => setCreatedAt(this.env, o),
-    trashNote: (o) => lifecycle(this.env, o),
-    restoreNote: (o) => lifecycle(this.env, o),
-    deleteNote: (o) => lifecycle(this.env, o),
-    getNote: (o) => getNote(this.env, o),
+  /** The views whose judgements span several answers (walks, snapshots): note-pages.ts, collection-pages.ts. */
+  private readonly pages: Readonly<Record<string, (o: Observation) => void>> = {
     listNotes: (o) => listNotes(this.env, o, this.traversals),
     searchNotes: (o) => searchNotes(this.env, o, this.snapshots),
     getRelatedNotes: (o) => relatedNotes(this.env, o),
-    createCollection: (o) => createCollection(this.env, o),
-    updateCollection: (o) => updateCollection(this.env, o),
-    deleteCollection: (o) => deleteCollection(this.env, o),
-    getCollection: (o) => getCollection(this.env, o),
     listCollections: (o) => listCollections(this.env, o, this.traversals),
     searchCollections: (o) => searchCollections(this.env, o),
-    addNoteToCollection: (o) => membership(this.env, o),
-    moveNote: (o) => membership(this.env, o),
-    removeNoteFromCollection: (o) => membership(this.env, o),
   };
 
   /**
