@@ -72,8 +72,6 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
     ...(log ? { log: (entry) => log.write(formatLogLine(entry)) } : {}),
     renderClientReport: (data, format) => renderClientReport(data, format, 'the clients of this fake'),
     report: (line) => err(`notes-conformance fake: ${line}`),
-    // A client's first requests are not left to V8's interpreter (fake/warm-up.ts; answers unchanged).
-    warmUp: true,
     ...dataOptions(values),
   };
   let fake: Fake;

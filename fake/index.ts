@@ -14,7 +14,6 @@ import { createCore } from './instance.js';
 import * as fixtureOps from './service/fixtures.js';
 import type { View } from './service/views.js';
 import type { Store } from './store/store.js';
-import { warmUpOnce } from './warm-up.js';
 
 export type { ClientFinding, ClientReportData } from './client-report/observe.js';
 export { anchoredClock, type Clock, ManualClock, systemClock } from './clock.js';
@@ -96,11 +95,6 @@ export interface CreateFakeOptions extends FakeOptions {
   stateCapBytes?: number;
   /** Where `state` reports a failed or recovered save, one line each (default: standard error). */
   report?: (line: string) => void;
-  /**
-   * Warm V8's compiler up on a throwaway fake before answering, once per process (default off;
-   * the CLI turns it on). Changes no answer; see warm-up.ts.
-   */
-  warmUp?: boolean;
 }
 
 /** Starts a reference fake; by default it listens on an ephemeral port of 127.0.0.1. */
@@ -164,7 +158,6 @@ async function startFake(
   let server: Server | undefined;
   let url: string | undefined;
   const sockets = new Set<Socket>();
-  if (options.warmUp) warmUpOnce();
   if (options.listen !== false) {
     const { headersMs, bodyMs, idleMs } = config.timeouts;
     const handler = nodeHandler(core, {

@@ -13,7 +13,7 @@ import { createErrorMapper, type ErrorMapper, type HttpRefusalKind, referenceRef
 import { FixtureApi } from './fixtures.js';
 import { type HookFactory, type InstalledHooks, installHooks } from './hooks.js';
 import { nameDirectory } from './name-hints.js';
-import { header, readJsonBody } from './parse.js';
+import { header, parseJsonBody } from './parse.js';
 import type { HttpStages, Reply } from './pipeline.js';
 import { type RouteMatch, Router } from './router.js';
 import { buildRoutes, type Call, type Route } from './routes.js';
@@ -106,7 +106,7 @@ export class FakeCore {
     this.stages = hooks.stages({
       authenticate: (authorization) => this.authenticate(authorization),
       pathParams: canonicalPathParams,
-      parseBody: readJsonBody,
+      parseBody: parseJsonBody,
       ...referenceRefusals(config.profile),
     });
     this.mapError = createErrorMapper(this.stages, config.profile);

@@ -76,7 +76,7 @@ export function nodeHandler(
     req.on('error', () => res.destroy());
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > bodyLimitBytes) {
-      refuse('payload_too_large', `the body exceeds ${bodyLimitBytes} bytes`);
+      refuse('payload_too_large', tooLarge(bodyLimitBytes));
       return;
     }
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
@@ -102,7 +102,7 @@ export function nodeHandler(
         refused = true;
         chunks.length = 0;
         clearTimeout(deadline);
-        refuse('payload_too_large', `the body exceeds ${bodyLimitBytes} bytes`);
+        refuse('payload_too_large', tooLarge(bodyLimitBytes));
         return;
       }
       chunks.push(chunk);
@@ -116,6 +116,11 @@ export function nodeHandler(
   };
   return Object.assign(handler, { writer });
 }
+
+/** The 413's message: the cap in bytes, and that no valid request comes near it. */
+const tooLarge = (cap: number) =>
+  `the body has more than ${cap} bytes (${(cap / 1024 / 1024).toFixed(1)} MiB), the fake's cap; ` +
+  'the largest valid request of this API is under it in any JSON spelling';
 
 /** The log fields of what the core served: the refusal's kind and the names it dropped. */
 function refusalOf(served: Served, isToken: (value: string) => boolean): Pick<RequestLogEntry, 'refusal' | 'ignored'> {

@@ -1,6 +1,5 @@
 import { DomainError, invalid } from '../service/errors.js';
 import { looksLikeListCursor } from '../service/paging.js';
-import { ScannedObject } from './json-scan.js';
 import { type NameDirectory, suggestionFor } from './name-hints.js';
 import { parseQuery } from './parse.js';
 import type { Route } from './routes.js';
@@ -30,21 +29,12 @@ interface Unknown {
  * not the service's internal name.
  */
 export class WireNames {
-  /**
-   * The body's wire names, matched against a scanned body's keys in place: no string is made for
-   * a name the route does not know (past the listed ones), nor looked up as a property (that
-   * interns each new string: 200,000 unknown fields spent 45 ms in Object.hasOwn).
-   */
-  readonly bodyNames: readonly string[];
-
   constructor(
     readonly route: Route,
     readonly unknown: UnknownFields,
     readonly nulls: NullFields,
     readonly directory: NameDirectory,
-  ) {
-    this.bodyNames = Object.keys(route.body ?? {});
-  }
+  ) {}
 
   request(): RequestNames {
     return new RequestNames(this);
@@ -76,7 +66,6 @@ export class RequestNames {
   /** A JSON body with its keys renamed to canonical names (and those of its declared inner objects). */
   body(body: unknown): unknown {
     const { body: fields, inner, nullable } = this.names.route;
-    if (body instanceof ScannedObject) return fields ? this.scannedBody(fields, body) : body.toJSON();
     if (!fields || !isObject(body)) return body;
     const out: Record<string, unknown> = Object.create(null);
     // Keys, then each value: Object.entries made a pair per field, and a body of 200,000 unknown
@@ -85,33 +74,6 @@ export class RequestNames {
       const value = body[wire];
       const canonical = this.canonical(fields, wire, { kind: 'body' }, value);
       if (canonical === undefined) continue;
-      if (value === null && this.names.nulls === 'absent' && nullable?.includes(canonical)) {
-        this.nulled.push(wire);
-        continue;
-      }
-      const innerFields = inner?.[canonical];
-      out[canonical] = innerFields && isObject(value) ? this.inner(innerFields, canonical, wire, value) : value;
-    }
-    return out;
-  }
-
-  /**
-   * The same for a body read by readJsonBody: only the route's own fields are built (an unknown
-   * field's name is kept for the answer, its value is never read, nor built).
-   */
-  private scannedBody(fields: Readonly<Record<string, string>>, body: ScannedObject): Record<string, unknown> {
-    const { inner, nullable } = this.names.route;
-    const out: Record<string, unknown> = Object.create(null);
-    const place: Place = { kind: 'body' };
-    for (let i = 0; i < body.size; i++) {
-      const wire = body.keyAmong(i, this.names.bodyNames);
-      if (wire === undefined) {
-        if (this.unknowns.length < LISTED_UNKNOWNS) this.unknowns.push({ name: body.key(i), place, value: undefined });
-        else this.moreUnknowns++;
-        continue;
-      }
-      const canonical = this.canonical(fields, wire, place, undefined)!;
-      const value = body.value(i);
       if (value === null && this.names.nulls === 'absent' && nullable?.includes(canonical)) {
         this.nulled.push(wire);
         continue;
