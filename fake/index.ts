@@ -262,7 +262,11 @@ function observed(
   render: CreateFakeOptions['renderClientReport'],
 ): (request: FakeRequest) => Served {
   return (request) => {
-    if (request.url === CLIENT_REPORT_PATH || request.url.startsWith(`${CLIENT_REPORT_PATH}?`)) {
+    // '/_' first: the fixture API and this page; a check of one character on every other request.
+    if (
+      request.url.charCodeAt(1) === 0x5f &&
+      (request.url === CLIENT_REPORT_PATH || request.url.startsWith(`${CLIENT_REPORT_PATH}?`))
+    ) {
       const asked = new URLSearchParams(request.url.slice(CLIENT_REPORT_PATH.length)).get('format') ?? 'json';
       const format: ClientReportFormat = asked === 'md' || asked === 'html' ? asked : 'json';
       const data = clients.data();

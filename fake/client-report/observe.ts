@@ -59,6 +59,14 @@ export class ClientLog {
     const op = served.op;
     if (op === undefined) return;
     this.requests++;
+    // Most requests: a success that used no name the document leaves open. Nothing to note.
+    if (
+      served.refusal === undefined &&
+      served.notShown === undefined &&
+      served.ignored === undefined &&
+      served.nulled === undefined
+    )
+      return;
     const seen = (
       rule: string,
       kind: ClientFinding['kind'],

@@ -176,19 +176,18 @@ export class FakeCore {
         : undefined;
       names.settle();
       const view = route.run(this.ctx, { user, params, query, body } satisfies Call);
-      return withIgnored({ ...this.answered(op, this.success(view, op, reading)), user }, names);
+      const served = this.answered(op, this.success(view, op, reading));
+      served.user = user;
+      return withIgnored(served, names);
     } catch (error) {
-      const served: Served =
-        error instanceof DomainError
-          ? {
-              ...this.answered(op, this.failure(error, op, reading, names)),
-              detail: {
-                message: names ? names.message(error) : error.message,
-                ...(error.field ? { field: error.field } : {}),
-              },
-            }
-          : { response: this.internalError(error), refusal: 'internal_error' };
-      return withIgnored({ ...served, ...(user ? { user } : {}) }, names);
+      let served: Served;
+      if (error instanceof DomainError) {
+        served = this.answered(op, this.failure(error, op, reading, names));
+        const message = names ? names.message(error) : error.message;
+        served.detail = error.field ? { message, field: error.field } : { message };
+      } else served = { response: this.internalError(error), refusal: 'internal_error' };
+      if (user) served.user = user;
+      return withIgnored(served, names);
     }
   }
 
@@ -198,11 +197,11 @@ export class FakeCore {
    */
   private answered(op: string, reply: Reply): Served {
     const final = this.hooks.respond(op)(reply, { op, ctx: this.ctx });
-    return {
-      response: serialise(final),
-      ...(op === 'unknown' ? {} : { op }),
-      ...(final.refusal ? { refusal: final.refusal } : {}),
-    };
+    // Built field by field, not by spreads: this runs for every answer.
+    const served: Served = { response: serialise(final) };
+    if (op !== 'unknown') served.op = op;
+    if (final.refusal) served.refusal = final.refusal;
+    return served;
   }
 
   /** The fixture API: admin token first, then its own routes (not an API operation: no response hooks). */
@@ -353,16 +352,13 @@ function serialise(reply: Reply): FakeResponse {
 function withIgnored(served: Served, names: RequestNames | undefined): Served {
   if (!names) return served;
   const notShown = names.notShownUsed();
+  if (notShown.length > 0) served.notShown = notShown;
+  if (names.nulled.length > 0) served.nulled = names.nulled;
+  if (!names.dropped) return served;
   const ignored = names.ignored;
-  if (notShown.length === 0 && names.nulled.length === 0 && ignored.length === 0) return served;
-  const noted: Served = {
-    ...served,
-    ...(notShown.length > 0 ? { notShown } : {}),
-    ...(names.nulled.length > 0 ? { nulled: names.nulled } : {}),
-  };
-  if (ignored.length === 0) return noted;
   served.response.headers[IGNORED_FIELDS_HEADER.toLowerCase()] = ignored.join(', ');
-  return { ...noted, ignored };
+  served.ignored = ignored;
+  return served;
 }
 
 /** HEAD: the GET's status and headers (Content-Length included), no body. */

@@ -9,6 +9,7 @@ export type UnknownFields = 'refuse' | 'ignore';
 /** What a null in an optional field the document gives no null means (profile: null_fields). */
 export type NullFields = 'refuse' | 'absent';
 
+const NONE: readonly string[] = [];
 /** Unknown names described one by one, at most (a hostile body may carry thousands). */
 const LISTED_UNKNOWNS = 20;
 
@@ -75,7 +76,7 @@ export class RequestNames {
       const canonical = this.canonical(fields, wire, { kind: 'body' }, value);
       if (canonical === undefined) continue;
       if (value === null && this.names.nulls === 'absent' && nullable?.includes(canonical)) {
-        this.nulled.push(wire);
+        this.nulled = [...this.nulled, wire];
         continue;
       }
       const innerFields = inner?.[canonical];
@@ -112,9 +113,11 @@ export class RequestNames {
    * The wire names this request used for names the document does not show (the route's
    * `notShown`), as sent: `filter_by_collection_ids`, `config.include_note_content`.
    */
-  notShownUsed(): string[] {
+  notShownUsed(): readonly string[] {
+    const notShown = this.names.route.notShown;
+    if (notShown === undefined || this.sent.size === 0) return NONE;
     const out: string[] = [];
-    for (const canonical of this.names.route.notShown ?? []) {
+    for (const canonical of notShown) {
       const wire = this.sent.get(canonical);
       if (wire === undefined) continue;
       const dot = canonical.indexOf('.');
@@ -124,9 +127,14 @@ export class RequestNames {
   }
 
   /** Fields whose null was read as absent (null_fields: absent): the document gives them no null. */
-  readonly nulled: string[] = [];
+  nulled: readonly string[] = NONE;
 
   /** The names the request sent that were dropped (unknown_fields: ignore), as `name (query)` or `config.x (body)`. */
+  /** Whether unknown_fields: ignore dropped anything (a cheap test before `ignored` builds the list). */
+  get dropped(): boolean {
+    return this.names.unknown === 'ignore' && this.unknowns.length > 0;
+  }
+
   get ignored(): readonly string[] {
     if (this.names.unknown !== 'ignore') return [];
     const more = this.moreUnknowns > 0 ? [`${this.moreUnknowns} more`] : [];

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_BODY_DEPTH, MAX_BODY_MEMBERS } from '../../fake/http/parse.js';
+import { MAX_BODY_CONTAINERS, MAX_BODY_DEPTH, MAX_BODY_MEMBERS } from '../../fake/http/parse.js';
 import type { FakeRequest, FakeResponse } from '../../fake/http/types.js';
 import { harness } from './helpers.js';
 
@@ -463,7 +463,7 @@ describe('requests that used to cost without bound', () => {
 });
 
 describe('a body JSON.parse would take long to build is refused for its shape first', () => {
-  it('refuses nesting past MAX_BODY_DEPTH and members past MAX_BODY_MEMBERS, and accepts what is under both', () => {
+  it('refuses nesting, members and containers past their bounds, and accepts what is under them', () => {
     const h = harness();
     const nested = (depth: number) => `{"content":"x","collection_titles":${'['.repeat(depth)}${']'.repeat(depth)}}`;
     const send = (text: string) =>
@@ -481,6 +481,10 @@ describe('a body JSON.parse would take long to build is refused for its shape fi
       JSON.stringify({ content: 'x', ...Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 1])) });
     expect(JSON.stringify(send(members(MAX_BODY_MEMBERS - 1)).json)).toContain('unknown field k0');
     expect(JSON.stringify(send(members(MAX_BODY_MEMBERS)).json)).toContain('more than 1000 object members');
+    const arrays = (n: number) =>
+      JSON.stringify({ content: 'x', collection_titles: Array.from({ length: n }, () => []) });
+    expect(JSON.stringify(send(arrays(MAX_BODY_CONTAINERS - 2)).json)).toContain('collection_titles[0]');
+    expect(JSON.stringify(send(arrays(MAX_BODY_CONTAINERS)).json)).toContain('more than 1000 objects and arrays');
     expect(h.ctx.store.notes.size).toBe(1);
   });
 });
