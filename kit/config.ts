@@ -61,6 +61,7 @@ export const RUN_USAGE = `Usage: notes-conformance [options]            run ever
        notes-conformance matrix [options]     run the kit once per fault of the fake and show which check catches it
        notes-conformance profile init [options]  probe a target and write a commented profile of what it observed
        notes-conformance rules [--area A] [--json]  list the rule ids with their level and the document's words
+       notes-conformance compare OLD.json NEW.json  what changed between two runs' JSON reports (exit 1: worse)
 
 ${flagsHelp(RUN_FLAGS)}
 

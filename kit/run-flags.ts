@@ -2,8 +2,8 @@ import type { FlagDecl } from './flags.js';
 
 /**
  * The run command's flags, each declared once: the parser's options, `--help`, the environment
- * variables and the README's table are all made from this list (kit/flags.ts; a test keeps the
- * README current).
+ * variables and the table of docs/cli.md are all made from this list (kit/flags.ts; a test keeps
+ * the table current).
  */
 export const RUN_FLAGS = [
   {
@@ -87,7 +87,7 @@ export const RUN_FLAGS = [
     env: ['NOTES_MAX_NOTES'],
     group: 'Run',
     help: [
-      "create at most N notes in the tokens' accounts (default for a remote target: 150 full, 20 smoke);",
+      "create at most N notes, fixture users' included (default for a remote target: 150 full, 20 smoke);",
       'checks that need more are skipped with the reason. The run prints its caps before the first request',
     ],
   },

@@ -23,6 +23,9 @@ export interface CheckOutcome {
   name: string;
   file: string;
   rules: readonly string[];
+  /** Those the oracle judges on the check's answers: verdicts kit/oracle-verdicts.ts gives (never a bare pass). */
+  oracle?: readonly string[];
+  generalist?: boolean;
   state: 'passed' | 'failed' | 'skipped';
   /** The skip reason (ctx.skip), if any. */
   note?: string;
@@ -70,20 +73,36 @@ export interface RuleResult {
   checks: CheckResult[];
 }
 
+/**
+ * The JSON report's format (spec/report.schema.json, exported as notes-conformance/report.schema.json):
+ * it changes when a field is removed, renamed or changes meaning. A field added keeps it, and is
+ * added to the schema, which the proofs hold every report they make to (test/report-schema-setup.ts).
+ */
+export const REPORT_FORMAT_VERSION = 1;
+export const REPORT_SCHEMA = 'notes-conformance/report.schema.json';
+
 export interface ConformanceReport {
+  $schema: typeof REPORT_SCHEMA;
+  format_version: typeof REPORT_FORMAT_VERSION;
   kit: { name: 'notes-conformance'; version: string };
   target: string;
   profile: string;
   profile_declared: boolean;
+  tier: 'smoke' | 'full';
   seed: number;
   only: string[];
   summary: Record<Verdict, number>;
+  /** Requests sent within the run's request budget (start-up and checks). */
   requests: number;
+  /** Requests sent to clean up what the run made, past the budget if need be (absent when none). */
+  cleanup_requests?: number;
   /** Notes and collections the run created (and deleted again, but for `leftovers`). */
   created: { notes: number; collections: number };
   /** The account's note quota, when a create found it spent (the documented quota_exceeded body). */
   quota?: SpentQuota;
   leftovers: number;
+  /** What was left, "note ID" or "collection ID" (as many as `leftovers`; absent when none). */
+  leftover_ids?: string[];
   /** Creates the kit could not confirm made or not (no answer, an unreadable one): they may be left too. */
   leftovers_unconfirmed?: string[];
   exit_code: ExitCode;
@@ -119,14 +138,19 @@ export interface ReportInput {
   target: string;
   profileName: string;
   profileDeclared: boolean;
+  /** The run's tier (--tier); the fault matrix and leave-one-out run the full one. */
+  tier?: 'smoke' | 'full';
   seed: number;
   only: readonly string[];
   rules: readonly Rule[];
   outcomes: readonly CheckOutcome[];
   requests: number;
+  cleanupRequests?: number;
   created?: { notes: number; collections: number };
   quota?: SpentQuota;
   leftovers: number;
+  /** What was left, by kind and id (what a listing of the accounts showed; kit/sweep.ts). */
+  leftoverIds?: readonly string[];
   runErrors: readonly string[];
   /** The run's wall time, in milliseconds. */
   durationMs?: number;
@@ -225,17 +249,22 @@ export function buildReport(input: ReportInput): ConformanceReport {
         : `${blocking.length} ${input.profileDeclared ? 'documented or declared' : 'documented'}` +
           ` ${blocking.length === 1 ? 'rule' : 'rules'} failed or errored${input.quota ? ` (and ${quotaWords(input.quota)})` : ''}`;
   return {
+    $schema: REPORT_SCHEMA,
+    format_version: REPORT_FORMAT_VERSION,
     kit: { name: 'notes-conformance', version: input.version },
     target: input.target,
     profile: input.profileName,
     profile_declared: input.profileDeclared,
+    tier: input.tier ?? 'full',
     seed: input.seed,
     only: [...input.only],
     summary,
     requests: input.requests,
+    ...(input.cleanupRequests ? { cleanup_requests: input.cleanupRequests } : {}),
     created: input.created ?? { notes: 0, collections: 0 },
     ...(input.quota ? { quota: input.quota } : {}),
     leftovers: input.leftovers,
+    ...(input.leftoverIds?.length ? { leftover_ids: [...input.leftoverIds] } : {}),
     exit_code,
     exit_reason,
     run_errors: [...input.runErrors].sort(),

@@ -161,3 +161,6 @@ export function quotaWords(quota: QuotaInfo): string {
       : 'usage not given';
   return `the account's note quota is spent (quota_exceeded: ${used}${quota.reset_time !== undefined ? `, resets ${quota.reset_time}` : ''})`;
 }
+
+/** The skip reason of a rule no check of the smoke tier judges (the headline counts these apart). */
+export const NOT_IN_SMOKE = 'not in the smoke tier (run --tier full to judge it)';
