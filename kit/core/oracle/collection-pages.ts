@@ -5,7 +5,7 @@ import { type KnownCollection, settled } from '../behaviour/state.js';
 import { collectionFields } from '../behaviour/views.js';
 import { judgeFields, show } from './compare.js';
 import type { Env } from './env.js';
-import { refusedCreate } from './note-pages.js';
+import { cursorMismatch, refusedCreate } from './note-pages.js';
 import type { Observation } from './observation.js';
 import {
   BOUNDS,
@@ -93,8 +93,9 @@ const COLLECTION_END = {
 /** GET /v2/collections: page arithmetic, next_page null at the end, items and completeness of a walk. */
 export function listCollections(env: Env, o: Observation, traversals: Traversals): void {
   const { j, world } = env;
-  if (o.x.status < 200 || o.x.status >= 300) return;
   const q = o.input ?? {};
+  cursorMismatch(env, o, traversals.issuedUnder(o.actor, q.cursor), q, 'collections.list.cursor-filter-mismatch');
+  if (o.x.status < 200 || o.x.status >= 300) return;
   const body = objectOf(o.x.json);
   const results = Array.isArray(body.results) ? body.results : [];
   const what = `${o.method} ${o.path}`;
@@ -149,6 +150,7 @@ export function listCollections(env: Env, o: Observation, traversals: Traversals
       );
     walk.seen.set(item.id, 1);
   }
+  walk.tail = items.at(-1) ?? walk.tail;
   if (typeof body.next_page === 'string') {
     traversals.continues(walk, body.next_page);
     return;

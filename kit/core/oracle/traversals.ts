@@ -24,6 +24,8 @@ export interface Traversal {
   readonly startedAt: number;
   pages: number;
   readonly seen: Map<string, number>;
+  /** The last item of the page before: the order runs on across pages (order.ts). */
+  tail?: Record<string, unknown>;
   /**
    * A first page whose total says every result is on it, yet whose next_page points on: either
    * total or next_page is wrong, and the next page of the walk tells which (settleEnd).
@@ -81,6 +83,12 @@ export class Traversals {
   /** The filters and order a cursor was handed out under, when the run saw it handed out to this actor. */
   issuedUnder(actor: Owner, cursor: unknown): string | undefined {
     return typeof cursor === 'string' ? this.issued.get(`${actor} ${cursor}`) : undefined;
+  }
+
+  /** The walk a page with the same filters continues, left in place (the page's own judgements take it: page()). */
+  peek(input: Readonly<Record<string, unknown>>, actor: Owner): Traversal | undefined {
+    const t = typeof input.cursor === 'string' ? this.byCursor.get(`${actor} ${input.cursor}`) : undefined;
+    return t?.key === keyOf(input) ? t : undefined;
   }
 
   /** The walk a page belongs to: a new one for a first page, the one whose cursor it followed, or none. */
