@@ -147,8 +147,8 @@ export function unchangedSince(clock: Clock, startSeq: number): boolean {
 
 /**
  * Whether a known instant lies inside the bounds, outside them, or too close to one to tell at the
- * target's precision ('edge'); 'exact' when it equals a bound to the millisecond at precision 1
- * (inclusive bounds keep it).
+ * target's precision ('edge'); 'exact' when it equals a bound to the millisecond and the bound is an
+ * instant the precision holds (inclusive bounds keep it).
  */
 export function insideBounds(
   value: { created_at?: number; updated_at?: number },
@@ -161,7 +161,8 @@ export function insideBounds(
     if (limit === undefined) continue;
     const v = bound.startsWith('created') ? value.created_at : value.updated_at;
     if (v === undefined) return 'unknown';
-    if (v === limit && precisionMs <= 1) {
+    // Equal to the millisecond, on an instant the target's precision holds exactly: on the bound.
+    if (v === limit && limit % Math.max(1, precisionMs) === 0) {
       verdict = 'exact';
       continue;
     }
