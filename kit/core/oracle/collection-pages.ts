@@ -199,4 +199,37 @@ export function searchCollections(env: Env, o: Observation): void {
     o.x,
   );
   judgeItems(env, o, itemsOf(body), env.lagMs, 'collections.search.bounds-filter', o.input ?? {});
+  onBoundKept(env, o, itemsOf(body));
+}
+
+/**
+ * "Inclusive bounds": where a search for a word found a collection of the caller whose title holds
+ * it inside the bounds, each settled one whose title holds it too and that lies exactly on a bound
+ * is among the results. A search that finds none of them says nothing here (relevance is advisory).
+ */
+function onBoundKept(env: Env, o: Observation, items: Item[]): void {
+  const q = o.input ?? {};
+  const word = typeof q.query === 'string' ? q.query.trim().toLowerCase() : '';
+  if (!/^[\p{L}\p{N}]+$/u.test(word) || !hasBounds(q)) return;
+  const shown = new Set(items.map((i) => i.id));
+  const matching = [...env.world.collections.values()].filter(
+    (c) =>
+      c.owner === o.actor &&
+      !c.deleted &&
+      settled(c.clock, o.startSeq, o.startedAt, env.lagMs) &&
+      (c.title?.value ?? '').toLowerCase().split(/[^\p{L}\p{N}]+/u).includes(word),
+  );
+  const where = (c: KnownCollection) =>
+    insideBounds({ created_at: c.createdAt?.value, updated_at: c.updatedAt?.value }, q, env.precisionMs);
+  if (!matching.some((c) => shown.has(c.id) && where(c) === 'inside')) return;
+  for (const c of matching.filter((c) => where(c) === 'exact'))
+    env.j.that(
+      'collections.search.bounds-filter',
+      shown.has(c.id),
+      () =>
+        `${o.method} ${o.path}: the search for "${word}" found a collection inside the bounds but not ${c.id}, ` +
+        `titled ${show(c.title?.value)}, which lies exactly on a bound (bounds are inclusive)`,
+      o.x,
+      c.title?.by,
+    );
 }
