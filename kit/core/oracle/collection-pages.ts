@@ -217,7 +217,10 @@ function onBoundKept(env: Env, o: Observation, items: Item[]): void {
       c.owner === o.actor &&
       !c.deleted &&
       settled(c.clock, o.startSeq, o.startedAt, env.lagMs) &&
-      (c.title?.value ?? '').toLowerCase().split(/[^\p{L}\p{N}]+/u).includes(word),
+      (c.title?.value ?? '')
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .includes(word),
   );
   const where = (c: KnownCollection) =>
     insideBounds({ created_at: c.createdAt?.value, updated_at: c.updatedAt?.value }, q, env.precisionMs);
