@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import type { RuleId } from '../../spec/rule-ids.js';
 import type { OkBody } from '../harness/bodies.js';
-import { checks, expectDeclaredStatus, expectRefused, setupOk } from '../harness/index.js';
+import { checks, expectDeclaredStatus, setupOk } from '../harness/index.js';
 import { field, items, searchFinding } from './search-helpers.js';
 
 const { check } = checks();
@@ -15,7 +14,7 @@ type Page = OkBody<'searchNotes'>;
 check(
   'a search without a usable query, with a negative offset or a bound without offset is refused',
   {
-    rules: [
+    oracle: [
       'notes.search.query-required',
       'notes.search.query-non-whitespace',
       'notes.search.offset-min-0',
@@ -26,23 +25,16 @@ check(
     // (A later page without snapshot_id is refused: the snapshot property judges it in every tier, with the
     // offset of its pages.)
     const word = t.data.word();
-    const attempts: Array<[RuleId, Parameters<typeof t.api.searchNotes>, string]> = [
-      ['notes.search.query-required', [{}, {}], 'a search without query'],
-      ['notes.search.query-required', [{}, { query: 42 }], 'a search whose query is a number'],
-      ['notes.search.query-non-whitespace', [{}, { query: '' }], 'an empty query'],
-      ['notes.search.query-non-whitespace', [{}, { query: ' \t\n ' }], 'a query of whitespace'],
-      ['notes.search.offset-min-0', [{ offset: -1 }, { query: word }], 'offset -1'],
-      ['notes.search.offset-min-0', [{ offset: 0.5 }, { query: word }], 'offset 0.5 (an integer is documented)'],
-      [
-        'notes.search.bounds-offset-required',
-        [{}, { query: word, created_after: '2004-05-06T07:08:09' }],
-        'a created_after bound without an offset',
-      ],
+    const attempts: Array<Parameters<typeof t.api.searchNotes>> = [
+      [{}, {}],
+      [{}, { query: 42 }],
+      [{}, { query: '' }],
+      [{}, { query: ' \t\n ' }],
+      [{ offset: -1 }, { query: word }],
+      [{ offset: 0.5 }, { query: word }],
+      [{}, { query: word, created_after: '2004-05-06T07:08:09' }],
     ];
-    for (const [rule, args, what] of attempts) {
-      const x = await t.api.searchNotes(...args);
-      await t.verify(rule, () => expectRefused(x, what));
-    }
+    for (const args of attempts) await t.api.searchNotes(...args);
   },
 );
 
