@@ -47,6 +47,7 @@ const PROOFS = [
   'test/kit/leave-one-out.test.ts',
   'test/fake/soak.test.ts',
   'test/kit/declared-shapes.test.ts',
+  'test/kit/as-of.test.ts',
   // Whole-system or hostile-size work of several seconds each: a real browser, a million-item list,
   // the hostile 4 MiB bodies.
   'test/reporters/browser.test.ts',

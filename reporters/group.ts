@@ -136,5 +136,6 @@ export function headline(report: ConformanceReport): string {
         ? `QUOTA SPENT (${quotaWords(report.quota ?? {})})`
         : 'FAIL';
   const assumed = report.profile_declared || /assumed/i.test(report.profile) ? '' : ', assumed';
-  return `${status}: ${plural(report.rules.length, 'rule')} against ${report.target} (profile ${report.profile}${assumed}): ${countsLine(report.summary, true)}`;
+  const asOf = report.as_of ? `; API as of ${report.as_of}` : '';
+  return `${status}: ${plural(report.rules.length, 'rule')} against ${report.target} (profile ${report.profile}${assumed}${asOf}): ${countsLine(report.summary, true)}`;
 }

@@ -8,17 +8,20 @@ import type { FixturesClient, FixtureUser } from '../../kit/core/fixtures-client
 import { type Need, ruleNeeds, unmetNeedIn } from '../../kit/core/needs.js';
 import { ReadLog } from '../../kit/core/read-tracking.js';
 import type { Profile } from '../../spec/profile.js';
+import { notInForce } from '../../spec/revisions.js';
 import type { RuleId } from '../../spec/rule-ids.js';
 import { loadRules, selectedByOnly } from '../../spec/rules.js';
 import type { DataFactory } from './data.js';
 import {
   asVerdict,
   classify,
+  failureLine,
   isCreateCapReached,
   isKitError,
   isQuotaSpent,
   KitError,
   NonConformance,
+  notInRevisionOf,
   RuleFailures,
   RuleViolation,
 } from './errors.js';
@@ -126,6 +129,9 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
   test(name, { meta, ...(spec.timeout ? { timeout: spec.timeout } : {}) }, async (vitestCtx) => {
     if (!selected(spec.rules, kit.ctx.only)) vitestCtx.skip();
     if (kit.ctx.tier === 'smoke' && !spec.smoke) vitestCtx.skip(NOT_IN_SMOKE);
+    // --as-of: a check that judges only rules newer than the date sends nothing (the report skips them).
+    const newer = spec.rules.map((id) => notInForce(knownRules.get(id)!, kit.ctx.asOf));
+    if (newer.every(Boolean)) vitestCtx.skip(newer[0]);
     if (!spec.generalist && spec.rules.some((id) => kit.ctx.switchedOff?.includes(id)))
       vitestCtx.skip('switched off (leave-one-out)');
     // Left out by the run's plan, decided before the first check ran (kit/plan.ts): the same every time.
@@ -198,7 +204,7 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
           await fn();
         } catch (error) {
           if (classify(error) !== 'fail') throw error;
-          const message = (error as Error).message.split('\n')[0]!;
+          const message = failureLine(error);
           judge(ids, reads.lastReadSince(mark));
           for (const id of ids) ruleFailures[id] ??= message;
         }
@@ -262,7 +268,10 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
     } catch (thrown) {
       if (thrown instanceof RuleFailures) throw thrown;
       // The run's cap on creates is reached: the check is left out, with the reason (never a partial pass).
-      const error = isCreateCapReached(thrown) ? skipOf(vitestCtx, (thrown as Error).message) : thrown;
+      // So is a check that needs an operation newer than --as-of (the API layer refuses to send it).
+      const newer = notInRevisionOf(thrown);
+      const error =
+        isCreateCapReached(thrown) || newer ? skipOf(vitestCtx, (newer ?? (thrown as Error)).message) : thrown;
       if (isSkip(error)) {
         decide({ verdict: 'skipped', message: error.note ?? 'skipped' });
         throw error;
@@ -300,7 +309,7 @@ type Ending = Omit<RuleOutcome, 'judged' | 'repro'>;
 function endingOf(error: unknown, fails: boolean): Ending {
   // Whole: the report puts it on one line, escaping what would hide a difference.
   const message = (error as Error | undefined)?.message ?? String(error);
-  if (fails) return { verdict: 'fail', message };
+  if (fails) return { verdict: 'fail', message: /…\(\d+\)/.test(message) ? failureLine(error) : message };
   if (isQuotaSpent(error)) return { verdict: 'error', message, quota: true };
   if (isKitError(error)) return { verdict: 'error', message };
   // A TypeError or the like inside a check is the kit's own problem, not the target's.

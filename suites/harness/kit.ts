@@ -102,6 +102,7 @@ function createKit(ctx: KitContext): Kit {
     guard,
     false,
     oracle,
+    ctx.asOf,
   );
   return {
     ctx,
