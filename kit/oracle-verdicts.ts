@@ -22,6 +22,8 @@ export function withOracleVerdicts(outcomes: readonly CheckOutcome[], run: RunJu
   const byCheck = new Map(outcomes.map((o, i) => [checkKey(o.file, o.name), i] as const));
   const out = outcomes.map((o) => ({ ...o, verdicts: { ...o.verdicts }, evidence: [...(o.evidence ?? [])] }));
   const runWide = new Map<string, Judged>();
+  /** What the oracle judged of each check's own oracle rules: check index and rule -> judged at least once. */
+  const judgedOn = new Set<string>();
   for (const entry of run.judged) {
     const at = entry.source ? byCheck.get(checkKey(entry.source.file, entry.source.name)) : undefined;
     const check = at === undefined ? undefined : out[at]!;
@@ -34,6 +36,7 @@ export function withOracleVerdicts(outcomes: readonly CheckOutcome[], run: RunJu
       }
       continue;
     }
+    if (entry.judged > 0) judgedOn.add(`${at} ${entry.rule}`);
     const first = entry.findings[0];
     const own = check.verdicts[entry.rule];
     // The check's own failure stands (it was written for that rule); the oracle's adds one where it found none.
@@ -41,6 +44,17 @@ export function withOracleVerdicts(outcomes: readonly CheckOutcome[], run: RunJu
     check.verdicts[entry.rule] = failed(first, entry.findings.length, check.evidence);
     if (check.state === 'passed') check.state = 'failed';
   }
+  // A rule the check leaves to the oracle passes only on an answer of the check the oracle judged.
+  for (const [i, check] of out.entries())
+    for (const rule of check.oracle ?? []) {
+      // A check skipped (a need unmet) or stopped early said how its rules ended.
+      if (check.verdicts[rule] || outcomes[i]!.state !== 'passed') continue;
+      check.verdicts[rule] = judgedOn.has(`${i} ${rule}`)
+        ? { verdict: 'pass', message: '' }
+        : check.generalist
+          ? { verdict: 'skipped', message: "none of the check's sequences reached a situation the oracle judges it in" }
+          : { verdict: 'error', message: `not judged: the oracle judged no answer of this check on ${rule}` };
+    }
   if (runWide.size === 0) return out;
   const evidence: EvidenceExchange[] = [];
   const verdicts: Record<string, RuleOutcome> = {};

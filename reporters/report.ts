@@ -24,6 +24,9 @@ export interface CheckOutcome {
   name: string;
   file: string;
   rules: readonly string[];
+  /** Those the oracle judges on the check's answers: verdicts kit/oracle-verdicts.ts gives (never a bare pass). */
+  oracle?: readonly string[];
+  generalist?: boolean;
   state: 'passed' | 'failed' | 'skipped';
   /** The skip reason (ctx.skip), if any. */
   note?: string;

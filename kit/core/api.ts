@@ -12,10 +12,10 @@ import {
   QuotaSpent,
   quotaWords,
 } from '../../spec/verdicts.js';
+import { operationOf } from './behaviour/inputs.js';
 import type { Exchange, SendOptions, TargetClient } from './client.js';
 import type { Ledger, Owner } from './ledger.js';
 import type { ExchangeObserver } from './observer.js';
-import { operationOf } from './oracle/inputs.js';
 import type { CreatedKind, CreateGuard } from './quota.js';
 import { tracked } from './signals.js';
 

@@ -1,9 +1,11 @@
+import { instantOf as ms } from '../../../spec/patterns.js';
+import { sameInstant } from '../behaviour/outcomes.js';
+import { isTokenUser, objectOf } from '../behaviour/request.js';
 import { type KnownCollection, settled } from '../behaviour/state.js';
-import { agreeCollection } from './agree-collection.js';
-import { ms, sameInstant, show } from './compare.js';
+import { collectionFields } from '../behaviour/views.js';
+import { judgeFields, show } from './compare.js';
 import type { Env } from './env.js';
-import { isTokenUser } from './note-writes.js';
-import { type Observation, objectOf } from './observation.js';
+import type { Observation } from './observation.js';
 import {
   BOUNDS,
   hasBounds,
@@ -63,7 +65,8 @@ function judgeItems(
       );
       continue;
     }
-    agreeCollection(env, c, membersSettled(env, c, o.startSeq, o.startedAt, lag) ? item : withoutCount(item), o.x);
+    const countRule = membersSettled(env, c, o.startSeq, o.startedAt, lag) ? 'collections.read.note-count' : undefined;
+    judgeFields(env, collectionFields(world, c, countRule), item, o, `${what} (collection ${c.id})`);
     for (const bound of BOUNDS) {
       const limit = ms(bounds[bound]);
       const field = bound.startsWith('created') ? 'created_at' : 'updated_at';
@@ -78,11 +81,6 @@ function judgeItems(
       );
     }
   }
-}
-
-function withoutCount(item: Item): Item {
-  const { note_count: _, ...rest } = item;
-  return rest as Item;
 }
 
 const COLLECTION_END = {

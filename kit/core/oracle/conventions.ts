@@ -1,6 +1,7 @@
 import { isUuid, readDateTime } from '../../../spec/patterns.js';
+import { objectOf } from '../behaviour/request.js';
 import type { Env } from './env.js';
-import { type Observation, objectOf } from './observation.js';
+import type { Observation } from './observation.js';
 
 /** The operations whose success the document describes (the request_id and status-200 rules name them). */
 const DOCUMENTED = new Set([

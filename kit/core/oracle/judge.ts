@@ -4,7 +4,9 @@ import { kept } from './observation.js';
 /** A rule the oracle found broken: the answer that broke it, and the one that established what it contradicts. */
 export interface Finding {
   readonly rule: string;
-  readonly message: string;
+  message: string;
+  /** Which failed judgement of the worker it was (Judgements.failures when it was made). */
+  readonly seq?: number;
   readonly x: Exchange;
   readonly context?: Exchange;
 }
@@ -45,6 +47,10 @@ export class Judgements {
   private readonly bySource = new Map<string, Judged>();
   /** The check whose answers are being judged now (a worker runs one check at a time). */
   source: Source | undefined;
+  /** Judgements that did not hold, so far: a sequence sees whether its step broke something. */
+  failures = 0;
+  /** The latest failed judgements, whatever was kept per rule (a sequence's shrinking reads which it was). */
+  readonly latest: Finding[] = [];
 
   /** `redact` removes the run's secrets from a message before it is cut and kept. */
   constructor(private readonly redact: (text: string) => string = (text) => text) {}
@@ -60,16 +66,36 @@ export class Judgements {
     }
     entry.judged++;
     if (holds) return true;
+    this.failures++;
+    if (this.latest.length >= 20) this.latest.shift();
+    this.latest.push({ rule, message: this.redact(message()).slice(0, MESSAGE_CHARS), seq: this.failures, x: kept(x) });
     const all = this.findings.get(rule) ?? [];
     if (entry.findings.length < KEEP || all.length < KEEP) {
       const text = this.redact(message());
       const cut = text.length > MESSAGE_CHARS ? `${text.slice(0, MESSAGE_CHARS - 3)}...` : text;
-      const finding = { rule, message: cut, x: kept(x), ...(context ? { context: kept(context) } : {}) };
+      const finding = {
+        rule,
+        message: cut,
+        seq: this.failures,
+        x: kept(x),
+        ...(context ? { context: kept(context) } : {}),
+      };
       if (entry.findings.length < KEEP) entry.findings.push(finding);
       if (all.length < KEEP) all.push(finding);
     }
     this.findings.set(rule, all);
     return false;
+  }
+
+  /**
+   * Adds how to replay them to the findings made after failed judgement `since` on the current
+   * source's answers (a shrunk model-based sequence: its seed, path and steps).
+   */
+  annotateSince(since: number, text: string): void {
+    const note = text.length > 1_000 ? `${text.slice(0, 997)}...` : text;
+    for (const entry of this.bySource.values())
+      if (entry.source === this.source)
+        for (const f of entry.findings) if ((f.seq ?? 0) > since && !f.message.endsWith(note)) f.message += `; ${note}`;
   }
 
   /** Every rule and source judged, as data to pass from a worker to the run command. */

@@ -1,10 +1,11 @@
+import { instantOf as ms } from '../../../spec/patterns.js';
+import { sameInstant } from '../behaviour/outcomes.js';
+import { isTokenUser, objectOf } from '../behaviour/request.js';
 import { type KnownNote, settled } from '../behaviour/state.js';
-import { agreeCollection } from './agree-collection.js';
-import { agreeNote, type NoteView } from './agree-note.js';
-import { ms, sameInstant, show } from './compare.js';
+import { collectionFields, type NoteView, noteFields } from '../behaviour/views.js';
+import { judgeFields, show } from './compare.js';
 import type { Env } from './env.js';
-import { isTokenUser } from './note-writes.js';
-import { type Observation, objectOf } from './observation.js';
+import type { Observation } from './observation.js';
 import {
   BOUNDS,
   filtersOf,
@@ -75,7 +76,7 @@ function judgeItems(
       );
       continue;
     }
-    agreeNote(env, n, item, view, o.x);
+    judgeFields(env, noteFields(n, view), item, o, `${what} (note ${n.id})`);
     for (const bound of BOUNDS) {
       const limit = ms(filters.bounds?.[bound]);
       const field = bound.startsWith('created') ? 'created_at' : 'updated_at';
@@ -454,7 +455,8 @@ export function relatedNotes(env: Env, o: Observation): void {
       if (!c || c.deleted || !settled(c.clock, o.startSeq, o.startedAt, env.lagMs)) continue;
       const members = [...(c.members ?? [])].map((id) => world.notes.get(id)?.clock);
       if (members.some((m) => !m || !settled(m, o.startSeq, o.startedAt, env.lagMs))) continue;
-      agreeCollection(env, c, s, o.x, 'notes.related.collections-match', 'notes.related.collections-match');
+      const fields = collectionFields(world, c, 'notes.related.collections-match', 'notes.related.collections-match');
+      judgeFields(env, fields, s, o, `${o.method} ${o.path} (collection ${c.id})`);
     }
   }
 }

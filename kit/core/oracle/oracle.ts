@@ -1,31 +1,37 @@
 import type { ErrorBodyShape } from '../../../spec/error-body.js';
 import type { RefusalKind } from '../../../spec/profile.js';
+import { predict } from '../behaviour/predict.js';
+import { objectOf, touchesOf } from '../behaviour/request.js';
 import { World } from '../behaviour/state.js';
 import type { Exchange } from '../client.js';
 import { listCollections, searchCollections } from './collection-pages.js';
-import { createCollection, deleteCollection, membership, updateCollection } from './collection-writes.js';
+import { judgePrediction } from './compare.js';
 import { conventions } from './conventions.js';
 import type { Env } from './env.js';
 import { type DeclaredRateLimitHeaders, RateLimitHeaders, type RateLimitHeadersRecord } from './headers.js';
-import { judgeInput } from './input-judge.js';
-import { problemsOf } from './inputs.js';
-import { isolation } from './isolation.js';
 import { type Finding, type Judged, Judgements } from './judge.js';
 import { listNotes, relatedNotes, Snapshots, searchNotes } from './note-pages.js';
-import { createNote, lifecycle, setCreatedAt, updateNote } from './note-writes.js';
-import {
-  type ExchangeObserver,
-  kept,
-  type Observation,
-  objectOf,
-  type Pending,
-  type Sent,
-  touchesOf,
-} from './observation.js';
+import { type ExchangeObserver, kept, type Observation, type Pending, type Sent } from './observation.js';
 import { judgeOrder } from './order.js';
-import { getCollection, getNote } from './reads.js';
-import { judgeStateRefusals } from './state-refusals.js';
 import { Traversals } from './traversals.js';
+
+/** The operations whose effect on the state the predictions know (any other accepted write makes what it names unknown). */
+const KNOWN = new Set([
+  'createNote',
+  'updateNote',
+  'setNoteCreatedAt',
+  'trashNote',
+  'restoreNote',
+  'deleteNote',
+  'getNote',
+  'createCollection',
+  'updateCollection',
+  'deleteCollection',
+  'getCollection',
+  'addNoteToCollection',
+  'moveNote',
+  'removeNoteFromCollection',
+]);
 
 export interface OracleOptions {
   /** The step to which the target keeps instants (timestamp_precision_ms). */
@@ -170,18 +176,25 @@ export class Oracle implements ExchangeObserver {
     };
   }
 
+  /**
+   * Every answer: the conventions of every success and the rate-limit headers; then what the
+   * document predicts of the request in the state known before it (kit/core/behaviour/predict.ts),
+   * compared with the answer (compare.ts), and the state changed as the answer shows; pages, whose
+   * judgements span several answers, last.
+   */
   private observe(o: Observation): void {
     conventions(this.env, o);
     this.headers.observe(this.judgements, o);
-    isolation(this.env, o);
-    // What the input alone and the shadow before this request say of its answer (before a handler learns from it).
-    const problems = problemsOf(o, o.endedAt, this.env.clockToleranceMs);
-    judgeInput(this.env, o, problems);
-    judgeStateRefusals(this.env, o, problems);
+    const p = predict(this.world, o, this.env);
+    judgePrediction(this.env, p, o);
+    const status = o.x.status;
+    const done = { ev: o.ev, endSeq: o.endSeq, endedAt: o.endedAt };
+    if (status >= 200 && status < 300) p.accepted?.(objectOf(o.x.json), done);
+    else if (status >= 400 && status < 500) p.refused?.(done, p);
     judgeOrder(this.env, o);
-    const handle = o.op === undefined ? undefined : this.handlers[o.op];
-    if (handle) handle(o);
-    else this.unknownEffect(o);
+    const page = o.op === undefined ? undefined : this.pages[o.op];
+    if (page) page(o);
+    else if (o.op === undefined || !KNOWN.has(o.op)) this.unknownEffect(o);
     this.learn(o);
   }
 
@@ -206,27 +219,13 @@ export class Oracle implements ExchangeObserver {
       keep(this.learned.snapshots, { snapshotId: body.snapshot_id, body: objectOf(o.input?.body), offset: 0 });
   }
 
-  /** The interpretation of each operation the document describes (the rest: unknownEffect). */
-  private readonly handlers: Readonly<Record<string, (o: Observation) => void>> = {
-    createNote: (o) => createNote(this.env, o),
-    updateNote: (o) => updateNote(this.env, o),
-    setNoteCreatedAt: (o) => setCreatedAt(this.env, o),
-    trashNote: (o) => lifecycle(this.env, o),
-    restoreNote: (o) => lifecycle(this.env, o),
-    deleteNote: (o) => lifecycle(this.env, o),
-    getNote: (o) => getNote(this.env, o),
+  /** The views whose judgements span several answers (walks, snapshots): note-pages.ts, collection-pages.ts. */
+  private readonly pages: Readonly<Record<string, (o: Observation) => void>> = {
     listNotes: (o) => listNotes(this.env, o, this.traversals),
     searchNotes: (o) => searchNotes(this.env, o, this.snapshots),
     getRelatedNotes: (o) => relatedNotes(this.env, o),
-    createCollection: (o) => createCollection(this.env, o),
-    updateCollection: (o) => updateCollection(this.env, o),
-    deleteCollection: (o) => deleteCollection(this.env, o),
-    getCollection: (o) => getCollection(this.env, o),
     listCollections: (o) => listCollections(this.env, o, this.traversals),
     searchCollections: (o) => searchCollections(this.env, o),
-    addNoteToCollection: (o) => membership(this.env, o),
-    moveNote: (o) => membership(this.env, o),
-    removeNoteFromCollection: (o) => membership(this.env, o),
   };
 
   /**

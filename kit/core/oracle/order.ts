@@ -1,7 +1,8 @@
+import { instantOf as ms } from '../../../spec/patterns.js';
+import { objectOf } from '../behaviour/request.js';
 import { settled } from '../behaviour/state.js';
-import { ms } from './compare.js';
 import type { Env } from './env.js';
-import { type Observation, objectOf } from './observation.js';
+import type { Observation } from './observation.js';
 
 const RULES = {
   listNotes: {

@@ -1,7 +1,8 @@
+import { instantOf as ms } from '../../../spec/patterns.js';
+import { sameInstant } from '../behaviour/outcomes.js';
 import type { Clock } from '../behaviour/state.js';
 import type { Exchange } from '../client.js';
 import type { Owner } from '../ledger.js';
-import { ms, sameInstant } from './compare.js';
 import type { Judgements } from './judge.js';
 
 /** The time bounds of a list or search, in the kit's own names. */

@@ -1,7 +1,9 @@
-import { LIMITS, pastSize, type SizeLimit } from '../../../spec/limits.js';
+import { atSize, LIMITS, pastSize, type SizeLimit } from '../../../spec/limits.js';
 import { OPERATIONS } from '../../../spec/operations.js';
-import { isUuid, LOCAL_DATE_TIME, readDateTime } from '../../../spec/patterns.js';
-import { objectOf } from './observation.js';
+import { instantOf, isUuid, LOCAL_DATE_TIME, readDateTime } from '../../../spec/patterns.js';
+import { sameInstant } from './outcomes.js';
+import { liveCollection, liveNote, objectOf, type Request, type Tolerances } from './request.js';
+import type { World } from './state.js';
 
 /**
  * What the API document says about a request's input, read from the request alone: the reasons
@@ -432,4 +434,206 @@ export function problemsOf(sent: InputOf, now: number, toleranceMs: number): Pro
     default:
       return [];
   }
+}
+
+/** One documented boundary a request stands on, and the rule that says it is accepted. */
+export interface Boundary {
+  readonly rule: string;
+  readonly what: string;
+}
+
+function sizeBoundary(
+  field: string,
+  value: unknown,
+  limit: SizeLimit,
+  charsRule: string,
+  bytesRule?: string,
+): Boundary[] {
+  if (typeof value !== 'string') return [];
+  return atSize(value, limit).flatMap((at) =>
+    at === 'chars'
+      ? [{ rule: charsRule, what: `${field} of exactly ${limit.chars} characters` }]
+      : bytesRule
+        ? [{ rule: bytesRule, what: `${field} of exactly ${limit.bytes} UTF-8 bytes` }]
+        : [],
+  );
+}
+
+function rangeBoundary(
+  field: string,
+  value: unknown,
+  range: { readonly min: number; readonly max?: number },
+  rule: string,
+): Boundary[] {
+  const n = integerOf(value);
+  return n !== undefined && (n === range.min || n === range.max)
+    ? [{ rule, what: `${field} ${n}, at the edge of ${range.min}..${range.max}` }]
+    : [];
+}
+
+/** A past instant written with an offset east of UTC (+01:00 to +19:59): as text it may read as later than now. */
+function eastPast(r: Request, tol: Tolerances, body: Record<string, unknown>): Boundary[] {
+  const stamps = (['created_at', 'updated_at'] as const).filter((f) => body[f] !== undefined);
+  // With both given, their order is another question the document does not settle.
+  if (stamps.length !== 1) return [];
+  const value = body[stamps[0]!];
+  const read = readDateTime(value);
+  if (!read?.realDate || !/^\+(0[1-9]|1\d)/.test(read.designator)) return [];
+  return read.ms < r.startedAt - tol.clockToleranceMs
+    ? [{ rule: 'conventions.timestamps.compare-instants', what: `${stamps[0]} ${value}, a past instant` }]
+    : [];
+}
+
+/** The collection create fields the document allows null for. */
+const COLLECTION_NULLABLE = ['description', 'id', 'created_at', 'updated_at'];
+
+const only = (body: Record<string, unknown>, fields: readonly string[]) =>
+  Object.entries(body).every(([k, v]) => fields.includes(k) && v !== null);
+
+const show = (value: unknown) => JSON.stringify(value) ?? String(value);
+
+/**
+ * The boundaries a request without problems stands on, where nothing else it names could be
+ * refused: a value exactly at a limit, a padded query, a past instant written with a far-east
+ * offset, nulls a collection create allows, a note create naming a deleted collection or only the
+ * title of one, a backdate to exactly the original creation.
+ */
+export function boundariesOf(world: World, r: Request, tol: Tolerances): Boundary[] {
+  const body = objectOf(r.body);
+  const input = r.input ?? {};
+  const own = <T extends { owner: string }>(x: T | undefined) => x !== undefined && x.owner === r.actor;
+  switch (r.op) {
+    case 'createNote': {
+      if (!only(body, ['content', 'collection_ids', 'collection_titles', 'created_at', 'updated_at', 'id'])) return [];
+      if (body.id !== undefined && !freshId(world, body.id)) return [];
+      // "ids not mapping to accessible collections are ignored": a deleted collection's id maps to none.
+      const gone = (Array.isArray(body.collection_ids) ? body.collection_ids : []).filter(
+        (id) => typeof id === 'string' && world.collections.get(id)?.deleted !== undefined,
+      );
+      // "unmatched titles ignored": the title of a collection the caller deleted, held by no collection the run knows.
+      const known = [...world.collections.values()];
+      const same = (c: { title?: { value: string } }, t: string) => c.title?.value.toLowerCase() === t.toLowerCase();
+      const unmatched = (Array.isArray(body.collection_titles) ? body.collection_titles : []).filter(
+        (t): t is string =>
+          typeof t === 'string' &&
+          known.some((c) => c.deleted && c.owner === r.actor && same(c, t)) &&
+          !known.some((c) => !c.deleted && same(c, t)),
+      );
+      return [
+        ...gone.map((id) => ({
+          rule: 'notes.create.collection-ids-unknown-ignored',
+          what: `collection_ids naming ${id}, a deleted collection`,
+        })),
+        ...unmatched.map((t) => ({
+          rule: 'notes.create.collection-titles-unmatched-ignored',
+          what: `collection_titles naming ${show(t)}, the title of a deleted collection only`,
+        })),
+        ...sizeBoundary(
+          'content',
+          body.content,
+          LIMITS.noteContentCreate,
+          'notes.create.content-max-chars',
+          'notes.create.content-max-bytes',
+        ),
+        ...(Array.isArray(body.collection_titles) ? body.collection_titles : []).flatMap((entry) =>
+          sizeBoundary(
+            'a collection_titles entry',
+            entry,
+            LIMITS.collectionTitlesEntry,
+            'notes.create.collection-titles-max-chars',
+            'notes.create.collection-titles-max-bytes',
+          ),
+        ),
+        ...eastPast(r, tol, body),
+      ];
+    }
+    case 'createCollection': {
+      // "string or null", "uuid or null", "date-time or null": a null there is as good as a value.
+      const nulls = COLLECTION_NULLABLE.filter((f) => body[f] === null);
+      const rest = Object.fromEntries(Object.entries(body).filter(([k]) => !nulls.includes(k)));
+      if (!only(rest, ['title', 'description', 'created_at', 'updated_at', 'id'])) return [];
+      if (rest.id !== undefined && !freshId(world, rest.id)) return [];
+      return [
+        ...collectionSizes(rest, 'create'),
+        ...eastPast(r, tol, rest),
+        ...(nulls.length > 0 ? [{ rule: 'collections.create.nullable-fields', what: `null ${nulls.join(', ')}` }] : []),
+      ];
+    }
+    case 'updateCollection':
+      if (!only(body, ['title', 'description']) || !own(liveCollection(world, r.params.collection_id, r))) return [];
+      return collectionSizes(body, 'update');
+    case 'listNotes':
+    case 'listCollections': {
+      const fields = ['limit', 'order_by', 'created_after', 'created_before', 'updated_after', 'updated_before'];
+      if (!only(input, fields)) return [];
+      return r.op === 'listNotes'
+        ? rangeBoundary('limit', input.limit, LIMITS.notesListLimit, 'notes.list.limit-range')
+        : rangeBoundary('limit', input.limit, LIMITS.collectionsListLimit, 'collections.list.limit-range');
+    }
+    case 'searchNotes': {
+      const q = objectOf(input.query);
+      const b = objectOf(input.body);
+      if (!only(q, ['limit', 'offset']) || !only(b, ['query']) || (integerOf(q.offset) ?? 0) !== 0) return [];
+      const out = rangeBoundary('limit', q.limit, LIMITS.searchLimit, 'notes.search.limit-range');
+      if (typeof b.query === 'string' && /^\s|\s$/.test(b.query))
+        out.push({
+          rule: 'notes.search.query-non-whitespace',
+          what: `query ${show(b.query)}, words with whitespace around them`,
+        });
+      return out;
+    }
+    case 'getRelatedNotes':
+      if (!only(input, ['limit']) || !own(liveNote(world, r.params.note_id, r))) return [];
+      return rangeBoundary('limit', input.limit, LIMITS.relatedLimit, 'notes.related.limit-range');
+    case 'setNoteCreatedAt': {
+      const n = liveNote(world, r.params.note_id, r);
+      const sent = instantOf(body.created_at);
+      if (!only(body, ['created_at']) || !own(n) || n!.trashed?.value !== false) return [];
+      if (n!.original === undefined || sent === undefined || !sameInstant(sent, n!.original, tol.precisionMs))
+        return [];
+      return [
+        {
+          rule: 'notes.set-created-at.original-inclusive',
+          what: `created_at ${show(body.created_at)}, the note's original creation time as its create reported it`,
+        },
+      ];
+    }
+    default:
+      return [];
+  }
+}
+
+/** The size rules of a collection's title and description, by operation (written out: the rule ids are read from these files). */
+const COLLECTION_SIZES = {
+  create: [
+    'collections.create.title-max-chars',
+    'collections.create.title-max-bytes',
+    'collections.create.description-max-chars',
+    'collections.create.description-max-bytes',
+  ],
+  update: [
+    'collections.update.title-max-chars',
+    'collections.update.title-max-bytes',
+    'collections.update.description-max-chars',
+    'collections.update.description-max-bytes',
+  ],
+} as const;
+
+function collectionSizes(body: Record<string, unknown>, op: 'create' | 'update'): Boundary[] {
+  const [titleChars, titleBytes, descriptionChars, descriptionBytes] = COLLECTION_SIZES[op];
+  return [
+    ...sizeBoundary('title', body.title, LIMITS.collectionTitle, titleChars, titleBytes),
+    ...sizeBoundary('description', body.description, LIMITS.collectionDescription, descriptionChars, descriptionBytes),
+  ];
+}
+
+/** A UUID the run never saw as a note's or a collection's id, nor as a refused create's. */
+export function freshId(world: World, id: unknown): id is string {
+  return (
+    isUuid(id) &&
+    !world.notes.has(id) &&
+    !world.collections.has(id) &&
+    !world.refusedCreates.has(`note ${id}`) &&
+    !world.refusedCreates.has(`collection ${id}`)
+  );
 }
