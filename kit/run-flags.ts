@@ -181,7 +181,7 @@ export const RUN_FLAGS = [
     value: 'FILE',
     env: ['NOTES_REPORT_MARKDOWN'],
     group: 'Reports',
-    help: ['for a pull request or $GITHUB_STEP_SUMMARY (at most 60,000 characters)'],
+    help: ['for a pull request or $GITHUB_STEP_SUMMARY (at most 60,000 bytes)'],
   },
   {
     name: 'html',
