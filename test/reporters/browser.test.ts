@@ -72,11 +72,20 @@ function browseAt(width: number, url: string, ...extra: string[]): string {
  */
 function framedAt(width: number, page: string): Record<string, string> {
   const frame = join(OUT, `frame-${width}.html`);
+  // The frame's page copies the data-* attributes the framed page's script wrote onto its own <html>.
+  const copy = [
+    "document.getElementById('f').addEventListener('load', function () {",
+    '  var own = document.documentElement;',
+    '  Array.prototype.forEach.call(this.contentDocument.documentElement.attributes, function (a) {',
+    "    if (a.name.indexOf('data-') === 0) own.setAttribute(a.name, a.value);",
+    '  });',
+    '});',
+  ].join('\n');
+  const style = `width:${width}px;height:900px;border:0`;
   writeFileSync(
     frame,
-    `<!doctype html><html><body style="margin:0"><iframe id="f" src="${pathToFileURL(page).href}" style="width:${width}px;height:900px;border:0"></iframe>` +
-      `<script>document.getElementById('f').addEventListener('load', function () { var r = this.contentDocument.documentElement;` +
-      ` Array.prototype.forEach.call(r.attributes, function (a) { if (a.name.indexOf('data-') === 0) document.documentElement.setAttribute(a.name, a.value); }); });</script></body></html>`,
+    `<!doctype html><html><body style="margin:0"><iframe id="f" src="${pathToFileURL(page).href}" style="${style}"></iframe>` +
+      `<script>${copy}</script></body></html>`,
   );
   return rootAttributes(browseAt(1280, pathToFileURL(frame).href, '--allow-file-access-from-files', '--dump-dom'));
 }
