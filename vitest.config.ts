@@ -48,6 +48,7 @@ const PROOFS = [
   'test/fake/soak.test.ts',
   'test/kit/declared-shapes.test.ts',
   'test/kit/as-of.test.ts',
+  'test/kit/undeclared-names.test.ts',
   // Whole-system or hostile-size work of several seconds each: a real browser, a million-item list,
   // the hostile 4 MiB bodies.
   'test/reporters/browser.test.ts',

@@ -183,7 +183,12 @@ async function init(settings: InitSettings, io: ProfileIo): Promise<number> {
     return 128 + constants.signals[received];
   }
   writeFileSync(settings.out, result.yaml);
-  io.out(`notes-conformance: wrote ${settings.out} in ${result.requests} requests: ${summary(result)}`);
+  // One line, with how many keys are left to fill in and what the target refused, if anything.
+  const refused = result.stopped.length > 0 ? `; the target refused: ${result.stopped.join('; ')}` : '';
+  io.out(
+    `notes-conformance: wrote ${settings.out} in ${result.requests} requests: ${summary(result)}; ` +
+      `${result.missing} key(s) not observed, commented in the file${refused}`,
+  );
   if (result.cleanup.left.length > 0) {
     io.err(
       `notes-conformance: could not delete ${result.cleanup.left.length} resource(s) the probe created: ${result.cleanup.left.join(', ')}`,

@@ -90,6 +90,7 @@ const MEAN_ERROR = new Set([
   'QuotaSpent',
   'CreateCapReached',
   'NotInRevision',
+  'Undeclared',
 ]);
 const MEAN_FAIL = new Set(['AssertionError', 'NonConformance', 'RuleViolation']);
 
@@ -156,12 +157,22 @@ export function isQuotaSpent(error: unknown): boolean {
 }
 
 /**
- * The NotInRevision a check ended with, if it did: thrown by the API layer, or the cause of a
- * property's or model-based run's failure (fast-check keeps the thrown error as its cause).
+ * The check needs a name or an endpoint the profile does not declare (the document does not show
+ * it): the check is skipped naming the key, never an error, since nothing was judged.
  */
-export function notInRevisionOf(error: unknown): Error | undefined {
+export class Undeclared extends KitError {
+  override name = 'Undeclared';
+}
+
+const SKIPS_CHECK = new Set([NotInRevision.name, Undeclared.name]);
+
+/**
+ * The NotInRevision or Undeclared a check ended with, if it did: thrown by the API layer, or the
+ * cause of a property's or model-based run's failure (fast-check keeps the thrown error as its cause).
+ */
+export function checkSkipOf(error: unknown): Error | undefined {
   for (let e = error, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++)
-    if (nameAndMessage(e).name === NotInRevision.name) return e as Error;
+    if (SKIPS_CHECK.has(nameAndMessage(e).name)) return e as Error;
   return undefined;
 }
 

@@ -11,6 +11,7 @@ import {
   NotInRevision,
   QuotaSpent,
   quotaWords,
+  Undeclared,
 } from '../../spec/verdicts.js';
 import { operationOf } from './behaviour/inputs.js';
 import type { Exchange, SendOptions, TargetClient } from './client.js';
@@ -438,7 +439,7 @@ export class Api {
     input?: Record<string, unknown>,
   ): Promise<Exchange<Op>> {
     const decl: EndpointDecl | undefined = this.profile.endpoints?.[field];
-    if (!decl) throw new KitError(`the profile declares no endpoints.${field}`);
+    if (!decl) throw new Undeclared(`the profile declares no endpoints.${field}`);
     const path = decl.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = params[name];
       if (value === undefined)
@@ -455,7 +456,7 @@ export class Api {
   /** The name the kit sends: the first of the declared name's aliases. */
   private name(value: Name | undefined, field: string): string {
     const name = primaryName(value);
-    if (name === undefined) throw new KitError(`the profile declares no ${field}`);
+    if (name === undefined) throw new Undeclared(`the profile declares no ${field}`);
     return name;
   }
 

@@ -14,6 +14,7 @@ import { loadRules, selectedByOnly } from '../../spec/rules.js';
 import type { DataFactory } from './data.js';
 import {
   asVerdict,
+  checkSkipOf,
   classify,
   failureLine,
   isCreateCapReached,
@@ -21,7 +22,6 @@ import {
   isQuotaSpent,
   KitError,
   NonConformance,
-  notInRevisionOf,
   RuleFailures,
   RuleViolation,
 } from './errors.js';
@@ -291,10 +291,11 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
     } catch (thrown) {
       if (thrown instanceof RuleFailures) throw thrown;
       // The run's cap on creates is reached: the check is left out, with the reason (never a partial pass).
-      // So is a check that needs an operation newer than --as-of (the API layer refuses to send it).
-      const newer = notInRevisionOf(thrown);
+      // So is a check that needs an operation newer than --as-of, or a name or endpoint the profile
+      // does not declare: the API layer refuses to send it, and nothing was judged.
+      const skip = checkSkipOf(thrown);
       const error =
-        isCreateCapReached(thrown) || newer ? skipOf(vitestCtx, (newer ?? (thrown as Error)).message) : thrown;
+        isCreateCapReached(thrown) || skip ? skipOf(vitestCtx, (skip ?? (thrown as Error)).message) : thrown;
       if (isSkip(error)) {
         decide({ verdict: 'skipped', message: error.note ?? 'skipped' });
         throw error;
@@ -390,8 +391,9 @@ function recordEvidence(
 export function pinnedFailure(error: unknown, replay: string): unknown {
   const cause = (error as Error | undefined)?.cause ?? error;
   if (cause instanceof RuleViolation) return cause.withReplay(replay);
-  // A spent quota or the run's create cap keeps its name: the report and the skip read it.
-  if (isQuotaSpent(cause) || isCreateCapReached(cause)) return cause;
+  // A spent quota, the run's create cap, an operation newer than --as-of or an undeclared name keeps
+  // its name: the report and the skip read it.
+  if (isQuotaSpent(cause) || isCreateCapReached(cause) || checkSkipOf(cause)) return cause;
   if (isKitError(cause)) return new KitError(`${(cause as Error).message} (${replay})`);
   // fast-check's own error is a plain Error: keep the failed expect's verdict (fail), with the replay.
   if (classify(cause) === 'fail') return new NonConformance(`${(cause as Error).message.split('\n')[0]} (${replay})`);
