@@ -1,4 +1,5 @@
 import { loadBuiltinProfile, type Profile } from '../spec/profile.js';
+import type { KitConfig } from './config.js';
 import { DEFAULT_MAX_RATE_LIMIT_WAIT_MS, DEFAULT_MAX_RESPONSE_BYTES } from './core/client.js';
 import type { Budgets } from './core/context.js';
 
@@ -45,4 +46,54 @@ export function resolveBudgets(profile: Profile, embedded: boolean): Budgets {
   const base = embedded ? { ...REMOTE_BUDGETS, ...loadBuiltinProfile('fake').budgets } : REMOTE_BUDGETS;
   const budgets = { ...base, ...(profile.budgets ?? {}) } as Budgets;
   return embedded ? { ...budgets, requests_per_second: undefined } : budgets;
+}
+
+/** The flags that set a budget (kit/run-flags.ts). */
+const FLAG_OF: Partial<Record<keyof Budgets, string>> = {
+  requests_per_second: '--requests-per-second',
+  request_budget: '--request-budget',
+  request_timeout_ms: '--request-timeout',
+};
+
+/**
+ * Where each budget of the run came from, in the words every message about it uses (a spent
+ * budget, a skip for the seed budget, a wait not waited): the flag, the profile given, or the
+ * default. The one place that says it: no message names a profile key when no profile was given.
+ */
+export function budgetSources(
+  config: Pick<KitConfig, 'budgetOverrides' | 'profile' | 'profilePath'>,
+  embedded: boolean,
+): Record<keyof Budgets, string> {
+  const keys = Object.keys(REMOTE_BUDGETS) as Array<keyof Budgets>;
+  return Object.fromEntries(
+    keys.map((key) => {
+      const flag = FLAG_OF[key];
+      if (flag && (config.budgetOverrides as Partial<Record<keyof Budgets, unknown>>)[key] !== undefined)
+        return [key, flag];
+      if (config.profile?.budgets?.[key] !== undefined)
+        return [key, `the profile's budgets.${key} (${config.profilePath ?? 'the profile given'})`];
+      const where = embedded ? "the embedded fake's default" : 'the default for a remote target';
+      return [key, `${where}${flag ? `; ${flag} sets it` : `; a profile's budgets.${key} sets it`}`];
+    }),
+  ) as Record<keyof Budgets, string>;
+}
+
+/** The budgets that decide how many notes a check creates: kit/note-costs.json was measured with the remote ones. */
+const NOTE_DRIVEN = ['property_runs', 'model_runs', 'model_max_commands', 'max_seed_notes'] as const;
+
+/**
+ * The budgets of a run with a cap on creates: those that decide how many notes a check makes go
+ * no higher than the remote defaults its plan's note costs were measured with (kit/plan.ts), so
+ * that the checks the plan chose fit the cap as planned (with the embedded fake's 60 property runs
+ * they made several times their cost, and a third of the plan was skipped for the cap at run
+ * time). Each one lowered says so in `sources`.
+ */
+export function capped(budgets: Budgets, sources: Record<keyof Budgets, string>): Budgets {
+  const out = { ...budgets };
+  for (const key of NOTE_DRIVEN) {
+    if (out[key] <= REMOTE_BUDGETS[key]) continue;
+    out[key] = REMOTE_BUDGETS[key];
+    sources[key] = `the run's cap on notes: a capped run keeps to the remote default its plan was measured with`;
+  }
+  return out;
 }

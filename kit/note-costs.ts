@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../spec/paths.js';
 
 /**
- * How many notes each check creates in the tokens' accounts (what the run's cap counts), by check
+ * How many notes each check creates, fixture users' included (what the run's cap counts), by check
  * key (kit/core/check-key.ts). Measured, not declared: test/kit/cap-plan.test.ts runs every
  * check against the fake with the remote budgets (the budgets a capped run has) and fails when a
  * check creates more than its entry, or a check creating notes has none; `NOTE_COSTS_UPDATE=1`
@@ -31,6 +31,6 @@ export function noteCostOf(costs: NoteCosts, key: string): number {
 
 export function writeNoteCosts(costs: NoteCosts, path = NOTE_COSTS_FILE): void {
   const sorted = Object.fromEntries(Object.entries(costs).sort(([a], [b]) => a.localeCompare(b)));
-  const about = "Notes each check creates in the tokens' accounts with the remote budgets; see kit/note-costs.ts.";
+  const about = "Notes each check creates, fixture users' included, with the remote budgets; see kit/note-costs.ts.";
   writeFileSync(path, `${JSON.stringify({ about, costs: sorted }, null, 2)}\n`);
 }

@@ -97,7 +97,7 @@ export const RUN_FLAGS = [
     env: ['NOTES_MAX_NOTES'],
     group: 'Run',
     help: [
-      "create at most N notes in the tokens' accounts (default for a remote target: 150 full, 20 smoke);",
+      "create at most N notes, fixture users' included (default for a remote target: 150 full, 20 smoke);",
       'checks that need more are skipped with the reason. The run prints its caps before the first request',
     ],
   },

@@ -110,9 +110,11 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
     rules: loadRules(),
     outcomes: withOracleVerdicts(collector.outcomes, totals.oracle),
     requests: totals.requests,
+    cleanupRequests: totals.cleanupRequests,
     created: totals.created,
     ...(totals.quota ? { quota: totals.quota } : {}),
     leftovers: totals.leftovers,
+    leftoverIds: totals.leftoverIds,
     // After a signal, workers stopped mid-request and vitest's pool complaints are the interrupt's
     // echo, not errors of the run: the report says "interrupted" once.
     runErrors: interrupt.signal ? collector.runErrors.filter((e) => !causedByInterrupt(e)) : collector.runErrors,
@@ -180,6 +182,7 @@ function announceCapPlan(config: KitConfig, ctx: KitContext, inRun: DeclaredChec
     cap,
     capWhat: config.maxNotes !== undefined ? `--max-notes ${cap}` : `the run's cap of ${cap} notes`,
     levels: new Map(loadRules().map((r) => [r.id, r.level])),
+    only: config.only,
     // Checks that will skip whatever the cap (another tier, rules newer than --as-of, a declaration or
     // a token missing) take no notes.
     inRun: (c) =>

@@ -3,21 +3,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../spec/verdicts.js';
-import { REMOTE_MAX_DURATION_MS, resolveBudgets } from './budgets.js';
+import { budgetSources, capped, REMOTE_MAX_DURATION_MS, resolveBudgets } from './budgets.js';
 import type { KitConfig } from './config.js';
 import { TargetClient } from './core/client.js';
 import type { KitContext } from './core/context.js';
 import { FixturesClient } from './core/fixtures-client.js';
 import { type HarEntry, harWriter, recordedHarEntries } from './core/har.js';
-import { journalCreates, Ledger, type LedgerEntry } from './core/ledger.js';
+import { journalCreates, Ledger } from './core/ledger.js';
 import { mergeRecords, type RunJudgements } from './core/oracle/merge.js';
 import type { OracleRecord } from './core/oracle/oracle.js';
 import type { QuotaInfo } from './core/quota.js';
-import { countRequests, learnedSecrets, oracleRecords, spentQuota } from './core/run-folder.js';
+import { countRequests, learnedSecrets, oracleRecords, rateLimitStretch, spentQuota } from './core/run-folder.js';
 import { probeTarget, probeToken } from './probe.js';
-import { settleUncertain, sweep } from './sweep.js';
+import { sweep } from './sweep.js';
 import { startTarget } from './target.js';
-import { createdInRun, withTierAndCaps } from './tier.js';
+import { createCapsFor, createdInRun, withTierAndCaps } from './tier.js';
 
 export interface RunHandle {
   readonly context: KitContext;
@@ -33,13 +33,17 @@ export interface RunHandle {
 export const SWEEP_BOUND_AFTER_INTERRUPT_MS = 15_000;
 
 export interface RunTotals {
+  /** Requests the run sent within its budget: start-up and checks. */
   requests: number;
+  /** Requests sent to clean up (each file's and the final sweep), past the budget if need be. */
+  cleanupRequests: number;
   /** Notes and collections the run created (the report's cost). */
   created: { notes: number; collections: number };
   /** The account quota a create found spent, if any. */
   quota?: QuotaInfo;
   leftovers: number;
-  leftoverDetail: LedgerEntry[];
+  /** What the run left: "note ID", "collection ID" (kit/sweep.ts: what a listing of the accounts shows). */
+  leftoverIds: string[];
   /** Resources (notes, collections, fixture users) the run created and deleted again. */
   deleted: number;
   /** Creates the kit could not confirm either way (no answer, an unreadable one): "note ID" or "a note created without an id". */
@@ -59,7 +63,9 @@ export interface RunTotals {
 export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<RunHandle> {
   const started = await startTarget(config);
   const runDir = mkdtempSync(join(tmpdir(), 'notes-conformance-'));
-  const budgets = { ...resolveBudgets(started.profile, started.embedded), ...config.budgetOverrides };
+  const sources = budgetSources(config, started.embedded);
+  const resolved = { ...resolveBudgets(started.profile, started.embedded), ...config.budgetOverrides };
+  const budgets = createCapsFor(config) ? capped(resolved, sources) : resolved;
   const maxDurationMs = config.maxDurationMs ?? (started.embedded ? undefined : REMOTE_MAX_DURATION_MS);
   const deadline =
     maxDurationMs === undefined
@@ -74,6 +80,8 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
     requestBudget: Number.MAX_SAFE_INTEGER,
     maxResponseBytes: budgets.max_response_bytes,
     maxRetryAfterMs: budgets.max_rate_limit_wait_ms,
+    sources,
+    rateLimitStretch: rateLimitStretch(runDir),
     ...deadline,
     secrets: [
       config.token,
@@ -129,6 +137,9 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
       ...(started.workerTokens && started.workerTokens.length > 1 ? { workerTokens: started.workerTokens } : {}),
       ...(started.fixtures ? { fixtures: started.fixtures } : {}),
       budgets,
+      budgetSources: sources,
+      // What the start-up spent of the request budget; the workers share the rest (core/context.ts workerBudget).
+      requestsBeforeChecks: setupClient.sent,
       clockToleranceMs: started.profile.clock_tolerance_ms ?? (started.embedded ? 2000 : 60_000),
       strict: started.profile.strict_responses === true,
       seed: config.seed ?? randomInt(0, 2 ** 31 - 1),
@@ -166,11 +177,11 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
 
   /** Deletes what the checks left and counts the run, from the run folder's files. */
   async function sweepAndCount(): Promise<RunTotals> {
-    const swept = await sweep(context, setupClient, fixtures);
-    const unconfirmed = await settleUncertain(context, setupClient);
+    const { left, unconfirmed } = await setupClient.cleanup(() => sweep(context, setupClient, fixtures));
     await setupClient.close();
     await started.stop();
-    const requests = countRequests(runDir) + setupClient.sent;
+    const counted = countRequests(runDir);
+    const requests = counted.requests + setupClient.sent;
     const secrets = [...setupClient.secrets, ...learnedSecrets(runDir)];
     const created = createdInRun(runDir);
     const everything = Object.values(journalCreates(runDir)).reduce((a, b) => a + b, 0);
@@ -183,11 +194,12 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
     return {
       oracle,
       requests,
+      cleanupRequests: counted.cleanup + setupClient.cleanupSent,
       created,
       ...(quota ? { quota } : {}),
-      leftovers: swept.length,
-      leftoverDetail: swept,
-      deleted: Math.max(0, everything - swept.length),
+      leftovers: left.length,
+      leftoverIds: left,
+      deleted: Math.max(0, everything - left.length),
       unconfirmed,
       ...(har ? { har } : {}),
       secrets,

@@ -29,6 +29,15 @@ export function createCapsFor(config: KitConfig): { notes: number; collections: 
   return { notes: config.maxNotes, collections: base?.collections ?? Number.MAX_SAFE_INTEGER };
 }
 
+/** Where each cap of createCapsFor came from, in the words the skip reasons use. */
+export function capSources(config: KitConfig): { notes: string; collections: string } {
+  const tierDefault = `the default for a remote target in the ${config.tier} tier`;
+  return {
+    notes: config.maxNotes !== undefined ? '--max-notes' : `${tierDefault}; --max-notes sets it`,
+    collections: tierDefault,
+  };
+}
+
 /** What the run says before its first request: its tier and the most it will create. */
 export function planLine(config: KitConfig): string {
   const caps = createCapsFor(config);
@@ -43,7 +52,7 @@ export function planLine(config: KitConfig): string {
   const collections =
     caps.collections === Number.MAX_SAFE_INTEGER ? 'collections uncapped' : `at most ${caps.collections} collections`;
   return (
-    `notes-conformance: ${tier}; will create at most ${caps.notes} notes and ${collections} in the tokens' accounts` +
+    `notes-conformance: ${tier}; will create at most ${caps.notes} notes and ${collections}, fixture users' included` +
     ` (--max-notes N lowers it; checks that need more are skipped), and delete them again\n`
   );
 }
@@ -51,7 +60,7 @@ export function planLine(config: KitConfig): string {
 /** The run's context with its tier and caps (the rest is settled by startRun). */
 export function withTierAndCaps(context: KitContext, config: KitConfig): KitContext {
   const caps = createCapsFor(config);
-  return { ...context, tier: config.tier, ...(caps ? { createCaps: caps } : {}) };
+  return { ...context, tier: config.tier, ...(caps ? { createCaps: caps, capSources: capSources(config) } : {}) };
 }
 
 /** What the run created in all (from the journal: every create the target confirmed, any owner). */

@@ -1,3 +1,4 @@
+import { NOT_IN_SMOKE } from '../spec/verdicts.js';
 import {
   byCodePoint,
   type ConformanceReport,
@@ -137,5 +138,26 @@ export function headline(report: ConformanceReport): string {
         : 'FAIL';
   const assumed = report.profile_declared || /assumed/i.test(report.profile) ? '' : ', assumed';
   const asOf = report.as_of ? `; API as of ${report.as_of}` : '';
-  return `${status}: ${plural(report.rules.length, 'rule')} against ${report.target} (profile ${report.profile}${assumed}${asOf}): ${countsLine(report.summary, true)}`;
+  const against = `against ${report.target} (profile ${report.profile}${assumed}${asOf})`;
+  if (report.tier !== 'smoke')
+    return `${status}: ${plural(report.rules.length, 'rule')} ${against}: ${countsLine(report.summary, true)}`;
+  // The smoke tier judges a few rules of each area: its headline counts those, and the rest apart.
+  const outside = report.rules.filter((r) => r.verdict === 'skipped' && r.reason === NOT_IN_SMOKE).length;
+  const inTier = { ...report.summary, skipped: report.summary.skipped - outside };
+  const judged = report.rules.length - outside - inTier.skipped;
+  const rest = `${outside} ${outside === 1 ? 'is' : 'are'} not in the smoke tier`;
+  return `SMOKE ${status}: ${plural(judged, 'rule')} judged ${against}: ${countsLine(inTier, true)}; ${rest}`;
+}
+
+/** " (note 12345, collection c-1)": what the run left, by id, so that it can be deleted by hand. */
+export function leftIds(report: ConformanceReport, shown = 5): string {
+  const ids = report.leftover_ids ?? [];
+  if (ids.length === 0) return '';
+  return ` (${ids.slice(0, shown).join(', ')}${ids.length > shown ? `, ${ids.length - shown} more` : ''})`;
+}
+
+/** "60 requests and 11 to clean up": the run's cost, its cleanup (which the budget does not stop) apart. */
+export function requestsWords(report: ConformanceReport): string {
+  const cleanup = report.cleanup_requests ?? 0;
+  return `${plural(report.requests, 'request')}${cleanup > 0 ? ` and ${cleanup} to clean up` : ''}`;
 }

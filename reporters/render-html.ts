@@ -2,6 +2,8 @@ import {
   byArea,
   DIFFERS,
   headline,
+  leftIds,
+  requestsWords,
   rulesInDisplayOrder,
   STANDINGS,
   type Standing,
@@ -59,7 +61,7 @@ export function renderHtml(report: ConformanceReport): string {
 <h1>Conformance report</h1>
 <p class="headline ${status}">${esc(headline(report))}</p>
 ${summaryBar(report)}
-<p class="meta">Target <code>${esc(report.target)}</code> · profile <b>${esc(report.profile)}</b>${report.profile_declared ? '' : ' (assumed: no profile given)'} · seed ${report.seed} · ${plural(report.requests, 'request')} · ${plural(report.leftovers, 'resource')} left behind · notes-conformance ${esc(report.kit.version)}</p>
+<p class="meta">Target <code>${esc(report.target)}</code> · profile <b>${esc(report.profile)}</b>${report.profile_declared ? '' : ' (assumed: no profile given)'} · seed ${report.seed} · ${requestsWords(report)} · ${plural(report.leftovers, 'resource')} left behind${esc(leftIds(report, 20))} · notes-conformance ${esc(report.kit.version)}</p>
 <p class="exit"><b>Exit ${report.exit_code}</b>: ${esc(report.exit_reason)}.</p>
 </header>
 <form id="filter" class="filters" role="search" onsubmit="return false">

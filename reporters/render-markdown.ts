@@ -4,6 +4,8 @@ import {
   DIFFERS,
   differsNote,
   headline,
+  leftIds,
+  requestsWords,
   rulesInDisplayOrder,
   shownReason,
   skipReasons,
@@ -40,7 +42,7 @@ export function renderMarkdown(report: ConformanceReport, options: MarkdownOptio
     [
       `## notes-conformance: ${md(headline(report))}`,
       '',
-      `Target \`${report.target.replace(/`/g, "'")}\` · profile **${md(report.profile)}**${assumed} · seed ${report.seed} · ${plural(report.requests, 'request')} · ${plural(report.leftovers, 'resource')} left behind`,
+      `Target \`${report.target.replace(/`/g, "'")}\` · profile **${md(report.profile)}**${assumed} · seed ${report.seed} · ${requestsWords(report)} · ${plural(report.leftovers, 'resource')} left behind${md(leftIds(report, 20))}`,
       '',
       `**Exit ${report.exit_code}**: ${md(report.exit_reason)}.`,
       '',

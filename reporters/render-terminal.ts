@@ -1,4 +1,13 @@
-import { byArea, countsLine, headline, rulesInDisplayOrder, shownReason, skipReasons } from './group.js';
+import {
+  byArea,
+  countsLine,
+  headline,
+  leftIds,
+  requestsWords,
+  rulesInDisplayOrder,
+  shownReason,
+  skipReasons,
+} from './group.js';
 import type { ConformanceReport, RuleResult } from './report.js';
 import { clip, plainReason, plural } from './text.js';
 
@@ -44,7 +53,7 @@ export function renderTerminal(report: ConformanceReport, options: TerminalOptio
   const paint = (code: string, text: string) => (options.color ? `\u001b[${SGR[code]}m${text}\u001b[0m` : text);
   const head = paint(
     'bold',
-    `notes-conformance: ${headline(report)}; ${plural(report.requests, 'request')}, ${report.leftovers} left behind${unconfirmed(report)}`,
+    `notes-conformance: ${headline(report)}; ${requestsWords(report)}, ${report.leftovers} left behind${leftIds(report)}${unconfirmed(report)}`,
   );
   const exit = paint(report.exit_code === 0 ? 'pass' : 'fail', `exit ${report.exit_code}: ${report.exit_reason}`);
   const seed = `seed ${report.seed} (replay property runs with --seed ${report.seed})`;

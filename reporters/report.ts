@@ -99,12 +99,17 @@ export interface ConformanceReport {
   seed: number;
   only: string[];
   summary: Record<Verdict, number>;
+  /** Requests sent within the run's request budget (start-up and checks). */
   requests: number;
+  /** Requests sent to clean up what the run made, past the budget if need be (absent when none). */
+  cleanup_requests?: number;
   /** Notes and collections the run created (and deleted again, but for `leftovers`). */
   created: { notes: number; collections: number };
   /** The account's note quota, when a create found it spent (the documented quota_exceeded body). */
   quota?: SpentQuota;
   leftovers: number;
+  /** What was left, "note ID" or "collection ID" (as many as `leftovers`; absent when none). */
+  leftover_ids?: string[];
   /** Creates the kit could not confirm made or not (no answer, an unreadable one): they may be left too. */
   leftovers_unconfirmed?: string[];
   exit_code: ExitCode;
@@ -149,9 +154,12 @@ export interface ReportInput {
   rules: readonly Rule[];
   outcomes: readonly CheckOutcome[];
   requests: number;
+  cleanupRequests?: number;
   created?: { notes: number; collections: number };
   quota?: SpentQuota;
   leftovers: number;
+  /** What was left, by kind and id (what a listing of the accounts showed; kit/sweep.ts). */
+  leftoverIds?: readonly string[];
   runErrors: readonly string[];
   /** The run's wall time, in milliseconds. */
   durationMs?: number;
@@ -266,9 +274,11 @@ export function buildReport(input: ReportInput): ConformanceReport {
     only: [...input.only],
     summary,
     requests: input.requests,
+    ...(input.cleanupRequests ? { cleanup_requests: input.cleanupRequests } : {}),
     created: input.created ?? { notes: 0, collections: 0 },
     ...(input.quota ? { quota: input.quota } : {}),
     leftovers: input.leftovers,
+    ...(input.leftoverIds?.length ? { leftover_ids: [...input.leftoverIds] } : {}),
     exit_code,
     exit_reason,
     run_errors: [...input.runErrors].sort(),

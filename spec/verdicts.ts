@@ -236,3 +236,6 @@ function shortJson(value: unknown): string {
   const text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
+
+/** The skip reason of a rule no check of the smoke tier judges (the headline counts these apart). */
+export const NOT_IN_SMOKE = 'not in the smoke tier (run --tier full to judge it)';

@@ -14,6 +14,7 @@ import {
   Undeclared,
 } from '../../spec/verdicts.js';
 import { operationOf } from './behaviour/inputs.js';
+import { TargetUnavailable } from './breaker.js';
 import type { Exchange, SendOptions, TargetClient } from './client.js';
 import type { Ledger, Owner } from './ledger.js';
 import type { ExchangeObserver } from './observer.js';
@@ -134,6 +135,11 @@ export class Api {
     private readonly asOf?: string,
   ) {}
 
+  /** The target's names where the document shows none (the profile's `names`). */
+  get profileNames(): NonNullable<Profile['names']> {
+    return this.profile.names ?? {};
+  }
+
   /** The same API as another user. */
   as(token: string, owner: Owner, options: { quotaUnderTest?: boolean } = {}): Api {
     return new Api(
@@ -153,7 +159,7 @@ export class Api {
 
   // ---- notes ----
   async createNote(body: unknown) {
-    if (!this.quotaUnderTest) this.guard?.beforeCreate(this.token, 'note', this.capped);
+    this.guard?.beforeCreate(this.token, 'note', this.quotaUnderTest);
     const x = await this.unlessUnanswered('note', body, () =>
       this.send('createNote', { ...at('createNote'), json: body }),
     );
@@ -176,7 +182,8 @@ export class Api {
   }
   async deleteNote(id: string) {
     const x = await this.send('deleteNote', at('deleteNote', { note_id: id }), { params: { note_id: id } });
-    if ((x.status >= 200 && x.status < 300) || this.goneFor(x, 'note', id)) this.ledger.deleted('note', id);
+    if ((x.status >= 200 && x.status < 300) || this.goneFor(x, 'note', id))
+      this.ledger.deleted('note', id, x.status === 404);
     return x;
   }
   async trashNote(id: string) {
@@ -220,12 +227,16 @@ export class Api {
    * The capture operation (endpoints.capture) with the profile's field names (names.capture): the
    * document names the operation, and shows neither its endpoint nor its fields.
    */
-  capture(b: CaptureBody) {
+  async capture(b: CaptureBody) {
     const names = this.profile.names?.capture ?? {};
     const body: Body = {};
     for (const field of ['input', 'instructions', 'context', 'timestamp'] as const)
       if (b[field] !== undefined) body[this.name(names[field], `names.capture.${field}`)] = b[field];
-    return this.sendEndpoint('captureNote', 'capture', {}, body, { ...b });
+    // A capture files a note: the run's cap counts it as one.
+    this.guard?.beforeCreate(this.token, 'note', this.quotaUnderTest);
+    const x = await this.sendEndpoint('captureNote', 'capture', {}, body, { ...b });
+    await this.afterCreate(x, 'note');
+    return x;
   }
   relatedNotes(id: string, q: { limit?: number | string } = {}) {
     return this.send(
@@ -237,7 +248,7 @@ export class Api {
 
   // ---- collections ----
   async createCollection(body: unknown) {
-    this.guard?.beforeCreate(this.token, 'collection', this.capped);
+    this.guard?.beforeCreate(this.token, 'collection', this.quotaUnderTest);
     const x = await this.unlessUnanswered('collection', body, () =>
       this.send('createCollection', { ...at('createCollection'), json: body }),
     );
@@ -259,7 +270,8 @@ export class Api {
     const x = await this.send('deleteCollection', at('deleteCollection', { collection_id: id }), {
       params: { collection_id: id },
     });
-    if ((x.status >= 200 && x.status < 300) || this.goneFor(x, 'collection', id)) this.ledger.deleted('collection', id);
+    if ((x.status >= 200 && x.status < 300) || this.goneFor(x, 'collection', id))
+      this.ledger.deleted('collection', id, x.status === 404);
     return x;
   }
 
@@ -351,8 +363,8 @@ export class Api {
     if (pending) this.observer!.answered(pending, x);
     // A target that wrongly accepts a malformed create as this user still gets the result deleted.
     const asMe = opts.token === undefined && opts.authorization === undefined && opts.method === 'POST';
-    if (asMe && opts.path === OPERATIONS.createNote.path) this.noteCreated(x, 'note');
-    if (asMe && opts.path === OPERATIONS.createCollection.path) this.noteCreated(x, 'collection');
+    if (asMe && opts.path === OPERATIONS.createNote.path) this.noteCreated(x, 'note', opts.json);
+    if (asMe && opts.path === OPERATIONS.createCollection.path) this.noteCreated(x, 'collection', opts.json);
     if (asMe && (opts.path === OPERATIONS.createNote.path || opts.path === OPERATIONS.createCollection.path))
       await this.afterCreate(x, opts.path === OPERATIONS.createNote.path ? 'note' : 'collection');
     return x;
@@ -365,11 +377,6 @@ export class Api {
     if (newer) throw new NotInRevision(newer);
   }
 
-  /** Creates in the accounts of the given tokens count against the run's caps; a fixture user's do not. */
-  private get capped(): boolean {
-    return !this.owner.startsWith('user:');
-  }
-
   /**
    * Counts a create, and stops on the documented quota refusal: the account's quota is spent, so
    * the check cannot judge its rule (QuotaSpent: error, never fail). The run's first natural
@@ -377,8 +384,8 @@ export class Api {
    * rules can be judged from it without the fixture API.
    */
   private async afterCreate(x: Exchange, kind: CreatedKind): Promise<void> {
-    if (this.quotaUnderTest || !this.guard) return;
-    const quota = this.guard.afterCreate(this.token, kind, x, this.capped);
+    if (!this.guard) return;
+    const quota = this.guard.afterCreate(this.token, kind, x, this.quotaUnderTest);
     if (!quota) return;
     if (!this.guard.naturalRefusal) {
       const refusedId = randomUUID();
@@ -476,11 +483,15 @@ export class Api {
   }
 
   private noteCreated(exchange: Exchange, kind: 'note' | 'collection', sent?: unknown): void {
-    const id = (exchange.json as { id?: unknown } | undefined)?.id;
+    const id = answeredId(exchange.json);
     const ok = exchange.status >= 200 && exchange.status < 300;
-    if (ok && typeof id === 'string') this.ledger.created(kind, id, this.owner);
-    // A success the kit cannot read, or a server error: the resource may exist (ledger.ts "uncertain").
-    else if (ok || exchange.status >= 500) this.ledger.uncertain(kind, sentId(sent), this.owner);
+    // Whatever the id looks like (not a UUID, a number): the cleanup deletes it by that id.
+    if (ok && id !== undefined) this.ledger.created(kind, id, this.owner);
+    // A success without an id, an unreadable one or a server error: the resource may exist (ledger.ts "uncertain").
+    else if (ok || exchange.status >= 500) this.ledger.uncertain(kind, sentId(sent), this.owner, sent);
+    // Refused: a target may store it all the same, which the final sweep's listing finds (kit/sweep.ts).
+    else if (exchange.status >= 400 && exchange.status !== 429)
+      this.ledger.uncertain(kind, sentId(sent), this.owner, sent, 'refused');
   }
 
   /** A create that got no answer may still have been made: the ledger says so before the error goes on. */
@@ -492,8 +503,10 @@ export class Api {
       // Only a request that went out may have made something (not one refused before sending:
       // the run stopped, a budget spent, the breaker open).
       const wentOut = this.client.sent > sentBefore;
-      if (wentOut && isKitError(error) && !isCreateCapReached(error) && !isQuotaSpent(error))
-        this.ledger.uncertain(kind, sentId(body), this.owner);
+      // A rate limit's 429 made nothing either: the target refused the request.
+      const refused = error instanceof TargetUnavailable && error.why === 'rate-limited';
+      if (wentOut && !refused && isKitError(error) && !isCreateCapReached(error) && !isQuotaSpent(error))
+        this.ledger.uncertain(kind, sentId(body), this.owner, body);
       throw error;
     }
   }
@@ -506,6 +519,13 @@ function parsesAsJson(raw: string | Uint8Array): boolean {
   } catch {
     return false;
   }
+}
+
+/** The id a create's answer names, as the path of its delete will carry it: a string or a number. */
+function answeredId(json: unknown): string | undefined {
+  const id = (json as { id?: unknown } | null | undefined)?.id;
+  if (typeof id === 'string' && id !== '') return id;
+  return typeof id === 'number' && Number.isFinite(id) ? String(id) : undefined;
 }
 
 /** The id the kit itself gave a create (create-only ids), if it gave one. */

@@ -53,6 +53,13 @@ export interface ClientOptions {
   signal?: AbortSignal;
   /** The run's recording (`--har`): each answered exchange, redacted, as a HAR entry with an id of this prefix. */
   recording?: { readonly prefix: string; readonly write: (entry: HarEntry) => void };
+  /**
+   * Where the budgets came from, for the messages that name them ("--request-budget", "the default
+   * for a remote target"; kit/budgets.ts budgetSources); `request_budget` may say more (a worker's share).
+   */
+  sources?: Readonly<Partial<Record<'request_budget' | 'max_rate_limit_wait_ms' | 'max_response_bytes', string>>>;
+  /** The run's stretch of rate-limit refusals, shared with its other processes' clients (run-folder.ts). */
+  rateLimitStretch?: { read(): number | undefined; write(since: number | undefined): void };
 }
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -86,7 +93,13 @@ export class TargetClient {
   private deadlineAt: number | undefined;
   private deadlineWhat: string;
   private stop: AbortSignal | undefined;
+  /** Requests sent within the request budget. */
   sent = 0;
+  /** Requests sent to clean up (cleanup()): past the budget if need be, and counted apart. */
+  cleanupSent = 0;
+  private cleaning = 0;
+  /** Every request sent, for the recording's ids. */
+  private seq = 0;
 
   constructor(private readonly options: ClientOptions) {
     this.base = new URL(options.baseUrl);
@@ -141,8 +154,7 @@ export class TargetClient {
         if (error instanceof TargetUnavailable) this.breaker.failed(error);
         throw error;
       }
-      if (exchange.status !== 429) this.rateLimitedSince = undefined;
-      else this.rateLimitedSince ??= Date.now();
+      this.rateLimited(exchange.status === 429);
       if (exchange.status !== 429 || opts.acceptRateLimited) {
         this.breaker.answered();
         return exchange;
@@ -154,13 +166,25 @@ export class TargetClient {
           wait === undefined ? ' without a usable Retry-After' : `, asking to wait ${Math.round(wait / 1000)} s`;
         const error = new TargetUnavailable(
           `${opts.method} ${exchange.path}: the target's rate limit: it answered 429 (rate limited) ${attempt + 1} time(s)` +
-            `${asked}${refusal ? `; ${refusal}` : ''}; lower requests_per_second in the profile (or pass --requests-per-second)`,
+            `${asked}${refusal ? `; ${refusal}` : ''}; a slower pace may help (--requests-per-second)`,
           'rate-limited',
         );
         this.breaker.failed(error);
         throw error;
       }
       await this.sleep(wait);
+    }
+  }
+
+  /** Begins or ends the stretch of rate-limit refusals, for every client of the run. */
+  private rateLimited(refused: boolean): void {
+    const shared = this.options.rateLimitStretch;
+    if (!refused) {
+      if (this.rateLimitedSince !== undefined) shared?.write(undefined);
+      this.rateLimitedSince = undefined;
+    } else if (this.rateLimitedSince === undefined) {
+      this.rateLimitedSince = shared?.read() ?? Date.now();
+      shared?.write(this.rateLimitedSince);
     }
   }
 
@@ -176,7 +200,8 @@ export class TargetClient {
     const since = this.rateLimitedSince ?? now;
     if (now + waitMs - since > cap) {
       const waited = now - since >= 1000 ? ` after ${Math.round((now - since) / 1000)} s of refusals` : '';
-      return `that is beyond the ${Math.round(cap / 1000)} s the kit waits for a rate limit${waited} (budgets.max_rate_limit_wait_ms), so it did not wait`;
+      const source = this.options.sources?.max_rate_limit_wait_ms ?? 'budgets.max_rate_limit_wait_ms';
+      return `that is beyond the ${Math.round(cap / 1000)} s the kit waits for a rate limit${waited} (${source}), so it did not wait`;
     }
     if (this.deadlineAt !== undefined && now + waitMs > this.deadlineAt) {
       return `waiting ${Math.ceil(waitMs / 1000)} s would run past ${this.deadlineWhat}, so the kit did not wait`;
@@ -201,15 +226,27 @@ export class TargetClient {
     });
   }
 
+  /**
+   * Runs `work` as cleanup: its requests are not held to the request budget (what the run made
+   * must go even when the budget is spent) and are counted in cleanupSent, not in sent.
+   */
+  async cleanup<T>(work: () => Promise<T>): Promise<T> {
+    this.cleaning++;
+    try {
+      return await work();
+    } finally {
+      this.cleaning--;
+    }
+  }
+
   async close(): Promise<void> {
     await this.agent.close();
   }
 
   private async sendOnce(opts: SendOptions): Promise<Exchange> {
-    if (this.sent >= this.options.requestBudget) {
-      throw new KitError(
-        `the request budget of ${this.options.requestBudget} is spent (profile budgets.request_budget)`,
-      );
+    if (this.cleaning === 0 && this.sent >= this.options.requestBudget) {
+      const source = this.options.sources?.request_budget ?? 'budgets.request_budget';
+      throw new KitError(`not sent: the request budget of ${this.options.requestBudget} is spent (${source})`);
     }
     if (this.stop?.aborted) throw stopped(this.stop);
     const url = this.urlFor(opts);
@@ -226,7 +263,9 @@ export class TargetClient {
     if (body !== undefined && opts.contentType !== null)
       headers['content-type'] = opts.contentType ?? 'application/json';
 
-    const seq = ++this.sent;
+    if (this.cleaning > 0) this.cleanupSent++;
+    else this.sent++;
+    const seq = ++this.seq;
     const startedAt = Date.now();
     const started = performance.now();
     const what = `${opts.method} ${this.redact(url.pathname)}`;
@@ -250,12 +289,10 @@ export class TargetClient {
       });
       status = response.statusCode;
       responseHeaders = flattenHeaders(response.headers);
-      bytes = await readCapped(
-        response.body,
-        this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-        what,
-        responseHeaders['content-length'],
-      );
+      const cap = this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+      const source = this.options.sources?.max_response_bytes ?? 'budgets.max_response_bytes';
+      const tooLarge = `${what}: the response is over ${cap} bytes (${source}); the kit stopped reading it`;
+      bytes = await readCapped(response.body, cap, tooLarge, responseHeaders['content-length']);
     } catch (error) {
       const failure = stop?.aborted ? stopped(stop, what) : transportError(error, what, timeoutMs);
       // The recording keeps requests without a (whole) answer too, as browsers do: status 0.
@@ -265,7 +302,9 @@ export class TargetClient {
     } finally {
       abort.done();
     }
-    const text = bytes.toString('utf8');
+    // A long body's lists are cut in its bytes, before it is text: a million items never become a
+    // 3 MB string per answer, which the worker's heap kept as garbage up to 600 MB (LONGEST_LIST).
+    const text = Buffer.from(bytes.length > 1 << 20 ? withoutLongListTails(bytes) : bytes).toString('utf8');
     const exchange: Exchange = {
       method: opts.method,
       path: this.redact(url.pathname + url.search),
@@ -452,16 +491,14 @@ async function readCapped(
     on?: (event: 'error', listener: () => void) => unknown;
   },
   cap: number,
-  what: string,
+  tooLarge: string,
   contentLength: string | undefined,
 ): Promise<Buffer> {
   const over = () => {
     // Destroying a body nobody reads emits an abort error: it is ours, not news.
     body.on?.('error', () => {});
     body.destroy?.();
-    return new KitError(
-      `${what}: the response is over ${cap} bytes (budgets.max_response_bytes); the kit stopped reading it`,
-    );
+    return new KitError(tooLarge);
   };
   if (contentLength !== undefined && Number(contentLength) > cap) throw over();
   const chunks: Buffer[] = [];
@@ -508,31 +545,36 @@ function parseJson(text: string, contentType: string | undefined): unknown {
   if (text === '') return undefined;
   if (contentType && !/json/i.test(contentType) && !/^\s*[{[]/.test(text)) return undefined;
   try {
-    return JSON.parse(text.length > 1 << 20 ? withoutLongListTails(text) : text);
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
 }
 
 /**
- * Lists in a parsed body keep their first LONGEST_LIST items (the text itself stays whole). The
- * document's longest page is 100 items, so a longer list already breaks its schema, which the
- * schema check still sees. Cut in the text, before parsing: a hostile answer of a million `{}`
- * within the byte cap would otherwise make ~50 MiB of objects at once for every answer.
+ * Lists in a long body keep their first LONGEST_LIST items, in the exchange's text and so in its
+ * parse. The document's longest page is 100 items, so a longer list already breaks its schema,
+ * which the schema check still sees. Cut in the bytes, before decoding and parsing: a hostile
+ * answer of a million `{}` within the byte cap would otherwise make a 3 MB string and ~50 MiB of
+ * objects for every answer.
  */
 export const LONGEST_LIST = 2000;
 
-/** The JSON text with every list cut after LONGEST_LIST items (a text that is not JSON stays one). */
-export function withoutLongListTails(text: string): string {
+/**
+ * The JSON body with every list cut after LONGEST_LIST items (a body that is not JSON stays one).
+ * Bytes, not characters: what delimits JSON is ASCII, and no byte of a UTF-8 sequence for another
+ * character is a quote, a backslash, a bracket or a comma.
+ */
+export function withoutLongListTails(body: Uint8Array): Uint8Array {
   const counts: number[] = []; // items so far of each open list; -1 for an object
-  const parts: string[] = [];
+  const parts: Uint8Array[] = [];
   let from = 0;
   let skipDepth = -1; // the depth of the list whose tail is being skipped
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
     if (c === 0x22) {
       // a string: jump to its closing quote
-      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+      for (i++; i < body.length && body[i] !== 0x22; i++) if (body[i] === 0x5c) i++;
     } else if (c === 0x5b || c === 0x7b) {
       counts.push(c === 0x5b ? 1 : -1);
     } else if (c === 0x5d || c === 0x7d) {
@@ -544,14 +586,14 @@ export function withoutLongListTails(text: string): string {
     } else if (c === 0x2c && skipDepth < 0 && counts.length > 0 && counts[counts.length - 1]! >= 1) {
       const depth = counts.length;
       if (++counts[depth - 1]! > LONGEST_LIST) {
-        parts.push(text.slice(from, i));
+        parts.push(body.subarray(from, i));
         skipDepth = depth;
       }
     }
   }
-  if (parts.length === 0) return text;
-  parts.push(text.slice(from));
-  return parts.join('');
+  if (parts.length === 0) return body;
+  parts.push(body.subarray(from));
+  return Buffer.concat(parts);
 }
 
 /**

@@ -44,6 +44,12 @@ export interface KitContext {
   readonly workers?: number;
   readonly fixtures?: { readonly prefix: string; readonly adminToken: string; readonly offers: readonly string[] };
   readonly budgets: Budgets;
+  /** Where each budget came from, for the messages (kit/budgets.ts budgetSources): a flag, the profile, a default. */
+  readonly budgetSources?: Readonly<Partial<Record<keyof Budgets, string>>>;
+  /** Requests the run command sent before the checks started (the start-up probe, test users): the budget's first spend. */
+  readonly requestsBeforeChecks?: number;
+  /** Where the caps on creates came from (kit/tier.ts capSources): "--max-notes", "the full tier's default ...". */
+  readonly capSources?: { readonly notes: string; readonly collections: string };
   readonly clockToleranceMs: number;
   readonly strict: boolean;
   readonly seed: number;
@@ -83,6 +89,27 @@ export interface KitContext {
   readonly parentHandlesInterrupt?: boolean;
   /** The run records every exchange for `--har` (har.ts): each process appends to its file in runDir. */
   readonly recordHar?: boolean;
+}
+
+/** The words for where a budget came from, from a context that may not know (a unit test's own). */
+export function budgetSource(ctx: Pick<KitContext, 'budgetSources'>, key: keyof Budgets): string {
+  return ctx.budgetSources?.[key] ?? `budgets.${key}`;
+}
+
+/**
+ * One worker's share of the run's request budget: what the start-up left of it, divided among the
+ * workers, so that the run's requests never pass it (the cleanup aside); and how messages name it.
+ */
+export function workerBudget(ctx: KitContext): { requests: number; what: string } {
+  const workers = ctx.workers ?? 1;
+  const before = ctx.requestsBeforeChecks ?? 0;
+  const requests = Math.max(0, Math.floor((ctx.budgets.request_budget - before) / workers));
+  const shares = [
+    ...(before > 0 ? [`less ${before} sent at the start`] : []),
+    ...(workers > 1 ? [`shared by ${workers} workers`] : []),
+  ];
+  const share = shares.length > 0 ? `; the run's ${ctx.budgets.request_budget}, ${shares.join(', ')}` : '';
+  return { requests, what: `${budgetSource(ctx, 'request_budget')}${share}` };
 }
 
 declare module 'vitest' {

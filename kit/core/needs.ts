@@ -4,7 +4,7 @@ export type { Need } from '../../spec/needs.js';
 
 import { profileField } from '../../spec/profile.js';
 import { loadRules } from '../../spec/rules.js';
-import type { KitContext } from './context.js';
+import { budgetSource, type KitContext } from './context.js';
 
 /** What a check may need beyond what every target offers; unmet needs skip it with the reason. */
 const knownRules = new Map(loadRules().map((r) => [r.id, r]));
@@ -23,6 +23,15 @@ export function ruleNeeds(rules: readonly string[], doesWithout: readonly string
   );
 }
 
+/** The seed budget bounds what one check creates, collections too; the words name where it came from. */
+const seedBudget = (ctx: KitContext) =>
+  `the seed budget (the most one check may create) allows ${ctx.budgets.max_seed_notes} (${budgetSource(ctx, 'max_seed_notes')})`;
+
+const capLeft = (ctx: KitContext, kind: 'notes' | 'collections', left: number) =>
+  `the run's cap on ${kind} allows ${left} more (of ${ctx.createCaps?.[kind]}: ${ctx.capSources?.[kind] ?? `the cap on ${kind}`})`;
+
+const FIXTURES_NEEDED = "needs the fixture API (a profile's capabilities.fixtures, and its admin token)";
+
 const ASSUMED_ONLY = /^(names|endpoints|content_markers)(\.|$)/;
 
 /**
@@ -37,27 +46,23 @@ export function unmetNeedIn(
 ): string | undefined {
   if (typeof need === 'object' && 'collections' in need) {
     // The seed budget bounds what one check creates, collections too; the reason names what it needs.
-    const max = ctx.budgets.max_seed_notes;
-    if (need.collections > max)
-      return `needs ${need.collections} collections; the profile's budgets.max_seed_notes (the most one check may create) allows ${max}`;
+    if (need.collections > ctx.budgets.max_seed_notes)
+      return `needs ${need.collections} collections; ${seedBudget(ctx)}`;
     if (need.collections > collectionsLeft)
-      return `needs ${need.collections} collections; the run's cap on collections allows ${collectionsLeft} more (of ${ctx.createCaps?.collections})`;
+      return `needs ${need.collections} collections; ${capLeft(ctx, 'collections', collectionsLeft)}`;
     return undefined;
   }
   if (typeof need === 'object') {
-    if (need.notes > ctx.budgets.max_seed_notes)
-      return `needs ${need.notes} notes; the profile's budgets.max_seed_notes allows ${ctx.budgets.max_seed_notes}`;
+    if (need.notes > ctx.budgets.max_seed_notes) return `needs ${need.notes} notes; ${seedBudget(ctx)}`;
     // The run's cap on creates (--max-notes): what is left of it now, as earlier checks used some.
-    if (need.notes > notesLeft)
-      return `needs ${need.notes} notes; --max-notes allows ${notesLeft} more (of ${ctx.createCaps?.notes})`;
+    if (need.notes > notesLeft) return `needs ${need.notes} notes; ${capLeft(ctx, 'notes', notesLeft)}`;
     return undefined;
   }
   if (need === 'secondary')
     return ctx.tokens.secondary ? undefined : "needs a second user's token (--secondary-token or a fixture API)";
-  if (need === 'fixtures')
-    return ctx.fixtures ? undefined : 'needs the fixture API (profile capabilities.fixtures and its admin token)';
+  if (need === 'fixtures') return ctx.fixtures ? undefined : FIXTURES_NEEDED;
   if (need.startsWith('fixtures:')) {
-    if (!ctx.fixtures) return 'needs the fixture API (profile capabilities.fixtures and its admin token)';
+    if (!ctx.fixtures) return FIXTURES_NEEDED;
     const offer = need.slice('fixtures:'.length);
     return ctx.fixtures?.offers.includes(offer) ? undefined : `the profile's fixture API does not offer ${offer}`;
   }
@@ -69,5 +74,8 @@ export function unmetNeedIn(
     return `no profile was given: declare ${field} to check this (the document does not show it)`;
   if (field === 'capabilities.secondary_token') return unmetNeedIn(ctx, 'secondary', notesLeft);
   if (field === 'capabilities.fixtures') return unmetNeedIn(ctx, 'fixtures', notesLeft);
-  return profileField(ctx.profile, field) === undefined ? `the profile declares no ${field}` : undefined;
+  if (profileField(ctx.profile, field) !== undefined) return undefined;
+  return ctx.profileDeclared
+    ? `the profile declares no ${field}`
+    : `no profile was given: declare ${field} to check this`;
 }

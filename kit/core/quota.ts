@@ -46,6 +46,11 @@ export class CreateGuard {
   constructor(
     readonly caps: { notes: number; collections: number },
     private readonly runDir?: string,
+    /** Where each cap came from, for the skip reason (kit/tier.ts capSources). */
+    private readonly sources: { readonly notes: string; readonly collections: string } = {
+      notes: '--max-notes',
+      collections: 'the cap on collections',
+    },
   ) {}
 
   /** Notes the run may still create under its cap. */
@@ -69,32 +74,34 @@ export class CreateGuard {
 
   /**
    * Before a create: refuses it (no request) when the account's quota is spent or the run's cap is
-   * reached. `capped`: the create lands in an account of the given tokens (a fixture user's data is
-   * made for the run and goes with the user, so it is not capped).
+   * reached. The cap counts every create of the run, in any account (a fixture user's too: "at most
+   * N notes" is what a reader of --max-notes expects); `quotaUnderTest`: the account's quota is the
+   * thing judged, so a spent one is no reason not to send.
    */
-  beforeCreate(token: string, kind: CreatedKind, capped: boolean): void {
-    const quota = kind === 'note' ? this.spent.get(token) : undefined;
+  beforeCreate(token: string, kind: CreatedKind, quotaUnderTest = false): void {
+    const quota = kind === 'note' && !quotaUnderTest ? this.spent.get(token) : undefined;
     if (quota) throw new QuotaSpent(`not judged: ${quotaWords(quota)}; no new notes can be created for this check`);
-    if (!capped) return;
-    const [count, cap, flag] =
+    const [count, cap, what] =
       kind === 'note'
-        ? [this.created.notes, this.caps.notes, '--max-notes']
-        : [this.created.collections, this.caps.collections, 'the collection cap'];
+        ? [this.created.notes, this.caps.notes, this.sources.notes]
+        : [this.created.collections, this.caps.collections, this.sources.collections];
     if (count >= cap)
       throw new CreateCapReached(
-        `not in this run: it needs more ${kind}s than ${flag} allows (${cap} ${kind}s, all created)`,
+        `not in this run: it needs more ${kind}s than the run's cap allows (${cap} ${kind}s, all created; ${what})`,
       );
   }
 
-  /** After a create was answered: counts a success; a quota refusal marks the account spent. */
-  afterCreate(token: string, kind: CreatedKind, x: Exchange, capped: boolean): QuotaInfo | undefined {
+  /**
+   * After a create was answered: counts a success; a quota refusal marks the account spent (not
+   * that of a user whose quota is under test: its refusal is an answer to judge).
+   */
+  afterCreate(token: string, kind: CreatedKind, x: Exchange, quotaUnderTest = false): QuotaInfo | undefined {
     if (x.status >= 200 && x.status < 300) {
-      if (!capped) return undefined;
       if (kind === 'note') this.created.notes++;
       else this.created.collections++;
       return undefined;
     }
-    const quota = kind === 'note' ? quotaBody(x) : undefined;
+    const quota = kind === 'note' && !quotaUnderTest ? quotaBody(x) : undefined;
     if (!quota) return undefined;
     if (!this.spent.has(token)) this.spent.set(token, quota);
     // For the report (the main process reads it when the run ends): the first spent quota.

@@ -2,9 +2,12 @@
  * Secrets (the run's tokens, and tokens learned during it) never leave the run: not in evidence,
  * assertion messages, terminal output nor any report. A target may hand a token back in any
  * form it likes, so each secret is also removed as it looks percent-encoded (either case of hex),
- * form-encoded, escaped inside a JSON string (also with `\/`, PHP's default), in base64 (standard
- * and URL-safe, alone or inside a longer base64 text), in any letter case, and split across
- * lines (a line break, or an escaped one, between any two of its characters).
+ * form-encoded, escaped inside a JSON string (also with `\/`, PHP's default, and with every
+ * non-ASCII character as `\uXXXX`), in base64 (standard and URL-safe, alone or inside a longer
+ * base64 text), in any letter case, and with anything a reader does not see between its
+ * characters: a line break (or an escaped one) and the next line's indent, and zero-width or
+ * format characters (U+200B, U+2060, U+FEFF, a soft hyphen, any Unicode Cf or default-ignorable
+ * character), as they are, JSON-escaped, percent-encoded or as HTML character references.
  */
 export const REDACTED = '***';
 
@@ -39,10 +42,11 @@ function formsFor(secret: string): string[] {
     new URLSearchParams({ s: secret }).toString().slice(2),
     json,
     json.replace(/\//g, '\\/'),
+    json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
     ...(secret.length >= MIN_BASE64_SECRET_LENGTH ? base64Forms(secret) : []),
   ]);
   // Longest first, so that a form containing another is removed whole.
-  return [...forms].sort((a, b) => b.length - a.length);
+  return [...forms].map(lower).sort((a, b) => b.length - a.length);
 }
 
 /**
@@ -61,37 +65,122 @@ function base64Forms(secret: string): string[] {
   return out;
 }
 
-/** Between two characters of a secret: a line break (with the next line's indent) or an escaped one. */
-const BREAK = String.raw`(?:(?:\r?\n|\\r\\n|\\n)[ \t]*)?`;
-const compiled = new Map<string, { regex: RegExp; probes: string[] }>();
+const INVISIBLE = /^[\p{Cf}\p{Default_Ignorable_Code_Point}]$/u;
+/**
+ * What a reader does not see between two characters: a line break, raw or escaped, with the next
+ * line's indent; an invisible character; and, decoded by `isGap`, an invisible character
+ * JSON-escaped, percent-encoded (its whole UTF-8 sequence) or as an HTML character reference.
+ */
+const GAP = new RegExp(
+  [
+    /(?:\r?\n|\\r\\n|\\n)[ \t]*/,
+    /[\p{Cf}\p{Default_Ignorable_Code_Point}]/u,
+    /\\u[0-9a-f]{4}/,
+    /%[cd][0-9a-f]%[89ab][0-9a-f]|%e[0-9a-f](?:%[89ab][0-9a-f]){2}|%f[0-7](?:%[89ab][0-9a-f]){3}/,
+    /&#(?:x[0-9a-f]{1,6}|\d{1,7});/,
+  ]
+    .map((part) => part.source)
+    .join('|'),
+  'giu',
+);
+/** Characters a gap starts with: a text without any has none, and is searched as it is. */
+const GAP_START = /[\r\n\\%&\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
 
-/** One case-insensitive pattern for every form of every secret, and the lower-case forms to look for first. */
-function matcher(secrets: readonly string[]): { regex: RegExp; probes: string[] } | undefined {
+function isGap(match: string): boolean {
+  const c = match.charCodeAt(0);
+  if (c === 0x0a || c === 0x0d || (match[0] === '\\' && match[1] !== 'u')) return true;
+  let decoded: string;
+  if (match[0] === '\\') decoded = String.fromCharCode(Number.parseInt(match.slice(2), 16));
+  else if (match[0] === '%') {
+    try {
+      decoded = decodeURIComponent(match);
+    } catch {
+      return false;
+    }
+  } else if (match[0] === '&') {
+    const point =
+      match[2] === 'x' || match[2] === 'X' ? Number.parseInt(match.slice(3), 16) : Number(match.slice(2, -1));
+    if (!(point <= 0x10ffff)) return false;
+    decoded = String.fromCodePoint(point);
+  } else decoded = match;
+  return INVISIBLE.test(decoded);
+}
+
+const sortedForms = new Map<string, readonly string[]>();
+
+/** Every form of every secret, longest first (kept: the same few secrets redact every exchange). */
+function formsOfAll(secrets: readonly string[]): readonly string[] {
   const key = secrets.join('\u0000');
-  const known = compiled.get(key);
-  if (known) return known;
-  const forms = [...new Set(secrets.flatMap(secretForms))].sort((a, b) => b.length - a.length);
-  if (forms.length === 0) return undefined;
-  const pattern = forms.map((form) => [...form].map(escapeRegex).join(BREAK)).join('|');
-  const built = { regex: new RegExp(pattern, 'gi'), probes: forms.map((f) => f.toLowerCase()) };
-  if (compiled.size > 64) compiled.clear();
-  compiled.set(key, built);
-  return built;
+  let forms = sortedForms.get(key);
+  if (!forms) {
+    forms = [...new Set(secrets.flatMap(secretForms))].sort((a, b) => b.length - a.length);
+    if (sortedForms.size > 64) sortedForms.clear();
+    sortedForms.set(key, forms);
+  }
+  return forms;
+}
+
+/** Lower case one code unit at a time, so that positions map back to the text (see skeleton). */
+function lower(text: string): string {
+  const lowered = text.toLowerCase();
+  if (lowered.length === text.length) return lowered;
+  let out = '';
+  for (let i = 0; i < text.length; i++) out += text[i]!.toLowerCase()[0];
+  return out;
+}
+
+/**
+ * The text as a reader sees it, lower-cased, with where each of its code units came from: what
+ * the forms are looked for in.
+ */
+function skeleton(text: string): { flat: string; from: number[] } {
+  const from: number[] = [];
+  let flat = '';
+  let at = 0;
+  const keep = (end: number) => {
+    const part = lower(text.slice(at, end));
+    for (let i = 0; i < part.length; i++) from.push(at + i);
+    flat += part;
+  };
+  for (const m of text.matchAll(GAP)) {
+    if (!isGap(m[0])) continue;
+    keep(m.index);
+    at = m.index + m[0].length;
+  }
+  keep(text.length);
+  return { flat, from };
 }
 
 export function redactText(text: string, secrets: Iterable<string>): string {
   const live = [...secrets].filter((s) => s.length >= MIN_SECRET_LENGTH);
   if (live.length === 0 || text.length < MIN_SECRET_LENGTH) return text;
-  const m = matcher(live);
-  if (!m) return text;
-  // Most texts hold no secret: a plain search (line breaks taken out, one case) says so cheaply.
-  const flat = (/[\r\n\\]/.test(text) ? text.replace(/(?:\r?\n|\\r\\n|\\n)[ \t]*/g, '') : text).toLowerCase();
-  if (!m.probes.some((p) => flat.includes(p))) return text;
-  return text.replace(m.regex, REDACTED);
-}
-
-function escapeRegex(char: string): string {
-  return char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const forms = formsOfAll(live);
+  // Most texts hold no secret: a plain search (gaps taken out, one case) says so cheaply.
+  const gaps = GAP_START.test(text);
+  const plain = gaps ? text.replace(GAP, (m) => (isGap(m) ? '' : m)) : text;
+  const probe = lower(plain);
+  if (!forms.some((f) => probe.includes(f))) return text;
+  const { flat, from } = gaps ? skeleton(text) : { flat: probe, from: undefined };
+  const at = (i: number) => (from ? from[i]! : i);
+  // Spans of the text to replace, longest form first; a span inside one already taken is skipped.
+  const taken = new Uint8Array(flat.length);
+  const spans: Array<[number, number]> = [];
+  for (const form of forms) {
+    for (let i = flat.indexOf(form); i >= 0; i = flat.indexOf(form, i + 1)) {
+      if (taken[i] || taken[i + form.length - 1]) continue;
+      taken.fill(1, i, i + form.length);
+      spans.push([at(i), at(i + form.length - 1) + 1]);
+    }
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let end = 0;
+  for (const [s, e] of spans) {
+    if (s < end) continue;
+    out += text.slice(end, s) + REDACTED;
+    end = e;
+  }
+  return out + text.slice(end);
 }
 
 /** Every string of a JSON-like value (keys included), redacted: the final pass over a report. */

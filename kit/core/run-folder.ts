@@ -15,6 +15,8 @@ import type { QuotaInfo } from '../../spec/verdicts.js';
  *  - har-NAME.jsonl: one process's recorded exchanges for --har, one HAR entry a line (har.ts);
  *  - oracle-PID-THREAD.json: what one worker's oracle judged so far (kit/core/oracle/oracle.ts
  *    record()), rewritten as each of its files ends, for the report (kit/oracle-verdicts.ts).
+ *  - rate-limited-since: when the target's current stretch of 429s began (epoch ms), for every
+ *    client of the run (the kit waits for one stretch at most, whichever process met it).
  */
 const JOURNAL = 'ledger.jsonl';
 const WORKER = 'worker-';
@@ -23,6 +25,7 @@ const REQUESTS = 'requests-';
 const QUOTA = 'quota.json';
 const HAR = 'har-';
 const ORACLE = 'oracle-';
+const RATE_LIMITED = 'rate-limited-since';
 const PRIVATE = { mode: 0o600 } as const;
 
 export function journalPath(runDir: string): string {
@@ -54,17 +57,49 @@ export function learnedSecrets(runDir: string): string[] {
   return linesOf(runDir, SECRETS).map((line) => JSON.parse(line) as string);
 }
 
-/** The requests one check file sent (written when the file ends). */
-export function writeRequestCount(runDir: string, threadId: number, file: number, requests: number): void {
-  const name = `${REQUESTS}${process.pid}-${threadId}-${file}-${Date.now()}.json`;
-  writeFileSync(join(runDir, name), JSON.stringify({ requests }), PRIVATE);
+/**
+ * The run's one stretch of rate-limit refusals, shared by the run command's client and every
+ * worker's: a stretch one process began goes on in another (a worker's first 429 after another's
+ * last is the same stretch), so the kit waits the per-wait cap once a run, not once a process.
+ */
+export function rateLimitStretch(runDir: string): {
+  read(): number | undefined;
+  write(since: number | undefined): void;
+} {
+  const file = join(runDir, RATE_LIMITED);
+  return {
+    read() {
+      try {
+        const since = Number(readFileSync(file, 'utf8'));
+        return Number.isFinite(since) && since > 0 ? since : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    write(since) {
+      try {
+        writeFileSync(file, since === undefined ? '' : String(since));
+      } catch {
+        // the run folder is gone: the run is over
+      }
+    },
+  };
 }
 
-/** The requests every check file of the run sent. */
-export function countRequests(runDir: string): number {
-  let total = 0;
-  for (const name of namesIn(runDir, REQUESTS))
-    total += (JSON.parse(readFileSync(join(runDir, name), 'utf8')) as { requests: number }).requests;
+/** The requests one check file sent (written when the file ends). */
+export function writeRequestCount(runDir: string, threadId: number, file: number, requests: number, cleanup = 0): void {
+  const name = `${REQUESTS}${process.pid}-${threadId}-${file}-${Date.now()}.json`;
+  writeFileSync(join(runDir, name), JSON.stringify({ requests, cleanup }), PRIVATE);
+}
+
+/** The requests every check file of the run sent, and those it sent to clean up (counted apart). */
+export function countRequests(runDir: string): { requests: number; cleanup: number } {
+  const total = { requests: 0, cleanup: 0 };
+  for (const name of namesIn(runDir, REQUESTS)) {
+    const counted = JSON.parse(readFileSync(join(runDir, name), 'utf8')) as { requests: number; cleanup?: number };
+    total.requests += counted.requests;
+    total.cleanup += counted.cleanup ?? 0;
+  }
   return total;
 }
 

@@ -56,7 +56,9 @@ export interface CheckSpec {
   generalist?: boolean;
 }
 
-export const NOT_IN_SMOKE = 'not in the smoke tier (run --tier full to judge it)';
+export { NOT_IN_SMOKE } from '../../spec/verdicts.js';
+
+import { NOT_IN_SMOKE } from '../../spec/verdicts.js';
 
 export interface CheckContext {
   readonly kit: Kit;

@@ -3,13 +3,13 @@ import { afterAll, beforeAll } from 'vitest';
 import { Api } from '../../kit/core/api.js';
 import { deletePending } from '../../kit/core/cleanup.js';
 import { TargetClient } from '../../kit/core/client.js';
-import type { KitContext } from '../../kit/core/context.js';
+import { budgetSource, type KitContext, workerBudget } from '../../kit/core/context.js';
 import { FixturesClient } from '../../kit/core/fixtures-client.js';
 import { harWriter } from '../../kit/core/har.js';
 import { Ledger } from '../../kit/core/ledger.js';
 import { Oracle } from '../../kit/core/oracle/oracle.js';
 import { CreateGuard } from '../../kit/core/quota.js';
-import { secretsWriter, writeOracleRecord, writeRequestCount } from '../../kit/core/run-folder.js';
+import { rateLimitStretch, secretsWriter, writeOracleRecord, writeRequestCount } from '../../kit/core/run-folder.js';
 import { leaveSignalsToRunCommand, registerWorker, stopSignal } from '../../kit/core/signals.js';
 import { searchIndexLagMs, timestampPrecisionMs } from '../../kit/core/timing.js';
 import { selectedByOnly } from '../../spec/rules.js';
@@ -47,14 +47,21 @@ function createKit(ctx: KitContext): Kit {
   const secrets = [ctx.tokens.primary, ctx.tokens.secondary, ctx.fixtures?.adminToken].filter((s): s is string => !!s);
   // The budget and the pace are the run's: with several workers each sends its share.
   const workers = ctx.workers ?? 1;
+  const budget = workerBudget(ctx);
   const client = new TargetClient({
     baseUrl: ctx.targetUrl,
     timeoutMs: ctx.budgets.request_timeout_ms,
-    requestBudget: Math.max(1, Math.floor(ctx.budgets.request_budget / workers)),
+    requestBudget: budget.requests,
+    sources: {
+      request_budget: budget.what,
+      max_rate_limit_wait_ms: budgetSource(ctx, 'max_rate_limit_wait_ms'),
+      max_response_bytes: budgetSource(ctx, 'max_response_bytes'),
+    },
     ...(ctx.budgets.requests_per_second ? { requestsPerSecond: ctx.budgets.requests_per_second / workers } : {}),
     secrets,
     maxResponseBytes: ctx.budgets.max_response_bytes,
     maxRetryAfterMs: ctx.budgets.max_rate_limit_wait_ms,
+    rateLimitStretch: rateLimitStretch(ctx.runDir),
     ...(ctx.deadlineAt === undefined
       ? {}
       : { deadlineAt: ctx.deadlineAt, deadlineWhat: ctx.deadlineWhat ?? "the run's deadline" }),
@@ -77,6 +84,7 @@ function createKit(ctx: KitContext): Kit {
   const guard = new CreateGuard(
     ctx.createCaps ?? { notes: Number.MAX_SAFE_INTEGER, collections: Number.MAX_SAFE_INTEGER },
     ctx.runDir,
+    ctx.capSources,
   );
   const oracle = new Oracle({
     precisionMs: timestampPrecisionMs(ctx),
@@ -176,10 +184,19 @@ export function useKit(): Kit {
     // The embedded fake is the run's own and goes, with all it holds, when the run ends
     // (kit/sweep.ts): deleting its data a request at a time first was a quarter of a run's
     // requests. Every other target, a local `notes-conformance fake` included, is cleaned up.
+    const cleanupBefore = kit.client.cleanupSent;
     if (!kit.ctx.embedded)
-      await deletePending(kit.ledger, { primary: kit.api, secondary: kit.secondary, fixtures: kit.fixtures });
-    // Requests this file sent, for the report's count (files may run in several workers).
-    writeRequestCount(kit.ctx.runDir, threadId, file, kit.client.sent - sentAtStart);
+      await kit.client.cleanup(() =>
+        deletePending(kit.ledger, { primary: kit.api, secondary: kit.secondary, fixtures: kit.fixtures }),
+      );
+    // Requests this file sent, for the report's count (files may run in several workers), its cleanup apart.
+    writeRequestCount(
+      kit.ctx.runDir,
+      threadId,
+      file,
+      kit.client.sent - sentAtStart,
+      kit.client.cleanupSent - cleanupBefore,
+    );
     // What the oracle judged so far, for the report (the run command joins every worker's).
     writeOracleRecord(kit.ctx.runDir, threadId, kit.oracle.record());
   });

@@ -162,9 +162,20 @@ export async function witness(): Promise<Witness> {
   return Object.assign(base, { received });
 }
 
-/** 429 forever asking for 59 s each time: under the kit's 60 s cap once, never again after it. */
-export const rateLimitingLong = (seconds = 59) =>
-  http((_req, res) => json(res, 429, { error: 'rate_limited' }, { 'retry-after': String(seconds) }));
+/**
+ * 429 forever asking for 59 s each time: under the kit's 60 s cap once, never again after it.
+ * `probe`: the first request (the kit's start-up probe) is answered like the API, as a target whose
+ * limit runs out once the run has begun.
+ */
+export async function rateLimitingLong(seconds = 59, probe = false): Promise<BrokenServer & { times: number[] }> {
+  const times: number[] = [];
+  const server = await http((_req, res, hit) => {
+    times.push(Date.now());
+    if (probe && hit === 1) return json(res, 200, { results: [], total: 0, request_id: 'r1' });
+    json(res, 429, { error: 'rate_limited' }, { 'retry-after': String(seconds) });
+  });
+  return Object.assign(server, { times });
+}
 
 /**
  * The other form of a rate limit that never lifts: the first answer (the start-up probe) is a
@@ -264,7 +275,20 @@ export const REFLECTIONS: Readonly<Record<string, (value: string) => string>> = 
   'lower-case': (v) => v.toLowerCase(),
   'split across lines': (v) => `${v.slice(0, 6)}\n${v.slice(6)}`,
   'split across lines, indented': (v) => `${v.slice(0, 4)}\r\n    ${v.slice(4)}`,
+  'split by zero-width spaces': (v) => [...v].join('\u200b'),
+  'split by zero-width joiners and word joiners': (v) => [...v].join('\u200d\u2060'),
+  'split by soft hyphens': (v) => [...v].join('\u00ad'),
+  'split by byte order marks and non-joiners': (v) => [...v].join('\ufeff\u200c'),
+  // The server's JSON encoder writes this one as an escape, \u2063 (see reflectingEncoded).
+  'split by invisible separators, JSON-escaped': (v) => [...v].join('\u2063'),
 };
+
+/** Where a reader does not see it: line breaks and their indent, zero-width and format characters, as they are or escaped. */
+export function withoutInvisible(text: string): string {
+  return text
+    .replace(/\r?\n\s*|\\r\\n\s*|\\n/g, '')
+    .replace(/[\p{Cf}\p{Default_Ignorable_Code_Point}]|\\u(?:00ad|200[b-d]|206[0-3]|feff)/giu, '');
+}
 
 /**
  * Reflects the request's token, and a public `marker` beside it, in every form of REFLECTIONS:
@@ -277,7 +301,12 @@ export const reflectingEncoded = (marker: string) =>
     const forms = Object.values(REFLECTIONS);
     const both = (f: (v: string) => string) => `${f(token)} ${f(marker)}`;
     const text = forms.map(both).join(' | ');
-    const headers = Object.fromEntries(forms.map((f, i) => [`x-echo-${i}`, both(f).replace(/[\r\n]+\s*/g, ' ')]));
+    // A header carries Latin-1 only: the forms made of other characters are in the bodies alone.
+    const headers = Object.fromEntries(
+      forms
+        .map((f, i) => [`x-echo-${i}`, both(f).replace(/[\r\n]+\s*/g, ' ')] as const)
+        .filter(([, value]) => /^[\x20-\x7e\xa0-\xff]*$/.test(value)),
+    );
     const note = {
       id: '6f1c2a0e-0000-4000-8000-000000000001',
       title: text,
@@ -289,8 +318,12 @@ export const reflectingEncoded = (marker: string) =>
     };
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
-      // The body's text as PHP writes it: every slash escaped.
-      res.end(JSON.stringify(body).replace(/\//g, '\\/'));
+      // The body's text as PHP writes it: every slash escaped (and U+2063 as an escape, as ASCII-only encoders do).
+      res.end(
+        JSON.stringify(body)
+          .replace(/\//g, '\\/')
+          .replace(/\u2063/g, '\\u2063'),
+      );
     };
     if (req.method === 'GET' && req.url?.startsWith('/v2/notes'))
       return send(200, { notes: [note], total: 1, request_id: text, next_page: text });

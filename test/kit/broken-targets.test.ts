@@ -194,6 +194,17 @@ describe('the kit against broken targets', { timeout: BOUND_MS * 2 }, () => {
     expect(o.ms, 'and no other').toBeLessThan(8_000 + 10_000);
   });
 
+  it('the same once the run has begun (the probe answered): one wait a run, not one for each process of it', async () => {
+    const s = await start(broken.rateLimitingLong(4, true));
+    const profile = profileFile({ budgets: { max_rate_limit_wait_ms: 5_000 } });
+    const o = await runAgainst(s.url, ['--request-timeout', '5000', '--profile', profile]);
+    expectCouldNotJudge(o, /rate limit/);
+    // Waits show as gaps between the target's requests: the checks' worker waited once, and
+    // nothing after it (a file's cleanup, the run command's sweep) began a stretch of its own.
+    const waits = s.times.slice(1).filter((t, i) => t - s.times[i]! >= 3_500);
+    expect(waits, `${s.hits} requests`).toHaveLength(1);
+  });
+
   it('--max-duration bounds a rate-limit wait the per-wait cap allows: the kit does not wait past it', async () => {
     const s = await start(broken.rateLimitingLong());
     const o = await runAgainst(s.url, ['--max-duration', '20s']);
@@ -215,18 +226,15 @@ describe('the kit against broken targets', { timeout: BOUND_MS * 2 }, () => {
     expect(o.ms).toBeLessThan(60_000);
   });
 
-  it('a list of a million empty objects (3 MB, within the byte cap) keeps every process of the kit under 500 MiB', async () => {
+  // Its memory (every process of the kit under 500 MiB, a million `{}` and a million `0`) is
+  // measured by bench/hostile-targets.js: a resident set depends on the machine and its load.
+  it('a list of a million empty objects (3 MB, within the byte cap) is answered like any other: bounded, judged, no crash', async () => {
     const s = await start(broken.millionEmptyObjects());
-    const peak = watchMemory();
-    try {
-      const o = await runAgainst(s.url, ['--only', 'notes.list']);
-      console.log(`peak RSS ${Math.round(peak.maxBytes / 2 ** 20)} MiB (${peak.where}), ${s.hits} hits`);
-      expect(s.hits).toBeGreaterThan(1);
-      expect(o.report?.summary.pass ?? 0).toBe(0);
-    } finally {
-      peak.stop();
-    }
-    expect(peak.maxBytes, peak.where).toBeLessThan(500 * 2 ** 20);
+    const o = await runAgainst(s.url, ['--only', 'notes.list']);
+    expect(s.hits).toBeGreaterThan(1);
+    expect(o.ms).toBeLessThan(BOUND_MS);
+    expect(o.report?.run_errors).toEqual([]);
+    expect(o.report?.summary.pass ?? 0).toBe(0);
   });
 
   it('a target that reflects the token into every field, header and error message never gets it printed or reported', async () => {
@@ -268,7 +276,7 @@ describe('the kit against broken targets', { timeout: BOUND_MS * 2 }, () => {
     const s = await start(broken.reflectingEncoded(marker));
     const dir = mkdtempSync(join(tmpdir(), 'reflect-encoded-'));
     try {
-      const kinds = ['json', 'junit', 'markdown', 'html', 'html-spec'];
+      const kinds = ['json', 'junit', 'markdown', 'html', 'html-spec', 'har'];
       const outputs = kinds.flatMap((kind) => [`--${kind}`, join(dir, `report.${kind}`)]);
       let printed = '';
       await runKit(
@@ -291,9 +299,10 @@ describe('the kit against broken targets', { timeout: BOUND_MS * 2 }, () => {
         printed,
         ...Object.fromEntries(kinds.map((k) => [k, readFileSync(join(dir, `report.${k}`), 'utf8')])),
       };
-      // What a reader could find the token by: its characters in any case and with line breaks
-      // taken out, and the middle of its base64 at each of the three offsets it may start at.
-      const flat = (text: string) => text.replace(/\r?\n\s*|\\r\\n\s*|\\n/g, '').toLowerCase();
+      // What a reader could find the token by: its characters in any case with what is not seen
+      // between them taken out (line breaks, zero-width and format characters), and the middle of
+      // its base64 at each of the three offsets it may start at.
+      const flat = (text: string) => broken.withoutInvisible(text).toLowerCase();
       const base64Middles = [0, 1, 2].flatMap((shift) => {
         const b = Buffer.concat([Buffer.alloc(shift), Buffer.from(token)]).toString('base64');
         const middle = b.slice(4, -4);
@@ -375,55 +384,4 @@ async function sigtermCli(s: BrokenServer, hits: number): Promise<void> {
 function near(text: string, part: string): string {
   const i = text.indexOf(part);
   return i < 0 ? '' : text.slice(Math.max(0, i - 200), i + part.length + 100);
-}
-
-/**
- * The largest resident set of this process (the run command, in-process) and its descendants (the
- * kit's vitest workers), sampled from /proc every 100 ms while the run goes.
- */
-function watchMemory(): { readonly maxBytes: number; readonly where: string; stop(): void } {
-  const state = { maxBytes: 0, where: 'not sampled' };
-  // The run command is this test process, which has run other tests before: its growth is what the
-  // run costs, not what earlier tests left resident. Workers the run starts are counted whole.
-  const rssOf = (pid: number) =>
-    Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
-  const before = rssOf(process.pid);
-  const sample = () => {
-    const parent = new Map<number, number>();
-    for (const name of readdirSync('/proc')) {
-      if (!/^\d+$/.test(name)) continue;
-      try {
-        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-        parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-      } catch {
-        // gone meanwhile
-      }
-    }
-    const ours = (pid: number): boolean => {
-      for (let p = pid, hops = 0; p > 1 && hops < 16; p = parent.get(p) ?? 0, hops++)
-        if (p === process.pid) return true;
-      return false;
-    };
-    for (const pid of parent.keys()) {
-      if (!ours(pid)) continue;
-      try {
-        const bytes = rssOf(pid) - (pid === process.pid ? before : 0);
-        if (bytes > state.maxBytes)
-          Object.assign(state, { maxBytes: bytes, where: pid === process.pid ? 'the run command' : `worker ${pid}` });
-      } catch {
-        // gone meanwhile
-      }
-    }
-  };
-  const timer = setInterval(sample, 100);
-  sample();
-  return {
-    get maxBytes() {
-      return state.maxBytes;
-    },
-    get where() {
-      return state.where;
-    },
-    stop: () => clearInterval(timer),
-  };
 }

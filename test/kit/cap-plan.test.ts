@@ -124,19 +124,42 @@ describe('the plan under a note cap', () => {
   it('judges the same rules in two capped runs with one seed, the rest skipped naming the cap', async () => {
     const first = await run('--max-notes', '40', '--seed', '11');
     const second = await run('--max-notes', '40', '--seed', '11');
-    expect(first.printed).toMatch(/^notes-conformance: 40 notes: \d+ rules within the cap, \d+ skipped for the cap$/m);
-    expect(second.printed).toContain(/notes-conformance: 40 notes: .*/.exec(first.printed)![0]);
+    const line = /^notes-conformance: 40 notes: (\d+) rules within the cap, (\d+) skipped for the cap/m;
+    expect(first.printed).toMatch(line);
+    expect(second.printed).toContain(line.exec(first.printed)![0]);
     expect(judged(second.report)).toEqual(judged(first.report));
-    for (const { report } of [first, second]) {
-      // In the tokens' accounts (report.created also counts the fixture users' notes, which are not capped).
+    for (const { report, printed } of [first, second]) {
+      // Every note of the run, fixture users' and captures included: "at most 40 notes".
       const capped = [...notesByCheck(report).values()].reduce((a, b) => a + b, 0);
       expect(capped).toBeGreaterThan(20);
       expect(capped).toBeLessThanOrEqual(40);
+      expect(report.created.notes).toBeLessThanOrEqual(40);
+      // The plan's figure is the run's: each rule it left out has every check of its own skipped for the cap.
+      const own = (r: ConformanceReport['rules'][number]) => r.checks.filter((c) => !c.file.includes('suites/oracle/'));
+      const cut = report.rules.filter(
+        (r) => own(r).length > 0 && own(r).every((c) => /leaves no room/.test(c.message)),
+      ).length;
+      expect(cut, printed).toBe(Number(line.exec(printed)![2]));
       expect(report.summary.fail + report.summary.error).toBe(0);
       const reasons = report.rules.filter((r) => r.verdict === 'skipped').map((r) => r.reason);
       expect(reasons.filter((r) => /--max-notes 40 leaves no room/.test(r)).length).toBeGreaterThan(0);
       // The plan held: no check met the cap while running (the old way, first come first served).
-      expect(reasons.filter((r) => /--max-notes allows/.test(r))).toEqual([]);
+      expect(reasons.filter((r) => /cap on notes allows|all created/.test(r))).toEqual([]);
     }
+  }, 600_000);
+
+  it('the embedded fake honours --max-notes too: at most that many notes, the plan kept at run time', async () => {
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    let report: ConformanceReport;
+    try {
+      ({ report } = await runKit(['--max-notes', '15', '--seed', '5'], {}, () => {}));
+    } finally {
+      stderr.mockRestore();
+    }
+    // Every create the run journaled, captures and fixture users' notes included.
+    expect(report.created.notes).toBeGreaterThan(5);
+    expect(report.created.notes).toBeLessThanOrEqual(15);
+    expect(report.rules.filter((r) => /cap on notes allows|all created/.test(r.reason)).map((r) => r.id)).toEqual([]);
+    expect(report.summary.fail + report.summary.error).toBe(0);
   }, 600_000);
 });

@@ -60,7 +60,7 @@ describe('the cost of a run against a remote-like target (two tokens, no profile
   it('smoke tier: at most 100 requests, a judged rule in every area but those that need a fixture API', async () => {
     const { exitCode, report, notesInFake } = await run('--tier', 'smoke');
     expect(exitCode).toBe(0);
-    expect(report.requests).toBeLessThanOrEqual(100);
+    expect(report.requests + (report.cleanup_requests ?? 0)).toBeLessThanOrEqual(100);
     expect(report.created.notes).toBe(notesInFake);
     expect(report.created.notes).toBeLessThanOrEqual(20);
     const concerns: Record<string, string[]> = {
@@ -101,7 +101,7 @@ describe('the cost of a run against a remote-like target (two tokens, no profile
     expect(report.rules.filter((r) => r.verdict === 'fail' || r.verdict === 'error').map((r) => r.id)).toEqual([]);
     expect(exitCode).toBe(0);
     expect(areasJudged(report)).toEqual(allAreas());
-    expect(report.requests).toBeLessThanOrEqual(100);
+    expect(report.requests + (report.cleanup_requests ?? 0)).toBeLessThanOrEqual(100);
     expect(report.created.notes).toBeLessThanOrEqual(20);
     expect(report.leftovers).toBe(0);
   }, 300_000);
@@ -112,14 +112,29 @@ describe('the cost of a run against a remote-like target (two tokens, no profile
     expect(report.summary.fail + report.summary.error).toBe(0);
     expect(report.created.notes).toBe(notesInFake);
     expect(report.created.notes).toBeLessThanOrEqual(150);
-    expect(report.requests).toBeLessThanOrEqual(FULL_TIER_REQUESTS);
+    expect(report.requests + (report.cleanup_requests ?? 0)).toBeLessThanOrEqual(FULL_TIER_REQUESTS);
     expect(report.leftovers).toBe(0);
+  }, 300_000);
+
+  it('--request-budget 60: nothing past it but the cleanup, counted apart, and the reason names the flag', async () => {
+    const { report } = await run('--request-budget', '60');
+    expect(report.requests).toBeLessThanOrEqual(60);
+    expect(report.requests).toBeGreaterThan(50);
+    expect(report.cleanup_requests ?? 0, 'what the checks made is deleted past the budget').toBeGreaterThan(0);
+    expect(report.leftovers).toBe(0);
+    const spent = report.rules.filter((r) => /request budget/.test(r.reason));
+    expect(spent.length).toBeGreaterThan(100);
+    for (const r of spent) expect(r.reason, r.id).toMatch(/request budget of \d+ is spent \(--request-budget[;)]/);
+    // No profile was given: no reason may say a profile set anything.
+    expect(report.rules.filter((r) => /the profile's |profile budgets/.test(r.reason)).map((r) => r.reason)).toEqual(
+      [],
+    );
   }, 300_000);
 
   it('--max-notes skips the checks that need more notes than it leaves, with the reason', async () => {
     const { report } = await run('--max-notes', '5', '--only', 'notes.create', '--only', 'notes.list');
     expect(report.created.notes).toBeLessThanOrEqual(5);
-    const capped = report.rules.filter((r) => r.verdict === 'skipped' && /--max-notes/.test(r.reason));
+    const capped = report.rules.filter((r) => r.verdict === 'skipped' && /--max-notes|cap on notes/.test(r.reason));
     expect(capped.length).toBeGreaterThan(0);
     expect(report.summary.fail).toBe(0);
   }, 300_000);

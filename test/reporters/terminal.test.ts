@@ -3,6 +3,7 @@ import { renderHtml } from '../../reporters/render-html.js';
 import { renderMarkdown } from '../../reporters/render-markdown.js';
 import { renderTerminal, useColour } from '../../reporters/render-terminal.js';
 import { buildReport } from '../../reporters/report.js';
+import { NOT_IN_SMOKE } from '../../spec/verdicts.js';
 import { catalogueReport, outcome, rule } from './fixtures.js';
 
 const report = catalogueReport();
@@ -82,5 +83,45 @@ describe('counts in words', () => {
     }
     expect(renderTerminal(one)).toContain('; 1 request, 1 left behind');
     expect(one.exit_reason).toBe('1 documented or declared rule failed or errored');
+  });
+});
+
+describe('the headline of a smoke run, and what the run cost and left', () => {
+  const smoke = buildReport({
+    version: '1.0.0',
+    target: 'http://127.0.0.1:4010',
+    profileName: 'mine',
+    profileDeclared: true,
+    seed: 1,
+    only: [],
+    tier: 'smoke',
+    rules: [rule('notes.create.a'), rule('notes.create.b'), rule('notes.list.c'), rule('notes.list.d')],
+    outcomes: [
+      outcome({ rules: ['notes.create.a', 'notes.create.b'], state: 'passed' }),
+      outcome({ rules: ['notes.list.c', 'notes.list.d'], state: 'skipped', note: NOT_IN_SMOKE }),
+    ],
+    requests: 60,
+    cleanupRequests: 11,
+    leftovers: 2,
+    leftoverIds: ['collection 12345', 'note note-1'],
+    runErrors: [],
+  });
+
+  it('says it is the smoke tier, counts the rules it judged and those outside it apart, in every rendering', () => {
+    for (const text of [renderTerminal(smoke), renderMarkdown(smoke), renderHtml(smoke)]) {
+      expect(text).toContain('SMOKE PASS: 2 rules judged against');
+      expect(text).toContain('2 pass, 0 fail, 0 error, 0 skipped, 0 warn; 2 are not in the smoke tier');
+    }
+  });
+
+  it('counts the cleanup apart from the budgeted requests, and names what was left by id', () => {
+    expect(renderTerminal(smoke)).toContain(
+      '; 60 requests and 11 to clean up, 2 left behind (collection 12345, note note-1)',
+    );
+    expect(renderMarkdown(smoke)).toContain(
+      '60 requests and 11 to clean up · 2 resources left behind (collection 12345, note note-1)',
+    );
+    expect(smoke.leftover_ids).toEqual(['collection 12345', 'note note-1']);
+    expect(smoke.cleanup_requests).toBe(11);
   });
 });

@@ -178,6 +178,29 @@ export function operationOf(method: string, path: string): string | undefined {
  */
 export function problemsOf(sent: InputOf, now: number, toleranceMs: number): Problem[] {
   const op = sent.op ?? operationOf(sent.method, sent.path);
+  const path = pathIdProblem(op, sent.path);
+  return path ? [path] : inputProblems(op, sent, now, toleranceMs);
+}
+
+/** The operations whose path names a note or collection by id, and the rule that refuses an id that is no UUID. */
+const PATH_IDS: Readonly<Record<string, string>> = {
+  getNote: 'notes.read.invalid-id-refused',
+  updateNote: 'notes.read.invalid-id-refused',
+  deleteNote: 'notes.read.invalid-id-refused',
+  getCollection: 'collections.read.invalid-id-refused',
+  updateCollection: 'collections.read.invalid-id-refused',
+  deleteCollection: 'collections.read.invalid-id-refused',
+};
+
+/** Not a UUID in the path: refused, whether the target calls it bad input or a missing resource. */
+function pathIdProblem(op: string | undefined, path: string): Problem | undefined {
+  const rule = op === undefined ? undefined : PATH_IDS[op];
+  const id = path.split('?')[0]!.split('/')[3] ?? '';
+  if (!rule || isUuid(decodeURIComponent(id))) return undefined;
+  return { rules: [rule], what: `the id ${JSON.stringify(id)} in the path is not a UUID`, validation: false };
+}
+
+function inputProblems(op: string | undefined, sent: InputOf, now: number, toleranceMs: number): Problem[] {
   const body = objectOf(sent.body);
   const input = sent.input ?? {};
   const isObject = typeof sent.body === 'object' && sent.body !== null && !Array.isArray(sent.body);
@@ -410,14 +433,6 @@ export function problemsOf(sent: InputOf, now: number, toleranceMs: number): Pro
     }
     case 'getRelatedNotes':
       return rangeProblems('limit', input.limit, LIMITS.relatedLimit, 'notes.related.limit-range');
-    case 'getNote':
-    case 'getCollection': {
-      const id = sent.path.split('/')[3] ?? '';
-      if (isUuid(decodeURIComponent(id))) return [];
-      // Not a UUID: refused, whether the target calls it bad input or a missing resource.
-      const rule = op === 'getNote' ? 'notes.read.invalid-id-refused' : 'collections.read.invalid-id-refused';
-      return [{ rules: [rule], what: `the id ${JSON.stringify(id)} in the path is not a UUID`, validation: false }];
-    }
     case 'searchCollections':
       return boundProblems(input, 'collections.search.bounds-offset-required');
     case 'moveNote':
@@ -631,6 +646,7 @@ function collectionSizes(body: Record<string, unknown>, op: 'create' | 'update')
 export function freshId(world: World, id: unknown): id is string {
   return (
     isUuid(id) &&
+    !world.seen.has(id) &&
     !world.notes.has(id) &&
     !world.collections.has(id) &&
     !world.refusedCreates.has(`note ${id}`) &&

@@ -77,6 +77,8 @@ function createNote(ask: Ask): Part {
             ? 'notes.create.id-conflict-409-trashed'
             : 'notes.create.id-conflict-409',
       what: `the id of an existing note (${supplied}) is refused with 409`,
+      // With nothing else wrong in the request: which refusal comes first otherwise is not shown.
+      ...(ask.problems.length === 0 ? { status: 409 } : {}),
       ...(existing.content?.by ? { context: existing.content.by } : {}),
     });
   const created = instantOf(body.created_at);
@@ -472,13 +474,19 @@ function lifecycle(ask: Ask): Part {
   if (!n) return {};
   const op = r.op!;
   const part: Part = { ...(op === 'restoreNote' ? {} : stranger(ask, n)) };
-  if (op === 'deleteNote' && n.owner === r.actor && r.ownToken && problems.length === 0)
+  const mine = n.owner === r.actor && r.ownToken && problems.length === 0;
+  // The owner deletes its note active or trashed, trashes an active one, restores a trashed one (section 3).
+  if (mine && op === 'deleteNote')
     part.accept = [
       {
         rule: 'notes.delete.active-or-trashed',
         what: `the owner's delete of its ${n.trashed?.value ? 'trashed' : 'active'} note, which the document allows`,
       },
     ];
+  else if (mine && op === 'trashNote' && n.trashed?.value === false)
+    part.accept = [{ rule: 'notes.trash.sets-trashed-at', what: "the owner's trash of its active note" }];
+  else if (mine && op === 'restoreNote' && n.trashed?.value === true)
+    part.accept = [{ rule: 'notes.restore.returns-to-active', what: "the owner's restore of its trashed note" }];
   const permission = {
     trashNote: 'notes.trash.requires-edit',
     deleteNote: 'notes.delete.requires-edit',
@@ -531,12 +539,12 @@ function getNote(ask: Ask): Part {
         what: `the note, though its delete was refused (${refusal.by.method} ${refusal.by.path} answered ${refusal.by.status})`,
         context: refusal.by,
       });
+    else if ([...n.unlinked.values()].some((f) => f.rule === 'collections.delete.unlinks-notes'))
+      // "permanently deletes the collection resource": the notes it held stay.
+      part.accept!.push({ rule: 'collections.delete.notes-survive', what: 'a note of a collection that was deleted' });
     else if (n.trashed?.value)
-      part.accept!.push({
-        rule: 'notes.trash.readable-by-id',
-        what: 'a trashed note, which stays readable by id',
-        context: n.trashed.by,
-      });
+      for (const rule of ['notes.trash.readable-by-id', 'notes.read.trashed-included'])
+        part.accept!.push({ rule, what: 'a trashed note, which stays readable by id', context: n.trashed.by });
   }
   const answer = noteFields(n, 'read');
   // Whether markdown images or links become attachments is not shown: only plain content is judged.

@@ -46,6 +46,8 @@ export interface Refuse {
    * errors.bad-input.no-5xx). Otherwise any answer but a success keeps the rule.
    */
   readonly input?: boolean;
+  /** The status the document gives this refusal (create-only ids: 409); any other answer breaks the rule. */
+  readonly status?: number;
 }
 
 export interface Accept {
@@ -76,6 +78,10 @@ export type Is =
   | { readonly instant: number }
   /** The server time of the exchange (its Date header, or the kit's clock), within the clock tolerance. */
   | { readonly serverTime: true }
+  /** The server time of another exchange, by its Date header (none: not judged). */
+  | { readonly serverTimeOf: Exchange }
+  /** A UUID (generated: a new one). */
+  | { readonly newUuid: true }
   /** An integer of at least this. */
   | { readonly integerAtLeast: number }
   /** An integer other than this. */

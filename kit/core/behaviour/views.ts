@@ -47,13 +47,27 @@ export function noteFields(n: KnownNote, view: NoteView): Expect[] {
     ),
     ...factExpect('updated_at', n.updatedAt, (v) => ({ instant: v }), n.refusals),
   ];
-  if (n.trashed)
+  // "trashed_at holds the time it was trashed": the server time of the trash.
+  if (n.trashed?.value && n.trashed.rule === 'notes.trash.sets-trashed-at')
     out.push({
-      rule: n.trashed.value && view === 'read' ? 'notes.read.trashed-included' : n.trashed.rule,
+      rule: 'notes.trash.sets-trashed-at',
       field: 'trashed_at',
-      is: { trashedAt: n.trashed.value ? 'set' : 'null' },
+      is: { serverTimeOf: n.trashed.by },
       context: n.trashed.by,
-      from: `the note is ${n.trashed.value ? 'trashed' : 'active'} since ${n.trashed.by.method} ${n.trashed.by.path}`,
+      from: `the time ${n.trashed.by.method} ${n.trashed.by.path} trashed it`,
+    });
+  // A read of a trashed note shows it trashed, under both the read's rule and the trash's "remains readable".
+  const trashedRules =
+    n.trashed?.value && view === 'read'
+      ? ['notes.read.trashed-included', 'notes.trash.readable-by-id']
+      : [n.trashed?.rule];
+  for (const rule of n.trashed ? trashedRules : [])
+    out.push({
+      rule: rule!,
+      field: 'trashed_at',
+      is: { trashedAt: n.trashed!.value ? 'set' : 'null' },
+      context: n.trashed!.by,
+      from: `the note is ${n.trashed!.value ? 'trashed' : 'active'} since ${n.trashed!.by.method} ${n.trashed!.by.path}`,
     });
   if (n.links)
     out.push({

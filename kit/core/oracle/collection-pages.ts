@@ -5,6 +5,7 @@ import { type KnownCollection, settled } from '../behaviour/state.js';
 import { collectionFields } from '../behaviour/views.js';
 import { judgeFields, show } from './compare.js';
 import type { Env } from './env.js';
+import { refusedCreate } from './note-pages.js';
 import type { Observation } from './observation.js';
 import {
   BOUNDS,
@@ -45,6 +46,7 @@ function judgeItems(
   const { j, world } = env;
   const what = `${o.method} ${o.path}`;
   for (const item of items) {
+    refusedCreate(env, 'collection', item.id, o);
     const c = world.collections.get(item.id);
     if (!c) continue;
     if (isTokenUser(c.owner) && isTokenUser(o.actor) && c.owner !== o.actor)

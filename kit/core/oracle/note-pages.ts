@@ -55,6 +55,7 @@ function judgeItems(
   const what = `${o.method} ${o.path}`;
   const isolation = view === 'related' ? 'auth.scope.related-notes-isolated' : 'auth.scope.notes-list-isolated';
   for (const item of items) {
+    refusedCreate(env, 'note', item.id, o);
     const n = world.notes.get(item.id);
     if (!n) continue;
     if (isTokenUser(n.owner) && isTokenUser(o.actor) && n.owner !== o.actor)
@@ -459,4 +460,19 @@ export function relatedNotes(env: Env, o: Observation): void {
       judgeFields(env, fields, s, o, `${o.method} ${o.path} (collection ${c.id})`);
     }
   }
+}
+
+/** A page item under the id of a create the target refused: the refusal created it after all. */
+export function refusedCreate(env: Env, kind: 'note' | 'collection', id: string, o: Observation): void {
+  const refusal = env.world.refusedCreates.get(`${kind} ${id}`);
+  if (refusal)
+    env.j.that(
+      refusal.rule,
+      false,
+      () =>
+        `${o.method} ${o.path} lists the ${kind} ${id}, though its create was refused` +
+        ` (${refusal.by.method} ${refusal.by.path} answered ${refusal.by.status}); a refusal creates nothing`,
+      o.x,
+      refusal.by,
+    );
 }

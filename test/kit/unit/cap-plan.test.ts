@@ -60,7 +60,9 @@ describe('the plan under a note cap', () => {
       }),
     );
     expect(Object.keys(plan.skipped)).toEqual([key('profiles')]);
-    expect(planLine(5, plan)).toBe('notes-conformance: 5 notes: 1 rules within the cap, 2 skipped for the cap\n');
+    expect(planLine(5, plan)).toBe(
+      "notes-conformance: 5 notes: 1 rule within the cap, 2 skipped for the cap (unless the run's oracle judges them from other checks' answers)\n",
+    );
   });
 
   it('is the same plan whatever order the checks come in, and leaves out checks not in the run', () => {
@@ -71,6 +73,21 @@ describe('the plan under a note cap', () => {
     expect(two).toEqual(one);
     const narrowed = planUnderCap(input({ checks, costs, cap: 6, inRun: (c) => c.name.startsWith('a ') }));
     expect(Object.keys(narrowed.skipped)).toEqual([]);
+  });
+
+  it("counts the rules --only reports, and none the run's oracle declares (it judges other checks' traffic)", () => {
+    const oracle: DeclaredCheck = {
+      file: `${packageRoot}/suites/oracle/oracle.check.ts`,
+      name: 'the oracle',
+      rules: ['d1', 'd2', 'd3', 'p1'],
+    };
+    const checks = [oracle, check('wide', ['d1', 'd2', 'p1']), check('dear', ['d3'])];
+    const costs = { [key('wide')]: 2, [key('dear')]: 9 };
+    const all = planUnderCap(input({ checks, costs, cap: 4 }));
+    expect([all.rulesInPlan, all.rulesCut]).toEqual([3, 1]);
+    const one = planUnderCap(input({ checks, costs, cap: 4, only: ['d1'] }));
+    expect([one.rulesInPlan, one.rulesCut]).toEqual([1, 0]);
+    expect(planUnderCap(input({ checks, costs, cap: 4, only: ['d3'] }))).toMatchObject({ rulesInPlan: 0, rulesCut: 1 });
   });
 
   it("reads each check's cost from the measured table; a seed-dependent one by its bound", () => {

@@ -1,6 +1,10 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TargetUnavailable } from '../../../kit/core/breaker.js';
 import { TargetClient } from '../../../kit/core/client.js';
+import { rateLimitStretch } from '../../../kit/core/run-folder.js';
 import { gaps, type RecordingServer, recordingServer } from './recording-server.js';
 
 /** How the client treats a target that rate-limits it: 429 + Retry-After, and X-RateLimit-Remaining. */
@@ -43,6 +47,29 @@ describe('429 and Retry-After', () => {
     expect((error as Error).message).toMatch(/asking to wait 30 s/);
     expect(performance.now() - started).toBeLessThan(400);
     expect(server.seen).toHaveLength(1);
+  });
+
+  it("waits one stretch of refusals a run, whichever of the run's processes met it first (run-folder.ts)", async () => {
+    server = await recordingServer(() => ({ status: 429, headers: { 'retry-after': '1' } }));
+    const dir = mkdtempSync(join(tmpdir(), 'nc-stretch-'));
+    try {
+      // The run command's client, then a worker's: one run folder.
+      const first = client({ maxRetryAfterMs: 1500, rateLimitStretch: rateLimitStretch(dir) });
+      await expect(get(first)).rejects.toThrow(/beyond the 2 s the kit waits/);
+      expect(server.seen).toHaveLength(2); // it waited once
+      const other = client({ maxRetryAfterMs: 1500, rateLimitStretch: rateLimitStretch(dir) });
+      const started = performance.now();
+      await expect(get(other)).rejects.toThrow(/beyond the 2 s the kit waits/);
+      expect(performance.now() - started, 'the stretch went on: no second wait').toBeLessThan(700);
+      expect(server.seen).toHaveLength(3);
+      // Another run (its own folder) has a stretch of its own: it waits once too.
+      mkdirSync(join(dir, 'other'));
+      const alone = client({ maxRetryAfterMs: 1500, rateLimitStretch: rateLimitStretch(join(dir, 'other')) });
+      await expect(get(alone)).rejects.toThrow(/rate limit/);
+      expect(server.seen).toHaveLength(5);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('gives up on a 429 without a usable Retry-After', async () => {

@@ -6,7 +6,8 @@ import { REMOTE_BUDGETS } from '../../../kit/budgets.js';
 import { Api } from '../../../kit/core/api.js';
 import { TargetClient } from '../../../kit/core/client.js';
 import type { KitContext } from '../../../kit/core/context.js';
-import { Ledger, pendingInJournal } from '../../../kit/core/ledger.js';
+import { Ledger, type LedgerEntry, pendingInJournal, printsOf } from '../../../kit/core/ledger.js';
+import { type AccountItem, ownedByRun } from '../../../kit/settle.js';
 import { sweep } from '../../../kit/sweep.js';
 import { loadBuiltinProfile } from '../../../spec/profile.js';
 import type { SchemaRegistry } from '../../../spec/schemas.js';
@@ -100,9 +101,9 @@ describe('cleanup ledger', () => {
       ledger.created('collection', 'left-collection', 'secondary');
       const ctx = { ...sweepContext(dir), tokens: { primary: 'p0', secondary: 's0' } };
       // The embedded fake is stopped with all it holds: no request, nothing left.
-      expect(await sweep(ctx, client, undefined)).toEqual([]);
+      expect(await sweep(ctx, client, undefined)).toEqual({ left: [], unconfirmed: [] });
       expect(server.seen).toEqual([]);
-      expect(await sweep({ ...ctx, embedded: false }, client, undefined)).toEqual([]);
+      expect(await sweep({ ...ctx, embedded: false }, client, undefined)).toEqual({ left: [], unconfirmed: [] });
       const sent = server.seen.map((s) => `${s.method} ${s.url.pathname} ${s.headers.authorization}`).sort();
       expect(sent).toEqual([
         'DELETE /v2/collections/left-collection Bearer s0',
@@ -133,3 +134,51 @@ function sweepContext(runDir: string): KitContext {
     only: [],
   };
 }
+
+describe("a listing's items: the run's or someone else's (kit/settle.ts)", () => {
+  const sentAt = Date.parse('2026-05-01T12:00:00Z');
+  const uncertain = (content: string, extra: Partial<LedgerEntry> = {}): LedgerEntry => ({
+    op: 'uncertain',
+    kind: 'note',
+    id: '',
+    owner: 'primary',
+    prints: printsOf('note', { content }),
+    sentAt,
+    ...extra,
+  });
+  const marks = (waiting: LedgerEntry[], journaled: string[] = []) => ({
+    runId: 'ab12cd34',
+    journaled: new Set(journaled),
+    waiting,
+    toleranceMs: 60_000,
+  });
+  const item = (over: Partial<AccountItem>): AccountItem => ({ id: 'x1', createdAt: sentAt + 5000, ...over });
+
+  it('an id the run journaled, or the run marker in a title or content', () => {
+    expect(ownedByRun(item({ id: '12345' }), marks([], ['12345']))).toBe(true);
+    expect(ownedByRun(item({ title: 'Note zqab12cd34k1' }), marks([]))).toBe(true);
+    expect(ownedByRun(item({ content: 'x\nnotes-conformance run ab12cd34' }), marks([]))).toBe(true);
+    expect(ownedByRun(item({ title: 'Note zqffffffff0', content: 'run ab12cd34' }), marks([]))).toBe(false);
+  });
+
+  it('what an uncertain create sent (content, or its first line as the title), each create taken once', () => {
+    const entry = uncertain('# Entry\nbody');
+    const taken = new Set<LedgerEntry>();
+    const first = item({ title: 'Entry' });
+    expect(ownedByRun(first, marks([entry]), taken)).toBe(true);
+    expect(first.matched).toBe(entry);
+    expect(ownedByRun(item({ id: 'x2', title: 'Entry' }), marks([entry]), taken)).toBe(false);
+    expect(ownedByRun(item({ content: '# Entry\nbody' }), marks([uncertain('# Entry\nbody')]))).toBe(true);
+  });
+
+  it("never someone else's note with the same words made before the create was sent, or at another asked time", () => {
+    expect(ownedByRun(item({ title: 'Entry', createdAt: sentAt - 3_600_000 }), marks([uncertain('Entry')]))).toBe(
+      false,
+    );
+    const asked = uncertain('Entry', { askedCreatedAt: '2020-01-01T00:00:00Z' });
+    expect(ownedByRun(item({ title: 'Entry', createdAt: Date.parse('2020-01-01T00:00:00Z') }), marks([asked]))).toBe(
+      true,
+    );
+    expect(ownedByRun(item({ title: 'Entry', createdAt: sentAt }), marks([asked]))).toBe(false);
+  });
+});

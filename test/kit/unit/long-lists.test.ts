@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LONGEST_LIST, withoutLongListTails } from '../../../kit/core/client.js';
 
+const cutText = (text: string) => Buffer.from(withoutLongListTails(Buffer.from(text))).toString('utf8');
+
 /** What the cut must equal: the parsed value with every list kept to its first LONGEST_LIST items. */
 function cut(value: unknown): unknown {
   if (Array.isArray(value)) return value.slice(0, LONGEST_LIST).map(cut);
@@ -10,7 +12,7 @@ function cut(value: unknown): unknown {
 }
 
 // Strings full of what a scanner could mistake for structure.
-const tricky = fc.stringMatching(/^[[\]{},"\\a]{0,8}$/);
+const tricky = fc.stringMatching(/^[[\]{},"\\aé😀]{0,8}$/u);
 const leaf = fc.oneof(tricky, fc.integer(), fc.boolean(), fc.constant(null));
 const item = fc.oneof(leaf, fc.array(leaf, { maxLength: 3 }), fc.dictionary(tricky, leaf, { maxKeys: 2 }));
 
@@ -23,7 +25,7 @@ describe('lists cut in the text before parsing (hostile bodies of a million item
         (long, short) => {
           const value = { data: long, nested: { more: [long, short] }, short };
           const text = JSON.stringify(value);
-          expect(JSON.parse(withoutLongListTails(text))).toEqual(cut(value));
+          expect(JSON.parse(cutText(text))).toEqual(cut(value));
         },
       ),
       { numRuns: 40 },
@@ -32,7 +34,7 @@ describe('lists cut in the text before parsing (hostile bodies of a million item
 
   it('keeps a million empty objects to LONGEST_LIST, and leaves what is not JSON not JSON', () => {
     const text = `{"data":[${Array(1_000_000).fill('{}').join(',')}],"total":1}`;
-    expect(JSON.parse(withoutLongListTails(text))).toEqual({ data: Array(LONGEST_LIST).fill({}), total: 1 });
-    expect(() => JSON.parse(withoutLongListTails('[1,2'))).toThrow();
+    expect(JSON.parse(cutText(text))).toEqual({ data: Array(LONGEST_LIST).fill({}), total: 1 });
+    expect(() => JSON.parse(cutText('[1,2'))).toThrow();
   });
 });

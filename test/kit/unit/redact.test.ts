@@ -71,3 +71,59 @@ describe('redaction', () => {
     });
   });
 });
+
+describe('redaction of a token split by characters a reader does not see', () => {
+  const t = 'tok/Robust+01==';
+  const split = (joiner: string) => [...t].join(joiner);
+  const joiners: Record<string, string> = {
+    'U+200B zero width space': '\u200b',
+    'U+200C zero width non-joiner': '\u200c',
+    'U+200D zero width joiner': '\u200d',
+    'U+2060 word joiner': '\u2060',
+    'U+FEFF byte order mark': '\ufeff',
+    'U+00AD soft hyphen': '\u00ad',
+    'U+202E right-to-left override (Cf)': '\u202e',
+    'U+E0041 tag letter (Cf, astral)': '\u{e0041}',
+    'U+034F combining grapheme joiner (default ignorable)': '\u034f',
+    'U+200B JSON-escaped': '\\u200b',
+    'U+FEFF JSON-escaped, upper-case hex': '\\uFEFF',
+    'U+200B percent-encoded': '%E2%80%8B',
+    'U+00AD percent-encoded': '%c2%ad',
+    'U+200B as an HTML character reference': '&#x200B;',
+    'U+2060 as a decimal character reference': '&#8288;',
+    'two joiners and a line break': '\u200b\u200d\n  ',
+  };
+  for (const [what, joiner] of Object.entries(joiners)) {
+    it(`between every two characters: ${what}`, () => {
+      const form = split(joiner);
+      const out = redactText(`before ${form} after`, [t]);
+      expect(out, JSON.stringify(out)).toBe('before *** after');
+    });
+  }
+
+  it('inside other forms too: percent-encoded and upper-cased, split by U+200B', () => {
+    for (const form of [[...encodeURIComponent(t)].join('\u200b'), split('\u2060').toUpperCase()])
+      expect(redactText(`a ${form} b`, [t])).toBe('a *** b');
+  });
+
+  it('as JSON writes non-ASCII characters: \\uXXXX escapes', () => {
+    const accented = 'tök-secret-é1';
+    expect(redactText('x t\\u00f6k-secret-\\u00e91 y', [accented])).toBe('x *** y');
+  });
+
+  it('leaves visible characters and their escapes alone, and text with gaps but no token as it is', () => {
+    for (const text of [
+      'tok/Ro-bust+01==',
+      'tok/Ro\\u0041bust+01==',
+      'tok/Ro%41bust+01==',
+      'tok/Ro&#65;bust+01==',
+      'tok/Ro%E2%82%ACbust+01==',
+      'plain \u200b text %E2%80%8B with gaps \\u200b and & and % and \\',
+    ])
+      expect(redactText(text, [t])).toBe(text);
+  });
+
+  it('keeps the text around a split token exactly', () => {
+    expect(redactText(`[\u200b${split('\u200b')}\u200b]`, [t])).toBe('[\u200b***\u200b]');
+  });
+});

@@ -29,12 +29,12 @@ describe('the run folder (the one owner of what workers and the run command exch
   it('reads back what workers wrote, across files of several workers', () => {
     const dir = folder();
     writeRequestCount(dir, 1, 0, 40);
-    writeRequestCount(dir, 2, 3, 2);
+    writeRequestCount(dir, 2, 3, 2, 7);
     secretsWriter(dir, 1)('tok-a');
     secretsWriter(dir, 2)('tok "b"\nc');
     writeWorkerFile(dir);
     writeSpentQuota(dir, { used: 5, limit: 5 });
-    expect(countRequests(dir)).toBe(42);
+    expect(countRequests(dir)).toEqual({ requests: 42, cleanup: 7 });
     expect(learnedSecrets(dir).sort()).toEqual(['tok "b"\nc', 'tok-a']);
     expect(workerPids(dir)).toEqual([process.pid]);
     expect(spentQuota(dir)).toEqual({ used: 5, limit: 5 });
@@ -49,7 +49,7 @@ describe('the run folder (the one owner of what workers and the run command exch
     for (const name of readdirSync(dir)) expect(statSync(join(dir, name)).mode & 0o777).toBe(0o600);
     rmSync(dir, { recursive: true });
     expect(workerPids(dir)).toEqual([]);
-    expect(countRequests(dir)).toBe(0);
+    expect(countRequests(dir)).toEqual({ requests: 0, cleanup: 0 });
     expect(spentQuota(dir)).toBeUndefined();
   });
 });
