@@ -1,4 +1,4 @@
-import { atSize, LIMITS, pastSize, type SizeLimit } from '../../../spec/limits.js';
+import { atSize, byteCount, charCount, LIMITS, pastSize, type SizeLimit } from '../../../spec/limits.js';
 import { OPERATIONS } from '../../../spec/operations.js';
 import { instantOf, isUuid, LOCAL_DATE_TIME, readDateTime } from '../../../spec/patterns.js';
 import { sameInstant } from './outcomes.js';
@@ -90,6 +90,12 @@ function sizeProblems(
   if (past === 'bytes' && bytesRule)
     return [{ rules: [bytesRule], what: `${field} is longer than ${limit.bytes} UTF-8 bytes`, validation: true }];
   return [];
+}
+
+/** A JSON body that is not an object (an array, a number, a string, null): bad input, refused with a 4xx. */
+function notAnObject(body: unknown): Problem[] {
+  if (body === undefined) return [];
+  return [{ rules: ['errors.bad-input.no-5xx'], what: 'the body is not a JSON object', validation: true }];
 }
 
 /** An integer query value as the kit gave it (a number, or a string of digits), else undefined. */
@@ -206,7 +212,7 @@ function inputProblems(op: string | undefined, sent: InputOf, now: number, toler
   const isObject = typeof sent.body === 'object' && sent.body !== null && !Array.isArray(sent.body);
   switch (op) {
     case 'createNote': {
-      if (!isObject) return [];
+      if (!isObject) return notAnObject(sent.body);
       const out: Problem[] = [];
       if (!('content' in body))
         out.push({ rules: ['notes.create.content-required'], what: 'content is left out', validation: true });
@@ -253,7 +259,7 @@ function inputProblems(op: string | undefined, sent: InputOf, now: number, toler
       return out;
     }
     case 'updateNote': {
-      if (!isObject) return [];
+      if (!isObject) return notAnObject(sent.body);
       const out: Problem[] = [];
       if (!('content' in body))
         out.push({ rules: ['notes.update.content-required'], what: 'content is left out', validation: true });
@@ -288,7 +294,7 @@ function inputProblems(op: string | undefined, sent: InputOf, now: number, toler
       return out;
     }
     case 'setNoteCreatedAt': {
-      if (!isObject) return [];
+      if (!isObject) return notAnObject(sent.body);
       if (!('created_at' in body) || body.created_at === null)
         return [{ rules: ['notes.set-created-at.required'], what: 'created_at is left out', validation: true }];
       return stampProblems(
@@ -307,7 +313,7 @@ function inputProblems(op: string | undefined, sent: InputOf, now: number, toler
       );
     }
     case 'createCollection': {
-      if (!isObject) return [];
+      if (!isObject) return notAnObject(sent.body);
       const out: Problem[] = [];
       if (!('title' in body))
         out.push({ rules: ['collections.create.title-required'], what: 'title is left out', validation: true });
@@ -346,7 +352,7 @@ function inputProblems(op: string | undefined, sent: InputOf, now: number, toler
       return out;
     }
     case 'updateCollection': {
-      if (!isObject) return [];
+      if (!isObject) return notAnObject(sent.body);
       const out: Problem[] = [];
       // A null title may be read as "not provided" (the document does not say): only another type is judged.
       if ('title' in body && body.title !== null && typeof body.title !== 'string')
@@ -436,7 +442,7 @@ function inputProblems(op: string | undefined, sent: InputOf, now: number, toler
     case 'searchCollections':
       return boundProblems(input, 'collections.search.bounds-offset-required');
     case 'moveNote':
-      if (!isObject) return [];
+      if (!isObject) return notAnObject(sent.body);
       return isUuid(body.target_collection_id)
         ? []
         : [
@@ -465,14 +471,18 @@ function sizeBoundary(
   bytesRule?: string,
 ): Boundary[] {
   if (typeof value !== 'string') return [];
-  return atSize(value, limit).flatMap((at) =>
+  // At the limit or a few under it: an off-by-a-few limit refuses these.
+  return atSize(value, limit, NEAR).flatMap((at) =>
     at === 'chars'
-      ? [{ rule: charsRule, what: `${field} of exactly ${limit.chars} characters` }]
+      ? [{ rule: charsRule, what: `${field} of ${charCount(value)} characters, within ${limit.chars}` }]
       : bytesRule
-        ? [{ rule: bytesRule, what: `${field} of exactly ${limit.bytes} UTF-8 bytes` }]
+        ? [{ rule: bytesRule, what: `${field} of ${byteCount(value)} UTF-8 bytes, within ${limit.bytes}` }]
         : [],
   );
 }
+
+/** How far under a size limit a value still stands on it (the limit properties send up to 3 characters, 6 bytes under). */
+const NEAR = 8;
 
 function rangeBoundary(
   field: string,
@@ -481,8 +491,8 @@ function rangeBoundary(
   rule: string,
 ): Boundary[] {
   const n = integerOf(value);
-  return n !== undefined && (n === range.min || n === range.max)
-    ? [{ rule, what: `${field} ${n}, at the edge of ${range.min}..${range.max}` }]
+  return n !== undefined && n >= range.min && (range.max === undefined || n <= range.max)
+    ? [{ rule, what: `${field} ${n}, within ${range.min}..${range.max ?? ''}` }]
     : [];
 }
 
@@ -497,6 +507,31 @@ function eastPast(r: Request, tol: Tolerances, body: Record<string, unknown>): B
   return read.ms < r.startedAt - tol.clockToleranceMs
     ? [{ rule: 'conventions.timestamps.compare-instants', what: `${stamps[0]} ${value}, a past instant` }]
     : [];
+}
+
+/**
+ * Supplied timestamps with an offset, in the past beyond any clock difference: what the field's
+ * rules allow ("must have offset, not in the future"), so the request is accepted under them.
+ */
+function pastStamps(
+  r: Request,
+  tol: Tolerances,
+  body: Record<string, unknown>,
+  rules: Readonly<Record<string, StampRules>>,
+): Boundary[] {
+  return Object.entries(rules).flatMap(([field, rule]) => {
+    const read = readDateTime(body[field]);
+    if (!read?.realDate || read.ms > r.startedAt - tol.clockToleranceMs) return [];
+    const what = `${field} ${show(body[field])}, a past instant with an offset`;
+    return [{ rule: rule.offset, what }, ...(rule.future ? [{ rule: rule.future, what }] : [])];
+  });
+}
+
+/** List and search bounds written with an offset: accepted under the bounds rule. */
+function offsetBounds(input: Readonly<Record<string, unknown>>, rule: string): Boundary[] {
+  return ['created_after', 'created_before', 'updated_after', 'updated_before'].flatMap((b) =>
+    readDateTime(input[b])?.realDate ? [{ rule, what: `the bound ${b} ${show(input[b])}, with an offset` }] : [],
+  );
 }
 
 /** The collection create fields the document allows null for. */
@@ -560,6 +595,7 @@ export function boundariesOf(world: World, r: Request, tol: Tolerances): Boundar
           ),
         ),
         ...eastPast(r, tol, body),
+        ...pastStamps(r, tol, body, NOTE_CREATE_STAMPS),
       ];
     }
     case 'createCollection': {
@@ -571,6 +607,7 @@ export function boundariesOf(world: World, r: Request, tol: Tolerances): Boundar
       return [
         ...collectionSizes(rest, 'create'),
         ...eastPast(r, tol, rest),
+        ...pastStamps(r, tol, rest, COLLECTION_CREATE_STAMPS),
         ...(nulls.length > 0 ? [{ rule: 'collections.create.nullable-fields', what: `null ${nulls.join(', ')}` }] : []),
       ];
     }
@@ -582,20 +619,39 @@ export function boundariesOf(world: World, r: Request, tol: Tolerances): Boundar
       const fields = ['limit', 'order_by', 'created_after', 'created_before', 'updated_after', 'updated_before'];
       if (!only(input, fields)) return [];
       return r.op === 'listNotes'
-        ? rangeBoundary('limit', input.limit, LIMITS.notesListLimit, 'notes.list.limit-range')
-        : rangeBoundary('limit', input.limit, LIMITS.collectionsListLimit, 'collections.list.limit-range');
+        ? [
+            ...rangeBoundary('limit', input.limit, LIMITS.notesListLimit, 'notes.list.limit-range'),
+            ...offsetBounds(input, LIST_RULES.listNotes.bounds),
+          ]
+        : [
+            ...rangeBoundary('limit', input.limit, LIMITS.collectionsListLimit, 'collections.list.limit-range'),
+            ...offsetBounds(input, LIST_RULES.listCollections.bounds),
+          ];
     }
     case 'searchNotes': {
       const q = objectOf(input.query);
       const b = objectOf(input.body);
-      if (!only(q, ['limit', 'offset']) || !only(b, ['query']) || (integerOf(q.offset) ?? 0) !== 0) return [];
-      const out = rangeBoundary('limit', q.limit, LIMITS.searchLimit, 'notes.search.limit-range');
+      const bounds = ['created_after', 'created_before', 'updated_after', 'updated_before'];
+      if (!only(q, ['limit', 'offset']) || !only(b, ['query', ...bounds]) || (integerOf(q.offset) ?? 0) !== 0)
+        return [];
+      const out = [
+        ...rangeBoundary('limit', q.limit, LIMITS.searchLimit, 'notes.search.limit-range'),
+        ...rangeBoundary('offset', q.offset, LIMITS.searchOffset, 'notes.search.offset-min-0'),
+        ...offsetBounds(b, 'notes.search.bounds-offset-required'),
+      ];
       if (typeof b.query === 'string' && /^\s|\s$/.test(b.query))
         out.push({
           rule: 'notes.search.query-non-whitespace',
           what: `query ${show(b.query)}, words with whitespace around them`,
         });
       return out;
+    }
+    case 'updateNote': {
+      // At the content limit, from the owner, at the current version of an active note: accepted.
+      const n = liveNote(world, r.params.note_id, r);
+      if (!only(body, ['content', 'version']) || !own(n) || n!.trashed?.value !== false) return [];
+      if (n!.version === undefined || body.version !== n!.version.value) return [];
+      return sizeBoundary('content', body.content, LIMITS.noteContentUpdate, 'notes.update.content-max-chars');
     }
     case 'getRelatedNotes':
       if (!only(input, ['limit']) || !own(liveNote(world, r.params.note_id, r))) return [];

@@ -1,4 +1,4 @@
-import { instantOf } from '../../../spec/patterns.js';
+import { instantOf, readDateTime } from '../../../spec/patterns.js';
 import {
   createdAtSet,
   learnTrashed,
@@ -87,6 +87,14 @@ function createNote(ask: Ask): Part {
   if (supplied) answer.push({ rule: 'notes.create.id-honoured', field: 'id', is: { equal: supplied }, from: 'sent' });
   if (typeof body.content === 'string')
     answer.push({ rule: 'notes.create.content-stored', field: 'content', is: { equal: body.content }, from: 'sent' });
+  // An offset other than Z is read as the instant it denotes.
+  if (created !== undefined && readDateTime(body.created_at)?.designator.toUpperCase() !== 'Z')
+    answer.push({
+      rule: 'conventions.timestamps.offset-honoured',
+      field: 'created_at',
+      is: { instant: created },
+      from: `sent as ${show(body.created_at)}`,
+    });
   if (created !== undefined)
     answer.push({
       rule: 'notes.create.created-at-honoured',

@@ -36,8 +36,13 @@ export function judgePrediction(env: Env, p: Prediction, o: Observation): void {
       r.context,
     );
   const bad = p.refuse.find((r) => r.input && r.rule !== 'errors.bad-input.no-5xx');
-  if (bad && status >= 500)
-    j.that('errors.bad-input.no-5xx', false, () => `${what}: ${bad.what}; bad input gets a 4xx, never ${status}`, o.x);
+  if (bad && !ok)
+    j.that(
+      'errors.bad-input.no-5xx',
+      status < 500,
+      () => `${what}: ${bad.what}; bad input gets a 4xx, never ${status}`,
+      o.x,
+    );
   for (const a of p.accept)
     if (ok || refused || a.serverErrorFails)
       j.that(

@@ -1,7 +1,7 @@
 import type { ErrorBodyShape } from '../../../spec/error-body.js';
 import type { RefusalKind } from '../../../spec/profile.js';
 import { predict } from '../behaviour/predict.js';
-import { objectOf, touchesOf } from '../behaviour/request.js';
+import { objectOf, resolved, touchesOf } from '../behaviour/request.js';
 import { World } from '../behaviour/state.js';
 import type { Exchange } from '../client.js';
 import { listCollections, searchCollections } from './collection-pages.js';
@@ -102,7 +102,9 @@ export class Oracle implements ExchangeObserver {
     };
   }
 
-  sending(sent: Sent): Pending {
+  sending(given: Sent): Pending {
+    // A raw request with the actor's own credentials is the operation its path names.
+    const sent = given.ownToken && !given.malformedBody ? resolved(given) : given;
     const touches = this.widen(touchesOf(sent));
     this.world.writeStarted(touches);
     return { sent, touches, startSeq: this.world.tick(), startedAt: Date.now() };
