@@ -30,7 +30,7 @@ import type { Kit } from './kit.js';
 
 export type { Need } from '../../kit/core/needs.js';
 
-import { eventually, type Polled, poll, timestampPrecisionMs } from '../../kit/core/timing.js';
+import { eventually, type Polled, poll, searchIndexLagMs, timestampPrecisionMs } from '../../kit/core/timing.js';
 
 import type { RuleOutcome } from '../../spec/check-meta.js';
 
@@ -76,6 +76,8 @@ export interface CheckContext {
   eventually<T>(what: string, read: () => Promise<T>, ready: (value: T) => boolean): Promise<T>;
   /** The same polling, answering the last reading whether or not it became ready (see timing.ts poll). */
   poll<T>(read: () => Promise<T>, ready: (value: T) => boolean): Promise<Polled<T>>;
+  /** Waits search_index_lag_ms: a search sent after it is one the oracle holds to every write before. */
+  indexed(): Promise<void>;
   /** The second user's API (the check skips when there is none). */
   secondary(): Api;
   fixtures(): FixturesClient;
@@ -190,6 +192,7 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
       precisionMs: timestampPrecisionMs(kit.ctx),
       eventually: (what, read, ready) => eventually(kit.ctx, what, read, ready),
       poll: (read, ready) => poll(kit.ctx, read, ready),
+      indexed: () => new Promise((resolve) => setTimeout(resolve, searchIndexLagMs(kit.ctx))),
       secondary: () => kit.secondary ?? vitestCtx.skip("needs a second user's token"),
       fixtures: () => kit.fixtures ?? vitestCtx.skip('needs the fixture API'),
       async fixtureUser(options) {

@@ -5,7 +5,7 @@ import { type KnownCollection, settled } from '../behaviour/state.js';
 import { collectionFields } from '../behaviour/views.js';
 import { judgeFields, show } from './compare.js';
 import type { Env } from './env.js';
-import { refusedCreate } from './note-pages.js';
+import { cursorMismatch, refusedCreate } from './note-pages.js';
 import type { Observation } from './observation.js';
 import {
   BOUNDS,
@@ -93,8 +93,9 @@ const COLLECTION_END = {
 /** GET /v2/collections: page arithmetic, next_page null at the end, items and completeness of a walk. */
 export function listCollections(env: Env, o: Observation, traversals: Traversals): void {
   const { j, world } = env;
-  if (o.x.status < 200 || o.x.status >= 300) return;
   const q = o.input ?? {};
+  cursorMismatch(env, o, traversals.issuedUnder(o.actor, q.cursor), q, 'collections.list.cursor-filter-mismatch');
+  if (o.x.status < 200 || o.x.status >= 300) return;
   const body = objectOf(o.x.json);
   const results = Array.isArray(body.results) ? body.results : [];
   const what = `${o.method} ${o.path}`;
@@ -149,12 +150,13 @@ export function listCollections(env: Env, o: Observation, traversals: Traversals
       );
     walk.seen.set(item.id, 1);
   }
+  walk.tail = items.at(-1) ?? walk.tail;
   if (typeof body.next_page === 'string') {
     traversals.continues(walk, body.next_page);
     return;
   }
   for (const c of world.collections.values()) {
-    if (c.owner !== walk.actor || c.deleted || walk.seen.has(c.id) || !unchangedSince(c.clock, walk.startSeq)) continue;
+    if (c.owner !== walk.actor || c.deleted || !unchangedSince(c.clock, walk.startSeq)) continue;
     const where = insideBounds({ created_at: c.createdAt?.value, updated_at: c.updatedAt?.value }, q, env.precisionMs);
     if (where !== 'inside' && where !== 'exact') continue;
     const rule =
@@ -163,9 +165,10 @@ export function listCollections(env: Env, o: Observation, traversals: Traversals
         : walk.pages > 1 || !hasBounds(q)
           ? 'collections.list.cursor-pages'
           : 'collections.list.bounds-filter';
+    // A collection found is evidence too: the rule that would have lost it held.
     j.that(
       rule,
-      false,
+      walk.seen.has(c.id),
       () =>
         `${what}: the walk of ${walk.pages} page(s) ended without collection ${c.id} of the caller,` +
         ' which matches its bounds and did not change during the walk',
@@ -196,4 +199,40 @@ export function searchCollections(env: Env, o: Observation): void {
     o.x,
   );
   judgeItems(env, o, itemsOf(body), env.lagMs, 'collections.search.bounds-filter', o.input ?? {});
+  onBoundKept(env, o, itemsOf(body));
+}
+
+/**
+ * "Inclusive bounds": where a search for a word found a collection of the caller whose title holds
+ * it inside the bounds, each settled one whose title holds it too and that lies exactly on a bound
+ * is among the results. A search that finds none of them says nothing here (relevance is advisory).
+ */
+function onBoundKept(env: Env, o: Observation, items: Item[]): void {
+  const q = o.input ?? {};
+  const word = typeof q.query === 'string' ? q.query.trim().toLowerCase() : '';
+  if (!/^[\p{L}\p{N}]+$/u.test(word) || !hasBounds(q)) return;
+  const shown = new Set(items.map((i) => i.id));
+  const matching = [...env.world.collections.values()].filter(
+    (c) =>
+      c.owner === o.actor &&
+      !c.deleted &&
+      settled(c.clock, o.startSeq, o.startedAt, env.lagMs) &&
+      (c.title?.value ?? '')
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .includes(word),
+  );
+  const where = (c: KnownCollection) =>
+    insideBounds({ created_at: c.createdAt?.value, updated_at: c.updatedAt?.value }, q, env.precisionMs);
+  if (!matching.some((c) => shown.has(c.id) && where(c) === 'inside')) return;
+  for (const c of matching.filter((c) => where(c) === 'exact'))
+    env.j.that(
+      'collections.search.bounds-filter',
+      shown.has(c.id),
+      () =>
+        `${o.method} ${o.path}: the search for "${word}" found a collection inside the bounds but not ${c.id}, ` +
+        `titled ${show(c.title?.value)}, which lies exactly on a bound (bounds are inclusive)`,
+      o.x,
+      c.title?.by,
+    );
 }

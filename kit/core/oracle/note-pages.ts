@@ -109,7 +109,7 @@ export function listNotes(env: Env, o: Observation, traversals: Traversals): voi
   const { j } = env;
   const q = o.input ?? {};
   // "must be reused with identical filters and order_by": the declared status for a cursor reused otherwise.
-  cursorMismatch(env, o, traversals.issuedUnder(o.actor, q.cursor), q);
+  cursorMismatch(env, o, traversals.issuedUnder(o.actor, q.cursor), q, 'notes.list.cursor-filter-mismatch');
   if (o.x.status < 200 || o.x.status >= 300) return;
   const body = objectOf(o.x.json);
   const items = itemsOf(body);
@@ -198,6 +198,7 @@ export function listNotes(env: Env, o: Observation, traversals: Traversals): voi
       );
   }
   for (const item of items) walk.seen.set(item.id, Math.min(walk.seen.get(item.id)!, 1));
+  walk.tail = items.at(-1) ?? walk.tail;
   if (typeof body.next_page === 'string') traversals.continues(walk, body.next_page);
   else if (q.cursor === undefined && fullPageEndsEarly(body, results.length, limit ?? 50)) {
     // Judged above (next-page-omitted-at-end): the page's own total says more remain, so what the
@@ -211,16 +212,17 @@ function fullPageEndsEarly(body: Record<string, unknown>, shown: number, pageSiz
 }
 
 /** A cursor the run saw handed out under other filters or another order: refused with the declared status. */
-function cursorMismatch(
+export function cursorMismatch(
   env: Env,
   o: Observation,
   issuedUnder: string | undefined,
   q: Readonly<Record<string, unknown>>,
+  rule: 'notes.list.cursor-filter-mismatch' | 'collections.list.cursor-filter-mismatch',
 ): void {
   const declared = env.statuses.cursor_mismatch;
   if (issuedUnder === undefined || declared === undefined || filtersOf(q) === issuedUnder) return;
   env.j.that(
-    'notes.list.cursor-filter-mismatch',
+    rule,
     o.x.status === declared,
     () =>
       `${o.method} ${o.path}: a cursor handed out under ${issuedUnder} was sent with other filters or order;` +
@@ -239,7 +241,7 @@ function completeWalk(
 ): void {
   const { j, world } = env;
   for (const n of world.notes.values()) {
-    if (n.owner !== walk.actor || n.deleted || n.trashed?.value !== false || walk.seen.has(n.id)) continue;
+    if (n.owner !== walk.actor || n.deleted || n.trashed?.value !== false) continue;
     if (!unchangedSince(n.clock, walk.startSeq)) continue;
     if (collection !== undefined && !n.links?.has(collection)) continue;
     const where = insideBounds({ created_at: n.createdAt?.value, updated_at: n.updatedAt?.value }, q, env.precisionMs);
@@ -252,7 +254,8 @@ function completeWalk(
           : hasBounds(q)
             ? 'notes.list.bounds-filter'
             : 'notes.list.collection-filter';
-    j.that(rule, false, () => missing(o, walk, n), o.x, n.content?.by ?? n.title?.by);
+    // A note found is evidence too: the rule that would have lost it held.
+    j.that(rule, walk.seen.has(n.id), () => missing(o, walk, n), o.x, n.content?.by ?? n.title?.by);
   }
 }
 

@@ -193,7 +193,7 @@ export class Oracle implements ExchangeObserver {
     const done = { ev: o.ev, endSeq: o.endSeq, endedAt: o.endedAt };
     if (status >= 200 && status < 300) p.accepted?.(objectOf(o.x.json), done);
     else if (status >= 400 && status < 500) p.refused?.(done, p);
-    judgeOrder(this.env, o);
+    judgeOrder(this.env, o, this.traversals.peek(o.input ?? {}, o.actor)?.tail);
     seenIn(this.world.seen, o.x.json, 0);
     const page = o.op === undefined ? undefined : this.pages[o.op];
     if (page) page(o);

@@ -23,9 +23,11 @@ const RULES = {
  * resources the run knows and that nothing changed meanwhile are compared. Items closer than
  * the target's precision have no defined order; a page that runs against the declared direction
  * in a single pair may as well be ordered by another field, so only two or more such pairs, and
- * none the declared way, judge the direction. Relevance-ranked search is never judged.
+ * none the declared way, judge the direction. A page that continues a walk is judged with the last
+ * item of the page before it (`before`): the order runs across pages. Relevance-ranked search is
+ * never judged.
  */
-export function judgeOrder(env: Env, o: Observation): void {
+export function judgeOrder(env: Env, o: Observation, before?: Record<string, unknown>): void {
   if (o.op !== 'listNotes' && o.op !== 'listCollections') return;
   if (o.x.status < 200 || o.x.status >= 300) return;
   const q = o.input ?? {};
@@ -37,7 +39,8 @@ export function judgeOrder(env: Env, o: Observation): void {
   // Only resources of the run that nothing changed while the page was made: another client's write
   // racing the page says nothing of the order (a subsequence of an ordered page is ordered).
   const shadows = o.op === 'listNotes' ? env.world.notes : env.world.collections;
-  const items = (Array.isArray(results) ? results : []).map(objectOf).filter((item) => {
+  const page = [...(before ? [before] : []), ...(Array.isArray(results) ? results : []).map(objectOf)];
+  const items = page.filter((item) => {
     const r = typeof item.id === 'string' ? shadows.get(item.id) : undefined;
     return r !== undefined && settled(r.clock, o.startSeq, o.startedAt);
   });

@@ -24,6 +24,8 @@ export interface Traversal {
   readonly startedAt: number;
   pages: number;
   readonly seen: Map<string, number>;
+  /** The last item of the page before: the order runs on across pages (order.ts). */
+  tail?: Record<string, unknown>;
   /**
    * A first page whose total says every result is on it, yet whose next_page points on: either
    * total or next_page is wrong, and the next page of the walk tells which (settleEnd).
@@ -83,6 +85,12 @@ export class Traversals {
     return typeof cursor === 'string' ? this.issued.get(`${actor} ${cursor}`) : undefined;
   }
 
+  /** The walk a page with the same filters continues, left in place (the page's own judgements take it: page()). */
+  peek(input: Readonly<Record<string, unknown>>, actor: Owner): Traversal | undefined {
+    const t = typeof input.cursor === 'string' ? this.byCursor.get(`${actor} ${input.cursor}`) : undefined;
+    return t?.key === keyOf(input) ? t : undefined;
+  }
+
   /** The walk a page belongs to: a new one for a first page, the one whose cursor it followed, or none. */
   page(
     input: Readonly<Record<string, unknown>>,
@@ -139,8 +147,8 @@ export function unchangedSince(clock: Clock, startSeq: number): boolean {
 
 /**
  * Whether a known instant lies inside the bounds, outside them, or too close to one to tell at the
- * target's precision ('edge'); 'exact' when it equals a bound to the millisecond at precision 1
- * (inclusive bounds keep it).
+ * target's precision ('edge'); 'exact' when it equals a bound to the millisecond and the bound is an
+ * instant the precision holds (inclusive bounds keep it).
  */
 export function insideBounds(
   value: { created_at?: number; updated_at?: number },
@@ -153,7 +161,8 @@ export function insideBounds(
     if (limit === undefined) continue;
     const v = bound.startsWith('created') ? value.created_at : value.updated_at;
     if (v === undefined) return 'unknown';
-    if (v === limit && precisionMs <= 1) {
+    // Equal to the millisecond, on an instant the target's precision holds exactly: on the bound.
+    if (v === limit && limit % Math.max(1, precisionMs) === 0) {
       verdict = 'exact';
       continue;
     }
