@@ -47,6 +47,8 @@ const PROOFS = [
   'test/kit/leave-one-out.test.ts',
   'test/fake/soak.test.ts',
   'test/kit/declared-shapes.test.ts',
+  'test/kit/as-of.test.ts',
+  'test/kit/undeclared-names.test.ts',
   // Whole-system or hostile-size work of several seconds each: a real browser, a million-item list.
   'test/reporters/browser.test.ts',
   'test/spec/schemas-large.test.ts',

@@ -1,4 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { withNegativeValues } from '../kit/flags.js';
 import { flagProblem } from '../spec/did-you-mean.js';
 import { UsageError } from '../spec/verdicts.js';
 
@@ -11,7 +12,7 @@ type Values<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; o
  */
 export function parseFlags<const O extends Options>(args: string[], options: O, command: string): Values<O> {
   try {
-    return parseArgs({ args, options, strict: true }).values;
+    return parseArgs({ args: withNegativeValues(args, options as never), options, strict: true }).values;
   } catch (error) {
     throw new UsageError(`${flagProblem(error, Object.keys(options))} (see notes-conformance ${command} --help)`);
   }

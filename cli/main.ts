@@ -32,7 +32,8 @@ export async function main(argv: string[]): Promise<number> {
 async function dispatch(argv: string[]): Promise<number> {
   // --version anywhere before a `--`, for the kit or any subcommand.
   const flags = argv.indexOf('--') === -1 ? argv : argv.slice(0, argv.indexOf('--'));
-  if (flags.includes('--version') || (!SUBCOMMANDS.includes(argv[0] ?? '') && flags.includes('-v'))) {
+  // -v too, as every --help says: no command takes -v for anything else.
+  if (flags.includes('--version') || flags.includes('-v')) {
     const { kitVersion } = await import('../spec/version.js');
     process.stdout.write(`${kitVersion()}\n`);
     return 0;

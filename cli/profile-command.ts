@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { environmentHelp, flagOrEnv, flagsHelp, parseOptions } from '../kit/flags.js';
+import { environmentHelp, flagOrEnv, flagsHelp, parseOptions, withNegativeValues } from '../kit/flags.js';
 import { isObserved } from '../kit/profile-init/findings.js';
 import { type Inference, inferProfile, ProbeStopped } from '../kit/profile-init/infer.js';
 import { MAX_REQUESTS } from '../kit/profile-init/session.js';
@@ -68,7 +68,12 @@ export async function profileCommand(argv: readonly string[], env: Env, io: Prof
 const INIT_OPTIONS = parseOptions(PROFILE_INIT_FLAGS);
 
 function parse(argv: readonly string[]) {
-  return parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: INIT_OPTIONS });
+  return parseArgs({
+    args: withNegativeValues(argv, INIT_OPTIONS),
+    strict: true,
+    allowPositionals: false,
+    options: INIT_OPTIONS,
+  });
 }
 
 function readSettings(argv: readonly string[], env: Env): InitSettings {
@@ -178,7 +183,12 @@ async function init(settings: InitSettings, io: ProfileIo): Promise<number> {
     return 128 + constants.signals[received];
   }
   writeFileSync(settings.out, result.yaml);
-  io.out(`notes-conformance: wrote ${settings.out} in ${result.requests} requests: ${summary(result)}`);
+  // One line, with how many keys are left to fill in and what the target refused, if anything.
+  const refused = result.stopped.length > 0 ? `; the target refused: ${result.stopped.join('; ')}` : '';
+  io.out(
+    `notes-conformance: wrote ${settings.out} in ${result.requests} requests: ${summary(result)}; ` +
+      `${result.missing} key(s) not observed, commented in the file${refused}`,
+  );
   if (result.cleanup.left.length > 0) {
     io.err(
       `notes-conformance: could not delete ${result.cleanup.left.length} resource(s) the probe created: ${result.cleanup.left.join(', ')}`,

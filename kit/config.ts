@@ -2,9 +2,10 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { flagProblem } from '../spec/did-you-mean.js';
 import { loadProfileArgument, type Profile, ProfileError } from '../spec/profile.js';
+import { asOfProblem } from '../spec/revisions.js';
 import { UsageError } from '../spec/verdicts.js';
 import type { Tier } from './core/context.js';
-import { environmentHelp, type FlagDecl, flagOrEnv, flagsHelp, parseOptions } from './flags.js';
+import { environmentHelp, type FlagDecl, flagOrEnv, flagsHelp, parseOptions, withNegativeValues } from './flags.js';
 import { checkReportPaths } from './report-paths.js';
 import { RUN_FLAGS, type RunFlagName } from './run-flags.js';
 
@@ -49,6 +50,8 @@ export interface KitConfig {
   readonly maxDurationMs?: number;
   /** `smoke`: only the checks marked for it (one cheap judgement per area); default `full`. */
   readonly tier: Tier;
+  /** --as-of: judge the API as it was on this date (YYYY-MM-DD); rules that entered it later are skipped. */
+  readonly asOf?: string;
   /** Check workers against the embedded fake (--workers); unset: checkWorkers() decides. */
   readonly workers?: number;
   /** At most this many notes created in the tokens' accounts (--max-notes); default: the tier's cap for a remote target. */
@@ -60,7 +63,7 @@ export const RUN_USAGE = `Usage: notes-conformance [options]            run ever
        notes-conformance diff [options]       replay random operation sequences on a target and on the fake, report the first difference
        notes-conformance matrix [options]     run the kit once per fault of the fake and show which check catches it
        notes-conformance profile init [options]  probe a target and write a commented profile of what it observed
-       notes-conformance rules [--area A] [--json]  list the rule ids with their level and the document's words
+       notes-conformance rules [--area A] [--as-of DATE] [--json]  list the rule ids, their level, date and words
        notes-conformance compare OLD.json NEW.json  what changed between two runs' JSON reports (exit 1: worse)
 
 ${flagsHelp(RUN_FLAGS)}
@@ -154,6 +157,9 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
   const tier = pick('tier') ?? 'full';
   if (tier !== 'smoke' && tier !== 'full') throw new UsageError(`--tier must be smoke or full (got ${tier})`);
   const maxNotes = positive('max-notes', pick('max-notes'), true);
+  const asOf = pick('as-of');
+  const asOfWrong = asOf === undefined ? undefined : asOfProblem('--as-of', asOf);
+  if (asOfWrong) throw new UsageError(asOfWrong);
   // NOTES_WORKERS set for the machine does not stand in the way of a run against a target: only the flag is refused.
   const workers = positive('workers', target || image ? (values.workers as string | undefined) : pick('workers'), true);
   if (workers !== undefined && workers > MAX_WORKERS)
@@ -195,6 +201,7 @@ export function readKitConfig(argv: readonly string[], env: Env): KitConfig {
     },
     ...optional('maxDurationMs', maxDurationMs),
     tier,
+    ...optional('asOf', asOf),
     ...optional('maxNotes', maxNotes),
     ...optional('workers', workers),
     fakeFaults: list('fake-fault').filter(Boolean),
@@ -240,7 +247,8 @@ export function wantsHelp(argv: readonly string[]): boolean {
 const FLAGS = new Map<string, FlagDecl>(RUN_FLAGS.map((f) => [f.name, f]));
 
 function parse(argv: readonly string[]) {
-  return parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: parseOptions(RUN_FLAGS) });
+  const options = parseOptions(RUN_FLAGS);
+  return parseArgs({ args: withNegativeValues(argv, options), strict: true, allowPositionals: false, options });
 }
 
 /** "90s", "20m", "1h" or a plain number of seconds, as milliseconds. */

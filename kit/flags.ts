@@ -101,3 +101,26 @@ export function flagsTable(flags: readonly FlagDecl[]): string {
     }),
   ].join('\n');
 }
+
+/**
+ * A value-taking flag followed by a negative number (`--max-notes -3`) joined into one argument
+ * (`--max-notes=-3`): node's parseArgs reads the number as another option and says so in its own
+ * words; joined, the command's check of the value says what is wrong with it.
+ */
+export function withNegativeValues(
+  args: readonly string[],
+  options: Readonly<Record<string, { readonly type: 'string' | 'boolean' }>>,
+): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const next = args[i + 1];
+    if (arg === '--') return [...out, ...args.slice(i)];
+    const takesValue = arg.startsWith('--') && options[arg.slice(2)]?.type === 'string';
+    if (takesValue && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}

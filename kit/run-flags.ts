@@ -82,6 +82,16 @@ export const RUN_FLAGS = [
     help: ['smoke: at most 100 requests, at least one rule per area, for every deploy; full (default): every check'],
   },
   {
+    name: 'as-of',
+    value: 'DATE',
+    env: ['NOTES_AS_OF'],
+    group: 'Run',
+    help: [
+      'judge the API as it was on DATE (YYYY-MM-DD, by the revisions of its part 9): rules that entered',
+      'it later are skipped, with the date they came',
+    ],
+  },
+  {
     name: 'max-notes',
     value: 'N',
     env: ['NOTES_MAX_NOTES'],
@@ -171,7 +181,7 @@ export const RUN_FLAGS = [
     value: 'FILE',
     env: ['NOTES_REPORT_MARKDOWN'],
     group: 'Reports',
-    help: ['for a pull request or $GITHUB_STEP_SUMMARY (at most 60,000 characters)'],
+    help: ['for a pull request or $GITHUB_STEP_SUMMARY (at most 60,000 bytes)'],
   },
   {
     name: 'html',
@@ -200,7 +210,7 @@ export const RUN_FLAGS = [
   {
     name: 'quiet',
     group: 'Reports',
-    help: ['print only the headline, the failing rule ids, the exit line and the seed'],
+    help: ['print only the headline (the reports on file hold the rest; the plan lines stay on stderr)'],
   },
   { name: 'help', short: 'h', group: 'Reports', help: ["this text;  -v, --version  print the kit's version"] },
 ] as const satisfies readonly FlagDecl[];

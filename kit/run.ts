@@ -11,8 +11,10 @@ import { renderSpecHtml } from '../reporters/render-spec.js';
 import { renderTerminal, useColour } from '../reporters/render-terminal.js';
 import { buildReport, type ConformanceReport } from '../reporters/report.js';
 import { formatProgress } from '../reporters/text.js';
+import { didYouMean } from '../spec/did-you-mean.js';
 import { specFile } from '../spec/paths.js';
-import { loadRules, selectedByOnly } from '../spec/rules.js';
+import { notInForce } from '../spec/revisions.js';
+import { loadRules, ruleSelectors, rulesById, selectedByOnly } from '../spec/rules.js';
 import { UsageError } from '../spec/verdicts.js';
 import { kitVersion } from '../spec/version.js';
 import { checkWorkers, type KitConfig, readKitConfig } from './config.js';
@@ -47,7 +49,7 @@ export async function runKit(
   for (const prefix of config.only) {
     if (!ruleIds.some((id) => selectedByOnly(id, [prefix]))) {
       throw new UsageError(
-        `--only ${prefix} matches no rule id (give a rule id or a dotted prefix such as notes.create)`,
+        `--only ${prefix} matches no rule id${didYouMean(prefix, ruleSelectors())} (give a rule id or a dotted prefix such as notes.create)`,
       );
     }
   }
@@ -102,6 +104,7 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
     profileName: ctx.profile.name,
     profileDeclared: ctx.profileDeclared,
     tier: ctx.tier,
+    ...(config.asOf ? { asOf: config.asOf } : {}),
     seed: ctx.seed,
     only: config.only,
     rules: loadRules(),
@@ -180,9 +183,11 @@ function announceCapPlan(config: KitConfig, ctx: KitContext, inRun: DeclaredChec
     capWhat: config.maxNotes !== undefined ? `--max-notes ${cap}` : `the run's cap of ${cap} notes`,
     levels: new Map(loadRules().map((r) => [r.id, r.level])),
     only: config.only,
-    // Checks that will skip whatever the cap (another tier, a declaration or a token missing) take no notes.
+    // Checks that will skip whatever the cap (another tier, rules newer than --as-of, a declaration or
+    // a token missing) take no notes.
     inRun: (c) =>
       (ctx.tier !== 'smoke' || c.smoke === true) &&
+      !c.rules.every((id) => notInForce(rulesById().get(id)!, ctx.asOf)) &&
       !(c.needs ?? []).some((need) => unmetNeedIn(ctx, need, Number.POSITIVE_INFINITY)),
   });
   process.stderr.write(capPlanLine(cap, plan));

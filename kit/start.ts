@@ -146,6 +146,7 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
       runId: randomBytes(4).toString('hex'),
       runDir,
       only: config.only,
+      ...(config.asOf ? { asOf: config.asOf } : {}),
       ...(targetProblem ? { targetProblem } : {}),
       ...(config.outputs.har ? { recordHar: true } : {}),
       ...deadline,

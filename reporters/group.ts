@@ -137,7 +137,8 @@ export function headline(report: ConformanceReport): string {
         ? `QUOTA SPENT (${quotaWords(report.quota ?? {})})`
         : 'FAIL';
   const assumed = report.profile_declared || /assumed/i.test(report.profile) ? '' : ', assumed';
-  const against = `against ${report.target} (profile ${report.profile}${assumed})`;
+  const asOf = report.as_of ? `; API as of ${report.as_of}` : '';
+  const against = `against ${report.target} (profile ${report.profile}${assumed}${asOf})`;
   if (report.tier !== 'smoke')
     return `${status}: ${plural(report.rules.length, 'rule')} ${against}: ${countsLine(report.summary, true)}`;
   // The smoke tier judges a few rules of each area: its headline counts those, and the rest apart.

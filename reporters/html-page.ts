@@ -37,8 +37,9 @@ pre{background:#f6f8fa;border:1px solid #d0d7de;border-radius:4px;padding:.5rem;
 ${Object.entries(VERDICT_COLOUR)
   .map(([v, c]) => `.v-${v}{background:${c}}`)
   .join('')}
-.bar{display:flex;height:1.6rem;border-radius:4px;overflow:hidden;margin:.6rem 0;font-size:12px;font-weight:600;color:#fff}
-.bar span{display:flex;align-items:center;justify-content:center;min-width:3.5rem;white-space:nowrap;overflow:hidden}
+.bar{display:flex;height:.7rem;border-radius:4px;overflow:hidden;margin:.6rem 0 .3rem}
+.bar span{min-width:.3rem}
+.legend{display:flex;flex-wrap:wrap;gap:.3rem .5rem;list-style:none;padding:0;margin:0 0 .4rem}
 .headline{font-size:1.1rem;font-weight:600;margin:.3rem 0}
 .headline.failing{color:${VERDICT_COLOUR.fail}}.headline.passing{color:${VERDICT_COLOUR.pass}}.headline.interrupted{color:${VERDICT_COLOUR.error}}
 .meta{color:#57606a;margin:.2rem 0}
@@ -48,14 +49,18 @@ ${Object.entries(VERDICT_COLOUR)
 summary{cursor:pointer}
 `;
 
-/** The verdict counts as a proportional bar (and as text for screen readers and copy-paste). */
+/**
+ * The verdict counts as a proportional bar, and as a legend of their own below it: labels inside
+ * the segments were cut where a segment is narrow (a few warnings in a 390 px window).
+ */
 export function summaryBar(report: ConformanceReport): string {
-  const segments = VERDICTS.filter((v) => report.summary[v] > 0).map(
-    (v) =>
-      `<span class="v-${v}" style="flex-grow:${report.summary[v]}" title="${report.summary[v]} ${v}">${report.summary[v]} ${v}</span>`,
+  const shown = VERDICTS.filter((v) => report.summary[v] > 0);
+  const segments = shown.map(
+    (v) => `<span class="v-${v}" style="flex-grow:${report.summary[v]}" title="${report.summary[v]} ${v}"></span>`,
   );
+  const legend = shown.map((v) => `<li><span class="v v-${v}">${report.summary[v]} ${v}</span></li>`);
   const label = countsLine(report.summary, true);
-  return `<div class="bar" role="img" aria-label="${esc(label)}">${segments.join('')}</div>`;
+  return `<div class="bar" role="img" aria-label="${esc(label)}">${segments.join('')}</div><ul class="legend">${legend.join('')}</ul>`;
 }
 
 /** A <pre> with a copy button; text longer than `fold` shows its start and folds the whole. */
@@ -88,13 +93,23 @@ document.addEventListener('click', function (event) {
 `;
 
 /**
- * Records the layout on the root element (data-scroll-width, data-client-width): the browser test
- * reads them from --dump-dom to check that nothing widens the page.
+ * Records the layout on the root element (data-scroll-width, data-client-width, and data-clipped:
+ * the labels and headings whose text is cut by their box): the browser test reads them from
+ * --dump-dom to check that nothing widens the page and no label is cut.
  */
 export const MEASURE_SCRIPT = `
 function measure() {
   var root = document.documentElement;
   root.setAttribute('data-scroll-width', String(root.scrollWidth));
   root.setAttribute('data-client-width', String(root.clientWidth));
+  // Cut: the text's own box reaches past the element's (overflow hidden, or centred past both edges).
+  var cut = Array.prototype.filter.call(document.querySelectorAll('.v, .bar span, h1, h2, .filters label'), function (e) {
+    if (e.offsetParent === null || !e.textContent.trim()) return false;
+    var range = document.createRange();
+    range.selectNodeContents(e);
+    var text = range.getBoundingClientRect(), box = e.getBoundingClientRect();
+    return text.left < box.left - 1 || text.right > box.right + 1;
+  });
+  root.setAttribute('data-clipped', cut.map(function (e) { return e.textContent.trim(); }).join(' | '));
 }
 `;

@@ -179,8 +179,12 @@ const FILTER_SCRIPT = `
       rule.hidden = !ok;
       if (ok) { shown++; if (!first) first = rule.id.replace(/^rule-/, ''); }
     });
+    // Each heading counts what the filter shows of its group: "2 of 40" while a filter hides some.
     Array.prototype.forEach.call(document.querySelectorAll('section.group'), function (group) {
-      group.hidden = !group.querySelector('details.rule:not([hidden])');
+      var all = group.querySelectorAll('details.rule').length;
+      var visible = group.querySelectorAll('details.rule:not([hidden])').length;
+      group.hidden = visible === 0;
+      group.querySelector('h2 .count').textContent = visible === all ? String(all) : visible + ' of ' + all;
     });
     document.getElementById('shown').textContent = shown + ' of ' + rules.length + ' rules shown';
     var root = document.documentElement;

@@ -11,28 +11,32 @@ import {
   skipReasons,
   standingOf,
 } from './group.js';
-import type { CheckResult, ConformanceReport, RuleResult } from './report.js';
+import { type CheckResult, type ConformanceReport, type RuleResult, VERDICTS } from './report.js';
 import { clip, plainReason, plural } from './text.js';
 
-/** Under GitHub's 65,536-character limit for a pull-request comment, with room to spare. */
-export const MARKDOWN_MAX_CHARS = 60_000;
+/**
+ * Under GitHub's 65,536 limit of a pull-request comment, with room to spare, in UTF-8 bytes: a
+ * report of non-ASCII text cut at 60,000 characters held 64,000 bytes and more.
+ */
+export const MARKDOWN_MAX_BYTES = 60_000;
 /** The share of the limit failing rules may fill in full; later ones get a line each, so more of them show. */
 const DETAILED_SHARE = 0.6;
 
 export interface MarkdownOptions {
-  /** The most characters the output may have (default 60,000). */
-  maxChars?: number;
+  /** The most UTF-8 bytes the output may have (default 60,000). */
+  maxBytes?: number;
   /** Where the full report is (a path or URL), for the truncation notice. */
   fullReport?: string;
 }
 
 /**
  * Markdown for a pull request or `$GITHUB_STEP_SUMMARY`: the headline, the rules that fail the run
- * with reason and repro, then everything else folded in <details>. Never longer than maxChars: what
- * does not fit is left out with a pointer to the full report.
+ * with reason and repro, then everything else folded in <details>. Never longer than maxBytes: what
+ * does not fit is left out with a pointer to the full report, the details first; the counts of every
+ * area stay, in a table under the headline.
  */
 export function renderMarkdown(report: ConformanceReport, options: MarkdownOptions = {}): string {
-  const out = new Budget(options.maxChars ?? MARKDOWN_MAX_CHARS);
+  const out = new Budget(options.maxBytes ?? MARKDOWN_MAX_BYTES);
   const assumed = report.profile_declared ? '' : ' (assumed: no profile given)';
   out.add(
     [
@@ -41,6 +45,10 @@ export function renderMarkdown(report: ConformanceReport, options: MarkdownOptio
       `Target \`${report.target.replace(/`/g, "'")}\` · profile **${md(report.profile)}**${assumed} · seed ${report.seed} · ${requestsWords(report)} · ${plural(report.leftovers, 'resource')} left behind${md(leftIds(report, 20))}`,
       '',
       `**Exit ${report.exit_code}**: ${md(report.exit_reason)}.`,
+      '',
+      `| Area | ${VERDICTS.join(' | ')} |`,
+      `|---|${VERDICTS.map(() => '---:|').join('')}`,
+      ...byArea(report).map((a) => `| ${md(a.area)} | ${VERDICTS.map((v) => a.counts[v]).join(' | ')} |`),
       '',
       '',
     ].join('\n'),
@@ -55,9 +63,9 @@ export function renderMarkdown(report: ConformanceReport, options: MarkdownOptio
     let used = out.used;
     for (const rule of failing) {
       const block = failureBlock(rule);
-      if (brief.length === 0 && used + block.length <= out.max * DETAILED_SHARE) {
+      if (brief.length === 0 && used + bytes(block) <= out.max * DETAILED_SHARE) {
         detailed.push(block);
-        used += block.length;
+        used += bytes(block);
       } else
         brief.push(`- \`${rule.id}\` (${rule.level}) ${rule.verdict}: ${md(clip(plainReason(rule.reason), 200))}\n`);
     }
@@ -158,7 +166,9 @@ function md(text: string): string {
     .replace(/>/g, '&gt;');
 }
 
-/** Output that refuses to grow past its limit; sections stop where their next entry would not fit. */
+const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+/** Output that refuses to grow past its limit (in UTF-8 bytes); sections stop where their next entry would not fit. */
 class Budget {
   private readonly parts: string[] = [];
   private length = 0;
@@ -173,9 +183,10 @@ class Budget {
   constructor(readonly max: number) {}
 
   add(text: string): boolean {
-    if (this.omitted.size > 0 || this.length + text.length + Budget.RESERVE > this.max) return false;
+    const size = bytes(text);
+    if (this.omitted.size > 0 || this.length + size + Budget.RESERVE > this.max) return false;
     this.parts.push(text);
-    this.length += text.length;
+    this.length += size;
     return true;
   }
 
@@ -220,7 +231,7 @@ class Budget {
         .map(([unit, n]) => `${n} ${unit.replace('(s)', n === 1 ? '' : 's')}`)
         .join(', ');
       const where = fullReport ? `the full report: ${md(clip(fullReport, 200))}` : 'the full report (--json or --html)';
-      text += `\n---\n**Truncated** to stay under ${this.max.toLocaleString('en-US')} characters${what ? `: ${what} not shown` : ''}. See ${where}.\n`;
+      text += `\n---\n**Truncated** to stay under ${this.max.toLocaleString('en-US')} bytes${what ? `: ${what} not shown` : ''}. See ${where}.\n`;
     }
     return text.endsWith('\n') ? text : `${text}\n`;
   }

@@ -157,7 +157,7 @@ function ruleEntry(report: ConformanceReport, rule: RuleResult): string {
 
 const SPEC_CSS = `
 main.document{line-height:1.6}
-main.document table{border-collapse:collapse;margin:.5rem 0;width:100%}
+main.document table{border-collapse:collapse;margin:.5rem 0;display:block;max-width:100%;overflow-x:auto}
 main.document td,main.document th{border:1px solid #d0d7de;padding:.25rem .5rem;text-align:left;vertical-align:top;overflow-wrap:break-word}
 section.part{border-top:2px solid #d0d7de;margin-top:1.5rem}
 .tally{float:right;margin-top:.4rem}

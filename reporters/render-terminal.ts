@@ -1,5 +1,4 @@
 import {
-  blockingRules,
   byArea,
   countsLine,
   headline,
@@ -13,7 +12,7 @@ import type { ConformanceReport, RuleResult } from './report.js';
 import { clip, plainReason, plural } from './text.js';
 
 export interface TerminalOptions {
-  /** Only the headline, the failing rule ids, the exit line and the seed. */
+  /** Only the headline (--quiet): status, counts, requests and what was left behind, on one line. */
   quiet?: boolean;
   /** Each skipped rule on its own line instead of the grouped reasons. */
   showSkipped?: boolean;
@@ -46,7 +45,7 @@ const SGR: Record<string, string> = {
   dim: '2',
 };
 const REASON_MAX = 240;
-const LINE_MAX = 118;
+const _LINE_MAX = 118;
 const SKIP_REASON_MAX = 160;
 
 /** The terminal summary: counts per area, each rule that did not pass with a plain reason, skips grouped. */
@@ -58,11 +57,7 @@ export function renderTerminal(report: ConformanceReport, options: TerminalOptio
   );
   const exit = paint(report.exit_code === 0 ? 'pass' : 'fail', `exit ${report.exit_code}: ${report.exit_reason}`);
   const seed = `seed ${report.seed} (replay property runs with --seed ${report.seed})`;
-  const failing = blockingRules(report).map((r) => r.id);
-  if (options.quiet) {
-    const ids = failing.length > 0 ? wrapList(`failing (${failing.length}):`, failing) : [];
-    return `${[head, ...ids, ...report.run_errors.map((e) => `run error: ${clip(e, REASON_MAX)}`), exit, seed].join('\n')}\n`;
-  }
+  if (options.quiet) return `${head}\n`;
   const lines: string[] = [''];
   for (const area of byArea(report)) lines.push(`  ${area.area.padEnd(12)} ${countsLine(area.counts)}`);
   const notable = rulesInDisplayOrder(report).filter(
@@ -93,20 +88,6 @@ export function renderTerminal(report: ConformanceReport, options: TerminalOptio
 function ruleLine(report: ConformanceReport, rule: RuleResult, paint: (code: string, text: string) => string): string {
   const mark = paint(rule.verdict, MARK[rule.verdict]!);
   return `  ${mark} ${rule.id} (${rule.level}): ${clip(plainReason(shownReason(report, rule)), REASON_MAX)}`;
-}
-
-/** "label a, b, c" wrapped at the line width, continuation lines indented. */
-function wrapList(label: string, items: readonly string[]): string[] {
-  const lines: string[] = [];
-  let line = label;
-  items.forEach((item, i) => {
-    if (i > 0 && line.length + item.length + 2 > LINE_MAX) {
-      lines.push(`${line},`);
-      line = `  ${item}`;
-    } else line += `${i === 0 ? ' ' : ', '}${item}`;
-  });
-  lines.push(line);
-  return lines;
 }
 
 /** ", and 2 unknown (note 1f2e..., a note created without an id)": creates the kit could not confirm either way. */

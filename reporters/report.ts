@@ -1,3 +1,4 @@
+import { latestRevision, notInForce, revisionOn } from '../spec/revisions.js';
 import type { Rule, RuleLevel } from '../spec/rules.js';
 import { ruleArea, selectedByOnly } from '../spec/rules.js';
 import { type QuotaInfo, quotaWords } from '../spec/verdicts.js';
@@ -68,6 +69,8 @@ export interface RuleResult {
   /** The document's own words this rule stands on (the spec view marks them in the document). */
   quote: string[];
   profile_field?: string;
+  /** The date the rule's behaviour entered the API (spec/rules.yaml `since`). */
+  since: string;
   verdict: Verdict;
   reason: string;
   checks: CheckResult[];
@@ -89,6 +92,10 @@ export interface ConformanceReport {
   profile: string;
   profile_declared: boolean;
   tier: 'smoke' | 'full';
+  /** The revision of the API judged: the newest change of the document's part 9 on or before as_of. */
+  api_revision: string;
+  /** --as-of: the date the API was judged as of (rules newer than it read skipped). */
+  as_of?: string;
   seed: number;
   only: string[];
   summary: Record<Verdict, number>;
@@ -140,6 +147,8 @@ export interface ReportInput {
   profileDeclared: boolean;
   /** The run's tier (--tier); the fault matrix and leave-one-out run the full one. */
   tier?: 'smoke' | 'full';
+  /** --as-of: rules whose behaviour entered the API after it are skipped (spec/revisions.ts). */
+  asOf?: string;
   seed: number;
   only: readonly string[];
   rules: readonly Rule[];
@@ -213,7 +222,9 @@ export function buildReport(input: ReportInput): ConformanceReport {
       const checks = (byRule.get(rule.id) ?? []).sort(
         (a, b) => byCodePoint(a.name, b.name) || byCodePoint(a.file, b.file),
       );
-      const { verdict, reason } = ruleVerdict(checks);
+      // --as-of: a rule newer than the date is not judged, whatever its checks saw.
+      const newer = notInForce(rule, input.asOf);
+      const { verdict, reason } = newer ? { verdict: 'skipped' as const, reason: newer } : ruleVerdict(checks);
       return {
         id: rule.id,
         area: ruleArea(rule.id),
@@ -222,9 +233,10 @@ export function buildReport(input: ReportInput): ConformanceReport {
         statement: rule.statement,
         quote: [...rule.quote],
         ...(rule.profile ? { profile_field: rule.profile } : {}),
+        since: rule.since,
         verdict,
         reason,
-        checks,
+        checks: newer ? checks.map((c) => ({ name: c.name, verdict, message: newer, file: c.file })) : checks,
       };
     })
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -256,6 +268,8 @@ export function buildReport(input: ReportInput): ConformanceReport {
     profile: input.profileName,
     profile_declared: input.profileDeclared,
     tier: input.tier ?? 'full',
+    api_revision: input.asOf ? revisionOn(input.asOf) : latestRevision(),
+    ...(input.asOf ? { as_of: input.asOf } : {}),
     seed: input.seed,
     only: [...input.only],
     summary,

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { ValidateFunction } from 'ajv';
 import { describeAjvError } from './ajv.js';
+import { closestKnown } from './did-you-mean.js';
 import { keptSchemaValidator } from './kept-validators.js';
 import { specFile } from './paths.js';
 import { parseYamlText } from './yaml-file.js';
@@ -260,7 +261,15 @@ export const isBuiltinProfileName = (value: string): value is BuiltinProfileName
  * of that name exists (a file, not the fake/ folder), else a YAML file path.
  */
 export function loadProfileArgument(value: string): Profile {
-  return isBuiltinProfileName(value) && !isFile(value) ? loadBuiltinProfile(value) : loadProfile(value);
+  if (isBuiltinProfileName(value) && !isFile(value)) return loadBuiltinProfile(value);
+  try {
+    return loadProfile(value);
+  } catch (error) {
+    // No such file, and a name like a built-in's: most likely the built-in, mistyped.
+    const near = /^[\w-]+$/.test(value) && !isFile(value) ? closestKnown(value, BUILTIN_PROFILES) : undefined;
+    if (!(error instanceof ProfileError) || !near) throw error;
+    throw new ProfileError(value, [`${error.problems[0]} (did you mean the built-in profile ${near}?)`]);
+  }
 }
 
 const isFile = (path: string) => statSync(path, { throwIfNoEntry: false })?.isFile() === true;

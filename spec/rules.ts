@@ -12,6 +12,11 @@ export interface Rule {
   readonly quote: readonly string[];
   readonly statement: string;
   readonly level: RuleLevel;
+  /**
+   * The date the rule's behaviour entered the API: a date of the document's revision table
+   * (part 9; spec/revisions.ts), the /v2 release for rules older than the table.
+   */
+  readonly since: string;
   /** For profile rules: the profile field (dotted path) that decides the expectation. */
   readonly profile?: string;
   /** Profile fields (dotted paths) the target must declare or offer for the rule to be checkable. */
@@ -32,7 +37,7 @@ export const catalogueSchema = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['id', 'section', 'quote', 'statement', 'level', 'operations'],
+        required: ['id', 'section', 'quote', 'statement', 'level', 'since', 'operations'],
         properties: {
           id: { type: 'string', pattern: RULE_ID_PATTERN.source },
           section: { type: 'string', minLength: 3 },
@@ -44,6 +49,7 @@ export const catalogueSchema = {
           },
           statement: { type: 'string', minLength: 10, pattern: '\\.$' },
           level: { enum: ['documented', 'profile', 'advisory'] },
+          since: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
           profile: { type: 'string', pattern: '^[a-z_]+(\\.[a-z_]+)*$' },
           needs: { type: 'array', items: { type: 'string' }, uniqueItems: true },
           operations: { type: 'array', minItems: 1, items: { type: 'string' }, uniqueItems: true },
@@ -86,6 +92,7 @@ export function loadRules(path = specFile('rules.yaml')): readonly Rule[] {
       quote: Object.freeze(Array.isArray(quote) ? [...quote] : [quote]),
       statement: entry.statement as string,
       level: entry.level as RuleLevel,
+      since: entry.since as string,
       ...(entry.profile === undefined ? {} : { profile: entry.profile as string }),
       needs: Object.freeze([...((entry.needs as string[] | undefined) ?? [])]),
       operations: Object.freeze([...(entry.operations as string[])]),
@@ -103,6 +110,16 @@ export function rulesById(rules: readonly Rule[] = loadRules()): ReadonlyMap<str
 /** The report area of a rule: its first id segment (notes, collections, membership, ...). */
 export function ruleArea(id: string): string {
   return id.split('.')[0]!;
+}
+
+/** Every rule id and every dotted prefix of one (notes, notes.create, ...): what --only and --area take. */
+export function ruleSelectors(rules: readonly Rule[] = loadRules()): string[] {
+  const all = new Set<string>();
+  for (const { id } of rules) {
+    const parts = id.split('.');
+    for (let n = 1; n <= parts.length; n++) all.add(parts.slice(0, n).join('.'));
+  }
+  return [...all].sort();
 }
 
 /**

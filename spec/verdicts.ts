@@ -30,6 +30,14 @@ export class CreateCapReached extends KitError {
   override name = 'CreateCapReached';
 }
 
+/**
+ * The check needs an operation that entered the API after the run's --as-of date: the check is
+ * skipped with the reason (spec/revisions.ts), never judged on a server that need not have it.
+ */
+export class NotInRevision extends KitError {
+  override name = 'NotInRevision';
+}
+
 /** The target broke the rule, in words a reviewer can act on (same verdict as a failed expect). */
 export class NonConformance extends Error {
   override name = 'NonConformance';
@@ -75,7 +83,15 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-const MEAN_ERROR = new Set(['KitError', 'TimeoutError', 'AbortError', 'QuotaSpent', 'CreateCapReached']);
+const MEAN_ERROR = new Set([
+  'KitError',
+  'TimeoutError',
+  'AbortError',
+  'QuotaSpent',
+  'CreateCapReached',
+  'NotInRevision',
+  'Undeclared',
+]);
 const MEAN_FAIL = new Set(['AssertionError', 'NonConformance', 'RuleViolation']);
 
 /** What a thrown error says about the target: it broke a rule, or the kit could not judge. */
@@ -131,13 +147,33 @@ export async function pinTo(rule: string, fn: () => void | Promise<void>): Promi
     await fn();
   } catch (error) {
     if (classify(error) !== 'fail' || error instanceof RuleViolation) throw error;
-    throw new RuleViolation(rule, (error as Error).message.split('\n')[0]!);
+    throw new RuleViolation(rule, failureLine(error));
   }
 }
 
 /** Whether a check ended because the account's quota is spent (by name: errors cross the worker boundary as name + message). */
 export function isQuotaSpent(error: unknown): boolean {
   return nameAndMessage(error).name === QuotaSpent.name;
+}
+
+/**
+ * The check needs a name or an endpoint the profile does not declare (the document does not show
+ * it): the check is skipped naming the key, never an error, since nothing was judged.
+ */
+export class Undeclared extends KitError {
+  override name = 'Undeclared';
+}
+
+const SKIPS_CHECK = new Set([NotInRevision.name, Undeclared.name]);
+
+/**
+ * The NotInRevision or Undeclared a check ended with, if it did: thrown by the API layer, or the
+ * cause of a property's or model-based run's failure (fast-check keeps the thrown error as its cause).
+ */
+export function checkSkipOf(error: unknown): Error | undefined {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++)
+    if (SKIPS_CHECK.has(nameAndMessage(e).name)) return e as Error;
+  return undefined;
 }
 
 /** Whether a check ended because the run's cap on creates (--max-notes) is reached. */
@@ -160,6 +196,45 @@ export function quotaWords(quota: QuotaInfo): string {
       ? `used ${quota.used ?? '?'} of ${quota.limit ?? '?'}`
       : 'usage not given';
   return `the account's note quota is spent (quota_exceeded: ${used}${quota.reset_time !== undefined ? `, resets ${quota.reset_time}` : ''})`;
+}
+
+/**
+ * A failure in one line. A failed deep equality of two objects or arrays reads "expected { a: 1,
+ * …(6) } to deeply equal { …(7) }", which hides what differs: then the fields that differ are named,
+ * each with what was got and what was expected (at most five, three levels deep).
+ */
+export function failureLine(error: unknown): string {
+  const message = nameAndMessage(error).message;
+  const first = message.split('\n')[0]!;
+  const { actual, expected } = (error ?? {}) as { actual?: unknown; expected?: unknown };
+  if (!first.includes('…(') || !isContainer(actual) || !isContainer(expected)) return first;
+  const differences = differencesOf(actual, expected, '', 3);
+  if (differences.length === 0) return first;
+  const lead = /^(.*?):\s*expected /.exec(first)?.[1];
+  const shown = differences.slice(0, 5).join('; ');
+  const more = differences.length > 5 ? `; and ${differences.length - 5} more` : '';
+  return `${lead ? `${lead}: ` : ''}differs in ${shown}${more}`;
+}
+
+function isContainer(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function differencesOf(got: unknown, want: unknown, at: string, depth: number): string[] {
+  if (Object.is(got, want)) return [];
+  if (depth > 0 && isContainer(got) && isContainer(want) && Array.isArray(got) === Array.isArray(want)) {
+    const keys = [...new Set([...Object.keys(got), ...Object.keys(want)])];
+    const inner = keys.flatMap((k) =>
+      differencesOf(got[k], want[k], Array.isArray(got) ? `${at}[${k}]` : at ? `${at}.${k}` : k, depth - 1),
+    );
+    if (inner.length > 0 || JSON.stringify(got) === JSON.stringify(want)) return inner;
+  }
+  return [`${at || 'the value'}: got ${shortJson(got)}, expected ${shortJson(want)}`];
+}
+
+function shortJson(value: unknown): string {
+  const text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
 /** The skip reason of a rule no check of the smoke tier judges (the headline counts these apart). */

@@ -1,8 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { OPERATIONS, type OperationId } from '../../spec/operations.js';
 import { type EndpointDecl, type Name, type Profile, primaryName } from '../../spec/profile.js';
+import { operationNotInForce } from '../../spec/revisions.js';
 import type { SchemaRegistry } from '../../spec/schemas.js';
-import { isCreateCapReached, isKitError, isQuotaSpent, KitError, QuotaSpent, quotaWords } from '../../spec/verdicts.js';
+import {
+  isCreateCapReached,
+  isKitError,
+  isQuotaSpent,
+  KitError,
+  NotInRevision,
+  QuotaSpent,
+  quotaWords,
+  Undeclared,
+} from '../../spec/verdicts.js';
+import { operationOf } from './behaviour/inputs.js';
 import { TargetUnavailable } from './breaker.js';
 import type { Exchange, SendOptions, TargetClient } from './client.js';
 import type { Ledger, Owner } from './ledger.js';
@@ -97,6 +108,14 @@ function at(op: OperationId, params: Readonly<Record<string, string>> = {}): { m
  * and deletes go into the cleanup ledger; every 200 body is checked against its schema and the
  * problems are kept on the exchange for the shape rules.
  */
+/** A request as the check writes it (Api.raw): method, path and body as given, credentials as asked. */
+type RawRequest = Omit<SendOptions, 'token'> & {
+  token?: string | null;
+  unknownToken?: boolean;
+  /** The documented operation the request stands for, where it is one sent otherwise (without credentials, say). */
+  op?: string;
+};
+
 export class Api {
   constructor(
     private readonly client: TargetClient,
@@ -112,6 +131,8 @@ export class Api {
     private readonly quotaUnderTest = false,
     /** Told of every request and its answer (the run's oracle, kit/core/oracle/). */
     private readonly observer?: ExchangeObserver,
+    /** --as-of: an operation that entered the API later is not sent (NotInRevision; spec/revisions.ts). */
+    private readonly asOf?: string,
   ) {}
 
   /** The target's names where the document shows none (the profile's `names`). */
@@ -132,6 +153,7 @@ export class Api {
       this.guard,
       options.quotaUnderTest === true,
       this.observer,
+      this.asOf,
     );
   }
 
@@ -310,16 +332,14 @@ export class Api {
    * Any request as this user (or with other credentials): for auth and bad-input checks.
    * `unknownToken` says the token sent is one the kit made up, so the oracle may judge its refusal.
    */
-  async raw({
-    unknownToken,
-    op,
-    ...opts
-  }: Omit<SendOptions, 'token'> & {
-    token?: string | null;
-    unknownToken?: boolean;
-    /** The documented operation the request stands for, where it is one sent otherwise (without credentials, say). */
-    op?: string;
-  }) {
+  raw(request: RawRequest): Promise<Exchange> {
+    // Thrown here, not as a rejection: a check that starts several requests before it awaits them
+    // ends at the first, and leaves no unawaited rejection behind.
+    this.inRevision(request.op ?? operationOf(request.method, request.path));
+    return this.sendRaw(request);
+  }
+
+  private async sendRaw({ unknownToken, op, ...opts }: RawRequest): Promise<Exchange> {
     const ownToken = opts.token === undefined && opts.authorization === undefined;
     const raw = opts.raw === undefined ? undefined : parsed(opts.raw);
     const pending = this.observer?.sending({
@@ -356,6 +376,12 @@ export class Api {
   }
 
   // ---- plumbing ----
+  /** --as-of: the check cannot use an operation the API did not have then (the check wrapper skips it). */
+  private inRevision(operationId: string | undefined): void {
+    const newer = operationId === undefined ? undefined : operationNotInForce(operationId, this.asOf);
+    if (newer) throw new NotInRevision(newer);
+  }
+
   /**
    * Counts a create, and stops on the documented quota refusal: the account's quota is spent, so
    * the check cannot judge its rule (QuotaSpent: error, never fail). The run's first natural
@@ -384,6 +410,7 @@ export class Api {
     opts: Omit<SendOptions, 'token'>,
     meaning: Meaning = {},
   ): Promise<Exchange<Op>> {
+    this.inRevision(operationId);
     const pending = this.observer?.sending({
       op: operationId,
       actor: this.owner,
@@ -424,7 +451,7 @@ export class Api {
     input?: Record<string, unknown>,
   ): Promise<Exchange<Op>> {
     const decl: EndpointDecl | undefined = this.profile.endpoints?.[field];
-    if (!decl) throw new KitError(`the profile declares no endpoints.${field}`);
+    if (!decl) throw new Undeclared(`the profile declares no endpoints.${field}`);
     const path = decl.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = params[name];
       if (value === undefined)
@@ -441,7 +468,7 @@ export class Api {
   /** The name the kit sends: the first of the declared name's aliases. */
   private name(value: Name | undefined, field: string): string {
     const name = primaryName(value);
-    if (name === undefined) throw new KitError(`the profile declares no ${field}`);
+    if (name === undefined) throw new Undeclared(`the profile declares no ${field}`);
     return name;
   }
 

@@ -58,6 +58,8 @@ export interface KitContext {
   /** Scratch directory of the run: the cleanup journal and per-file request counts. */
   readonly runDir: string;
   readonly only: readonly string[];
+  /** --as-of: a check whose every rule entered the API after this date is skipped (spec/revisions.ts). */
+  readonly asOf?: string;
   /** Why the target cannot be judged at all (found by the start-up probe): every check reports error with it. */
   readonly targetProblem?: string;
   /** The run's deadline (epoch ms, from --max-duration): no request is sent and no wait ends after it. */

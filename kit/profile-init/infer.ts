@@ -1,4 +1,4 @@
-import { type EndpointDecl, type Profile, parseProfile } from '../../spec/profile.js';
+import { type EndpointDecl, type Profile, parseProfile, profileSchema, REFUSAL_KINDS } from '../../spec/profile.js';
 import { UsageError } from '../../spec/verdicts.js';
 import { probeTarget, probeToken } from '../probe.js';
 import { probeCapture } from './capture.js';
@@ -7,13 +7,13 @@ import { errorBodyFindings, sameAnswerAs } from './error-body.js';
 import { type Finding, type Findings, isObserved, notObserved, observed } from './findings.js';
 import { rateLimitFindings, sampleHeaderOperations, timestampPrecision } from './headers-and-precision.js';
 import { probeCollectionsNames } from './names-collections.js';
-import { probeNotesNames } from './names-notes.js';
-import { createProbeCollections, createProbeNotes, MARKERS } from './probe-data.js';
+import { type ProbeCollection, probeNotesNames } from './names-notes.js';
+import { createProbeCollections, createProbeNotes, MARKERS, type ProbeCollections } from './probe-data.js';
 import { provokeRefusals, statusFindings } from './refusals.js';
-import { type CleanupResult, Interrupted, ProbeSession } from './session.js';
+import { type CleanupResult, Interrupted, ProbeSession, StepRefused } from './session.js';
 import { probeListOrder, probeTitle } from './titles-and-order.js';
 import { probeUnknownFields } from './unknown-fields.js';
-import { renderProfile } from './writer.js';
+import { missingKeys, renderProfile } from './writer.js';
 
 export interface InferOptions {
   /** Base URL of the target (http or https, no credentials). */
@@ -37,6 +37,10 @@ export interface Inference {
   profile: Profile;
   requests: number;
   cleanup: CleanupResult;
+  /** The steps the target refused (an endpoint it does not have yet), each with why; the probe went on without them. */
+  stopped: readonly string[];
+  /** How many keys the profile leaves commented out, each with the reason it was not observed. */
+  missing: number;
 }
 
 /** The probe did not finish (a failed step or an interrupt); what it created was cleaned up as far as possible. */
@@ -63,21 +67,67 @@ type Probed = Omit<Findings, 'target' | 'requests' | 'leftBehind' | 'rateLimit' 
  */
 const RESERVE_AFTER_NAMES = 21;
 
+/**
+ * A probe step the target could not serve, its 4xx answer saying the endpoint is not there (a
+ * server early in its implementation): the step's values are left out with the reason, in `stopped`,
+ * and the probe goes on. A 5xx, no answer or an interrupt still stop the whole probe.
+ */
+async function orElse<T, U>(
+  stopped: string[],
+  what: string,
+  run: () => Promise<T>,
+  otherwise: (why: string) => U,
+): Promise<T | U> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof StepRefused)) throw error;
+    stopped.push(`${what} (${error.message})`);
+    return otherwise(`${what} was refused (${error.message})`);
+  }
+}
+
+/** Every slot of a `names` section of the profile schema, not observed for one reason. */
+function unprobed(section: string, why: string): Record<string, Finding<string>> {
+  const names = (profileSchema().properties as Record<string, { properties: Record<string, { properties?: object }> }>)
+    .names!.properties[section]!.properties as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(names)
+      .filter((k) => k !== 'response_shape_fields')
+      .map((k) => [k, notObserved<string>(why)]),
+  );
+}
+
 /** The probe's steps, in an order that needs each resource once: at most MAX_REQUESTS requests. */
-async function probe(s: ProbeSession, options: InferOptions): Promise<Probed> {
+async function probe(s: ProbeSession, options: InferOptions, stopped: string[]): Promise<Probed> {
   const problem = await s.recorded('listNotes', (client) => probeTarget(client, options.token));
   if (problem) throw new UsageError(problem);
   if (options.secondaryToken)
     await s.recorded('listNotes', (client) => probeToken(client, options.secondaryToken!, 'secondary'));
   const unknownFields = await probeUnknownFields(s);
-  const collections = await createProbeCollections(s);
-  const notes = await createProbeNotes(s, collections.inside);
+  const collections = await orElse(
+    stopped,
+    'creating the probe collections',
+    () => createProbeCollections(s),
+    (why) => ({ why }),
+  );
+  const inside: ProbeCollection = 'why' in collections ? collections : collections.inside;
+  const notes = await orElse(
+    stopped,
+    'creating the probe notes',
+    () => createProbeNotes(s, typeof inside === 'string' ? inside : undefined),
+    (why) => ({ why }),
+  );
+  if ('why' in notes) return withoutNotes(notes.why, unknownFields, options, collections, s);
   const title = await probeTitle(s, notes);
   const listOrder = await probeListOrder(s, notes);
   s.reserve = RESERVE_AFTER_NAMES;
   const refused = isObserved(unknownFields) && unknownFields.value === 'refuse';
-  const notesNames = await probeNotesNames(s, notes, collections.inside, refused);
-  const collectionsNames = await probeCollectionsNames(s, collections);
+  const notesNames = await probeNotesNames(s, notes, inside, refused);
+  const collectionsNames =
+    'why' in collections
+      ? { list: unprobed('collections_list', collections.why), search: unprobed('collections_search', collections.why) }
+      : await probeCollectionsNames(s, collections);
   s.reserve = 0;
   const provoked = await provokeRefusals(s, notes.byKind.done, notes.byKind.open);
   if (notesNames.cursorMismatch.length > 0) {
@@ -87,16 +137,17 @@ async function probe(s: ProbeSession, options: InferOptions): Promise<Probed> {
   const restore = provoked.why.trashed
     ? notObserved<EndpointDecl>(`needs a trashed note: ${provoked.why.trashed}`)
     : await probeRestore(s, notes.byKind.done);
-  const remove = await probeRemove(s, notes.byKind.open.id, collections.inside);
+  const remove =
+    typeof inside === 'string'
+      ? await probeRemove(s, notes.byKind.open.id, inside)
+      : notObserved<EndpointDecl>(inside.why);
   const capture = await probeCapture(s, notes, refused);
   await sampleHeaderOperations(s, notes.byKind.image);
   return {
     title,
     listOrder,
     timestampPrecisionMs: timestampPrecision(notes.sent),
-    secondaryToken: options.secondaryToken
-      ? observed(true, 'the second token given was accepted (GET /v2/notes answered 200)')
-      : notObserved("no --secondary-token was given; give a second user's token to run the isolation checks"),
+    secondaryToken: secondaryFinding(options),
     provoked,
     unknownFields,
     names: {
@@ -106,14 +157,64 @@ async function probe(s: ProbeSession, options: InferOptions): Promise<Probed> {
       collections_search: collectionsNames.search,
       capture: capture.names,
     },
-    endpoints: {
-      restore_note: restore,
-      remove_note_from_collection: remove,
-      attachment_question: notObserved('needs an attachment, which the document gives no way to upload'),
-      trash_collection: notObserved('not in the document; declare it only if the target has one'),
-      capture: capture.endpoint,
-    },
+    endpoints: endpoints(restore, remove, capture.endpoint),
     contentMarkers: contentMarkers(notesNames.list, notesNames.search),
+  };
+}
+
+function secondaryFinding(options: InferOptions): Finding<boolean> {
+  return options.secondaryToken
+    ? observed(true, 'the second token given was accepted (GET /v2/notes answered 200)')
+    : notObserved("no --secondary-token was given; give a second user's token to run the isolation checks");
+}
+
+function endpoints(
+  restore: Finding<EndpointDecl>,
+  remove: Finding<EndpointDecl>,
+  capture: Finding<EndpointDecl>,
+): Probed['endpoints'] {
+  return {
+    restore_note: restore,
+    remove_note_from_collection: remove,
+    attachment_question: notObserved('needs an attachment, which the document gives no way to upload'),
+    trash_collection: notObserved('not in the document; declare it only if the target has one'),
+    capture,
+  };
+}
+
+/** A target that would not create the probe's notes: what needs none (its collection names), the rest left out. */
+async function withoutNotes(
+  why: string,
+  unknownFields: Probed['unknownFields'],
+  options: InferOptions,
+  collections: ProbeCollections | { why: string },
+  s: ProbeSession,
+): Promise<Probed> {
+  const collectionsNames =
+    'why' in collections
+      ? { list: unprobed('collections_list', collections.why), search: unprobed('collections_search', collections.why) }
+      : await probeCollectionsNames(s, collections);
+  const notesList = unprobed('notes_list', why);
+  const notesSearch = unprobed('notes_search', why);
+  return {
+    title: notObserved(why),
+    listOrder: notObserved(why),
+    timestampPrecisionMs: notObserved(why),
+    secondaryToken: secondaryFinding(options),
+    provoked: { samples: [], why: Object.fromEntries(REFUSAL_KINDS.map((k) => [k, why])) },
+    unknownFields,
+    names: {
+      notes_list: notesList,
+      notes_search: {
+        ...notesSearch,
+        response_shape_fields: { include_content: notObserved(why), include_snippet: notObserved(why) },
+      },
+      collections_list: collectionsNames.list,
+      collections_search: collectionsNames.search,
+      capture: unprobed('capture', why),
+    },
+    endpoints: endpoints(notObserved(why), notObserved(why), notObserved(why)),
+    contentMarkers: contentMarkers(notesList, notesSearch),
   };
 }
 
@@ -167,10 +268,11 @@ export async function inferProfile(options: InferOptions): Promise<Inference> {
     timeoutMs: options.timeoutMs ?? 10_000,
     signal: options.signal ?? new AbortController().signal,
   });
+  const stopped: string[] = [];
   try {
     let probed: Probed;
     try {
-      probed = await probe(session, options);
+      probed = await probe(session, options, stopped);
     } catch (error) {
       const cleanup = await session.cleanUp();
       if (
@@ -200,7 +302,8 @@ export async function inferProfile(options: InferOptions): Promise<Inference> {
         date: now.toISOString().slice(0, 10),
       }),
     );
-    return { findings, yaml, profile: parseProfile(yaml, 'the inferred profile'), requests: session.sent, cleanup };
+    const profile = parseProfile(yaml, 'the inferred profile');
+    return { findings, yaml, profile, requests: session.sent, cleanup, stopped, missing: missingKeys(findings) };
   } finally {
     await session.close();
   }

@@ -90,10 +90,13 @@ function contentShown(notes: ProbeNotes, x: Exchange): Trial {
   return notConfirmed('the probe notes came without their content');
 }
 
+/** The collection the open-task note is in, or why the probe has none (the target refused to create one). */
+export type ProbeCollection = string | { readonly why: string };
+
 export async function probeNotesNames(
   s: ProbeSession,
   notes: ProbeNotes,
-  collection: string,
+  collection: ProbeCollection,
   unknownRefused: boolean,
 ): Promise<NotesNameFindings> {
   const window = {
@@ -103,12 +106,15 @@ export async function probeNotesNames(
   const list = (extra: Record<string, string | number | boolean>) =>
     s.attempt('listNotes', { method: 'GET', path: '/v2/notes', query: { ...window, limit: 10, ...extra } });
   const found = {} as NotesNameFindings['list'];
-  found.collection = await firstConfirmed(
-    s,
-    nameCandidates('notes_list.collection'),
-    (n) => `${n}=<collection>`,
-    async (n) => keptExactly(notes, await list({ [n]: collection }), ['open'], 'the collection filter'),
-  );
+  found.collection =
+    typeof collection === 'string'
+      ? await firstConfirmed(
+          s,
+          nameCandidates('notes_list.collection'),
+          (n) => `${n}=<collection>`,
+          async (n) => keptExactly(notes, await list({ [n]: collection }), ['open'], 'the collection filter'),
+        )
+      : notObserved(collection.why);
   for (const slot of CONTAINS_SLOTS) {
     found[slot] = await firstConfirmed(
       s,
@@ -218,7 +224,7 @@ async function searchShowsAll(s: ProbeSession, notes: ProbeNotes): Promise<strin
 async function probeSearchNames(
   s: ProbeSession,
   notes: ProbeNotes,
-  collection: string,
+  collection: ProbeCollection,
   listNames: NotesNameFindings['list'],
   unknownRefused: boolean,
 ): Promise<Pick<NotesNameFindings, 'search' | 'responseShapeFields'>> {
@@ -237,12 +243,15 @@ async function probeSearchNames(
       json: { query: notes.word, ...extra },
     });
   const found = {} as NotesNameFindings['search'];
-  found.collections = await firstConfirmed(
-    s,
-    nameCandidates('notes_search.collections'),
-    (n) => `${n}: [<collection>]`,
-    async (n) => keptExactly(notes, await search({ [n]: [collection] }), ['open'], 'the collection filter'),
-  );
+  found.collections =
+    typeof collection === 'string'
+      ? await firstConfirmed(
+          s,
+          nameCandidates('notes_search.collections'),
+          (n) => `${n}: [<collection>]`,
+          async (n) => keptExactly(notes, await search({ [n]: [collection] }), ['open'], 'the collection filter'),
+        )
+      : notObserved(collection.why);
   for (const slot of CONTAINS_SLOTS) {
     // The list's name first: a target tends to name a filter alike in both places.
     const listName = listNames[slot];

@@ -100,7 +100,7 @@ function noteOf(json: Record<string, unknown>, step: string): ProbeNote {
  * The four notes, backdated into a second of the years 2001-2019 that no other data shares; the
  * open-task note's first line is a heading (`# Heading <word> #`) and it is in `collection`.
  */
-export async function createProbeNotes(s: ProbeSession, collection: string): Promise<ProbeNotes> {
+export async function createProbeNotes(s: ProbeSession, collection: string | undefined): Promise<ProbeNotes> {
   const start = Date.UTC(2001, 0, 1) + randomInt(0, 18 * 365 * 86_400) * 1000;
   const word = s.word();
   const text = `Heading ${s.word()}`;
@@ -115,7 +115,7 @@ export async function createProbeNotes(s: ProbeSession, collection: string): Pro
       content: `${first}\n${MARKERS[kind]}\n${word}\n${s.marker}`,
       created_at: new Date(start + offsets.created_at).toISOString(),
       updated_at: new Date(start + offsets.updated_at).toISOString(),
-      ...(kind === 'open' ? { collection_ids: [collection] } : {}),
+      ...(kind === 'open' && collection ? { collection_ids: [collection] } : {}),
     };
     const step = `create the probe's ${kind} note`;
     const json = await s.createNote(body, step);

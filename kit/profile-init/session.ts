@@ -15,6 +15,21 @@ export interface Answer {
 }
 
 /** Ctrl-C or SIGTERM: the probe stops between requests and cleans up. */
+/**
+ * A create the target refused with a 4xx (the endpoint is missing, say): a server early in its
+ * implementation. The probe goes on without what the create was for (infer.ts), where a 5xx or no
+ * answer stops it.
+ */
+export class StepRefused extends KitError {
+  override name = 'StepRefused';
+}
+
+/** A setup failure: StepRefused for a 4xx, else the KitError of setupFailed. */
+function stepFailed(step: string, x: Exchange): KitError {
+  const failure = setupFailed(step, x.status, x.json ?? x.text);
+  return x.status >= 400 && x.status < 500 ? new StepRefused(failure.message) : failure;
+}
+
 export class Interrupted extends Error {
   override name = 'Interrupted';
 }
@@ -135,7 +150,7 @@ export class ProbeSession {
   async createNote(body: Record<string, unknown>, step: string): Promise<Record<string, unknown>> {
     const x = await this.send('createNote', { method: 'POST', path: '/v2/notes', json: body });
     const json = this.noteIfCreated(x);
-    if (!json) throw setupFailed(step, x.status, x.json ?? x.text);
+    if (!json) throw stepFailed(step, x);
     return json;
   }
 
@@ -143,8 +158,7 @@ export class ProbeSession {
   async createCollection(body: Record<string, unknown>, step: string): Promise<Record<string, unknown>> {
     const x = await this.send('createCollection', { method: 'POST', path: '/v2/collections', json: body });
     const json = x.json as Record<string, unknown> | undefined;
-    if (x.status < 200 || x.status > 299 || typeof json?.id !== 'string')
-      throw setupFailed(step, x.status, x.json ?? x.text);
+    if (x.status < 200 || x.status > 299 || typeof json?.id !== 'string') throw stepFailed(step, x);
     this.collections.add(json.id);
     return json;
   }

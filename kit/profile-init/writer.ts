@@ -206,3 +206,10 @@ function placeholder(key: string, node: Finding<unknown> | Section, depth: numbe
   const why = 'why' in node ? node.why : '';
   return wrap(`${key}: ?  # not observed: ${why}`, WIDTH - 2 * depth);
 }
+
+/** How many keys the written profile leaves commented out, each with the reason it was not observed. */
+export function missingKeys(findings: Findings): number {
+  const count = (node: Finding<unknown> | Section): number =>
+    isSection(node) ? node.entries.reduce((n, [, inner]) => n + count(inner), 0) : isObserved(node) ? 0 : 1;
+  return count(profileTree(findings, { name: '', date: '' }));
+}

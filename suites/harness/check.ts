@@ -8,12 +8,15 @@ import type { FixturesClient, FixtureUser } from '../../kit/core/fixtures-client
 import { type Need, ruleNeeds, unmetNeedIn } from '../../kit/core/needs.js';
 import { ReadLog } from '../../kit/core/read-tracking.js';
 import type { Profile } from '../../spec/profile.js';
+import { notInForce } from '../../spec/revisions.js';
 import type { RuleId } from '../../spec/rule-ids.js';
 import { loadRules, selectedByOnly } from '../../spec/rules.js';
 import type { DataFactory } from './data.js';
 import {
   asVerdict,
+  checkSkipOf,
   classify,
+  failureLine,
   isCreateCapReached,
   isKitError,
   isQuotaSpent,
@@ -145,6 +148,9 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
   test(name, { meta, ...(spec.timeout ? { timeout: spec.timeout } : {}) }, async (vitestCtx) => {
     if (!selected(rules, kit.ctx.only)) vitestCtx.skip();
     if (kit.ctx.tier === 'smoke' && !spec.smoke) vitestCtx.skip(NOT_IN_SMOKE);
+    // --as-of: a check that judges only rules newer than the date sends nothing (the report skips them).
+    const newer = rules.map((id) => notInForce(knownRules.get(id)!, kit.ctx.asOf));
+    if (newer.every(Boolean)) vitestCtx.skip(newer[0]);
     if (!spec.generalist && rules.some((id) => kit.ctx.switchedOff?.includes(id)))
       vitestCtx.skip('switched off (leave-one-out)');
     // Left out by the run's plan, decided before the first check ran (kit/plan.ts): the same every time.
@@ -218,7 +224,7 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
           await fn();
         } catch (error) {
           if (classify(error) !== 'fail') throw error;
-          const message = (error as Error).message.split('\n')[0]!;
+          const message = failureLine(error);
           judge(ids, reads.lastReadSince(mark));
           for (const id of ids) ruleFailures[id] ??= message;
         }
@@ -290,7 +296,11 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
     } catch (thrown) {
       if (thrown instanceof RuleFailures) throw thrown;
       // The run's cap on creates is reached: the check is left out, with the reason (never a partial pass).
-      const error = isCreateCapReached(thrown) ? skipOf(vitestCtx, (thrown as Error).message) : thrown;
+      // So is a check that needs an operation newer than --as-of, or a name or endpoint the profile
+      // does not declare: the API layer refuses to send it, and nothing was judged.
+      const skip = checkSkipOf(thrown);
+      const error =
+        isCreateCapReached(thrown) || skip ? skipOf(vitestCtx, (skip ?? (thrown as Error)).message) : thrown;
       if (isSkip(error)) {
         decide({ verdict: 'skipped', message: error.note ?? 'skipped' });
         throw error;
@@ -328,7 +338,7 @@ type Ending = Omit<RuleOutcome, 'judged' | 'repro'>;
 function endingOf(error: unknown, fails: boolean): Ending {
   // Whole: the report puts it on one line, escaping what would hide a difference.
   const message = (error as Error | undefined)?.message ?? String(error);
-  if (fails) return { verdict: 'fail', message };
+  if (fails) return { verdict: 'fail', message: /…\(\d+\)/.test(message) ? failureLine(error) : message };
   if (isQuotaSpent(error)) return { verdict: 'error', message, quota: true };
   if (isKitError(error)) return { verdict: 'error', message };
   // A TypeError or the like inside a check is the kit's own problem, not the target's.
@@ -386,8 +396,9 @@ function recordEvidence(
 export function pinnedFailure(error: unknown, replay: string): unknown {
   const cause = (error as Error | undefined)?.cause ?? error;
   if (cause instanceof RuleViolation) return cause.withReplay(replay);
-  // A spent quota or the run's create cap keeps its name: the report and the skip read it.
-  if (isQuotaSpent(cause) || isCreateCapReached(cause)) return cause;
+  // A spent quota, the run's create cap, an operation newer than --as-of or an undeclared name keeps
+  // its name: the report and the skip read it.
+  if (isQuotaSpent(cause) || isCreateCapReached(cause) || checkSkipOf(cause)) return cause;
   if (isKitError(cause)) return new KitError(`${(cause as Error).message} (${replay})`);
   // fast-check's own error is a plain Error: keep the failed expect's verdict (fail), with the replay.
   if (classify(cause) === 'fail') return new NonConformance(`${(cause as Error).message.split('\n')[0]} (${replay})`);

@@ -110,6 +110,7 @@ function createKit(ctx: KitContext): Kit {
     guard,
     false,
     oracle,
+    ctx.asOf,
   );
   return {
     ctx,

@@ -87,6 +87,51 @@ describe('did you mean', () => {
   }, 60_000);
 });
 
+describe('the niceties of issue 35', () => {
+  it('names the rule id, area and built-in profile a mistyped one most likely meant', async () => {
+    expect(await refused(['--only', 'notes.craete'])).toContain(
+      '--only notes.craete matches no rule id (did you mean notes.create?)',
+    );
+    expect(await refused(['rules', '--area', 'notes.creat'])).toContain(
+      'no rule in area notes.creat (did you mean notes.create?)',
+    );
+    expect(await refused(['--profile', 'fake-divergnt'])).toBe(
+      'notes-conformance: --profile fake-divergnt: cannot read the file: there is no such file (did you mean the built-in profile fake-divergent?)',
+    );
+  }, 60_000);
+
+  it('prints the version for -v on every command, as every --help says', async () => {
+    const { version } = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string };
+    for (const args of [
+      ['-v'],
+      ['fake', '-v'],
+      ['rules', '-v'],
+      ['matrix', '-v'],
+      ['diff', '-v'],
+      ['profile', 'init', '-v'],
+      ['compare', '-v'],
+    ]) {
+      const { code, stdout } = await cli(args);
+      expect({ args, code, stdout: stdout.trim() }).toEqual({ args, code: 0, stdout: version });
+    }
+  }, 60_000);
+
+  it("says what is wrong with a negative number in the kit's own words", async () => {
+    expect(await refused(['--max-notes', '-3'])).toBe(
+      'notes-conformance: --max-notes must be a positive integer (got -3)',
+    );
+    expect(await refused(['--seed', '-1'])).toBe('notes-conformance: --seed must be a non-negative integer (got -1)');
+    expect(await refused(['fake', '--port', '-1'])).toContain('--port must be an integer from 0 to 65535 (got -1)');
+  }, 60_000);
+
+  it('--as-of takes a real date of the /v2 series', async () => {
+    expect(await refused(['--as-of', '2026-02-30'])).toBe(
+      'notes-conformance: --as-of takes a date as YYYY-MM-DD, such as 2026-05-15 (got 2026-02-30)',
+    );
+    expect(await refused(['--as-of', '2025-01-01'])).toContain('before the /v2 series was released (2025-06-03)');
+  }, 60_000);
+});
+
 describe('notes-conformance rules', () => {
   const rules = loadRules();
 
@@ -113,6 +158,21 @@ describe('notes-conformance rules', () => {
     expect(one.stdout.trimEnd().split('\n').at(-1)).toBe('1 rule in quota.set-created-at.neutral');
     expect(await refused(['rules', '--area', 'nots'])).toContain('no rule in area nots (did you mean notes?)');
   }, 30_000);
+
+  it('lists the rules in force on a date (--as-of), with the date each entered the API', async () => {
+    const { code, stdout } = await cli(['rules', '--as-of', '2026-04-01']);
+    expect(code).toBe(0);
+    const inForce = rules.filter((r) => r.since <= '2026-04-01');
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines.at(-1)).toBe(`${inForce.length} rules in force on 2026-04-01 (API revision 2026-04-01)`);
+    expect(lines.slice(0, -1).map((l) => l.split(' ')[0])).toEqual(inForce.map((r) => r.id));
+    expect(inForce.length).toBeLessThan(rules.length);
+    expect(lines.find((l) => l.startsWith('notes.create.id-conflict-409 '))).toContain(' 2026-04-01 ');
+    const json = JSON.parse((await cli(['rules', '--as-of', '2026-05-09', '--json'])).stdout) as Array<{
+      since: string;
+    }>;
+    expect(json.every((r) => r.since <= '2026-05-09')).toBe(true);
+  }, 30_000);
 });
 
 describe('--help', () => {
@@ -127,6 +187,6 @@ describe('--help', () => {
     const flags = RUN_FLAGS.map((f) => f.name);
     expect(flags.length).toBeGreaterThan(20);
     for (const flag of flags) expect(stdout, flag).toContain(`--${flag}`);
-    expect(stdout).toContain('notes-conformance rules [--area A] [--json]');
+    expect(stdout).toContain('notes-conformance rules [--area A] [--as-of DATE] [--json]');
   }, 30_000);
 });

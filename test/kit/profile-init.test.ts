@@ -391,6 +391,41 @@ describe('notes-conformance profile init', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('on a server without collections yet, writes what it could infer, exits 0 in one line, and the run skips naming the keys', async () => {
+    // An implementer early in their work: every collection endpoint answers 404.
+    const { fake, proxy, before, out } = await startTarget('fake', (_n, req) =>
+      req.url?.startsWith('/v2/collections')
+        ? { status: 404, body: '{"error":{"type":"not_found","message":"no such route"}}' }
+        : undefined,
+    );
+    const { code, out: printed, err } = await runInit(initArgs(proxy.url, out));
+    expect({ code, err }).toEqual({ code: 0, err: [] });
+    expect(printed).toHaveLength(1);
+    const missing = Number(/; (\d+) key\(s\) not observed, commented in the file; /.exec(printed[0]!)?.[1]);
+    expect(missing).toBeGreaterThan(10);
+    expect(printed[0]).toMatch(/; the target refused: creating the probe collections \(setup step .* answered 404/);
+    const yaml = readFileSync(out, 'utf8');
+    // The collection names are placeholders saying why; what needs no collection was observed.
+    expect(yaml).toMatch(/# {3}cursor: \? # not observed: creating the probe collections was refused/);
+    const inferred = loadProfile(out);
+    expect(inferred.names?.notes_list?.contains_open_tasks).toBeDefined();
+    expect(inferred.statuses?.validation).toBe(400);
+    expect(stateOf(fake.store)).toEqual(before);
+    // A check that needs a name the profile lacks is skipped naming it, never an error.
+    const { report } = await runKit(
+      [
+        '--quiet',
+        ...['--target', proxy.url, '--token', PRIMARY, '--secondary-token', SECONDARY],
+        ...['--profile', out, '--requests-per-second', '1000', '--request-budget', '100000', '--seed', '7'],
+      ],
+      {},
+      () => {},
+    );
+    const undeclared = report.rules.filter((r) => /the profile declares no /.test(r.reason));
+    expect(undeclared.filter((r) => r.verdict === 'error').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
+    expect(undeclared.filter((r) => r.verdict === 'skipped').length).toBeGreaterThan(0);
+  }, 600_000);
+
   it('deletes what it created when the target starts failing midway, and writes nothing', async () => {
     // From the 12th request on (after the probe's notes exist) every request but a DELETE gets a 500.
     const { fake, proxy, before, out } = await startTarget('fake', (n, req) =>

@@ -11,8 +11,9 @@ import { catalogueReport } from './fixtures.js';
 
 /**
  * The HTML report in a real headless browser (Debian's `chromium` package; .ci/run installs it):
- * with a 200,001-character body in the evidence the page keeps a 1280 px window's width, failures
- * come first, and the filter in the URL hash works. The page's inline script writes its layout and
+ * with a 200,001-character body in the evidence the page keeps a 1280 px window's width and a
+ * 390 px phone's, no label or heading is cut at either, failures come first, and the filter in the
+ * URL hash works, the headings counting what it shows. The page's inline script writes its layout and
  * filter state onto <html> (data-scroll-width, data-shown-rules, ...), which --dump-dom shows.
  * The screenshots stay in reports/browser/ (git-ignored) for a person to look at.
  */
@@ -43,6 +44,10 @@ const profileDir = mkdtempSync(join(tmpdir(), 'nc-chromium-'));
 afterAll(() => rmSync(profileDir, { recursive: true, force: true }));
 
 function browse(url: string, ...extra: string[]): string {
+  return browseAt(WIDTH, url, ...extra);
+}
+
+function browseAt(width: number, url: string, ...extra: string[]): string {
   return execFileSync(
     chromium!,
     [
@@ -52,12 +57,37 @@ function browse(url: string, ...extra: string[]): string {
       '--no-first-run',
       '--disable-extensions',
       `--user-data-dir=${profileDir}`,
-      `--window-size=${WIDTH},900`,
+      `--window-size=${width},900`,
       ...extra,
       url,
     ],
     { encoding: 'utf8', timeout: 45_000, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 * 1024 * 1024 },
   );
+}
+
+/**
+ * The attributes a page's script wrote on its <html>, laid out `width` px wide: headless chromium
+ * lays a window out at least 500 px wide (its screenshots are cut to the size asked), so the page
+ * is measured in a frame of that width, whose attributes the frame's page copies onto its own.
+ */
+function framedAt(width: number, page: string): Record<string, string> {
+  const frame = join(OUT, `frame-${width}.html`);
+  // The frame's page copies the data-* attributes the framed page's script wrote onto its own <html>.
+  const copy = [
+    "document.getElementById('f').addEventListener('load', function () {",
+    '  var own = document.documentElement;',
+    '  Array.prototype.forEach.call(this.contentDocument.documentElement.attributes, function (a) {',
+    "    if (a.name.indexOf('data-') === 0) own.setAttribute(a.name, a.value);",
+    '  });',
+    '});',
+  ].join('\n');
+  const style = `width:${width}px;height:900px;border:0`;
+  writeFileSync(
+    frame,
+    `<!doctype html><html><body style="margin:0"><iframe id="f" src="${pathToFileURL(page).href}" style="${style}"></iframe>` +
+      `<script>${copy}</script></body></html>`,
+  );
+  return rootAttributes(browseAt(1280, pathToFileURL(frame).href, '--allow-file-access-from-files', '--dump-dom'));
 }
 
 /** The attributes the page's script wrote on <html>. */
@@ -101,6 +131,28 @@ describe('the HTML report in headless chromium', () => {
     }
   });
 
+  it('cuts no label of the summary bar, heading or filter at 390 and 1280 px, and leaves a screenshot of each', (ctx) => {
+    if (!chromium) return ctx.skip(NO_BROWSER);
+    // Counts of two and three digits in every verdict: the widest labels a summary bar gets.
+    const busy = join(OUT, 'report-busy.html');
+    writeFileSync(
+      busy,
+      renderHtml({ ...report, summary: { pass: 137, fail: 12, error: 11, skipped: 44, warn: 10, differs: 56 } }),
+    );
+    for (const width of [390, WIDTH]) {
+      const screenshot = join(OUT, `report-${width}.png`);
+      rmSync(screenshot, { force: true });
+      browseAt(width, pathToFileURL(busy).href, `--screenshot=${screenshot}`);
+      expect(statSync(screenshot).size, screenshot).toBeGreaterThan(10_000);
+      const root = framedAt(width, busy);
+      expect({ width, clipped: root['data-clipped'] }).toEqual({ width, clipped: '' });
+      expect(Number(root['data-client-width']), `the frame is ${width} px wide`).toBeLessThanOrEqual(width);
+      expect(Number(root['data-scroll-width']), `scrollWidth at ${width} px`).toBeLessThanOrEqual(
+        Number(root['data-client-width']),
+      );
+    }
+  });
+
   it('filters by verdict, area and text from the URL hash', (ctx) => {
     if (!chromium) return ctx.skip(NO_BROWSER);
     const expected = report.rules.filter(
@@ -122,6 +174,10 @@ describe('the HTML report in headless chromium', () => {
     );
     expect(visible).toEqual(expected.map((r) => r.id));
     expect(dom).toMatch(new RegExp(`<span id="shown"[^>]*>\\d+ of ${report.rules.length} rules shown</span>`));
+    // The headings count what the filter shows; the groups it empties are hidden.
+    const passed = report.rules.filter((r) => r.verdict === 'pass').length;
+    expect(dom).toContain(`Passed (<span class="count">${expected.length} of ${passed}</span>)`);
+    expect(dom).toMatch(/<section class="group" data-standing="failing" hidden/);
   });
 
   it('paints a difference from the reference profile in the neutral colour, in the report and the spec view', (ctx) => {
@@ -159,5 +215,10 @@ describe('the HTML report in headless chromium', () => {
     expect(existsSync(screenshot)).toBe(true);
     const root = rootAttributes(browse(pathToFileURL(spec).href, '--dump-dom'));
     expect(Number(root['data-scroll-width'])).toBeLessThanOrEqual(Number(root['data-client-width']));
+    const narrow = framedAt(390, spec);
+    expect({ clipped: narrow['data-clipped'], fits: Number(narrow['data-scroll-width']) <= 390 }).toEqual({
+      clipped: '',
+      fits: true,
+    });
   });
 });

@@ -11,6 +11,7 @@ import { classify, isKitError, isQuotaSpent } from '../../spec/verdicts.js';
 export const rule = (id: string, level: Rule['level'] = 'documented', profile?: string): Rule => ({
   id,
   level,
+  since: '2025-06-03',
   section: '4. Endpoints',
   quote: ['q'],
   statement: `${id} holds.`,

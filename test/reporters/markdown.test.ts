@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MARKDOWN_MAX_CHARS, renderMarkdown } from '../../reporters/render-markdown.js';
+import { MARKDOWN_MAX_BYTES, renderMarkdown } from '../../reporters/render-markdown.js';
 import { buildReport, type CheckOutcome, type ConformanceReport } from '../../reporters/report.js';
 import { catalogueReport, exchange, outcome, rule } from './fixtures.js';
 
@@ -53,12 +53,12 @@ function assertWellFormed(md: string): void {
 }
 
 describe('renderMarkdown', () => {
-  it('stays under 60,000 characters when all 300 rules fail with huge messages, and says where the rest is', () => {
+  it('stays under 60,000 bytes when all 300 rules fail with huge messages, and says where the rest is', () => {
     const md = renderMarkdown(syntheticReport(1), { fullReport: 'reports/conformance.html' });
-    expect(md.length).toBeLessThanOrEqual(MARKDOWN_MAX_CHARS);
+    expect(Buffer.byteLength(md)).toBeLessThanOrEqual(MARKDOWN_MAX_BYTES);
     expect(md).toMatch(/^## notes-conformance: FAIL: 300 rules against http:\/\/t/);
     expect(md).toMatch(
-      /\*\*Truncated\*\* to stay under 60,000 characters: \d+ failing rules?[^\n]* not shown\. See the full report: reports\/conformance\.html\.\n$/,
+      /\*\*Truncated\*\* to stay under 60,000 bytes: \d+ failing rules?[^\n]* not shown\. See the full report: reports\/conformance\.html\.\n$/,
     );
     assertWellFormed(md);
     expect(md).toContain('Reproduce:');
@@ -68,7 +68,7 @@ describe('renderMarkdown', () => {
   it('shows the failures first, open, with reason and repro, and folds everything else', () => {
     const report = syntheticReport(37);
     const md = renderMarkdown(report);
-    expect(md.length).toBeLessThanOrEqual(MARKDOWN_MAX_CHARS);
+    expect(Buffer.byteLength(md)).toBeLessThanOrEqual(MARKDOWN_MAX_BYTES);
     assertWellFormed(md);
     const failing = report.rules.filter((r) => r.verdict === 'fail').map((r) => r.id);
     expect(failing).toHaveLength(9);
@@ -78,7 +78,7 @@ describe('renderMarkdown', () => {
       expect(md.indexOf(`#### \`${id}\``)).toBeLessThan(firstFold);
     }
     const open = md.slice(0, firstFold);
-    expect(open).not.toMatch(/\| pass \|/);
+    expect(open).not.toMatch(/\| documented \| pass \|/);
     expect(open).toContain("```sh\n  curl -sS --data-binary @- 'http://t/v2/notes' <<'JSON'");
     expect(md.slice(firstFold)).toContain(`<details><summary>All 300 rules by area</summary>`);
   });
@@ -94,9 +94,31 @@ describe('renderMarkdown', () => {
   });
 
   it('honours a smaller limit', () => {
-    const md = renderMarkdown(catalogueReport(), { maxChars: 5000 });
-    expect(md.length).toBeLessThanOrEqual(5000);
-    expect(md).toContain('**Truncated** to stay under 5,000 characters');
+    const md = renderMarkdown(catalogueReport(), { maxBytes: 5000 });
+    expect(Buffer.byteLength(md)).toBeLessThanOrEqual(5000);
+    expect(md).toContain('**Truncated** to stay under 5,000 bytes');
     assertWellFormed(md);
+  });
+
+  it('counts UTF-8 bytes, not characters: text of two and four bytes a character stays under the limit', () => {
+    const report = syntheticReport(1);
+    for (const r of report.rules) {
+      r.reason = 'é'.repeat(3000);
+      for (const c of r.checks) c.message = '😀'.repeat(3000);
+    }
+    const md = renderMarkdown(report);
+    expect(Buffer.byteLength(md)).toBeLessThanOrEqual(MARKDOWN_MAX_BYTES);
+    expect(Buffer.byteLength(md)).toBeGreaterThan(MARKDOWN_MAX_BYTES * 0.9);
+    // Cut by characters, this text would have run past the limit by this much.
+    expect(Buffer.byteLength(md) - md.length).toBeGreaterThan(10_000);
+    assertWellFormed(md);
+  });
+
+  it('keeps the counts of every area under the headline when it cuts the rest', () => {
+    const md = renderMarkdown(syntheticReport(1));
+    expect(md).toContain('Truncated');
+    const table = md.slice(0, md.indexOf('### Rules that fail the run'));
+    expect(table).toContain('| Area | pass | fail | error | skipped | warn | differs |');
+    for (const area of AREAS) expect(table).toMatch(new RegExp(`\\| ${area} \\| 0 \\| 60 \\| 0 \\| 0 \\| 0 \\| 0 \\|`));
   });
 });

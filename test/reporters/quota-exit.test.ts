@@ -8,6 +8,7 @@ import { outcome as ended } from './fixtures.js';
 const rule = (id: string): Rule => ({
   id,
   level: 'documented',
+  since: '2025-06-03',
   section: '7. Errors',
   quote: ['q'],
   statement: `${id} holds.`,

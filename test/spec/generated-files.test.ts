@@ -56,6 +56,48 @@ export type OperationId = keyof typeof OPERATIONS;
 `;
 }
 
+type SchemaNode = {
+  description?: string;
+  type?: string | string[];
+  enum?: unknown[];
+  $ref?: string;
+  items?: SchemaNode;
+  properties?: Record<string, SchemaNode>;
+  minimum?: number;
+  maximum?: number;
+};
+
+/** What values a key of the profile takes, in a few words. */
+function valuesOf(node: SchemaNode): string {
+  const refs: Record<string, string> = {
+    '#/$defs/refusalStatus': 'status 400-499',
+    '#/$defs/name': 'name, or list of aliases',
+    '#/$defs/jsonPointer': 'JSON pointer',
+    '#/$defs/endpoint': '{ method, path }',
+  };
+  if (node.$ref) return refs[node.$ref] ?? node.$ref;
+  if (node.enum) return node.enum.map((v) => `\`${String(v)}\``).join(', ');
+  if (node.type === 'array') return node.items?.enum ? `list of ${valuesOf(node.items)}` : 'list';
+  if (node.properties) return 'section';
+  const range = node.minimum !== undefined ? ` >= ${node.minimum}` : '';
+  return `${Array.isArray(node.type) ? node.type.join(' or ') : (node.type ?? 'any')}${range}`;
+}
+
+/** Every key of spec/profile.schema.json, as docs/profiles.md lists them: key, values, meaning. */
+function profileKeys(): string {
+  const schema = JSON.parse(readFileSync(join(packageRoot, 'spec/profile.schema.json'), 'utf8')) as SchemaNode;
+  const rows: string[] = [];
+  const walk = (node: SchemaNode, prefix: string) => {
+    for (const [key, child] of Object.entries(node.properties ?? {})) {
+      const text = (child.description ?? '').replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
+      rows.push(`| \`${prefix}${key}\` | ${valuesOf(child).replace(/\|/g, '\\|')} | ${text} |`);
+      walk(child, `${prefix}${key}.`);
+    }
+  };
+  walk(schema, '');
+  return ['| Key | Values | What it declares |', '|---|---|---|', ...rows].join('\n');
+}
+
 /**
  * A page's figures between `<!-- figure:NAME -->` and `<!-- /figure -->`, from the catalogues, and
  * each command's flag table between `<!-- flags:NAME -->` markers, from its declarations.
@@ -85,7 +127,11 @@ function page(path: string): string {
       return `<!-- flags:${name} -->\n${flagsTable(flags)}\n<!-- /flags:${name} -->`;
     },
   );
-  return text.replace(/<!-- figure:([a-z-]+) -->[^<]*<!-- \/figure -->/g, (_, name: string) => {
+  const withKeys = text.replace(
+    /<!-- profile-keys -->[\s\S]*?<!-- \/profile-keys -->/g,
+    () => `<!-- profile-keys -->\n${profileKeys()}\n<!-- /profile-keys -->`,
+  );
+  return withKeys.replace(/<!-- figure:([a-z-]+) -->[^<]*<!-- \/figure -->/g, (_, name: string) => {
     const value = figures[name];
     if (value === undefined) throw new Error(`${path} names an unknown figure: ${name}`);
     return `<!-- figure:${name} -->${value}<!-- /figure -->`;

@@ -5,6 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { listOperations } from '../../spec/openapi.js';
 import { packageRoot, specFile } from '../../spec/paths.js';
 import { isProfileSchemaField, loadBuiltinProfile, profileField } from '../../spec/profile.js';
+import {
+  apiRevisions,
+  notInForce,
+  OPERATIONS_ADDED,
+  operationNotInForce,
+  revisionOn,
+  v2Release,
+} from '../../spec/revisions.js';
 import { loadRules, RULE_ID_PATTERN } from '../../spec/rules.js';
 
 const normalise = (text: string) => text.replace(/\s+/g, ' ').trim();
@@ -70,6 +78,56 @@ describe('rules.yaml', () => {
         expect(profileField(fake, field), `${rule.id}: ${field}`).toBeDefined();
       }
     }
+  });
+});
+
+describe('the date each rule entered the API (since)', () => {
+  const rules = loadRules();
+  const table = apiRevisions();
+  const added = OPERATIONS_ADDED;
+  const dateOf = (words: string) => table.find((r) => r.change.startsWith(words))?.date;
+
+  it("reads the document's table: /v2 released 2025-06-03, newest first", () => {
+    expect(v2Release()).toBe('2025-06-03');
+    expect(table.map((r) => r.date)).toEqual([...table.map((r) => r.date)].sort().reverse());
+    expect(revisionOn('2026-04-02')).toBe('2026-04-01');
+    expect(revisionOn('2030-01-01')).toBe(table[0]!.date);
+  });
+
+  it('is a date of the revision table for every rule, none before the /v2 release', () => {
+    const dates = new Set(table.map((r) => r.date));
+    expect(rules.filter((r) => !dates.has(r.since) || r.since < v2Release()).map((r) => `${r.id}: ${r.since}`)).toEqual(
+      [],
+    );
+  });
+
+  it('gives every change of the table since the /v2 release to at least one rule', () => {
+    const used = new Set(rules.map((r) => r.since));
+    expect(table.filter((r) => r.date >= v2Release() && !used.has(r.date)).map((r) => r.date)).toEqual([]);
+  });
+
+  it('is no earlier than the row that added every operation of the rule', () => {
+    for (const words of new Set(Object.values(added))) expect(dateOf(words), words).toBeDefined();
+    const early = rules.flatMap((r) => {
+      const dates = r.operations.map((op) => (added[op] ? dateOf(added[op]!) : undefined));
+      if (dates.some((d) => d === undefined)) return [];
+      const first = (dates as string[]).sort()[0]!;
+      return r.since < first ? [`${r.id}: ${r.since}, but its operations came ${first}`] : [];
+    });
+    expect(early).toEqual([]);
+  });
+
+  it('says why a rule newer than --as-of is not judged, in one place (notInForce)', () => {
+    expect(notInForce({ since: '2026-05-15' }, '2026-04-01')).toBe(
+      'not yet in the API on 2026-04-01 (2026-05-15: Added PATCH /v2/notes/{note_id}/created-at)',
+    );
+    expect(notInForce({ since: '2026-04-01' }, '2026-04-01')).toBeUndefined();
+    expect(notInForce({ since: '2026-05-15' }, undefined)).toBeUndefined();
+    expect(operationNotInForce('moveNote', '2026-05-08')).toBe(
+      'needs moveNote, not yet in the API on 2026-05-08 (2026-05-09: Added the move endpoint and membership endpoints)',
+    );
+    expect(operationNotInForce('moveNote', '2026-05-09')).toBeUndefined();
+    expect(operationNotInForce('getNote', '2025-06-03')).toBeUndefined();
   });
 });
 
