@@ -39,12 +39,9 @@ module.exports = {
     {
       name: 'harness-imports-no-check',
       severity: 'error',
-      comment:
-        'suites -> harness -> core: the vocabulary of checks knows no check nor the model. The one exception is the ' +
-        "run's oracle (suites/oracle/ but its check file; the state it keeps is kit/core/behaviour/): the API " +
-        'layer hands it every exchange, and it is part of the run, not a check.',
+      comment: 'suites -> harness -> core: the vocabulary of checks knows no check nor the model.',
       from: { path: '^suites/harness/' },
-      to: { path: '^suites/', pathNot: '^suites/(harness/|oracle/(?!.*\\.check\\.ts$))' },
+      to: { path: '^suites/', pathNot: '^suites/harness/' },
     },
     {
       name: 'model-imports-no-check',

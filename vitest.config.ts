@@ -123,6 +123,8 @@ export default defineConfig({
         test: {
           name: 'proofs',
           include: PROOFS,
+          // Every report a proof's in-process run makes is held to spec/report.schema.json.
+          setupFiles: ['test/report-schema-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           maxWorkers: 3,

@@ -1,6 +1,6 @@
 import type { FlagDecl } from '../kit/flags.js';
 
-/** `notes-conformance diff`'s flags, declared once (parser, --help, the README's table). */
+/** `notes-conformance diff`'s flags, declared once (parser, --help, the table of docs/cli.md). */
 export const DIFF_FLAGS = [
   {
     name: 'target',

@@ -1,10 +1,10 @@
 import { didYouMean } from '../spec/did-you-mean.js';
 import { KitError, UsageError } from '../spec/verdicts.js';
 
-const SUBCOMMANDS = ['fake', 'matrix', 'profile', 'diff', 'rules'];
+const SUBCOMMANDS = ['fake', 'matrix', 'profile', 'diff', 'rules', 'compare'];
 
 /**
- * Entry point of the notes-conformance command: `fake`, `diff`, `matrix`, `profile` and `rules`
+ * Entry point of the notes-conformance command: `fake`, `diff`, `matrix`, `profile`, `rules` and `compare`
  * subcommands, `--version`; flags alone run the kit. Whatever goes wrong ends in one line on
  * stderr, never a stack trace (NOTES_DEBUG=1 shows the stack of an unexpected error).
  */
@@ -66,6 +66,10 @@ async function dispatch(argv: string[]): Promise<number> {
   if (argv[0] === 'rules') {
     const { rulesCommand } = await import('./rules-command.js');
     return rulesCommand(argv.slice(1), (text) => process.stdout.write(text));
+  }
+  if (argv[0] === 'compare') {
+    const { compareCommand } = await import('./compare-command.js');
+    return compareCommand(argv.slice(1), (text) => process.stdout.write(text));
   }
   if (argv[0] === 'diff') {
     const { diffCommand } = await import('./diff-command.js');

@@ -1,6 +1,6 @@
 import type { FlagDecl } from '../kit/flags.js';
 
-/** `notes-conformance matrix`'s flags, declared once (parser, --help, the README's table). */
+/** `notes-conformance matrix`'s flags, declared once (parser, --help, the table of docs/cli.md). */
 export const MATRIX_FLAGS = [
   {
     name: 'fault',

@@ -1,6 +1,6 @@
 import type { FlagDecl } from '../kit/flags.js';
 
-/** `notes-conformance profile init`'s flags, declared once (parser, --help, the README's table). */
+/** `notes-conformance profile init`'s flags, declared once (parser, --help, the table of docs/cli.md). */
 export const PROFILE_INIT_FLAGS = [
   { name: 'target', value: 'URL', env: ['NOTES_TARGET_URL'], help: ['base URL of the server'] },
   { name: 'token', value: 'T', env: ['NOTES_TOKEN'], help: ['bearer token of a test user'] },

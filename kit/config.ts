@@ -61,6 +61,7 @@ export const RUN_USAGE = `Usage: notes-conformance [options]            run ever
        notes-conformance matrix [options]     run the kit once per fault of the fake and show which check catches it
        notes-conformance profile init [options]  probe a target and write a commented profile of what it observed
        notes-conformance rules [--area A] [--json]  list the rule ids with their level and the document's words
+       notes-conformance compare OLD.json NEW.json  what changed between two runs' JSON reports (exit 1: worse)
 
 ${flagsHelp(RUN_FLAGS)}
 
@@ -81,8 +82,7 @@ const FLAG_NAMES = RUN_FLAGS.map((f) => f.name);
 /**
  * Check workers at most. The fake answers them all in the run process's one thread: on the 2-core
  * machines this is measured on, three workers were no faster than two (13.8 and 10.4 s against
- * 11.2 and 10.6 s, alternating) for more CPU; and the oracle compares the request ids of two
- * workers' answers (suites/oracle/oracle.ts absorb).
+ * 11.2 and 10.6 s, alternating) for more CPU.
  */
 export const MAX_WORKERS = 2;
 

@@ -1,8 +1,8 @@
 /**
  * A command's flags, each declared once: the parser's options, the command's `--help`, its
- * environment variables and the README's flag tables are all made from the declarations (the
- * run command's in run-flags.ts, the subcommands' beside them in cli/); a test keeps the README
- * tables current.
+ * environment variables and the flag tables of docs/cli.md are all made from the declarations (the
+ * run command's in run-flags.ts, the subcommands' beside them in cli/); a test keeps the tables
+ * current.
  */
 export interface FlagDecl {
   readonly name: string;
@@ -87,7 +87,7 @@ export function environmentHelp(flags: readonly FlagDecl[]): string {
     .join('\n');
 }
 
-/** The README's table of the flags (a variable column when any flag has one). */
+/** docs/cli.md's table of the flags (a variable column when any flag has one). */
 export function flagsTable(flags: readonly FlagDecl[]): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|');
   const withEnv = flags.some((f) => f.env);

@@ -3,10 +3,9 @@ import { FAULT_NAMES, FAULTS, type FaultName } from '../fake/faults/catalogue.js
 import { OutcomeCollector } from '../reporters/collector.js';
 import { buildReport, type Verdict } from '../reporters/report.js';
 import { loadRules } from '../spec/rules.js';
-import { ChecksEndedMarker } from './checks-ended.js';
 import { checkWorkers, readKitConfig } from './config.js';
+import { ORACLE_CHECK, withOracleVerdicts } from './oracle-verdicts.js';
 import { startRun } from './start.js';
-import { runsLate } from './tier.js';
 import { checkRunOptions } from './vitest-run.js';
 
 /** One fault run with every check that declares its rules switched off. */
@@ -40,28 +39,22 @@ export async function runLeaveOneOut(
   const rules = loadRules();
   const levels = new Map(rules.map((r) => [r.id, r.level]));
   const collector = new OutcomeCollector();
-  // As a run against the embedded fake: two workers, each as its own users, the oracle's file
-  // joining the other's findings (so that this measure proves that path too).
+  // As a run against the embedded fake: two workers, each as its own users, the run joining their
+  // oracles' records (so that this measure proves that path too).
   const workers = checkWorkers({});
-  const marker = new ChecksEndedMarker('');
   const vitest = await createVitest(
     'test',
-    checkRunOptions(
-      collector,
-      workers > 1 ? { maxWorkers: workers, fileParallelism: true, reporters: [collector, marker] } : {},
-    ),
+    checkRunOptions(collector, workers > 1 ? { maxWorkers: workers, fileParallelism: true } : {}),
   );
   const rows: LeaveOneOutRow[] = [];
   try {
-    // The oracle's file last, as in a run (kit/tier.ts).
-    const specs = (await vitest.globTestSpecifications()).sort((a, b) => runsLate(a.moduleId) - runsLate(b.moduleId));
+    const specs = await vitest.globTestSpecifications();
     const faults = options.faults ?? FAULT_NAMES;
     for (const fault of faults) {
       const started = performance.now();
       const off = [...FAULTS[fault].rules];
       const run = await startRun(readKitConfig(['--fake-fault', fault], {}));
       collector.outcomes.length = 0;
-      marker.runDir = run.context.runDir;
       const pairs = run.context.workerTokens?.length ?? 1;
       for (const project of vitest.projects)
         project.provide('kit', {
@@ -69,10 +62,11 @@ export async function runLeaveOneOut(
           switchedOff: off,
           ...(workers > 1 && pairs >= workers ? { workers } : {}),
         });
+      let totals: Awaited<ReturnType<typeof run.finish>> | undefined;
       try {
         await vitest.runTestSpecifications(specs);
       } finally {
-        await run.finish();
+        totals = await run.finish();
       }
       const report = buildReport({
         version: '',
@@ -82,7 +76,7 @@ export async function runLeaveOneOut(
         seed: 0,
         only: [],
         rules,
-        outcomes: collector.outcomes,
+        outcomes: withOracleVerdicts(collector.outcomes, totals.oracle),
         requests: 0,
         leftovers: 0,
         runErrors: [],
@@ -92,7 +86,7 @@ export async function runLeaveOneOut(
       const verdict = byId.get(rule)?.verdict ?? 'error';
       const failing = (byId.get(rule)?.checks ?? []).filter((c) => c.verdict === 'fail' || c.verdict === 'warn');
       const caughtBy = (['oracle', 'model'] as const).filter((who) =>
-        failing.some((c) => c.file.includes(`suites/${who}/`)),
+        failing.some((c) => (who === 'oracle' ? c.file === ORACLE_CHECK.file : c.file.includes('suites/model/'))),
       );
       const row: LeaveOneOutRow = {
         fault,

@@ -8,6 +8,7 @@ import { OutcomeCollector } from '../reporters/collector.js';
 import type { CheckOutcome } from '../reporters/report.js';
 import { packageRoot } from '../spec/paths.js';
 import type { KitConfig } from './config.js';
+import { withOracleVerdicts } from './oracle-verdicts.js';
 import type { RunHandle } from './start.js';
 import { startRun } from './start.js';
 import { QuotaLastSequencer } from './tier.js';
@@ -56,9 +57,12 @@ export async function runRows(
     const { index, run, started } = current;
     current = undefined;
     await collector.ended(rowFiles[index]!);
-    await run.finish();
+    const totals = await run.finish();
     const result = results[index]!;
-    result.outcomes = collector.outcomes.filter((o) => rowOf(o.file) === index);
+    result.outcomes = withOracleVerdicts(
+      collector.outcomes.filter((o) => rowOf(o.file) === index),
+      totals.oracle,
+    );
     result.errors = collector.runErrors.filter((e) => rowOf(e) === index);
     result.ms = Math.round(performance.now() - started);
     result.seed = run.context.seed;

@@ -6,6 +6,7 @@ import { loadRules } from '../spec/rules.js';
 import { type KitConfig, readKitConfig } from './config.js';
 import { checkFilesByRule, collectChecks } from './coverage.js';
 import { RowCollector, RowOrderSequencer, runRows } from './matrix-rows.js';
+import { withOracleVerdicts } from './oracle-verdicts.js';
 import { startRun } from './start.js';
 import { runsLate } from './tier.js';
 import { checkRunOptions, sharedParsedYaml } from './vitest-run.js';
@@ -55,7 +56,7 @@ export async function runFaultMatrix(
   // As in a kit run, but for the order of the rows' files.
   const vitest = await createVitest('test', checkRunOptions(collector, { sequence: { sequencer: RowOrderSequencer } }));
   try {
-    // Every check file, the oracle's last (kit/tier.ts): a clean baseline and the faults only the oracle sees run them all.
+    // Every check file: a clean baseline and the faults only the oracle sees run them all.
     const allFiles = (await vitest.globTestSpecifications())
       .map((s) => s.moduleId)
       .sort((a, b) => runsLate(a) - runsLate(b));
@@ -67,8 +68,9 @@ export async function runFaultMatrix(
     const faults = (options.faults ?? FAULT_NAMES).filter((_, i) => i % count === index);
     const plans = faults.map((fault) => {
       const targets: string[] = [...FAULTS[fault].rules];
-      // A fault only the oracle can see is proved by a whole run: the traffic of every check, no --only.
-      const whole = FAULTS[fault].judgedBy === 'oracle';
+      // A fault only the oracle can see, or of a rule no check names, is proved by a whole run: the
+      // traffic of every check, no --only.
+      const whole = FAULTS[fault].judgedBy === 'oracle' || targets.some((id) => !filesOf.has(id));
       const files = whole
         ? allFiles
         : [...new Set(targets.flatMap((id) => filesOf.get(id) ?? []))].sort((a, b) => runsLate(a) - runsLate(b));
@@ -149,12 +151,13 @@ async function runOnce(
   collector.outcomes.length = 0;
   for (const project of vitest.projects) project.provide('kit', run.context);
   const project = vitest.projects.find((p) => p.name === 'conformance')!;
+  let totals: Awaited<ReturnType<typeof run.finish>> | undefined;
   try {
     await vitest.runTestSpecifications(files.map((file) => project.createSpecification(file)));
   } finally {
-    await run.finish();
+    totals = await run.finish();
   }
-  return { outcomes: [...collector.outcomes], seed: run.context.seed };
+  return { outcomes: withOracleVerdicts(collector.outcomes, totals.oracle), seed: run.context.seed };
 }
 
 function verdicts(outcomes: readonly CheckOutcome[], rules: ReturnType<typeof loadRules>): Map<string, Verdict> {

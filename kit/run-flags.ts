@@ -2,8 +2,8 @@ import type { FlagDecl } from './flags.js';
 
 /**
  * The run command's flags, each declared once: the parser's options, `--help`, the environment
- * variables and the README's table are all made from this list (kit/flags.ts; a test keeps the
- * README current).
+ * variables and the table of docs/cli.md are all made from this list (kit/flags.ts; a test keeps
+ * the table current).
  */
 export const RUN_FLAGS = [
   {

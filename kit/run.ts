@@ -15,7 +15,6 @@ import { specFile } from '../spec/paths.js';
 import { loadRules, selectedByOnly } from '../spec/rules.js';
 import { UsageError } from '../spec/verdicts.js';
 import { kitVersion } from '../spec/version.js';
-import { ChecksEndedMarker } from './checks-ended.js';
 import { checkWorkers, type KitConfig, readKitConfig } from './config.js';
 import type { KitContext } from './core/context.js';
 import { unmetNeedIn } from './core/needs.js';
@@ -24,6 +23,7 @@ import { collectChecks, type DeclaredCheck, filesForOnly } from './coverage.js';
 import { harText, linkHar } from './har-output.js';
 import { CHECKS_WIND_DOWN_MS, causedByInterrupt, Interrupt, pendingSignalsDispatched } from './interrupt.js';
 import { loadNoteCosts } from './note-costs.js';
+import { withOracleVerdicts } from './oracle-verdicts.js';
 import { planLine as capPlanLine, planUnderCap } from './plan.js';
 import { makeDirectories } from './report-paths.js';
 import { type RunTotals, startRun } from './start.js';
@@ -101,11 +101,11 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
     target: ctx.targetLabel,
     profileName: ctx.profile.name,
     profileDeclared: ctx.profileDeclared,
+    tier: ctx.tier,
     seed: ctx.seed,
     only: config.only,
-    tier: config.tier,
     rules: loadRules(),
-    outcomes: collector.outcomes,
+    outcomes: withOracleVerdicts(collector.outcomes, totals.oracle),
     requests: totals.requests,
     cleanupRequests: totals.cleanupRequests,
     created: totals.created,
@@ -287,9 +287,7 @@ async function runChecks(
       'test',
       checkRunOptions(collector, {
         ...tierSequence(),
-        ...(workers > 1
-          ? { maxWorkers: workers, fileParallelism: true, reporters: [collector, new ChecksEndedMarker(ctx.runDir)] }
-          : {}),
+        ...(workers > 1 ? { maxWorkers: workers, fileParallelism: true } : {}),
       }),
     ),
   );

@@ -10,8 +10,10 @@ import type { KitContext } from './core/context.js';
 import { FixturesClient } from './core/fixtures-client.js';
 import { type HarEntry, harWriter, recordedHarEntries } from './core/har.js';
 import { journalCreates, Ledger } from './core/ledger.js';
+import { mergeRecords, type RunJudgements } from './core/oracle/merge.js';
+import type { OracleRecord } from './core/oracle/oracle.js';
 import type { QuotaInfo } from './core/quota.js';
-import { countRequests, learnedSecrets, rateLimitStretch, spentQuota } from './core/run-folder.js';
+import { countRequests, learnedSecrets, oracleRecords, rateLimitStretch, spentQuota } from './core/run-folder.js';
 import { probeTarget, probeToken } from './probe.js';
 import { sweep } from './sweep.js';
 import { startTarget } from './target.js';
@@ -50,6 +52,8 @@ export interface RunTotals {
   secrets: string[];
   /** Every exchange of the run, in the order sent, when it was recorded (`--har`). */
   har?: HarEntry[];
+  /** What the workers' oracles judged (kit/oracle-verdicts.ts puts it into the report). */
+  oracle: RunJudgements;
 }
 
 /**
@@ -182,7 +186,12 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
     const everything = Object.values(journalCreates(runDir)).reduce((a, b) => a + b, 0);
     const quota = spentQuota(runDir);
     const har = config.outputs.har ? recordedHarEntries(runDir) : undefined;
+    const oracle = mergeRecords(
+      oracleRecords(runDir) as OracleRecord[],
+      context.profile.capabilities?.rate_limit_headers,
+    );
     return {
+      oracle,
       requests,
       cleanupRequests: counted.cleanup + setupClient.cleanupSent,
       created,

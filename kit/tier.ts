@@ -71,13 +71,11 @@ export function createdInRun(runDir: string): { notes: number; collections: numb
 
 /**
  * Where a check file runs: the quota checks' file after the others, so that a natural quota refusal
- * (an account's quota running out during the run) can be judged by them whichever file hit it, and
- * the oracle's file last of all, when every exchange of the run has passed through it. With two
- * workers (the embedded fake only, which no account's quota limits) the quota file may run beside
- * the other worker's last file; the oracle's waits for every other file (kit/checks-ended.ts).
+ * (an account's quota running out during the run) can be judged by them whichever file hit it. With
+ * two workers (the embedded fake only, which no account's quota limits) it may run beside the other
+ * worker's last file.
  */
 export function runsLate(file: string): number {
-  if (file.endsWith('oracle/oracle.check.ts')) return 2;
   return file.endsWith('errors/quota.check.ts') ? 1 : 0;
 }
 

@@ -33,6 +33,7 @@ export class OutcomeCollector implements Reporter {
       name: test.name.replace(/ \[[^\]]*\]$/, ''),
       file: relative(this.root, test.module.moduleId),
       rules: meta.rules,
+      ...(meta.oracle ? { oracle: meta.oracle, ...(meta.generalist ? { generalist: true } : {}) } : {}),
       state: result.state,
       ...(result.state === 'skipped' && result.note ? { note: result.note } : {}),
       errors: (result.errors ?? []).map((e) => ({ ...(e.name ? { name: e.name } : {}), message: e.message })),

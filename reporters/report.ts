@@ -1,6 +1,6 @@
 import type { Rule, RuleLevel } from '../spec/rules.js';
 import { ruleArea, selectedByOnly } from '../spec/rules.js';
-import { ORACLE_UNJUDGED, type QuotaInfo, quotaWords } from '../spec/verdicts.js';
+import { type QuotaInfo, quotaWords } from '../spec/verdicts.js';
 
 export { quotaWords } from '../spec/verdicts.js';
 
@@ -23,6 +23,9 @@ export interface CheckOutcome {
   name: string;
   file: string;
   rules: readonly string[];
+  /** Those the oracle judges on the check's answers: verdicts kit/oracle-verdicts.ts gives (never a bare pass). */
+  oracle?: readonly string[];
+  generalist?: boolean;
   state: 'passed' | 'failed' | 'skipped';
   /** The skip reason (ctx.skip), if any. */
   note?: string;
@@ -70,15 +73,24 @@ export interface RuleResult {
   checks: CheckResult[];
 }
 
+/**
+ * The JSON report's format (spec/report.schema.json, exported as notes-conformance/report.schema.json):
+ * it changes when a field is removed, renamed or changes meaning. A field added keeps it, and is
+ * added to the schema, which the proofs hold every report they make to (test/report-schema-setup.ts).
+ */
+export const REPORT_FORMAT_VERSION = 1;
+export const REPORT_SCHEMA = 'notes-conformance/report.schema.json';
+
 export interface ConformanceReport {
+  $schema: typeof REPORT_SCHEMA;
+  format_version: typeof REPORT_FORMAT_VERSION;
   kit: { name: 'notes-conformance'; version: string };
   target: string;
   profile: string;
   profile_declared: boolean;
+  tier: 'smoke' | 'full';
   seed: number;
   only: string[];
-  /** Set for a smoke run (`--tier smoke`): rules outside the tier are skipped, and the headline counts them apart. */
-  tier?: 'smoke';
   summary: Record<Verdict, number>;
   /** Requests sent within the run's request budget (start-up and checks). */
   requests: number;
@@ -126,9 +138,10 @@ export interface ReportInput {
   target: string;
   profileName: string;
   profileDeclared: boolean;
+  /** The run's tier (--tier); the fault matrix and leave-one-out run the full one. */
+  tier?: 'smoke' | 'full';
   seed: number;
   only: readonly string[];
-  tier?: 'smoke' | 'full';
   rules: readonly Rule[];
   outcomes: readonly CheckOutcome[];
   requests: number;
@@ -197,10 +210,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
   const rules: RuleResult[] = input.rules
     .filter((r) => selected(r.id))
     .map((rule) => {
-      const all = byRule.get(rule.id) ?? [];
-      // The oracle's "no answer bore on it" says nothing about a rule other checks judged.
-      const told = all.filter((c) => !(c.verdict === 'skipped' && c.message === ORACLE_UNJUDGED));
-      const checks = (told.length > 0 ? told : all).sort(
+      const checks = (byRule.get(rule.id) ?? []).sort(
         (a, b) => byCodePoint(a.name, b.name) || byCodePoint(a.file, b.file),
       );
       const { verdict, reason } = ruleVerdict(checks);
@@ -239,13 +249,15 @@ export function buildReport(input: ReportInput): ConformanceReport {
         : `${blocking.length} ${input.profileDeclared ? 'documented or declared' : 'documented'}` +
           ` ${blocking.length === 1 ? 'rule' : 'rules'} failed or errored${input.quota ? ` (and ${quotaWords(input.quota)})` : ''}`;
   return {
+    $schema: REPORT_SCHEMA,
+    format_version: REPORT_FORMAT_VERSION,
     kit: { name: 'notes-conformance', version: input.version },
     target: input.target,
     profile: input.profileName,
     profile_declared: input.profileDeclared,
+    tier: input.tier ?? 'full',
     seed: input.seed,
     only: [...input.only],
-    ...(input.tier === 'smoke' ? { tier: 'smoke' as const } : {}),
     summary,
     requests: input.requests,
     ...(input.cleanupRequests ? { cleanup_requests: input.cleanupRequests } : {}),

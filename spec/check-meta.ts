@@ -11,6 +11,10 @@ import type { Need } from './needs.js';
 export interface CheckMeta {
   /** The rule ids this check verifies. */
   rules?: string[];
+  /** Those of them the oracle judges on the check's answers (the check sets up their situation). */
+  oracle?: string[];
+  /** The check judges whatever its traffic shows (a model-based run): a rule it never reached is skipped, not an error. */
+  generalist?: boolean;
   /** A failed check's exchanges, redacted: those a failure judged first (marked), then context (evidence.ts). */
   evidence?: EvidenceExchange[];
   /**

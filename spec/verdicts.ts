@@ -162,11 +162,5 @@ export function quotaWords(quota: QuotaInfo): string {
   return `the account's note quota is spent (quota_exceeded: ${used}${quota.reset_time !== undefined ? `, resets ${quota.reset_time}` : ''})`;
 }
 
-/**
- * The skip reason of the oracle's check for a rule no answer of the run bore on. The report leaves
- * such a skip out of a rule that other checks judged (it says nothing about the rule).
- */
-export const ORACLE_UNJUDGED = 'the oracle saw no answer of the run that bears on this rule';
-
 /** The skip reason of a rule no check of the smoke tier judges (the headline counts these apart). */
 export const NOT_IN_SMOKE = 'not in the smoke tier (run --tier full to judge it)';

@@ -110,7 +110,7 @@ export class Api {
     private readonly guard?: CreateGuard,
     /** A user whose quota is the thing under test: its quota refusals are answers to judge, not a reason to stop. */
     private readonly quotaUnderTest = false,
-    /** Told of every request and its answer (the run's oracle, suites/oracle/). */
+    /** Told of every request and its answer (the run's oracle, kit/core/oracle/). */
     private readonly observer?: ExchangeObserver,
   ) {}
 

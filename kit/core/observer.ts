@@ -26,7 +26,7 @@ export interface Sent {
 }
 
 /**
- * What the API layer calls around every request it sends. The run's oracle (suites/oracle/)
+ * What the API layer calls around every request it sends. The run's oracle (kit/core/oracle/)
  * implements it; the runtime knows only this interface, and `P` is the observer's own record of
  * a request in flight, handed back to it when the answer comes.
  */

@@ -13,10 +13,8 @@ import type { QuotaInfo } from '../../spec/verdicts.js';
  *  - requests-PID-THREAD-FILE-TIME.json: `{"requests": N}` a check file sent, for the report's count;
  *  - quota.json: the first spent quota a create met (quota.ts), for the report's exit 3;
  *  - har-NAME.jsonl: one process's recorded exchanges for --har, one HAR entry a line (har.ts);
- *  - oracle-PID-THREAD.json: with several check workers, what one worker's oracle judged so far
- *    (suites/oracle/oracle.ts record()), rewritten as each of its files ends;
- *  - checks-ended: written by the run command once every check file but the oracle's has ended, so
- *    that the oracle's file, in whichever worker, judges the whole run;
+ *  - oracle-PID-THREAD.json: what one worker's oracle judged so far (kit/core/oracle/oracle.ts
+ *    record()), rewritten as each of its files ends, for the report (kit/oracle-verdicts.ts).
  *  - rate-limited-since: when the target's current stretch of 429s began (epoch ms), for every
  *    client of the run (the kit waits for one stretch at most, whichever process met it).
  */
@@ -27,7 +25,6 @@ const REQUESTS = 'requests-';
 const QUOTA = 'quota.json';
 const HAR = 'har-';
 const ORACLE = 'oracle-';
-const CHECKS_ENDED = 'checks-ended';
 const RATE_LIMITED = 'rate-limited-since';
 const PRIVATE = { mode: 0o600 } as const;
 
@@ -133,20 +130,11 @@ export function writeOracleRecord(runDir: string, threadId: number, record: unkn
   renameSync(`${file}.tmp`, file);
 }
 
-/** The oracle records of the other workers of the run. */
-export function otherOracleRecords(runDir: string, threadId: number): unknown[] {
-  const own = `${ORACLE}${process.pid}-${threadId}.json`;
+/** The oracle records of every worker of the run. */
+export function oracleRecords(runDir: string): unknown[] {
   return namesIn(runDir, ORACLE)
-    .filter((name) => name !== own && name.endsWith('.json'))
+    .filter((name) => name.endsWith('.json'))
     .map((name) => JSON.parse(readFileSync(join(runDir, name), 'utf8')) as unknown);
-}
-
-export function markChecksEnded(runDir: string): void {
-  writeFileSync(join(runDir, CHECKS_ENDED), '', PRIVATE);
-}
-
-export function checksEnded(runDir: string): boolean {
-  return existsSync(join(runDir, CHECKS_ENDED));
 }
 
 function namesIn(runDir: string, prefix: string): string[] {

@@ -1,3 +1,4 @@
+import { DATE_TIME, readDateTime } from '../../spec/patterns.js';
 import { type Finding, notObserved, observed, type RateLimitFindings } from './findings.js';
 import type { ProbeNotes } from './probe-data.js';
 import type { ProbeNote } from './refusals.js';
@@ -84,16 +85,13 @@ export function rateLimitFindings(answers: readonly Answer[]): RateLimitFindings
   };
 }
 
-const ISO = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:?\d{2})$/i;
-
 /** A response timestamp in microseconds since the epoch (fractions beyond microseconds dropped). */
 export function micros(text: unknown): number | undefined {
-  const m = typeof text === 'string' ? ISO.exec(text) : null;
-  if (!m) return undefined;
-  const offset = m[3]!.toUpperCase() === 'Z' ? 'Z' : m[3]!.replace(/^([+-]\d{2}):?(\d{2})$/, '$1:$2');
-  const seconds = Date.parse(`${m[1]}${offset}`);
-  if (Number.isNaN(seconds)) return undefined;
-  return seconds * 1000 + Number((m[2] ?? '').padEnd(6, '0').slice(0, 6));
+  const m = typeof text === 'string' ? DATE_TIME.exec(text) : null;
+  const t = readDateTime(text);
+  if (!m || !t) return undefined;
+  const fraction = m[7] ?? '';
+  return (t.ms - Number(fraction.slice(0, 3).padEnd(3, '0'))) * 1000 + Number(fraction.padEnd(6, '0').slice(0, 6));
 }
 
 const PRECISIONS = [1, 10, 100, 1000];

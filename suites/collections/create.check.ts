@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
+import { UUID } from '../../spec/patterns.js';
 import type { Exchange } from '../harness/index.js';
 import {
   checks,
@@ -14,7 +15,6 @@ import { collectionState, expectCreatesRefused, futureIso } from '../harness/pat
 import { perFile } from '../harness/shared.js';
 
 const { check } = checks();
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TWO_BYTE = '\u00e9'; // é: one character by any definition, two UTF-8 bytes
 
 /** Exactly `n` ASCII characters (= bytes), starting with `prefix` so the run's data stays recognisable. */
@@ -45,6 +45,7 @@ check(
       'collections.create.response-omits-note-count',
       'collections.create.id-generated',
       'collections.create.created-at-defaults-to-server-time',
+      'collections.create.fields-stored',
       'conventions.ids.uuid',
     ],
     // Two creates judge the collections area and a convention for the smoke tier.

@@ -37,6 +37,7 @@ check(
       'collections.update.response-fields',
       'collections.update.response-omits-note-count',
       'collections.update.partial',
+      'collections.update.fields-applied',
       'collections.update.updated-at-preserved',
       'collections.update.updated-at-defaults-to-server-time',
     ],

@@ -33,7 +33,14 @@ import { eventually, type Polled, poll, timestampPrecisionMs } from '../../kit/c
 import type { RuleOutcome } from '../../spec/check-meta.js';
 
 export interface CheckSpec {
-  rules: readonly [RuleId, ...RuleId[]];
+  /** The rules the check judges itself (its assertions), and those the oracle judges on its answers. */
+  rules?: readonly RuleId[];
+  /**
+   * Rules whose situation the check sets up and the run's oracle judges on the check's answers
+   * (the one prediction, kit/core/behaviour/): each passes only where the oracle judged it on an
+   * answer of this check and found it unbroken (kit/oracle-verdicts.ts).
+   */
+  oracle?: readonly RuleId[];
   needs?: readonly Need[];
   timeout?: number;
   /** Catalogue `needs` fields this check does without (it judges the rules another way), e.g. capabilities.fixtures. */
@@ -86,11 +93,6 @@ export interface CheckContext {
    * here fails only these rules, and the check goes on to its other rules.
    */
   verify(rules: RuleId | readonly RuleId[], fn: () => void | Promise<void>): Promise<void>;
-  /**
-   * Fails rules on an answer judged elsewhere (the oracle judged it when another check sent it): that
-   * exchange is the evidence and the repro, after `context` (the answer that established what it contradicts).
-   */
-  failOn(rules: RuleId | readonly RuleId[], x: Exchange, message: string, context?: Exchange): void;
   /** Problems of the exchange's JSON body against a component schema of openapi.yaml (strict if the profile says so). */
   schemaProblems(x: Exchange, component: string): string[];
   /**
@@ -123,18 +125,26 @@ export function selected(rules: readonly string[], only: readonly string[]): boo
  * the file is collected. Needs the target does not meet skip the check with the reason.
  */
 export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: CheckContext) => Promise<void>): void {
-  const unknown = spec.rules.filter((id) => !knownRules.has(id));
+  const own = spec.rules ?? [];
+  const byOracle = spec.oracle ?? [];
+  const rules = [...own, ...byOracle];
+  const unknown = rules.filter((id) => !knownRules.has(id));
   if (unknown.length > 0) throw new Error(`check "${description}" names unknown rule id(s): ${unknown.join(', ')}`);
-  if (spec.rules.length === 0) throw new Error(`check "${description}" names no rule`);
-  const name = `${description} [${spec.rules.join(' ')}]`;
+  if (rules.length === 0) throw new Error(`check "${description}" names no rule`);
+  const name = `${description} [${rules.join(' ')}]`;
   const runs = (n: number | undefined) => n ?? kit.ctx.budgets.property_runs;
-  const needs = [...ruleNeeds(spec.rules, spec.doesWithout), ...(spec.needs ?? [])];
+  const needs = [...ruleNeeds(rules, spec.doesWithout), ...(spec.needs ?? [])];
   // The needs go in meta too: a capped run's plan leaves out checks it knows will skip (kit/plan.ts).
-  const meta = { rules: [...spec.rules], ...(spec.smoke ? { smoke: true } : {}), ...(needs.length ? { needs } : {}) };
+  const meta = {
+    rules,
+    ...(byOracle.length ? { oracle: [...byOracle], ...(spec.generalist ? { generalist: true } : {}) } : {}),
+    ...(spec.smoke ? { smoke: true } : {}),
+    ...(needs.length ? { needs } : {}),
+  };
   test(name, { meta, ...(spec.timeout ? { timeout: spec.timeout } : {}) }, async (vitestCtx) => {
-    if (!selected(spec.rules, kit.ctx.only)) vitestCtx.skip();
+    if (!selected(rules, kit.ctx.only)) vitestCtx.skip();
     if (kit.ctx.tier === 'smoke' && !spec.smoke) vitestCtx.skip(NOT_IN_SMOKE);
-    if (!spec.generalist && spec.rules.some((id) => kit.ctx.switchedOff?.includes(id)))
+    if (!spec.generalist && rules.some((id) => kit.ctx.switchedOff?.includes(id)))
       vitestCtx.skip('switched off (leave-one-out)');
     // Left out by the run's plan, decided before the first check ran (kit/plan.ts): the same every time.
     const planned = kit.ctx.capPlan?.[checkKey(vitestCtx.task.file.filepath, name)];
@@ -157,12 +167,14 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
       for (const id of ids) if (index >= 0) judgedAt[id] ??= index;
     };
     const declared = (ids: readonly string[], what: string) => {
-      const stray = ids.filter((id) => !(spec.rules as readonly string[]).includes(id));
+      const stray = ids.filter((id) => !(rules as readonly string[]).includes(id));
       if (stray.length > 0) throw new Error(`${what} names rule(s) the check does not declare: ${stray.join(', ')}`);
     };
     const sentBefore = kit.client.sent;
     const notesBefore = kit.guard.created.notes;
     kit.client.record(exchanges, reads.read);
+    // The oracle's judgements of this check's answers are the check's where it names the rule (kit/oracle-verdicts.ts).
+    kit.oracle.judgements.source = { file: vitestCtx.task.file.filepath, name };
     const t: CheckContext = {
       kit,
       ctx: kit.ctx,
@@ -209,16 +221,6 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
           for (const id of ids) ruleFailures[id] ??= message;
         }
       },
-      failOn(rules, x, message, context) {
-        const ids = typeof rules === 'string' ? [rules] : rules;
-        declared(ids, 'failOn');
-        if (context) exchanges.push(context);
-        exchanges.push(x);
-        for (const id of ids) {
-          judgedAt[id] ??= exchanges.length - 1;
-          ruleFailures[id] ??= message;
-        }
-      },
       async property(arbitrary, predicate, n, examples = []) {
         vitestCtx.task.meta.seed = kit.ctx.seed;
         try {
@@ -253,12 +255,20 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
       const failed = Object.keys(ruleFailures).length > 0;
       const stopped = ending.verdict === 'fail' || ending.verdict === 'error';
       const kept = failed || stopped ? recordEvidence(meta, exchanges, judgedAt, stoppedAt, kit.client) : {};
+      const verdictOf = (id: string): RuleOutcome =>
+        id in ruleFailures
+          ? { verdict: 'fail', message: ruleFailures[id]!, ...kept[id] }
+          : id in ruleSkips
+            ? { verdict: 'skipped', message: ruleSkips[id]! }
+            : { ...ending, ...(stopped ? kept[STOPPED] : {}) };
       meta.verdicts = Object.fromEntries(
-        spec.rules.map((id): [string, RuleOutcome] => {
-          if (id in ruleFailures) return [id, { verdict: 'fail', message: ruleFailures[id]!, ...kept[id] }];
-          if (id in ruleSkips) return [id, { verdict: 'skipped', message: ruleSkips[id]! }];
-          return [id, { ...ending, ...(stopped ? kept[STOPPED] : {}) }];
-        }),
+        rules
+          // The oracle decides these where the check ended well (kit/oracle-verdicts.ts); else they end with it.
+          .filter(
+            (id) =>
+              !(byOracle.includes(id) && !(id in ruleFailures) && !(id in ruleSkips) && ending.verdict === 'pass'),
+          )
+          .map((id) => [id, verdictOf(id)]),
       );
     };
     try {
@@ -269,7 +279,7 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
         if (!(error instanceof RuleViolation)) throw error;
         pin(error);
       }
-      if (spec.rules.every((id) => id in ruleSkips)) vitestCtx.skip(ruleSkips[spec.rules[0]]!);
+      if (rules.every((id) => id in ruleSkips)) vitestCtx.skip(ruleSkips[rules[0]!]!);
       decide({ verdict: 'pass', message: '' });
       const broken = Object.keys(ruleFailures);
       // vitest shows the check as failed too; the report reads the verdicts above.
@@ -291,6 +301,7 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
       throw verdict;
     } finally {
       kit.client.record(undefined);
+      kit.oracle.judgements.source = undefined;
       meta.requests = kit.client.sent - sentBefore;
       meta.notes = kit.guard.created.notes - notesBefore;
     }

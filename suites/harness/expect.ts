@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { Exchange } from '../../kit/core/client.js';
 import { sameAtPrecision } from '../../kit/core/timing.js';
+import { instantOf } from '../../spec/patterns.js';
 import type { RefusalKind } from '../../spec/profile.js';
 import type { OkBody } from './bodies.js';
 import { KitError, NonConformance, setupFailed } from './errors.js';
@@ -42,9 +43,8 @@ export function instant(value: unknown, what: string): number {
   // The value came from the target: a missing or malformed timestamp is its failure, not the kit's.
   if (typeof value !== 'string')
     throw new NonConformance(`${what} is not a timestamp string (${JSON.stringify(value)})`);
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms) || !/(Z|[+-]\d{2}:?\d{2})$/i.test(value))
-    throw new NonConformance(`${what} is not an ISO 8601 timestamp with an offset (${value})`);
+  const ms = instantOf(value);
+  if (ms === undefined) throw new NonConformance(`${what} is not an ISO 8601 timestamp with an offset (${value})`);
   return ms;
 }
 

@@ -7,15 +7,15 @@ import { budgetSource, type KitContext, workerBudget } from '../../kit/core/cont
 import { FixturesClient } from '../../kit/core/fixtures-client.js';
 import { harWriter } from '../../kit/core/har.js';
 import { Ledger } from '../../kit/core/ledger.js';
+import { Oracle } from '../../kit/core/oracle/oracle.js';
 import { CreateGuard } from '../../kit/core/quota.js';
 import { rateLimitStretch, secretsWriter, writeOracleRecord, writeRequestCount } from '../../kit/core/run-folder.js';
 import { leaveSignalsToRunCommand, registerWorker, stopSignal } from '../../kit/core/signals.js';
 import { searchIndexLagMs, timestampPrecisionMs } from '../../kit/core/timing.js';
 import { selectedByOnly } from '../../spec/rules.js';
 import { type SchemaRegistry, sharedSchemaRegistry } from '../../spec/schemas.js';
-import { Oracle } from '../oracle/oracle.js';
-import { IsolationReplay } from '../oracle/replay.js';
 import { DataFactory } from './data.js';
+import { IsolationReplay } from './isolation-replay.js';
 import { runContext } from './run-context.js';
 
 export interface Kit {
@@ -29,9 +29,9 @@ export interface Kit {
   readonly data: DataFactory;
   /** Creates counted against the run's caps, and accounts whose quota is spent (run-wide). */
   readonly guard: CreateGuard;
-  /** Judges every exchange of the run against everything it established (suites/oracle/). */
+  /** Judges every exchange of the run against everything it established (kit/core/oracle/). */
   readonly oracle: Oracle;
-  /** Tries what the first user learned as the second user (suites/oracle/replay.ts). */
+  /** Tries what the first user learned as the second user (suites/harness/isolation-replay.ts). */
   readonly replay: IsolationReplay;
 }
 
@@ -90,6 +90,7 @@ function createKit(ctx: KitContext): Kit {
     precisionMs: timestampPrecisionMs(ctx),
     lagMs: searchIndexLagMs(ctx),
     redact: (text) => client.redact(text),
+    evidence: (x) => client.forEvidence(x),
     clockToleranceMs: ctx.clockToleranceMs,
     statuses: ctx.profile.statuses ?? {},
     ...(ctx.profile.error_body ? { errorBody: ctx.profile.error_body } : {}),
@@ -129,7 +130,7 @@ function createKit(ctx: KitContext): Kit {
 
 /**
  * Before a file's cleanup, while they exist: what the first user's checks learned is tried as the
- * second user (suites/oracle/replay.ts). Not in the smoke tier, not when --only leaves out isolation.
+ * second user (suites/harness/isolation-replay.ts). Not in the smoke tier, not when --only leaves out isolation.
  */
 async function replayIsolation(kit: Kit): Promise<void> {
   const { ctx } = kit;
@@ -195,8 +196,8 @@ export function useKit(): Kit {
       kit.client.sent - sentAtStart,
       kit.client.cleanupSent - cleanupBefore,
     );
-    // With several workers, the oracle's file (in whichever worker) judges this one's answers too.
-    if ((kit.ctx.workers ?? 1) > 1) writeOracleRecord(kit.ctx.runDir, threadId, kit.oracle.record());
+    // What the oracle judged so far, for the report (the run command joins every worker's).
+    writeOracleRecord(kit.ctx.runDir, threadId, kit.oracle.record());
   });
   return kit;
 }

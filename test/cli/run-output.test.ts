@@ -3,9 +3,9 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ConformanceReport } from '../../reporters/report.js';
 import { packageRoot } from '../../spec/paths.js';
 import { loadRules } from '../../spec/rules.js';
+import { readReportFile } from '../report-file.js';
 
 /** A run of the built CLI (npm run build first): progress, the terminal summary and every report file. */
 const scratch = mkdtempSync(join(tmpdir(), 'nc-run-output-'));
@@ -74,7 +74,7 @@ describe('a run of the CLI', () => {
     expect(stdout).toMatch(/^seed \d+ \(replay property runs with --seed \d+\)$/m);
     for (const name of ['r.json', 'j.xml', 'r.md', 'r.html', 'spec.html'])
       expect(existsSync(out(name)), name).toBe(true);
-    const report = JSON.parse(readFileSync(out('r.json'), 'utf8')) as ConformanceReport;
+    const report = readReportFile(out('r.json'));
     const failing = report.rules
       .find((r) => r.id === 'auth.bearer.invalid-refused')!
       .checks.find((c) => c.verdict === 'fail')!;
@@ -125,7 +125,7 @@ describe('a run of the CLI', () => {
     expect(piped, stderr).toBe(true);
     expect(code, stderr).toBe(0);
     expect(lstatSync(report).isFile()).toBe(true);
-    expect((JSON.parse(readFileSync(report, 'utf8')) as ConformanceReport).exit_code).toBe(0);
+    expect(readReportFile(report).exit_code).toBe(0);
     expect(readdirSync(dirname(report))).toEqual(['r.json']);
   }, 120_000);
 

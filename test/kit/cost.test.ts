@@ -106,7 +106,7 @@ describe('the cost of a run against a remote-like target (two tokens, no profile
     expect(report.leftovers).toBe(0);
   }, 300_000);
 
-  it('full tier: the requests and notes the README states, every create reported and deleted again', async () => {
+  it('full tier: the requests and notes docs/running.md states, every create reported and deleted again', async () => {
     const { exitCode, report, notesInFake } = await run();
     expect(exitCode).toBe(0);
     expect(report.summary.fail + report.summary.error).toBe(0);
@@ -141,7 +141,7 @@ describe('the cost of a run against a remote-like target (two tokens, no profile
 });
 
 /**
- * The full tier's request count, issue 12's bound: measured 568 to 579 over a dozen seeds (README
+ * The full tier's request count, issue 12's bound: measured 568 to 579 over a dozen seeds (docs/running.md
  * "Cost"). What varies with the seed is bounded: the one model-based run sends at most 10 operations
  * of one to three requests (a create's cleanup delete counted; one or two of them requests at the
  * edges of the document, suites/model/commands/edge-input.ts), and the timestamp property a few.

@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createFake, type Fake } from '../../fake/index.js';
 import type { HarEntry } from '../../kit/core/har.js';
 import { runKit } from '../../kit/run.js';
-import type { ConformanceReport } from '../../reporters/report.js';
 import { packageRoot } from '../../spec/paths.js';
+import { readReportFile } from '../report-file.js';
 
 /**
  * `--har FILE` records every exchange of the run as HAR 1.2, valid against the HAR schema (the
@@ -57,7 +57,7 @@ describe('the run recorded as HAR 1.2', () => {
     const validate = harValidator();
     expect(validate(har), JSON.stringify(validate.errors?.slice(0, 5))).toBe(true);
     expect(har.log.version).toBe('1.2');
-    const report = JSON.parse(readFileSync(files.json, 'utf8')) as ConformanceReport;
+    const report = readReportFile(files.json);
     // Every request the run sent was answered by the fake, and each is an entry, in the order sent.
     const seqs = new Map<string, number[]>();
     for (const e of har.log.entries) {

@@ -9,7 +9,7 @@ import { runLeaveOneOut } from '../../kit/leave-one-out.js';
  * since the model-based runs send requests at the edges of the document, refusals and boundaries
  * (a byte limit lifted, a refusal skipped, a refusal's status changed, a value on the limit
  * refused, a refused create stored anyway). The whole table is `node
- * scripts/measure-leave-one-out.js` (a kit run per fault; README "The oracle").
+ * scripts/measure-leave-one-out.js` (a kit run per fault; docs/proving.md).
  */
 const SAMPLE: readonly FaultName[] = [
   'collections.read.note-count-zero',

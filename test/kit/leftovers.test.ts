@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createFake, type Fake } from '../../fake/index.js';
 import type { Store } from '../../fake/store/store.js';
 import { runKit } from '../../kit/run.js';
-import type { ConformanceReport } from '../../reporters/report.js';
 import { packageRoot } from '../../spec/paths.js';
+import { readReportFile } from '../report-file.js';
 import { type LooseOptions, looseServer } from './loose-server.js';
 
 /**
@@ -264,7 +264,7 @@ async function interruptedRun(signal: 'SIGINT' | 'SIGTERM'): Promise<{ code: num
   );
   expect(stateOf(fake.store), output).toEqual(before);
   // The report tells the same story as the exit status: interrupted, and what never ran is "not run", not an error.
-  const report = JSON.parse(readFileSync(join(reports, 'r.json'), 'utf8')) as ConformanceReport;
+  const report = readReportFile(join(reports, 'r.json'));
   const junit = readFileSync(join(reports, 'j.xml'), 'utf8');
   const markdown = readFileSync(join(reports, 'r.md'), 'utf8');
   rmSync(reports, { recursive: true, force: true });
@@ -393,7 +393,7 @@ describe('the left-behind count equals what the account holds afterwards', { tim
         expect(report.leftovers_unconfirmed ?? []).toEqual([]);
         expect(report.leftovers).toBe(left.length);
         expect([...(report.leftover_ids ?? [])].sort()).toEqual(left);
-        const json = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as ConformanceReport;
+        const json = readReportFile(join(dir, 'r.json'));
         expect(json.leftovers).toBe(left.length);
         expect(printed).toContain(`${left.length} left behind`);
         for (const file of ['r.md', 'r.html'])

@@ -8,7 +8,8 @@ import { packageRoot } from '../../spec/paths.js';
  * What an installed package offers, checked against the build (npm test builds before it runs;
  * alone: `npm run build` first): every target of package.json `exports` exists, the subpaths
  * import through the package's self-reference in a plain node process, and the command prints
- * its version.
+ * its version. The packed tarball installed into an empty project, and run there, is
+ * test/cli/ci-action.test.ts's (one install for both).
  */
 const pkg = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as {
   name: string;

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,8 +9,8 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFake, type Fake, ManualClock } from '../../fake/index.js';
 import { runKit } from '../../kit/run.js';
-import type { ConformanceReport } from '../../reporters/report.js';
 import { packageRoot } from '../../spec/paths.js';
+import { readReportFile } from '../report-file.js';
 
 /**
  * The reports' repro commands reproduce: the kit runs against a fake with faults of several kinds
@@ -19,7 +19,7 @@ import { packageRoot } from '../../spec/paths.js';
  * NOTES_SECONDARY_TOKEN, gets the status of the exchange the failure judged.
  * The first test takes faults whose judged request names no data the run created, and runs the
  * repros on the fake as the run left it. The kit deletes what it created, so a request on a note of
- * the run answers 404 afterwards (README "Reproductions"): the second test rebuilds the fake's
+ * the run answers 404 afterwards (docs/reports.md "Reproductions"): the second test rebuilds the fake's
  * state as it was just before the failing exchange (a fresh seeded fake, given every earlier
  * request again), then runs the repro there.
  */
@@ -79,7 +79,7 @@ describe('repro commands of failing checks', () => {
       {},
       () => {},
     );
-    const report = JSON.parse(readFileSync(json, 'utf8')) as ConformanceReport;
+    const report = readReportFile(json);
     const failing = report.rules.flatMap((rule) =>
       rule.checks.filter((c) => c.verdict === 'fail').map((check) => ({ rule: rule.id, check })),
     );
@@ -144,7 +144,7 @@ describe('repro commands of failing checks', () => {
         {},
         () => {},
       );
-      const report = JSON.parse(readFileSync(json, 'utf8')) as ConformanceReport;
+      const report = readReportFile(json);
       const failing = report.rules.flatMap((rule) =>
         rule.checks.filter((c) => c.verdict === 'fail').map((check) => ({ rule: rule.id, check })),
       );
@@ -226,7 +226,7 @@ describe('the evidence of a failing rule is the exchange that broke it', () => {
         {},
         () => {},
       );
-      const report = JSON.parse(readFileSync(json, 'utf8')) as ConformanceReport;
+      const report = readReportFile(json);
       const failing = report.rules.flatMap((rule) =>
         rule.checks.filter((c) => c.verdict === 'fail').map((check) => ({ rule: rule.id, check })),
       );

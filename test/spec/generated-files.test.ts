@@ -12,6 +12,7 @@ import { RUN_FLAGS } from '../../kit/run-flags.js';
 import { listOperations } from '../../spec/openapi.js';
 import { packageRoot } from '../../spec/paths.js';
 import { loadRules, ruleArea } from '../../spec/rules.js';
+import { documentedPages } from './doc-pages.js';
 
 /**
  * Files made from the spec, kept current by this test: it renders each one from its source and
@@ -56,10 +57,10 @@ export type OperationId = keyof typeof OPERATIONS;
 }
 
 /**
- * README figures between `<!-- figure:NAME -->` and `<!-- /figure -->`, from the catalogues, and
+ * A page's figures between `<!-- figure:NAME -->` and `<!-- /figure -->`, from the catalogues, and
  * each command's flag table between `<!-- flags:NAME -->` markers, from its declarations.
  */
-function readme(): string {
+function page(path: string): string {
   const rules = loadRules();
   const words = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
   const figures: Record<string, string> = {
@@ -76,17 +77,17 @@ function readme(): string {
     diff: DIFF_FLAGS,
     matrix: MATRIX_FLAGS,
   };
-  const text = readFileSync(join(packageRoot, 'README.md'), 'utf8').replace(
+  const text = readFileSync(join(packageRoot, path), 'utf8').replace(
     /<!-- flags:([a-z-]+) -->[\s\S]*?<!-- \/flags:\1 -->/g,
     (_, name: string) => {
       const flags = tables[name];
-      if (!flags) throw new Error(`README names an unknown flag table: ${name}`);
+      if (!flags) throw new Error(`${path} names an unknown flag table: ${name}`);
       return `<!-- flags:${name} -->\n${flagsTable(flags)}\n<!-- /flags:${name} -->`;
     },
   );
   return text.replace(/<!-- figure:([a-z-]+) -->[^<]*<!-- \/figure -->/g, (_, name: string) => {
     const value = figures[name];
-    if (value === undefined) throw new Error(`README names an unknown figure: ${name}`);
+    if (value === undefined) throw new Error(`${path} names an unknown figure: ${name}`);
     return `<!-- figure:${name} -->${value}<!-- /figure -->`;
   });
 }
@@ -100,7 +101,10 @@ describe('generated files', () => {
     await expect(operations()).toMatchFileSnapshot('../../spec/operations.ts');
   });
 
-  it("the README's figures are the catalogues' counts", async () => {
-    await expect(readme()).toMatchFileSnapshot('../../README.md');
-  });
+  it.each(documentedPages())(
+    "%s: its figures are the catalogues' counts, its flag tables the declarations",
+    async (path) => {
+      await expect(page(path)).toMatchFileSnapshot(`../../${path}`);
+    },
+  );
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { reportSchema } from '../../reporters/report-schema.js';
 import { createAjv } from '../../spec/ajv.js';
 import { profileSchema } from '../../spec/profile.js';
 import { catalogueSchema } from '../../spec/rules.js';
@@ -14,6 +15,7 @@ describe("the project's own schemas", () => {
   it.each([
     ['the profile schema (spec/profile.schema.json)', profileSchema()],
     ['the rule catalogue schema (spec/rules.ts)', catalogueSchema],
+    ['the JSON report schema (spec/report.schema.json)', reportSchema()],
   ])('%s is valid JSON Schema 2020-12', (_what, schema) => {
     expect(ajv.validateSchema(schema), JSON.stringify(ajv.errors)).toBe(true);
   });

@@ -64,7 +64,7 @@ describe('target profiles', () => {
     expect(Object.isFrozen(profile.statuses)).toBe(true);
   });
 
-  // These messages are what a user sees; the README shows them.
+  // These messages are what a user sees; docs/profiles.md shows them.
   it('names the JSON path of an unknown field, and the known field a misspelt one most likely meant', () => {
     expect(problemsOf('name: x\nstatuses:\n  validaton: 422\n')).toEqual([
       '/statuses/validaton: unknown field (did you mean validation?)',

@@ -1,4 +1,4 @@
-import type { Backdate } from '../model-operations.js';
+import type { Backdate } from '../sequences/ops.js';
 import type { KnownCollection, KnownNote } from './state.js';
 
 /**

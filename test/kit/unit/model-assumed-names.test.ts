@@ -7,12 +7,14 @@ import { createFake, type Fake } from '../../../fake/index.js';
 import { Api } from '../../../kit/core/api.js';
 import { type Exchange, TargetClient } from '../../../kit/core/client.js';
 import { Ledger } from '../../../kit/core/ledger.js';
+import { Oracle } from '../../../kit/core/oracle/oracle.js';
+import { EDGE_INPUT_KINDS } from '../../../kit/core/sequences/edges.js';
+import { opsArbitrary } from '../../../kit/core/sequences/ops.js';
+import type { Runner } from '../../../kit/core/sequences/runner.js';
+import { runOps } from '../../../kit/core/sequences/sequence.js';
 import { loadBuiltinProfile } from '../../../spec/profile.js';
 import { createSchemaRegistry } from '../../../spec/schemas.js';
-import type { CheckContext } from '../../../suites/harness/check.js';
 import { DataFactory } from '../../../suites/harness/data.js';
-import { commands } from '../../../suites/model/commands/all.js';
-import { emptyModel } from '../../../suites/model/model.js';
 
 /**
  * With no profile, the model-based runs may send only what the document shows: the kit assumes the
@@ -44,13 +46,16 @@ describe('model-based runs without a profile', () => {
       requestBudget: 1_000_000,
       secrets: [TOKEN],
     });
+    // The run's oracle keeps the state the sequences pick from; every answer is also looked at here.
+    const oracle = new Oracle({ precisionMs: 1, lagMs: 0 });
     const observer = {
-      sending: () => undefined,
-      answered: (_pending: unknown, x: Exchange) => {
+      sending: (sent: Parameters<Oracle['sending']>[0]) => oracle.sending(sent),
+      answered: (pending: ReturnType<Oracle['sending']>, x: Exchange) => {
         if (x.status >= 400 && /unknown (field|parameter)|did you mean/.test(x.text))
           refusedNames.push(`${x.method} ${x.path}: ${x.text.slice(0, 160)}`);
+        oracle.answered(pending, x);
       },
-      unanswered: () => {},
+      unanswered: (pending: ReturnType<Oracle['sending']>) => oracle.unanswered(pending),
       touchedByFixture: () => {},
     };
     const profile = loadBuiltinProfile('fake');
@@ -68,28 +73,34 @@ describe('model-based runs without a profile', () => {
       observer,
     );
     const data = new DataFactory(api, 'assumed');
-    // What a check's context holds when no profile was given (kit/core/needs.ts): no name, endpoint or marker.
-    const t = {
-      data,
-      api,
-      profile,
-      ctx: { clockToleranceMs: 2_000 },
-      precisionMs: 1,
-      declares: (field: string) => !/^(names|endpoints|content_markers)(\.|$)/.test(field),
-    } as unknown as CheckContext;
+    // What a run holds when no profile was given (kit/core/needs.ts): no name, endpoint or marker.
+    const declares = (field: string) => !/^(names|endpoints|content_markers)(\.|$)/.test(field);
     const since = new Date(Date.now() - 2_000).toISOString();
-    const edgeInputsSent = new Map<string, number>();
-    // The run with restore and remove needs their endpoints declared: without a profile it is skipped.
+    const edgesSent = new Map<string, number>();
+    let stamps = 0;
+    const runner = (): Runner => ({
+      api,
+      world: oracle.world,
+      owner: 'primary',
+      mine: { notes: [], collections: [] },
+      steps: [],
+      content: (title, body) => data.content(title, body),
+      word: () => data.word(),
+      stamp: () => Date.UTC(2011, 0, 1) + ++stamps * 60_000,
+      clock: { toleranceMs: 2_000, precisionMs: 1 },
+      since,
+      declares,
+      profile,
+      fillers: { made: 0, max: 12 },
+      edgesSent,
+      failures: () => 0,
+    });
+    // The run with restore and remove needs their endpoints declared: without a profile it is left out.
+    const ops = opsArbitrary({ restore: false, remove: false, headings: false, edges: EDGE_INPUT_KINDS, maxOps: 40 });
     await fc.assert(
-      fc.asyncProperty(fc.commands(commands(false), { maxCommands: 40, size: 'max' }), (cmds) =>
-        fc.asyncModelRun(
-          () => ({
-            model: emptyModel(false, false),
-            real: { t, api, steps: [], since, edgeInputsSent, fillers: { made: 0 } },
-          }),
-          cmds,
-        ),
-      ),
+      fc.asyncProperty(ops, async (sequence) => {
+        await runOps(runner(), sequence);
+      }),
       { numRuns: 20, seed: 48, endOnFailure: true },
     );
     expect(refusedNames).toEqual([]);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Owner } from '../../../kit/core/ledger.js';
-import type { Sent } from '../../../suites/oracle/observation.js';
-import { Oracle, type OracleOptions } from '../../../suites/oracle/oracle.js';
+import type { Sent } from '../../../kit/core/oracle/observation.js';
+import { Oracle, type OracleOptions } from '../../../kit/core/oracle/oracle.js';
 import { answer } from './oracle-exchanges.js';
 
 /**
- * The oracle's judgements of input (suites/oracle/inputs.ts, input-judge.ts, state-refusals.ts) on
+ * The oracle's judgements of input (kit/core/oracle/inputs.ts, input-judge.ts, state-refusals.ts) on
  * hand-made exchanges: a documented problem accepted, a value at a limit refused, a refused create
  * that left something behind, refusals of a deleted or trashed note with the wrong declared status;
  * and where the document says nothing, silence.

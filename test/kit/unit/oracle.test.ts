@@ -1,12 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Owner } from '../../../kit/core/ledger.js';
-import { packageRoot } from '../../../spec/paths.js';
-import { loadRules } from '../../../spec/rules.js';
-import type { Sent } from '../../../suites/oracle/observation.js';
-import { Oracle } from '../../../suites/oracle/oracle.js';
-import { ORACLE_RULES } from '../../../suites/oracle/rules.js';
+import { mergeRecords } from '../../../kit/core/oracle/merge.js';
+import type { Sent } from '../../../kit/core/oracle/observation.js';
+import { Oracle } from '../../../kit/core/oracle/oracle.js';
 import { answer } from './oracle-exchanges.js';
 
 /**
@@ -81,6 +77,11 @@ function staleSearch(oracle: Oracle): void {
 }
 
 const findings = (oracle: Oracle, rule: string) => oracle.judgements.findings.get(rule) ?? [];
+/** The header families' findings, judged over the whole run when its records are joined. */
+const families = (oracle: Oracle) =>
+  mergeRecords([oracle.record()])
+    .judged.filter((e) => e.rule === 'headers.rate-limit.families')
+    .flatMap((e) => e.findings);
 
 describe('the oracle', () => {
   it('finds a search item whose title is stale after an update', () => {
@@ -225,24 +226,21 @@ describe('the oracle', () => {
       };
       answer('createNote', note());
       // Until the run has seen a success of every operation the rule names, it says nothing.
-      oracle.conclude();
-      expect(oracle.judgements.judged.get('headers.rate-limit.families')).toBeUndefined();
+      expect(families(oracle)).toEqual([]);
       for (const op of ops) answer(op, op === 'getNote' ? note() : { results: [], total: 0 });
       return oracle;
     };
     const without = run({});
-    without.conclude();
-    expect(findings(without, 'headers.rate-limit.families')).toHaveLength(2);
+    expect(families(without)).toHaveLength(2);
     expect(findings(without, 'headers.rate-limit.declared')[0]?.message).toMatch(/without X-RateLimit-Remaining/);
     const carried = run({ 'x-ratelimit-remaining': '9', 'x-complexity-remaining': '90' });
-    carried.conclude();
-    expect(findings(carried, 'headers.rate-limit.families')).toHaveLength(0);
+    expect(families(carried)).toHaveLength(0);
     expect(findings(carried, 'headers.rate-limit.declared')).toHaveLength(0);
   });
 
-  it("absorbs another worker's record as if it had seen its answers (several check workers)", () => {
+  it("joins the workers' records, as the run command does (kit/core/oracle/merge.ts)", () => {
     const oracleOf = () => new Oracle({ precisionMs: 1, lagMs: 0 });
-    // The other worker saw the stale title and every header family's operation but one.
+    // One worker saw the stale title and every header family's operation but one.
     const other = oracleOf();
     staleSearch(other);
     for (const op of ['getRelatedNotes', 'listNotes', 'listCollections', 'searchCollections', 'getNote']) {
@@ -251,52 +249,25 @@ describe('the oracle', () => {
     }
     const found = findings(other, 'notes.title.first-line');
     expect(found.length).toBeGreaterThan(0);
-    // This worker saw one clean create; the verdicts are read here.
+    // The other saw one clean create, and a request that got no answer.
     const reader = oracleOf();
     created(reader);
-    const judgedHere = reader.judgements.judged.get('notes.title.first-line') ?? 0;
-    reader.absorb(JSON.parse(JSON.stringify(other.record())));
-    expect(findings(reader, 'notes.title.first-line').map((f) => f.message)).toEqual(found.map((f) => f.message));
-    expect(reader.judgements.judged.get('notes.title.first-line')).toBe(
-      judgedHere + other.judgements.judged.get('notes.title.first-line')!,
+    reader.unanswered(
+      reader.sending({ op: 'getNote', actor: 'primary', ownToken: true, method: 'GET', path: '/v2/x', params: {} }),
+    );
+    const records = [reader, other].map((o) => JSON.parse(JSON.stringify(o.record())));
+    const run = mergeRecords(records);
+    const title = run.judged.filter((e) => e.rule === 'notes.title.first-line');
+    expect(title.flatMap((e) => e.findings).map((f) => f.message)).toEqual(found.map((f) => f.message));
+    expect(title.reduce((n, e) => n + e.judged, 0)).toBe(
+      (reader.judgements.judged.get('notes.title.first-line') ?? 0) +
+        other.judgements.judged.get('notes.title.first-line')!,
     );
     // The header families are judged over both workers' answers: seen whole only together.
-    reader.conclude();
-    expect(reader.judgements.judged.get('headers.rate-limit.families')).toBe(2);
-    expect(findings(reader, 'headers.rate-limit.families')).toHaveLength(2);
-    // A worker lost: nothing read as passed, and what was found stands.
-    expect(reader.partial).toBe(false);
-    expect(reader.unansweredCount).toBe(0);
-    const lost = oracleOf();
-    lost.unanswered(
-      lost.sending({ op: 'getNote', actor: 'primary', ownToken: true, method: 'GET', path: '/v2/x', params: {} }),
-    );
-    reader.absorb(lost.record());
-    expect(reader.unansweredCount).toBe(1);
-  });
-
-  it("compares the request_ids of another worker's answers with this one's (no two requests of the run share one)", () => {
-    const worker = (requestId: string, path: string) => {
-      const oracle = new Oracle({ precisionMs: 1, lagMs: 0 });
-      send(oracle, { op: 'getNote', method: 'GET', path, params: { note_id: NOTE } }, 200, {
-        ...note(),
-        request_id: requestId,
-      });
-      return oracle;
-    };
-    const reader = worker('req-shared', `/v2/notes/${NOTE}`);
-    const rule = 'conventions.request-id.unique';
-    const judged = reader.judgements.judged.get(rule) ?? 0;
-    reader.absorb(JSON.parse(JSON.stringify(worker('req-other', `/v2/notes/${NOTE}?w=2`).record())));
-    expect(findings(reader, rule)).toEqual([]);
-    // The other worker's own judgement of its answer, and the comparison of its id with this one's.
-    expect(reader.judgements.judged.get(rule)).toBe(judged + 2);
-    reader.absorb(JSON.parse(JSON.stringify(worker('req-shared', `/v2/notes/${NOTE}?w=3`).record())));
-    const [found] = findings(reader, rule);
-    expect(found?.message).toMatch(
-      /request_id "req-shared" was also the answer's to GET \/v2\/notes\/\S+\?w=3 \(in the other check worker\)/,
-    );
-    expect(found?.x.path).toBe(`/v2/notes/${NOTE}`);
+    const families = run.judged.filter((e) => e.rule === 'headers.rate-limit.families');
+    expect(families.reduce((n, e) => n + e.judged, 0)).toBe(2);
+    expect(families.flatMap((e) => e.findings)).toHaveLength(2);
+    expect(run.unanswered).toBe(1);
   });
 
   it('finds a success without request_id and a collection list lagging an update', () => {
@@ -358,21 +329,5 @@ describe('the oracle', () => {
     });
     oracle.answered(trash, asText(exchange('POST', `/v2/notes/${NOTE}/trash`, 200, {})));
     expect(findings(oracle, 'conventions.json.content-type')).toHaveLength(1);
-  });
-});
-
-describe('the oracle rule list', () => {
-  it('names exactly the catalogue rules its judgements use', () => {
-    // The oracle's judgements, and the rules the one interpreter attaches to the facts it establishes.
-    const used = new Set<string>();
-    for (const dir of ['suites/oracle', 'kit/core/behaviour'].map((d) => join(packageRoot, d)))
-      for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && f !== 'rules.ts'))
-        for (const m of readFileSync(join(dir, file), 'utf8').matchAll(
-          /'((?:conventions|notes|collections|membership|auth|errors|headers)\.[a-z0-9.-]+)'/g,
-        ))
-          used.add(m[1]!);
-    expect([...ORACLE_RULES].sort()).toEqual([...used].sort());
-    const known = new Set(loadRules().map((r) => r.id));
-    expect(ORACLE_RULES.filter((id) => !known.has(id))).toEqual([]);
   });
 });

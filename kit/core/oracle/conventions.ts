@@ -1,0 +1,159 @@
+import { isUuid, readDateTime } from '../../../spec/patterns.js';
+import { objectOf } from '../behaviour/request.js';
+import type { Env } from './env.js';
+import type { Observation } from './observation.js';
+
+/** The operations whose success the document describes (the request_id and status-200 rules name them). */
+const DOCUMENTED = new Set([
+  'createNote',
+  'getNote',
+  'updateNote',
+  'setNoteCreatedAt',
+  'deleteNote',
+  'listNotes',
+  'searchNotes',
+  'getRelatedNotes',
+  'createCollection',
+  'getCollection',
+  'updateCollection',
+  'deleteCollection',
+  'listCollections',
+  'searchCollections',
+  'addNoteToCollection',
+  'moveNote',
+  'trashNote',
+]);
+
+/** The rule that promises each operation's response shape (spec/openapi.yaml's schema of its 200). */
+const SHAPE: Readonly<Record<string, { body: string; items?: string }>> = {
+  createNote: { body: 'notes.create.response-fields' },
+  getNote: { body: 'notes.read.response-fields' },
+  updateNote: { body: 'notes.update.response-fields' },
+  setNoteCreatedAt: { body: 'notes.set-created-at.response-fields' },
+  deleteNote: { body: 'notes.delete.response-fields' },
+  listNotes: { body: 'notes.list.response-fields', items: 'notes.list.item-fields' },
+  searchNotes: { body: 'notes.search.response-fields', items: 'notes.search.item-fields' },
+  getRelatedNotes: { body: 'notes.related.response-fields', items: 'notes.related.item-fields' },
+  createCollection: { body: 'collections.create.response-fields' },
+  getCollection: { body: 'collections.read.response-fields' },
+  updateCollection: { body: 'collections.update.response-fields' },
+  deleteCollection: { body: 'collections.delete.response-fields' },
+  listCollections: { body: 'collections.list.response-fields', items: 'collections.list.item-fields' },
+  searchCollections: { body: 'collections.search.response-fields', items: 'collections.search.item-fields' },
+  addNoteToCollection: { body: 'membership.add.response-fields' },
+  moveNote: { body: 'membership.move.response-fields' },
+};
+
+/** Fields a response must not carry (section 2): trashed_at on create, note_count on collection writes, read-only lists on writes. */
+const ABSENT: Readonly<Record<string, ReadonlyArray<[string, string]>>> = {
+  createNote: [
+    ['trashed_at', 'notes.create.response-omits-trashed-at'],
+    ['audio_recording_ids', 'notes.read-only-fields.absent-from-writes'],
+    ['attachment_metadata', 'notes.read-only-fields.absent-from-writes'],
+  ],
+  updateNote: [
+    ['audio_recording_ids', 'notes.read-only-fields.absent-from-writes'],
+    ['attachment_metadata', 'notes.read-only-fields.absent-from-writes'],
+  ],
+  setNoteCreatedAt: [
+    ['audio_recording_ids', 'notes.read-only-fields.absent-from-writes'],
+    ['attachment_metadata', 'notes.read-only-fields.absent-from-writes'],
+  ],
+  createCollection: [['note_count', 'collections.create.response-omits-note-count']],
+  updateCollection: [['note_count', 'collections.update.response-omits-note-count']],
+};
+
+/**
+ * What holds for every success of a documented operation, whichever check asked: 200, a JSON body
+ * declared as JSON with a string request_id, the documented shape, ISO 8601 timestamps, and no field the document
+ * says the response leaves out.
+ */
+export function conventions(env: Env, o: Observation): void {
+  const { j } = env;
+  const op = o.op;
+  if (!op || !DOCUMENTED.has(op) || o.x.status < 200 || o.x.status >= 300) return;
+  const what = `${o.method} ${o.path} (${op})`;
+  j.that(
+    'conventions.success.status-200',
+    o.x.status === 200,
+    () => `${what} succeeded with ${o.x.status}, not 200`,
+    o.x,
+  );
+  const parsed = j.that(
+    'conventions.json.bodies',
+    o.x.json !== undefined,
+    () => `${what}: the success body is not JSON: ${o.x.text.slice(0, 120)}`,
+    o.x,
+  );
+  if (!parsed) return;
+  // Where the document shows the answer's shape, a JSON body is declared as JSON (advisory: section
+  // 1 says the bodies are JSON, not how they are labelled).
+  if (SHAPE[op])
+    j.that(
+      'conventions.json.content-type',
+      /json/i.test(o.x.headers['content-type'] ?? ''),
+      () => `${what}: a JSON body declared as ${JSON.stringify(o.x.headers['content-type'] ?? '(no content type)')}`,
+      o.x,
+    );
+  const body = objectOf(o.x.json);
+  j.that(
+    'conventions.request-id.on-every-success',
+    typeof body.request_id === 'string',
+    () => `${what}: request_id is ${JSON.stringify(body.request_id)}, not a string`,
+    o.x,
+  );
+  if (typeof body.request_id === 'string') {
+    // An identifier of that request: no two requests of the run share one.
+    const before = env.requestIds.get(body.request_id);
+    j.that(
+      'conventions.request-id.unique',
+      before === undefined,
+      () => `${what}: request_id ${JSON.stringify(body.request_id)} was already the answer's to ${before?.what}`,
+      o.x,
+    );
+    if (before === undefined) env.requestIds.set(body.request_id, { what: `${o.method} ${o.path}`, x: o.ev });
+  }
+  const shape = SHAPE[op];
+  if (shape) {
+    const problems = o.x.schemaProblems ?? [];
+    const itemProblems = problems.filter((p) => p.startsWith('/results/'));
+    const bodyProblems = problems.filter((p) => !p.startsWith('/results/'));
+    j.that(shape.body, bodyProblems.length === 0, () => `${what}: ${bodyProblems.slice(0, 3).join('; ')}`, o.x);
+    if (shape.items)
+      j.that(shape.items, itemProblems.length === 0, () => `${what}: ${itemProblems.slice(0, 3).join('; ')}`, o.x);
+  }
+  for (const [field, rule] of ABSENT[op] ?? [])
+    j.that(
+      rule,
+      !(field in body),
+      () => `${what}: the answer carries ${field} (${JSON.stringify(body[field])}), which it leaves out`,
+      o.x,
+    );
+  // A generated id breaks the general rule and the create's own ("generates a new UUID").
+  if ((op === 'createNote' || op === 'createCollection') && typeof objectOf(o.body).id !== 'string') {
+    const own = op === 'createNote' ? 'notes.create.id-generated' : 'collections.create.id-generated';
+    for (const rule of ['conventions.ids.uuid', own])
+      j.that(rule, isUuid(body.id), () => `${what}: the generated id ${JSON.stringify(body.id)} is not a UUID`, o.x);
+    // "Generated if omitted": a new id, not one the run has seen.
+    const known = typeof body.id === 'string' && (env.world.notes.has(body.id) || env.world.collections.has(body.id));
+    j.that(own, !known, () => `${what}: the generated id ${JSON.stringify(body.id)} is one the run already knows`, o.x);
+  }
+  judgeTimestamps(env, o, body, what);
+}
+
+/** Every timestamp field of the answer, top level and in its items, is ISO 8601 with an offset. */
+function judgeTimestamps(env: Env, o: Observation, body: Record<string, unknown>, what: string): void {
+  const objects = [body, ...(Array.isArray(body.results) ? body.results.map(objectOf) : [])];
+  for (const item of objects) {
+    for (const field of ['created_at', 'updated_at', 'trashed_at']) {
+      const value = item[field];
+      if (value === undefined || (field === 'trashed_at' && value === null)) continue;
+      env.j.that(
+        'conventions.timestamps.response-format',
+        readDateTime(value)?.realDate === true,
+        () => `${what}: ${field} ${JSON.stringify(value)} is not an ISO 8601 date-time with a timezone designator`,
+        o.x,
+      );
+    }
+  }
+}

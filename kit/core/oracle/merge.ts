@@ -1,0 +1,38 @@
+import type { DeclaredRateLimitHeaders } from './headers.js';
+import { RateLimitHeaders } from './headers.js';
+import { type Judged, Judgements } from './judge.js';
+import type { OracleRecord } from './oracle.js';
+
+/** The oracle's judgements of the whole run: every worker's, and what only the whole run can show. */
+export interface RunJudgements {
+  readonly judged: Judged[];
+  /** Requests of the run that got no answer (timeout, a dead target, a budget). */
+  readonly unanswered: number;
+}
+
+/**
+ * Joins the check workers' records (one a worker, from the run folder). Each check runs in one
+ * worker, so only the traffic outside the checks can meet twice; whether any answer of the run
+ * carried the rate-limit header families is judged here, once, over every worker's answers.
+ */
+export function mergeRecords(records: readonly OracleRecord[], declared?: DeclaredRateLimitHeaders): RunJudgements {
+  const byKey = new Map<string, Judged>();
+  for (const record of records)
+    for (const entry of record.judged) {
+      const key = `${entry.rule}\u0000${entry.source?.file ?? ''}\u0000${entry.source?.name ?? ''}`;
+      const seen = byKey.get(key);
+      if (!seen) byKey.set(key, { ...entry, findings: [...entry.findings] });
+      else {
+        seen.judged += entry.judged;
+        seen.findings.push(...entry.findings.slice(0, Math.max(0, 3 - seen.findings.length)));
+      }
+    }
+  const headers = new RateLimitHeaders(declared);
+  for (const record of records) headers.absorb(record.headers);
+  const whole = new Judgements();
+  headers.conclude(whole);
+  return {
+    judged: [...byKey.values(), ...whole.entries()],
+    unanswered: records.reduce((n, r) => n + r.unanswered, 0),
+  };
+}
