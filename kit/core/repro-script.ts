@@ -1,3 +1,4 @@
+import { UUID_IN_TEXT } from '../../spec/patterns.js';
 import type { CurlOptions, NamedSecret } from './repro.js';
 
 /**
@@ -107,8 +108,7 @@ export function reproScript(
 }
 
 /** What looks like an id of a note or collection: a UUID, or a path segment after notes/ or collections/. */
-const ID_LIKE =
-  /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?<=\/v2\/(?:notes|collections)\/)[^/?#]+/gi;
+const ID_LIKE = new RegExp(`${UUID_IN_TEXT.source}|(?<=/v2/(?:notes|collections)/)[^/?#]+`, 'gi');
 
 /** The writes made outside these exchanges of what they name (and what those name, in turn). */
 function writesElsewhere(
