@@ -110,7 +110,8 @@ describe('the CI recipe', () => {
     for (const report of ['conformance-junit.xml', 'conformance.md', 'conformance.json', 'conformance.html'])
       expect(existsSync(join(run.workspace, 'reports', report)), report).toBe(true);
     const summary = readFileSync(run.summary, 'utf8');
-    expect(summary).toMatch(/^## notes-conformance: PASS: \d+ rules against http:\/\/127\.0\.0\.1:\d+/);
+    // The recipe runs the smoke tier: its headline says so.
+    expect(summary).toMatch(/^## notes-conformance: SMOKE PASS: \d+ rules judged against http:\/\/127\.0\.0\.1:\d+/);
     expect(summary).toMatch(/### JUnit: \d+ tests, 0 failures, 0 errors, \d+ skipped, [\d.]+ s/);
     const report = readReportFile(join(run.workspace, 'reports/conformance.json'));
     expect(report.requests).toBeLessThanOrEqual(100);
@@ -124,7 +125,7 @@ describe('the CI recipe', () => {
     expect(run.outputs['exit-code']).toBe('1');
     expect(run.log).toContain('::error title=API conformance::notes-conformance exited 1');
     const summary = readFileSync(run.summary, 'utf8');
-    expect(summary).toMatch(/^## notes-conformance: FAIL/);
+    expect(summary).toMatch(/^## notes-conformance: SMOKE FAIL/);
     expect(summary).toMatch(/- \*\*failure\*\* auth\.bearer\.invalid-refused \(documented\)/);
   }, 180_000);
 
@@ -185,7 +186,9 @@ describe('the packed kit, installed as docs/ci.md says into an empty workspace',
     expect(run.failed, run.log).toBeUndefined();
     expect(run.log).toContain(`notes-conformance: already installed and built in ${installed}`);
     expect(run.outputs['exit-code']).toBe('0');
-    expect(readFileSync(run.summary, 'utf8')).toMatch(/^## notes-conformance: PASS: \d+ rules against http/);
+    expect(readFileSync(run.summary, 'utf8')).toMatch(
+      /^## notes-conformance: SMOKE PASS: \d+ rules judged against http/,
+    );
   }, 180_000);
 });
 
