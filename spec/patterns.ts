@@ -14,8 +14,11 @@ export const UUID_IN_TEXT = new RegExp(UUID.source.slice(1, -1), 'gi');
 /** Groups: year, month, day, hours, minutes, seconds, fraction digits, the designator. */
 export const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:\d{2})$/i;
 
-/** A date-time with no timezone designator at all: what "must carry a timezone offset" refuses. */
-export const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/i;
+/**
+ * A date-time with no timezone designator at all (a space for the `T` too, as RFC 3339 lets
+ * applications write it): what "must carry a timezone offset" refuses.
+ */
+export const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/i;
 
 export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID.test(value);
@@ -33,14 +36,16 @@ export interface DateTime {
 export function readDateTime(value: unknown): DateTime | undefined {
   const m = typeof value === 'string' ? DATE_TIME.exec(value) : null;
   if (!m) return undefined;
-  const ms = Date.parse(value as string);
-  if (Number.isNaN(ms)) return undefined;
   const [, y, mo, d, , , , fraction, designator] = m;
   const month = Number(mo);
   const days = month >= 1 && month <= 12 ? new Date(Date.UTC(Number(y), month, 0)).getUTCDate() : 0;
+  const ms = Date.parse(value as string);
+  const realDate = Number(d) >= 1 && Number(d) <= days;
+  // Month 13 does not parse at all: still a date-time, of a day that does not exist.
+  if (Number.isNaN(ms) && realDate) return undefined;
   return {
     ms,
-    realDate: Number(d) >= 1 && Number(d) <= days,
+    realDate,
     designator: designator!,
     fractionDigits: fraction?.length ?? 0,
   };

@@ -321,17 +321,22 @@ export class Api {
     op?: string;
   }) {
     const ownToken = opts.token === undefined && opts.authorization === undefined;
+    const raw = opts.raw === undefined ? undefined : parsed(opts.raw);
     const pending = this.observer?.sending({
       op,
       actor: this.owner,
       ownToken,
       ...(opts.token === null && opts.authorization === undefined ? { noCredentials: true } : {}),
-      ...(unknownToken && typeof opts.token === 'string' ? { unknownToken: true } : {}),
-      ...(opts.raw !== undefined && !parsesAsJson(opts.raw) ? { malformedBody: true } : {}),
+      // A token the kit made up, or an Authorization header that is not this user's bearer token.
+      ...((unknownToken && typeof opts.token === 'string') ||
+      (opts.authorization !== undefined && opts.authorization !== `Bearer ${this.token}`)
+        ? { unknownToken: true }
+        : {}),
+      ...(raw === MALFORMED ? { malformedBody: true } : {}),
       method: opts.method,
       path: opts.path,
       params: {},
-      ...(opts.json === undefined ? {} : { body: opts.json }),
+      ...(opts.json !== undefined ? { body: opts.json } : raw !== undefined && raw !== MALFORMED ? { body: raw } : {}),
     });
     let x: Exchange;
     try {
@@ -485,12 +490,14 @@ export class Api {
   }
 }
 
-function parsesAsJson(raw: string | Uint8Array): boolean {
+const MALFORMED = Symbol('not JSON');
+
+/** A raw body as the JSON it is, or MALFORMED. */
+function parsed(raw: string | Uint8Array): unknown {
   try {
-    JSON.parse(typeof raw === 'string' ? raw : Buffer.from(raw).toString('utf8'));
-    return true;
+    return JSON.parse(typeof raw === 'string' ? raw : Buffer.from(raw).toString('utf8'));
   } catch {
-    return false;
+    return MALFORMED;
   }
 }
 

@@ -92,6 +92,12 @@ function sizeProblems(
   return [];
 }
 
+/** A JSON body that is not an object (an array, a number, a string, null): bad input, refused with a 4xx. */
+function notAnObject(body: unknown): Problem[] {
+  if (body === undefined) return [];
+  return [{ rules: ['errors.bad-input.no-5xx'], what: 'the body is not a JSON object', validation: true }];
+}
+
 /** An integer query value as the kit gave it (a number, or a string of digits), else undefined. */
 export function integerOf(value: unknown): number | undefined {
   const n = typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
@@ -206,7 +212,7 @@ function inputProblems(op: string | undefined, sent: InputOf, now: number, toler
   const isObject = typeof sent.body === 'object' && sent.body !== null && !Array.isArray(sent.body);
   switch (op) {
     case 'createNote': {
-      if (!isObject) return [];
+      if (!isObject) return notAnObject(sent.body);
       const out: Problem[] = [];
       if (!('content' in body))
         out.push({ rules: ['notes.create.content-required'], what: 'content is left out', validation: true });
@@ -253,7 +259,7 @@ function inputProblems(op: string | undefined, sent: InputOf, now: number, toler
       return out;
     }
     case 'updateNote': {
-      if (!isObject) return [];
+      if (!isObject) return notAnObject(sent.body);
       const out: Problem[] = [];
       if (!('content' in body))
         out.push({ rules: ['notes.update.content-required'], what: 'content is left out', validation: true });
@@ -288,7 +294,7 @@ function inputProblems(op: string | undefined, sent: InputOf, now: number, toler
       return out;
     }
     case 'setNoteCreatedAt': {
-      if (!isObject) return [];
+      if (!isObject) return notAnObject(sent.body);
       if (!('created_at' in body) || body.created_at === null)
         return [{ rules: ['notes.set-created-at.required'], what: 'created_at is left out', validation: true }];
       return stampProblems(
@@ -307,7 +313,7 @@ function inputProblems(op: string | undefined, sent: InputOf, now: number, toler
       );
     }
     case 'createCollection': {
-      if (!isObject) return [];
+      if (!isObject) return notAnObject(sent.body);
       const out: Problem[] = [];
       if (!('title' in body))
         out.push({ rules: ['collections.create.title-required'], what: 'title is left out', validation: true });
@@ -346,7 +352,7 @@ function inputProblems(op: string | undefined, sent: InputOf, now: number, toler
       return out;
     }
     case 'updateCollection': {
-      if (!isObject) return [];
+      if (!isObject) return notAnObject(sent.body);
       const out: Problem[] = [];
       // A null title may be read as "not provided" (the document does not say): only another type is judged.
       if ('title' in body && body.title !== null && typeof body.title !== 'string')
@@ -436,7 +442,7 @@ function inputProblems(op: string | undefined, sent: InputOf, now: number, toler
     case 'searchCollections':
       return boundProblems(input, 'collections.search.bounds-offset-required');
     case 'moveNote':
-      if (!isObject) return [];
+      if (!isObject) return notAnObject(sent.body);
       return isUuid(body.target_collection_id)
         ? []
         : [
@@ -597,6 +603,13 @@ export function boundariesOf(world: World, r: Request, tol: Tolerances): Boundar
         });
       return out;
     }
+    case 'updateNote': {
+      // At the content limit, from the owner, at the current version of an active note: accepted.
+      const n = liveNote(world, r.params.note_id, r);
+      if (!only(body, ['content', 'version']) || !own(n) || n!.trashed?.value !== false) return [];
+      if (n!.version === undefined || body.version !== n!.version.value) return [];
+      return sizeBoundary('content', body.content, LIMITS.noteContentUpdate, 'notes.update.content-max-chars');
+    }
     case 'getRelatedNotes':
       if (!only(input, ['limit']) || !own(liveNote(world, r.params.note_id, r))) return [];
       return rangeBoundary('limit', input.limit, LIMITS.relatedLimit, 'notes.related.limit-range');
@@ -646,6 +659,7 @@ function collectionSizes(body: Record<string, unknown>, op: 'create' | 'update')
 export function freshId(world: World, id: unknown): id is string {
   return (
     isUuid(id) &&
+    !world.seen.has(id) &&
     !world.notes.has(id) &&
     !world.collections.has(id) &&
     !world.refusedCreates.has(`note ${id}`) &&

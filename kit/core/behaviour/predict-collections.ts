@@ -105,6 +105,29 @@ function createCollection(ask: Ask): Part {
       is: { instant: created },
       from: 'no updated_at was sent, so it is the created_at sent',
     });
+  // "null ... omitted": a null id, created_at and updated_at mean a new id and the server time.
+  if (body.id === null)
+    answer.push({
+      rule: 'collections.create.null-as-omitted',
+      field: 'id',
+      is: { newUuid: true },
+      from: 'a null id was sent',
+    });
+  if (body.created_at === null && body.updated_at === null)
+    answer.push(
+      {
+        rule: 'collections.create.null-as-omitted',
+        field: 'created_at',
+        is: { serverTime: true },
+        from: 'null timestamps were sent, so it is the server time',
+      },
+      {
+        rule: 'collections.create.null-as-omitted',
+        field: 'updated_at',
+        is: { sameInstantAs: 'created_at' },
+        from: 'null timestamps were sent, so it is created_at',
+      },
+    );
   if (body.created_at == null && body.updated_at == null)
     answer.push(
       {

@@ -1,4 +1,4 @@
-import { instantOf } from '../../../spec/patterns.js';
+import { instantOf, readDateTime } from '../../../spec/patterns.js';
 import {
   createdAtSet,
   learnTrashed,
@@ -87,6 +87,14 @@ function createNote(ask: Ask): Part {
   if (supplied) answer.push({ rule: 'notes.create.id-honoured', field: 'id', is: { equal: supplied }, from: 'sent' });
   if (typeof body.content === 'string')
     answer.push({ rule: 'notes.create.content-stored', field: 'content', is: { equal: body.content }, from: 'sent' });
+  // An offset other than Z is read as the instant it denotes.
+  if (created !== undefined && readDateTime(body.created_at)?.designator.toUpperCase() !== 'Z')
+    answer.push({
+      rule: 'conventions.timestamps.offset-honoured',
+      field: 'created_at',
+      is: { instant: created },
+      from: `sent as ${show(body.created_at)}`,
+    });
   if (created !== undefined)
     answer.push({
       rule: 'notes.create.created-at-honoured',
@@ -539,6 +547,9 @@ function getNote(ask: Ask): Part {
         what: `the note, though its delete was refused (${refusal.by.method} ${refusal.by.path} answered ${refusal.by.status})`,
         context: refusal.by,
       });
+    else if ([...n.unlinked.values()].some((f) => f.rule === 'collections.delete.unlinks-notes'))
+      // "permanently deletes the collection resource": the notes it held stay.
+      part.accept!.push({ rule: 'collections.delete.notes-survive', what: 'a note of a collection that was deleted' });
     else if (n.trashed?.value)
       for (const rule of ['notes.trash.readable-by-id', 'notes.read.trashed-included'])
         part.accept!.push({ rule, what: 'a trashed note, which stays readable by id', context: n.trashed.by });

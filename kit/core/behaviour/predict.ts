@@ -210,7 +210,59 @@ function stateParts(ask: Ask): Part[] {
       ...(kind ? { kind } : {}),
     });
   } else if (r.op === 'addNoteToCollection' || r.op === 'moveNote') out.push(membershipWithDeleted(ask));
+  out.push(neverSeen(ask));
   return out;
+}
+
+/** The rule that refuses an operation naming a note or collection that does not exist, by operation. */
+const MISSING: Readonly<Record<string, { note?: string; collection?: string }>> = {
+  getNote: { note: 'errors.missing.note-refused' },
+  updateNote: { note: 'errors.missing.note-refused' },
+  deleteNote: { note: 'errors.missing.note-refused' },
+  trashNote: { note: 'errors.missing.note-refused' },
+  setNoteCreatedAt: { note: 'errors.missing.note-refused' },
+  getRelatedNotes: { note: 'errors.missing.note-refused' },
+  getCollection: { collection: 'errors.missing.collection-refused' },
+  updateCollection: { collection: 'errors.missing.collection-refused' },
+  deleteCollection: { collection: 'errors.missing.collection-refused' },
+  addNoteToCollection: { note: 'membership.add.missing-refused', collection: 'membership.add.missing-refused' },
+  moveNote: { note: 'membership.move.missing-refused', collection: 'membership.move.missing-refused' },
+};
+
+/**
+ * A UUID the run never saw, in a create, an answer or a refusal, names no note or collection the
+ * caller can reach (the kit makes such ids up to ask for what does not exist): the operation is
+ * refused as missing. A move to such a target, of a note in its source, keeps the note there.
+ */
+function neverSeen({ world, r, body, problems }: Ask): Part {
+  const rules = r.op === undefined || !r.ownToken || !isTokenUser(r.actor) ? undefined : MISSING[r.op];
+  if (!rules) return {};
+  const note = r.params.note_id;
+  const collection = r.params.collection_id ?? r.params.source_collection_id;
+  const gone = [
+    ...(rules.note && freshId(world, note)
+      ? [{ rule: rules.note, what: `note ${note}, which the run never saw` }]
+      : []),
+    ...(rules.collection && freshId(world, collection)
+      ? [{ rule: rules.collection, what: `collection ${collection}, which the run never saw` }]
+      : []),
+  ];
+  if (r.op === 'moveNote' && gone.length === 0 && freshId(world, body.target_collection_id)) {
+    const n = liveNote(world, note, r);
+    if (n?.owner === r.actor && n.links?.has(collection ?? ''))
+      gone.push({
+        rule: 'membership.move.failed-add-keeps-source',
+        what: `a target ${String(body.target_collection_id)} the run never saw`,
+      });
+  }
+  if (gone.length === 0) return {};
+  const kind = note && freshId(world, note) ? 'note' : 'collection';
+  return {
+    refuse: gone.map((g) => ({ ...g, what: `it names ${g.what} (an operation on what does not exist is refused)` })),
+    ...(problems.length === 0 && r.op !== 'moveNote' && r.op !== 'addNoteToCollection'
+      ? { kind: { kind: 'not_found' as const, rule: 'errors.status.not-found', why: `a ${kind} that does not exist` } }
+      : {}),
+  };
 }
 
 /** Add and move naming a note or collection their owner deleted: refused, and nothing linked. */

@@ -80,6 +80,8 @@ export type Is =
   | { readonly serverTime: true }
   /** The server time of another exchange, by its Date header (none: not judged). */
   | { readonly serverTimeOf: Exchange }
+  /** A UUID (generated: a new one). */
+  | { readonly newUuid: true }
   /** An integer of at least this. */
   | { readonly integerAtLeast: number }
   /** An integer other than this. */

@@ -1,3 +1,4 @@
+import { OPERATIONS } from '../../../spec/operations.js';
 import { UUID_IN_TEXT } from '../../../spec/patterns.js';
 import type { Owner } from '../ledger.js';
 import type { Sent } from '../observer.js';
@@ -17,6 +18,22 @@ export interface Tolerances {
   readonly precisionMs: number;
   /** How far the target's clock may be from the kit's (clock_tolerance_ms). */
   readonly clockToleranceMs: number;
+}
+
+/**
+ * A raw request (bad input, other credentials) as the operation its method and path name, with the
+ * path parameters filled: what the document predicts of that operation holds for it too.
+ */
+export function resolved(sent: Sent): Sent {
+  if (sent.op !== undefined) return sent;
+  for (const [op, info] of Object.entries(OPERATIONS)) {
+    if (info.method !== sent.method) continue;
+    const names = [...info.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+    const m = new RegExp(`^${info.path.replace(/\{\w+\}/g, '([^/?]+)')}(?:\\?.*)?$`).exec(sent.path);
+    if (!m) continue;
+    return { ...sent, op, params: Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)])) };
+  }
+  return sent;
 }
 
 /** The JSON object of a body, or an empty one. */

@@ -111,6 +111,8 @@ export class World {
    * <id>`): a refusal creates nothing, so a resource found under that id later breaks its rule.
    */
   readonly refusedCreates = new Map<string, Refusal>();
+  /** Every id an answer of the run showed (items of lists and searches included): ids that may exist. */
+  readonly seen = new Set<string>();
   /** Every request gets a sequence number when sent and another when answered. */
   private seq = 0;
 

@@ -1,5 +1,5 @@
 import { errorBodyProblems } from '../../../spec/error-body.js';
-import { instantOf } from '../../../spec/patterns.js';
+import { instantOf, isUuid } from '../../../spec/patterns.js';
 import { sameInstant } from '../behaviour/outcomes.js';
 import type { Expect, Prediction } from '../behaviour/prediction.js';
 import { objectOf } from '../behaviour/request.js';
@@ -36,8 +36,13 @@ export function judgePrediction(env: Env, p: Prediction, o: Observation): void {
       r.context,
     );
   const bad = p.refuse.find((r) => r.input && r.rule !== 'errors.bad-input.no-5xx');
-  if (bad && status >= 500)
-    j.that('errors.bad-input.no-5xx', false, () => `${what}: ${bad.what}; bad input gets a 4xx, never ${status}`, o.x);
+  if (bad && !ok)
+    j.that(
+      'errors.bad-input.no-5xx',
+      status < 500,
+      () => `${what}: ${bad.what}; bad input gets a 4xx, never ${status}`,
+      o.x,
+    );
   for (const a of p.accept)
     if (ok || refused || a.serverErrorFails)
       j.that(
@@ -108,10 +113,12 @@ export function judgeFields(
     }
     const holds = matches(env, e.is, seen, item, o);
     if (holds === undefined) continue;
-    // The value stands though requests since asked for another: each of those refusals changed nothing.
+    // The value stands though requests since asked for another: each of those refusals changed nothing
+    // (there), so a later change of the field is not theirs.
     if (holds)
       for (const r of e.refusals ?? [])
-        if (e.field in r.asked && !equalValue(r.asked[e.field], seen)) env.j.that(r.rule, true, () => '', o.x);
+        if (e.field in r.asked && !equalValue(r.asked[e.field], seen) && clear(r, e.field))
+          env.j.that(r.rule, true, () => '', o.x);
     const refusal = holds ? undefined : refusalAsking(e.refusals ?? [], e.field, seen);
     env.j.that(
       refusal?.rule ?? e.rule,
@@ -159,6 +166,7 @@ function matches(
     const t = instantOf(seen);
     return t !== undefined && sameInstant(t, other, env.precisionMs);
   }
+  if ('newUuid' in is) return isUuid(seen) && !env.world.notes.has(seen) && !env.world.collections.has(seen);
   if ('integerAtLeast' in is) return Number.isInteger(seen) && (seen as number) >= is.integerAtLeast;
   if ('integerOtherThan' in is) return Number.isInteger(seen) && seen !== is.integerOtherThan;
   if ('trashedAt' in is) return is.trashedAt === 'null' ? seen === null : seen !== null && seen !== undefined;
@@ -203,7 +211,7 @@ function judgeLinks(env: Env, e: Expect, seen: unknown, x: Exchange, what: strin
   for (const id of ids) {
     if (links.has(id)) continue;
     const gone = unlinked.get(id);
-    const refusal = refusals.find((r) => r.asked.link === id);
+    const refusal = refusals.find((r) => r.asked.link === id && !cleared(r, 'link'));
     j.that(
       refusal?.rule ?? gone?.rule ?? e.rule,
       false,
@@ -221,7 +229,10 @@ function judgeLinks(env: Env, e: Expect, seen: unknown, x: Exchange, what: strin
   for (const [id, gone] of unlinked) if (!ids.includes(id)) j.that(gone.rule, true, () => '', x);
   for (const [id, fact] of links) {
     const present = ids.includes(id);
-    const refusal = present ? undefined : refusals.find((r) => r.asked.unlink === id);
+    const refusal = present ? undefined : refusals.find((r) => r.asked.unlink === id && !cleared(r, 'unlink'));
+    // Still linked after refused moves and removes: those took nothing out.
+    if (present)
+      for (const r of refusals) if (r.asked.unlink === id && clear(r, 'unlink')) j.that(r.rule, true, () => '', x);
     j.that(
       refusal?.rule ?? fact.rule,
       present,
@@ -240,6 +251,7 @@ function expected(is: Expect['is'], item: Record<string, unknown>): string {
   if ('serverTimeOf' in is)
     return `the server time of ${is.serverTimeOf.method} ${is.serverTimeOf.path} (${is.serverTimeOf.headers.date})`;
   if ('sameInstantAs' in is) return `${is.sameInstantAs} (${show(item[is.sameInstantAs])})`;
+  if ('newUuid' in is) return 'a UUID new to the run';
   if ('integerAtLeast' in is) return `an integer of at least ${is.integerAtLeast}`;
   if ('integerOtherThan' in is) return `an integer other than ${is.integerOtherThan}`;
   if ('trashedAt' in is) return is.trashedAt === 'null' ? 'null' : 'the time it was trashed';
@@ -250,13 +262,25 @@ function expected(is: Expect['is'], item: Record<string, unknown>): string {
   return 'the collections holding the note';
 }
 
-/** The latest refusal that asked for exactly the value now seen. */
+/** The latest refusal that asked for exactly the value now seen (and no answer since showed it changed nothing there). */
 function refusalAsking(refusals: readonly Refusal[], field: string, seen: unknown): Refusal | undefined {
   for (let i = refusals.length - 1; i >= 0; i--) {
     const r = refusals[i]!;
-    if (field in r.asked && equalValue(r.asked[field], seen)) return r;
+    if (field in r.asked && equalValue(r.asked[field], seen) && !cleared(r, field)) return r;
   }
   return undefined;
+}
+
+/** Fields of a refusal that an answer since showed unchanged: the refusal changed nothing there. */
+const clearedFields = new WeakMap<Refusal, Set<string>>();
+const cleared = (r: Refusal, field: string) => clearedFields.get(r)?.has(field) === true;
+/** Marks the field cleared; answers whether it was not yet (a refusal's evidence counts once). */
+function clear(r: Refusal, field: string): boolean {
+  const fields = clearedFields.get(r) ?? new Set<string>();
+  clearedFields.set(r, fields);
+  if (fields.has(field)) return false;
+  fields.add(field);
+  return true;
 }
 
 function equalValue(asked: unknown, seen: unknown): boolean {

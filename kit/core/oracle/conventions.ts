@@ -63,6 +63,16 @@ const ABSENT: Readonly<Record<string, ReadonlyArray<[string, string]>>> = {
   updateCollection: [['note_count', 'collections.update.response-omits-note-count']],
 };
 
+/** "Collections have no state field" (section 3): names that would give one a state. */
+const STATE_FIELDS = ['trashed_at', 'state', 'status', 'trashed', 'is_trashed', 'deleted_at'];
+const COLLECTION_ANSWERS = new Set([
+  'createCollection',
+  'getCollection',
+  'updateCollection',
+  'listCollections',
+  'searchCollections',
+]);
+
 /**
  * What holds for every success of a documented operation, whichever check asked: 200, a JSON body
  * declared as JSON with a string request_id, the documented shape, ISO 8601 timestamps, and no field the document
@@ -129,6 +139,16 @@ export function conventions(env: Env, o: Observation): void {
       () => `${what}: the answer carries ${field} (${JSON.stringify(body[field])}), which it leaves out`,
       o.x,
     );
+  if (COLLECTION_ANSWERS.has(op))
+    for (const item of op.startsWith('list') || op.startsWith('search') ? itemsOf(body) : [body]) {
+      const state = STATE_FIELDS.find((field) => field in item);
+      j.that(
+        'collections.read.no-state-field',
+        state === undefined,
+        () => `${what}: a collection carries ${state}, but collections have no state field`,
+        o.x,
+      );
+    }
   // A generated id breaks the general rule and the create's own ("generates a new UUID").
   if ((op === 'createNote' || op === 'createCollection') && typeof objectOf(o.body).id !== 'string') {
     const own = op === 'createNote' ? 'notes.create.id-generated' : 'collections.create.id-generated';
@@ -156,4 +176,8 @@ function judgeTimestamps(env: Env, o: Observation, body: Record<string, unknown>
       );
     }
   }
+}
+
+function itemsOf(body: Record<string, unknown>): Array<Record<string, unknown>> {
+  return Array.isArray(body.results) ? body.results.map(objectOf) : [];
 }

@@ -1,7 +1,7 @@
 import type { ErrorBodyShape } from '../../../spec/error-body.js';
 import type { RefusalKind } from '../../../spec/profile.js';
 import { predict } from '../behaviour/predict.js';
-import { objectOf, touchesOf } from '../behaviour/request.js';
+import { objectOf, resolved, touchesOf } from '../behaviour/request.js';
 import { World } from '../behaviour/state.js';
 import type { Exchange } from '../client.js';
 import { listCollections, searchCollections } from './collection-pages.js';
@@ -102,7 +102,9 @@ export class Oracle implements ExchangeObserver {
     };
   }
 
-  sending(sent: Sent): Pending {
+  sending(given: Sent): Pending {
+    // A raw request with the actor's own credentials is the operation its path names.
+    const sent = given.ownToken && !given.malformedBody ? resolved(given) : given;
     const touches = this.widen(touchesOf(sent));
     this.world.writeStarted(touches);
     return { sent, touches, startSeq: this.world.tick(), startedAt: Date.now() };
@@ -192,6 +194,7 @@ export class Oracle implements ExchangeObserver {
     if (status >= 200 && status < 300) p.accepted?.(objectOf(o.x.json), done);
     else if (status >= 400 && status < 500) p.refused?.(done, p);
     judgeOrder(this.env, o);
+    seenIn(this.world.seen, o.x.json, 0);
     const page = o.op === undefined ? undefined : this.pages[o.op];
     if (page) page(o);
     else if (o.op === undefined || !KNOWN.has(o.op)) this.unknownEffect(o);
@@ -266,4 +269,16 @@ export class Oracle implements ExchangeObserver {
     }
     return { notes: [...notes], collections: [...collections] };
   }
+}
+
+/** Every id an answer shows (its own, its items', their collections' and collection_ids), a few levels deep. */
+function seenIn(seen: Set<string>, value: unknown, depth: number): void {
+  if (depth > 3 || typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    for (const item of value) typeof item === 'string' ? seen.add(item) : seenIn(seen, item, depth + 1);
+    return;
+  }
+  for (const [key, v] of Object.entries(value))
+    if ((key === 'id' || key.endsWith('_id')) && typeof v === 'string') seen.add(v);
+    else if (typeof v === 'object') seenIn(seen, v, depth + 1);
 }

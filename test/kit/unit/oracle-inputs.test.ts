@@ -459,6 +459,18 @@ describe("the oracle on another user's resources named in a user's own writes", 
   it("finds another user's note added to one's own collection, and a create with its id accepted", () => {
     const oracle = oracleWith();
     createNote(oracle, { content: 'Alpha\nbody' }, 200, noteAnswer(serverNow()));
+    // The second user's own collection, which the run knows.
+    send(
+      oracle,
+      { op: 'createCollection', method: 'POST', path: '/v2/collections', body: { title: 'Theirs' }, ...asSecondary },
+      200,
+      {
+        id: COLL,
+        title: 'Theirs',
+        description: null,
+        ...serverNow(),
+      },
+    );
     const path = `/v2/collections/${COLL}/notes/${NOTE}`;
     send(
       oracle,
