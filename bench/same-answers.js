@@ -1,7 +1,6 @@
 // Same answers from two builds of the fake (a script, not a test: a tool for changes that must not
 // change results, such as the search index's speed-ups).
-//   npm run build && OTHER=../other-checkout node bench/same-answers.js     (SEED=1 N=3000 by default;
-//   WARM_UP=1 warms this build's compiler up first, as the CLI does)
+//   npm run build && OTHER=../other-checkout node bench/same-answers.js     (SEED=1 N=3000 by default)
 // OTHER is a checkout with its own `npm run build` (dist/ and node_modules/). Both fakes get the
 // same seeded ids and manual clock and the same random workload of three users (notes with
 // markdown, case and Unicode traps, long notes, collections, shares, updates, deletes, renamed and
@@ -16,17 +15,15 @@ const otherBuild = await import(new URL(`file://${other.replace(/\/$/, '')}/dist
 const thisBuild = await import('../dist/fake/index.js');
 const SEED = Number(process.env.SEED ?? 1);
 const NOTES = Number(process.env.N ?? 3000);
-/** WARM_UP=1 starts this build's fake after its compiler warm-up (fake/warm-up.ts), which must change nothing. */
-const WARM_UP = process.env.WARM_UP === '1';
-function mk(mod, warmUp = false) {
+function mk(mod) {
   const clock = new mod.ManualClock(Date.parse('2025-03-01T00:00:00Z'));
   return mod
-    .createFake({ users: ['alice-token-1', 'bob-token-22', 'carol-token-3'], listen: false, seed: SEED, clock, warmUp })
+    .createFake({ users: ['alice-token-1', 'bob-token-22', 'carol-token-3'], listen: false, seed: SEED, clock })
     .then((f) => ({ f, clock }));
 }
 /** Their fake (OTHER's build) and ours, each with its manual clock. */
 const theirs = await mk(otherBuild);
-const ours = await mk(thisBuild, WARM_UP);
+const ours = await mk(thisBuild);
 let s = SEED * 7919 + 1;
 const rand = () => {
   s = (s + 0x6d2b79f5) | 0;

@@ -6,7 +6,7 @@
 // connections that send that request and read nothing. Prints the fake's RSS before, at its peak and
 // at the end, and what the clients got. BIN=/other/checkout/bin/notes-conformance.js measures another build.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 40);
@@ -35,6 +35,22 @@ const rssMiB = () => {
   }
 };
 
+// Descriptors held: a client the fake never disconnects holds one for as long as it likes. Counted
+// from the fake's side (its sockets in /proc): a paused client sees no end of stream until it reads.
+const sockets = () => {
+  try {
+    return readdirSync(`/proc/${fake.pid}/fd`).filter((fd) => {
+      try {
+        return readlinkSync(`/proc/${fake.pid}/fd/${fd}`).startsWith('socket:');
+      } catch {
+        return false;
+      }
+    }).length;
+  } catch {
+    return Number.NaN;
+  }
+};
+
 const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 for (let i = 0; i < 100; i++) {
   const res = await fetch(`${url}/v2/notes`, {
@@ -47,8 +63,10 @@ for (let i = 0; i < 100; i++) {
 }
 const probe = await fetch(`${url}/v2/notes?limit=100&include_note_content=true`, { headers });
 const largest = (await probe.arrayBuffer()).byteLength;
-await new Promise((r) => setTimeout(r, 500));
+await new Promise((r) => setTimeout(r, 6_000));
 const before = rssMiB();
+// The listening socket and any the fake holds with no client of ours (keep-alive ones have timed out above).
+const idleSockets = sockets();
 
 const request = `GET /v2/notes?limit=100&include_note_content=true HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`;
 const clients = Array.from({ length: CLIENTS }, () => {
@@ -63,15 +81,21 @@ const clients = Array.from({ length: CLIENTS }, () => {
 });
 
 let peak = before;
+let mostHeld = 0;
+let allGoneAfter;
 const started = performance.now();
 const samples = [];
 while (performance.now() - started < SECONDS * 1000) {
   await new Promise((r) => setTimeout(r, 100));
   const rss = rssMiB();
   peak = Math.max(peak, rss);
+  const held = sockets() - idleSockets;
+  if (held > mostHeld) mostHeld = held;
+  if (held === 0 && allGoneAfter === undefined && mostHeld > 0) allGoneAfter = (performance.now() - started) / 1000;
   samples.push(rss);
 }
 const end = rssMiB();
+const connected = sockets() - idleSockets;
 // Now read: the status line tells what each client was answered; a closed one was cut off.
 const statuses = await Promise.all(
   clients.map(
@@ -98,6 +122,10 @@ console.log(
 );
 console.log(
   `fake RSS: ${before.toFixed(0)} MiB before, ${peak.toFixed(0)} MiB at peak, ${end.toFixed(0)} MiB after ${SECONDS} s`,
+);
+console.log(
+  `connections the fake held: at most ${mostHeld} of ${CLIENTS}, ${connected} after ${SECONDS} s` +
+    (allGoneAfter === undefined ? '' : ` (none from ${allGoneAfter.toFixed(1)} s on)`),
 );
 console.log(
   `answers begun: ${count('200')} x 200, ${count('503')} x 503 (busy), ${count('none')} cut off before a byte was read`,

@@ -2,7 +2,7 @@
 //   npm run build && node bench/worst-cases.js        (BENCH_NOTES=100000 by default;
 //   BENCH_CASES='note search,titles' runs the cases of those paths only)
 // The fake runs in a child process; the attacker owns BENCH_NOTES notes (the corpus its searches
-// walk) and sends the largest inputs the limits allow (4 MiB bodies, 200,000-character notes,
+// walk) and sends the largest inputs the limits allow (2.5 MiB bodies, 200,000-character notes,
 // 10,000-character descriptions). For each case: the server time of the request, the CPU time of
 // fake.handle in the server process (body parsing included; the worst of REPEAT runs; wall time
 // beside it, which a busy shared machine inflates; the body is built and serialised in this
@@ -10,7 +10,7 @@
 // HTTP while a second user reads one of their notes by id, one GET after another until the attack
 // is answered: that GET costs the same whatever the attacker holds, so the longest it waited says
 // whether the slow request blocked everyone (a single GET sent at once was mostly answered while
-// the 4 MiB body was still uploading).
+// the 2.5 MiB body was still uploading).
 // Budget: 100 ms of server time, judged on the process's CPU time (every thread); the main thread's
 // share is printed beside it.
 import { fork } from 'node:child_process';
@@ -21,7 +21,8 @@ import { VOCAB } from './vocab.js';
 const NOTES = Number(process.env.BENCH_NOTES ?? 100_000);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
 const BUDGET_MS = 100;
-const MIB4 = 4 * 1024 * 1024 - 1024;
+// Just under the body cap (fake/config.ts).
+const CAP = 2.5 * 1024 * 1024 - 1024;
 const ATTACKER = 'attacker-token-1';
 const VICTIM = 'victim-token-01';
 
@@ -41,37 +42,37 @@ const fields = (chars, name) => {
   }
   return `${parts.join('')}}`;
 };
-/** A JSON body of about 4 MiB whose `query` is the text `unit` repeated. */
-const queryBody = (unit, extra = {}) => ({ ...extra, query: fill(unit, MIB4 - 200) });
+/** A JSON body of about 2.5 MiB whose `query` is the text `unit` repeated. */
+const queryBody = (unit, extra = {}) => ({ ...extra, query: fill(unit, CAP - 200) });
 
 /** Each case: a setup run once in the server (as the attacker, or the user a step names), then the timed request. */
 const ALL_CASES = [
   {
     path: 'note search',
-    what: `4 MiB query repeating all ${VOCAB.length} corpus terms (every posting walked)`,
+    what: `2.5 MiB query repeating all ${VOCAB.length} corpus terms (every posting walked)`,
     request: () => ['POST', '/v2/notes/search?limit=50', queryBody(`${allTerms} `)],
   },
   {
     path: 'note search',
-    what: '4 MiB query of 600,000 distinct unknown terms',
-    request: () => ['POST', '/v2/notes/search', { query: distinctWords(600_000, 'q').slice(0, MIB4 - 200) }],
+    what: '2.5 MiB query of 600,000 distinct unknown terms',
+    request: () => ['POST', '/v2/notes/search', { query: distinctWords(600_000, 'q').slice(0, CAP - 200) }],
   },
   {
     path: 'note search',
-    what: '4 MiB query of one-letter terms "a a a ..."',
+    what: '2.5 MiB query of one-letter terms "a a a ..."',
     request: () => ['POST', '/v2/notes/search', queryBody('a ')],
   },
   {
     path: 'case folding',
-    what: 'note search, 4 MiB query of "İ" (lower-cases to two units each)',
+    what: 'note search, 2.5 MiB query of "İ" (lower-cases to two units each)',
     // Two UTF-8 bytes a character: half as many characters fill the body limit.
-    request: () => ['POST', '/v2/notes/search', { query: fill('İ', (MIB4 - 200) / 2) }],
+    request: () => ['POST', '/v2/notes/search', { query: fill('İ', (CAP - 200) / 2) }],
   },
   {
     path: 'case folding',
-    what: 'note search, 4 MiB query of 64-letter terms of "ẞ" (folded, then kept)',
+    what: 'note search, 2.5 MiB query of 64-letter terms of "ẞ" (folded, then kept)',
     // Three UTF-8 bytes a character.
-    request: () => ['POST', '/v2/notes/search', { query: fill(`${'ẞ'.repeat(64)} `, (MIB4 - 200) / 3) }],
+    request: () => ['POST', '/v2/notes/search', { query: fill(`${'ẞ'.repeat(64)} `, (CAP - 200) / 3) }],
   },
   {
     path: 'related notes',
@@ -88,23 +89,23 @@ const ALL_CASES = [
   },
   {
     path: 'collection search',
-    what: '10 collections of 10,000-character descriptions, 4 MiB query of the same words',
+    what: '10 collections of 10,000-character descriptions, 2.5 MiB query of the same words',
     setup: Array.from({ length: 10 }, (_, i) => [
       'POST',
       '/v2/collections',
       { title: `c${i}`, description: distinctWords(2_000, 'd').slice(0, 10_000) },
     ]),
-    request: () => ['POST', '/v2/collections/search', { query: fill(`${distinctWords(2_000, 'd')} `, MIB4 - 200) }],
+    request: () => ['POST', '/v2/collections/search', { query: fill(`${distinctWords(2_000, 'd')} `, CAP - 200) }],
   },
   {
     path: 'collection search',
-    what: '1,000 collections of 1,000-character titles and 10,000-character descriptions, 4 MiB query',
+    what: '1,000 collections of 1,000-character titles and 10,000-character descriptions, 2.5 MiB query',
     setup: Array.from({ length: 1_000 }, (_, i) => [
       'POST',
       '/v2/collections',
       { title: fill(`t${i} `, 1_000), description: distinctWords(2_000, `e${i}`).slice(0, 10_000) },
     ]),
-    request: () => ['POST', '/v2/collections/search', { query: fill(`${distinctWords(5_000, 'e1')} `, MIB4 - 200) }],
+    request: () => ['POST', '/v2/collections/search', { query: fill(`${distinctWords(5_000, 'e1')} `, CAP - 200) }],
   },
   {
     path: 'titles',
@@ -113,7 +114,7 @@ const ALL_CASES = [
   },
   {
     path: 'titles',
-    what: 'note create, 4 MiB of one-character collection_titles (1,000 collections owned)',
+    what: 'note create, 2.5 MiB of one-character collection_titles (1,000 collections owned)',
     request: () => [
       'POST',
       '/v2/notes',
@@ -125,7 +126,7 @@ const ALL_CASES = [
   },
   {
     path: 'titles',
-    what: 'note create, 4 MiB of 1,000-character "İ" collection_titles',
+    what: 'note create, 2.5 MiB of 1,000-character "İ" collection_titles',
     request: () => ['POST', '/v2/notes', { content: 'x', collection_titles: Array(2_000).fill('İ'.repeat(1_000)) }],
   },
   ...[
@@ -147,7 +148,7 @@ const ALL_CASES = [
   },
   {
     path: 'one user among many',
-    what: 'note search of a user with 10 notes, 4 MiB query of all corpus terms',
+    what: 'note search of a user with 10 notes, 2.5 MiB query of all corpus terms',
     request: () => ['POST', '/v2/notes/search?limit=50', queryBody(`${allTerms} `)],
     as: VICTIM,
   },
@@ -198,15 +199,15 @@ const ALL_CASES = [
   },
   {
     path: 'body parsing',
-    what: 'note create, 4 MiB of nested arrays',
+    what: 'note create, 2.5 MiB of nested arrays',
     request: () => {
-      const depth = Math.floor((MIB4 - 200) / 2);
+      const depth = Math.floor((CAP - 200) / 2);
       return ['POST', '/v2/notes', raw(`{"content":"x","pad":${'['.repeat(depth)}${']'.repeat(depth)}}`)];
     },
   },
   {
     path: 'body parsing',
-    what: 'note search, 4 MiB array of 1,400,000 empty objects',
+    what: 'note search, 2.5 MiB array of 1,400,000 empty objects',
     request: () => ['POST', '/v2/notes/search', { query: 'x', collections: Array(1_398_000).fill({}) }],
   },
   {
@@ -220,34 +221,34 @@ const ALL_CASES = [
   },
   {
     path: 'body parsing',
-    what: 'note create, 4 MiB of unknown fields (about 440,000)',
-    request: () => ['POST', '/v2/notes', raw(fields(MIB4 - 200, (i) => `k${i.toString(36)}`))],
+    what: 'note create, 2.5 MiB of unknown fields (about 440,000)',
+    request: () => ['POST', '/v2/notes', raw(fields(CAP - 200, (i) => `k${i.toString(36)}`))],
   },
   {
     path: 'body parsing',
-    what: 'note create, 4 MiB of unknown array-index fields ("0", "1", ...)',
-    request: () => ['POST', '/v2/notes', raw(fields(MIB4 - 200, (i) => String(i)))],
+    what: 'note create, 2.5 MiB of unknown array-index fields ("0", "1", ...)',
+    request: () => ['POST', '/v2/notes', raw(fields(CAP - 200, (i) => String(i)))],
   },
   {
     path: 'body parsing',
-    what: 'note create, 4 MiB array of 1,000,000 one-item arrays',
+    what: 'note create, 2.5 MiB array of 1,000,000 one-item arrays',
     request: () => ['POST', '/v2/notes', raw(`{"content":"x","pad":[${'[1],'.repeat(1_000_000)}[1]]}`)],
   },
   {
     path: 'body parsing',
-    what: 'note create, 4 MiB array of 1,000,000 one-item arrays missing its last bracket (malformed)',
+    what: 'note create, 2.5 MiB array of 1,000,000 one-item arrays missing its last bracket (malformed)',
     request: () => ['POST', '/v2/notes', raw(`{"content":"x","pad":[${'[1],'.repeat(1_000_000)}[1]}`)],
   },
   {
     path: 'body parsing',
-    what: 'note create, 4 MiB array of 520,000 [[[1]]] (too deep for a run of the scan)',
+    what: 'note create, 2.5 MiB array of 520,000 [[[1]]] (too deep for a run of the scan)',
     request: () => ['POST', '/v2/notes', raw(`{"content":"x","pad":[${'[[[1]]],'.repeat(520_000)}[1]]}`)],
   },
   {
     path: 'body parsing',
-    what: 'note create, 4 MiB of nested arrays missing their last bracket (malformed)',
+    what: 'note create, 2.5 MiB of nested arrays missing their last bracket (malformed)',
     request: () => {
-      const depth = Math.floor((MIB4 - 200) / 2);
+      const depth = Math.floor((CAP - 200) / 2);
       return ['POST', '/v2/notes', raw(`{"content":"x","pad":${'['.repeat(depth)}${']'.repeat(depth - 1)}}`)];
     },
   },
@@ -258,22 +259,18 @@ const ALL_CASES = [
   },
   {
     path: 'body parsing',
-    what: 'note search, 4 MiB array of 2,000,000 numbers as collections',
+    what: 'note search, 2.5 MiB array of 2,000,000 numbers as collections',
     request: () => ['POST', '/v2/notes/search', { query: 'x', collections: Array(2_096_000).fill(1) }],
   },
   {
     path: 'timestamps',
-    what: 'note create, created_at of 4 MiB of digits after the seconds',
-    request: () => [
-      'POST',
-      '/v2/notes',
-      { content: 'x', created_at: `2025-01-01T00:00:00.${'9'.repeat(MIB4 - 200)}Z` },
-    ],
+    what: 'note create, created_at of 2.5 MiB of digits after the seconds',
+    request: () => ['POST', '/v2/notes', { content: 'x', created_at: `2025-01-01T00:00:00.${'9'.repeat(CAP - 200)}Z` }],
   },
   {
     path: 'timestamps',
-    what: 'note search, 4 MiB time bound of "+" and digits',
-    request: () => ['POST', '/v2/notes/search', { query: 'w1x', created_after: fill('+00:00', MIB4 - 200) }],
+    what: 'note search, 2.5 MiB time bound of "+" and digits',
+    request: () => ['POST', '/v2/notes/search', { query: 'w1x', created_after: fill('+00:00', CAP - 200) }],
   },
 ];
 /** BENCH_CASES=path,path... runs only the cases of those paths. */
@@ -293,10 +290,10 @@ async function main() {
       server.once('message', resolve);
       server.send(message);
     });
-  const { port, victimNote, victimNotes, corpus, startUp, warmUp } = await new Promise((resolve) =>
+  const { port, victimNote, victimNotes, corpus, startUp } = await new Promise((resolve) =>
     server.once('message', resolve),
   );
-  console.log(`start-up (createFake, listening): ${startUp} ms ${warmUp ? 'with' : 'without'} the compiler warm-up`);
+  console.log(`start-up (createFake, listening): ${startUp} ms`);
   const probe = `/v2/notes/${victimNote}`;
   const alone = [];
   for (let i = 0; i < 20; i++) alone.push(await raced(port, probe));
@@ -304,7 +301,7 @@ async function main() {
   const rows = [];
   for (let i = 0; i < CASES.length; i++) {
     // The case's state is made in the server; its request is built and serialised here, as a
-    // client's would be: building a 4 MiB body in the server left the collector work that the
+    // client's would be: building a 2.5 MiB body in the server left the collector work that the
     // first timed request paid for (a tail of 100 ms and more, once in several runs).
     const { ids } = await ask({ setup: i });
     const req = CASES[i].request(ids, corpus, victimNotes);
@@ -390,10 +387,8 @@ function mainThreadMs() {
 
 async function serve() {
   const { createFake } = await import('../dist/fake/index.js');
-  // BENCH_WARM_UP=0 starts the fake without its compiler warm-up (fake/warm-up.ts), for comparison.
-  const warmUp = process.env.BENCH_WARM_UP !== '0';
   const started = performance.now();
-  const fake = await createFake({ users: [ATTACKER, VICTIM], port: 0, warmUp });
+  const fake = await createFake({ users: [ATTACKER, VICTIM], port: 0 });
   const startUp = Math.round(performance.now() - started);
   /** `text` is the body already serialised (the timed call), else `body` is. */
   const call = (method, url, body, text = body === undefined ? undefined : JSON.stringify(body), as = ATTACKER) =>
@@ -458,5 +453,5 @@ async function serve() {
     if (c.touch) call('POST', '/v2/notes', { content: 'touch again' });
     process.send({ ms: Math.round(worst), runs, main, wall: Math.round(wall), status });
   });
-  process.send({ port: Number(new URL(fake.url).port), victimNote, victimNotes, corpus, startUp, warmUp });
+  process.send({ port: Number(new URL(fake.url).port), victimNote, victimNotes, corpus, startUp });
 }

@@ -1,4 +1,6 @@
+import { writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { extname } from 'node:path';
 import { FAULT_NAMES, FAULTS } from '../fake/faults/catalogue.js';
 import { boundedLog } from '../fake/http/request-log.js';
 import {
@@ -12,6 +14,7 @@ import {
 import { DomainError } from '../fake/service/errors.js';
 import { flagsHelp, parseOptions } from '../kit/flags.js';
 import { checkWritableFile } from '../kit/report-paths.js';
+import { type ClientReportFormat, renderClientReport } from '../reporters/client-report.js';
 import { ProfileError } from '../spec/profile.js';
 import { UsageError } from '../spec/verdicts.js';
 import { FAKE_FLAGS } from './fake-flags.js';
@@ -45,6 +48,12 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
     return 0;
   }
   for (const token of values.token ?? []) checkToken(token, '--token');
+  const asked = values['client-report'];
+  if (asked !== undefined) {
+    if (!/\.(json|md|html?)$/i.test(asked))
+      throw new UsageError(`--client-report FILE must end in .json, .md or .html (got ${asked})`);
+    checkWritableFile('--client-report', asked);
+  }
   if (values['admin-token'] !== undefined) checkToken(values['admin-token'], '--admin-token');
   const err = io.err ?? io.out;
   const log = values.log ? boundedLog(io.out, io.backlog ?? (() => 0)) : undefined;
@@ -61,9 +70,8 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
     ...(values['rate-limit'] ? { rateLimit: rateLimit(values['rate-limit']) } : {}),
     ...(values['no-cors'] ? { cors: false } : {}),
     ...(log ? { log: (entry) => log.write(formatLogLine(entry)) } : {}),
+    renderClientReport: (data, format) => renderClientReport(data, format, 'the clients of this fake'),
     report: (line) => err(`notes-conformance fake: ${line}`),
-    // A client's first requests are not left to V8's interpreter (fake/warm-up.ts; answers unchanged).
-    warmUp: true,
     ...dataOptions(values),
   };
   let fake: Fake;
@@ -78,6 +86,7 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
   } catch (error) {
     throw startupError(error, options);
   }
+  const reportFile = values['client-report'];
   io.out(`notes-conformance fake listening on ${fake.url}`);
   io.out(`profile:     ${fake.config.profile.name}`);
   io.out(`tokens:      ${tokens.join('  ')}`);
@@ -86,7 +95,11 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
   for (const line of parameterLines(fake)) io.out(line);
   if (options.state || options.data || options.generate)
     io.out(`data:        ${describeData(fake.data, options.state)}`);
+  io.out(
+    `client report: ${fake.url}/__fake/client-report?format=json|md|html${reportFile ? `, and ${reportFile} when stopped` : ''}`,
+  );
   await io.untilStopped();
+  if (reportFile) writeClientReport(fake, reportFile, err);
   try {
     await fake.close();
   } catch (error) {
@@ -97,6 +110,22 @@ export async function fakeCommand(argv: string[], io: FakeCommandIo): Promise<nu
     log?.flush();
   }
   return 0;
+}
+
+/** The client report to FILE, in the format its extension names (.json, .md, .html). */
+function writeClientReport(fake: Fake, file: string, err: (line: string) => void): void {
+  try {
+    writeFileSync(file, renderClientReport(fake.clientReport(), reportFormat(file), 'the clients of this fake'));
+  } catch (error) {
+    err(`notes-conformance fake: could not write the client report to ${file}: ${oneLine((error as Error).message)}`);
+  }
+}
+
+function reportFormat(file: string): ClientReportFormat {
+  const ext = extname(file).toLowerCase();
+  if (ext === '.md') return 'md';
+  if (ext === '.html' || ext === '.htm') return 'html';
+  return 'json';
 }
 
 /** Why the fake could not start, as one line (exit 2); anything else is a bug and keeps its stack. */

@@ -34,10 +34,11 @@ export const FAKE_FLAGS = [
   {
     name: 'log',
     help: [
-      'print one line per request to stdout: method, path with query, status,',
+      'print one line per request to stdout: time, method, path with query, status,',
       "milliseconds, the user name and id of the request's token (never a token:",
-      'tokens and access_token values read ***; every field is percent-escaped).',
-      'Lines are dropped, and counted, while the reader does not keep up',
+      'tokens and access_token values read ***; every field is percent-escaped), a',
+      "refusal's kind and the names unknown_fields: ignore dropped. Lines are dropped,",
+      'and counted, while the reader does not keep up',
     ],
   },
   { name: 'no-cors', help: ['no CORS headers and no preflight answers (default: any Origin is allowed)'] },
@@ -62,6 +63,15 @@ export const FAKE_FLAGS = [
       'answered change journaled to FILE.journal at once, all saved to FILE on exit',
       '(SIGINT, SIGTERM, SIGHUP); one fake per FILE; --data and --generate apply only',
       'when FILE does not exist yet',
+    ],
+  },
+  {
+    name: 'client-report',
+    value: 'FILE',
+    help: [
+      'write, when the fake stops, every rule of the catalogue its clients broke or relied',
+      'on beyond the document (.json, .md or .html by extension; also served at any time',
+      'on GET /__fake/client-report?format=json|md|html)',
     ],
   },
   { name: 'list-faults', help: ['print every fault and the rule it breaks, then exit'] },

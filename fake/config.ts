@@ -13,6 +13,14 @@ export interface FakeUserOption {
   quota?: { limit: number; plan?: string };
 }
 
+/**
+ * The body cap: above the largest valid request in any JSON spelling. That is an update of
+ * 200,000 characters (its only stated limit) sent with every character escaped, as Python's
+ * json.dumps does by default: 200,000 astral characters as \ud83d\ude00 are 2.4 MB. Below it, a
+ * body is parsed by JSON.parse within its shape bounds (http/parse.ts).
+ */
+export const BODY_CAP_BYTES = 2.5 * 1024 * 1024;
+
 export interface FakeOptions {
   /** The not-shown choices: a profile object, a built-in name (fake, fake-divergent, hosted) or a YAML file path. Default: 'fake'. */
   profile?: Profile | BuiltinProfileName | string;
@@ -29,7 +37,7 @@ export interface FakeOptions {
   quota?: { limit: number; plan?: string };
   /** Rate limit for every user created without one (generous by default). */
   rateLimit?: Partial<RateLimitConfig>;
-  /** Largest request body read, in bytes (default 4 MiB); larger ones get 413 without being buffered. */
+  /** Largest request body read, in bytes (default BODY_CAP_BYTES); larger ones get 413 without being buffered. */
   bodyLimitBytes?: number;
   snapshotTtlMs?: number;
   /** CORS for browser clients (default on): preflights answered, the request's Origin echoed, rate headers exposed. */
@@ -161,7 +169,7 @@ export function resolveConfig(options: FakeOptions = {}): FakeConfig {
     adminToken: options.adminToken ?? `admin_${ids.uuid().replace(/-/g, '')}`,
     defaultQuota: options.quota ? { limit: options.quota.limit, plan: options.quota.plan ?? 'free' } : undefined,
     defaultRateLimit: { ...GENEROUS_RATE_LIMIT, ...options.rateLimit },
-    bodyLimitBytes: options.bodyLimitBytes ?? 4 * 1024 * 1024,
+    bodyLimitBytes: options.bodyLimitBytes ?? BODY_CAP_BYTES,
     snapshotTtlMs: options.snapshotTtlMs ?? 60 * 60_000,
     cors: options.cors ?? true,
     timeouts: connectionTimeouts(options.timeouts),

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { ClientLog, type ClientReportData } from './client-report/observe.js';
 import { type FakeConfig, type FakeOptions, resolveConfig } from './config.js';
 import { DurableState } from './data/durable-state.js';
 import { type DataSummary, seedData } from './data/start.js';
@@ -7,13 +8,14 @@ import type { AnswerLimits } from './http/answer-writer.js';
 import type { FakeCore, Served } from './http/core.js';
 import { DEFAULT_ANSWER_LIMITS, nodeHandler } from './http/node-adapter.js';
 import type { RequestLogEntry } from './http/request-log.js';
+import { redactUrl } from './http/request-log.js';
 import type { FakeRequest, FakeResponse } from './http/types.js';
 import { createCore } from './instance.js';
 import * as fixtureOps from './service/fixtures.js';
 import type { View } from './service/views.js';
 import type { Store } from './store/store.js';
-import { warmUpOnce } from './warm-up.js';
 
+export type { ClientFinding, ClientReportData } from './client-report/observe.js';
 export { anchoredClock, type Clock, ManualClock, systemClock } from './clock.js';
 export type { FakeOptions, FakeUserOption } from './config.js';
 export { DataFileError } from './data/errors.js';
@@ -63,6 +65,8 @@ export interface Fake {
   readonly endpoints: readonly EndpointSummary[];
   /** Answers a request in-process, without HTTP. */
   handle(request: FakeRequest): FakeResponse;
+  /** What the clients' requests so far broke or relied on beyond the document (fake/client-report/). */
+  clientReport(): ClientReportData;
   close(): Promise<void>;
 }
 
@@ -82,13 +86,15 @@ export interface CreateFakeOptions extends FakeOptions {
   log?: (entry: RequestLogEntry) => void;
   /** Backpressure on answers: how long a client may read nothing, and the bytes held for all (node-adapter.ts). */
   answers?: Partial<AnswerLimits>;
+  /**
+   * Renders the client report for GET /__fake/client-report?format=json|md|html (the CLI passes the
+   * kit's reporters); without it the endpoint answers the report's data as JSON.
+   */
+  renderClientReport?: (data: ClientReportData, format: ClientReportFormat) => string;
+  /** The most state `state` keeps, in bytes of JSON (default 256 MiB, see fake/data/state.ts): past it writes get 507. */
+  stateCapBytes?: number;
   /** Where `state` reports a failed or recovered save, one line each (default: standard error). */
   report?: (line: string) => void;
-  /**
-   * Warm V8's compiler up on a throwaway fake before answering, once per process (default off;
-   * the CLI turns it on). Changes no answer; see warm-up.ts.
-   */
-  warmUp?: boolean;
 }
 
 /** Starts a reference fake; by default it listens on an ephemeral port of 127.0.0.1. */
@@ -96,10 +102,16 @@ export async function createFake(options: CreateFakeOptions = {}): Promise<Fake>
   const config = resolveConfig(options);
   const core = createCore(config);
   const report = options.report ?? ((line: string) => process.stderr.write(`notes-conformance fake: ${line}\n`));
-  const opened = config.stateFile === undefined ? undefined : DurableState.open(core.ctx, config.stateFile, { report });
+  const opened =
+    config.stateFile === undefined
+      ? undefined
+      : DurableState.open(core.ctx, config.stateFile, {
+          report,
+          ...(options.stateCapBytes ? { capBytes: options.stateCapBytes } : {}),
+        });
   const durable = opened?.durable;
   try {
-    return await startFake(options, config, core, opened?.restored ?? false, durable);
+    return await startFake(options, config, core, opened?.restored ?? false, durable, report);
   } catch (error) {
     durable?.close();
     throw error;
@@ -112,6 +124,7 @@ async function startFake(
   core: FakeCore,
   restored: boolean,
   durable: DurableState | undefined,
+  report: (line: string) => void,
 ): Promise<Fake> {
   const byToken = core.ctx.store.usersByToken;
   let tokens = config.users.map(
@@ -132,10 +145,19 @@ async function startFake(
     data = await seedData(core.ctx, config, byToken.get(tokens[0]!)!);
   }
   durable?.start();
-  const serve = durable ? durableServe(core, durable) : (request: FakeRequest) => core.serve(request);
+  const served = durable ? durableServe(core, durable) : (request: FakeRequest) => core.serve(request);
+  const said = config.unknownFields === 'ignore' ? sayIgnored(core, served, report) : served;
+  const isToken = (value: string) => core.ctx.store.usersByToken.has(value) || value === config.adminToken;
+  const clients = new ClientLog(
+    core.routes,
+    config.profile.name,
+    () => config.clock.now(),
+    (url) => redactUrl(url, isToken),
+  );
+  const serve = observed(clients, said, options.renderClientReport);
   let server: Server | undefined;
   let url: string | undefined;
-  if (options.warmUp) warmUpOnce();
+  const sockets = new Set<Socket>();
   if (options.listen !== false) {
     const { headersMs, bodyMs, idleMs } = config.timeouts;
     const handler = nodeHandler(core, {
@@ -155,6 +177,10 @@ async function startFake(
       },
       handler,
     );
+    server.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    });
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);
       server!.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
@@ -204,15 +230,82 @@ async function startFake(
       }),
     })),
     handle: (request) => serve(request).response,
+    clientReport: () => clients.data(),
     close: async () => {
       if (server) {
+        // Every socket ends now, whatever it is doing (a slow body, an answer nobody reads, a
+        // keep-alive wait): a stop must not wait on a client. Our own set, not only node's
+        // closeAllConnections: a socket node has not handed to the HTTP parser yet is in it too.
         const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
         server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
         await closed;
       }
       // After the last request: the final save folds the journal into the state file.
       durable?.close();
     },
+  };
+}
+
+export type ClientReportFormat = 'json' | 'md' | 'html';
+const CLIENT_REPORT_PATH = '/__fake/client-report';
+const REPORT_TYPES: Record<ClientReportFormat, string> = {
+  json: 'application/json; charset=utf-8',
+  md: 'text/markdown; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+};
+
+/** Every request into the client report; GET /__fake/client-report answers it (no token: it holds none). */
+function observed(
+  clients: ClientLog,
+  serve: (request: FakeRequest) => Served,
+  render: CreateFakeOptions['renderClientReport'],
+): (request: FakeRequest) => Served {
+  return (request) => {
+    // '/_' first: the fixture API and this page; a check of one character on every other request.
+    if (
+      request.url.charCodeAt(1) === 0x5f &&
+      (request.url === CLIENT_REPORT_PATH || request.url.startsWith(`${CLIENT_REPORT_PATH}?`))
+    ) {
+      const asked = new URLSearchParams(request.url.slice(CLIENT_REPORT_PATH.length)).get('format') ?? 'json';
+      const format: ClientReportFormat = asked === 'md' || asked === 'html' ? asked : 'json';
+      const data = clients.data();
+      const text = render ? render(data, format) : JSON.stringify(data, null, 2);
+      const type = REPORT_TYPES[render ? format : 'json'];
+      return { response: { status: 200, headers: { 'content-type': type }, json: undefined, text } };
+    }
+    const served = serve(request);
+    clients.observe(request, served);
+    return served;
+  };
+}
+
+/**
+ * Under unknown_fields: ignore, each name dropped is said once on the report line (standard error
+ * by default), per endpoint: a client that misspells a filter gets unfiltered results with a 200,
+ * and this line is what tells its developer.
+ */
+function sayIgnored(
+  core: FakeCore,
+  serve: (request: FakeRequest) => Served,
+  report: (line: string) => void,
+): (request: FakeRequest) => Served {
+  const said = new Set<string>();
+  const isToken = (value: string) => core.ctx.store.usersByToken.has(value) || value === core.config.adminToken;
+  return (request) => {
+    const served = serve(request);
+    for (const name of served.ignored ?? []) {
+      const key = `${served.op} ${name}`;
+      if (said.has(key) || said.size >= 1_000) continue;
+      said.add(key);
+      const route = core.routes.find((r) => r.op === served.op);
+      const shown = isToken(name.replace(/ \((query|body)\)$/, '')) ? '*** (a token)' : name;
+      report(
+        `ignored ${shown} on ${route ? `${route.method} ${route.path}` : served.op}: not a name of this endpoint ` +
+          '(unknown_fields: ignore); the request was answered as if it were not sent',
+      );
+    }
+    return served;
   };
 }
 
@@ -227,12 +320,17 @@ function durableServe(core: FakeCore, durable: DurableState): (request: FakeRequ
     const q = request.url.indexOf('?');
     const path = q === -1 ? request.url : request.url.slice(0, q);
     const refusal = durable.refusal(request.method, path);
-    if (refusal) return { response: core.decorate(request, core.refuse('state_not_saved', refusal)) };
+    if (refusal)
+      return { response: core.decorate(request, core.refuse(refusal.kind, refusal.message)), refusal: refusal.kind };
     const served = core.serve(request);
     const fixture = path === prefix || path.startsWith(`${prefix}/`);
     const failure = durable.afterRequest(request.method, path, served.response.status, fixture);
     if (!failure) return served;
     const message = `${failure}; this change is held in memory only and writes are refused from now on`;
-    return { ...served, response: core.decorate(request, core.refuse('state_not_saved', message)) };
+    return {
+      ...served,
+      response: core.decorate(request, core.refuse('state_not_saved', message)),
+      refusal: 'state_not_saved',
+    };
   };
 }

@@ -73,11 +73,14 @@ export function pastSize(s: string, limit: SizeLimit): 'chars' | 'bytes' | undef
   return limit.bytes !== undefined && byteCount(s) > limit.bytes ? 'bytes' : undefined;
 }
 
-/** The bounds of a size limit a string stands exactly on (and is within the others): an ASCII string may stand on both. */
-export function atSize(s: string, limit: SizeLimit): Array<'chars' | 'bytes'> {
+/**
+ * The bounds of a size limit a string stands on or just within (at most `near` under it, and within
+ * the others): where an off-by-a-few limit shows. An ASCII string may stand on both.
+ */
+export function atSize(s: string, limit: SizeLimit, near = 0): Array<'chars' | 'bytes'> {
   if (pastSize(s, limit)) return [];
   const out: Array<'chars' | 'bytes'> = [];
-  if (charCount(s) === limit.chars) out.push('chars');
-  if (limit.bytes !== undefined && byteCount(s) === limit.bytes) out.push('bytes');
+  if (charCount(s) >= limit.chars - near) out.push('chars');
+  if (limit.bytes !== undefined && byteCount(s) >= limit.bytes - near) out.push('bytes');
   return out;
 }

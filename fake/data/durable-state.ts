@@ -4,7 +4,14 @@ import type { ServiceContext } from '../service/context.js';
 import { ChangeTracker } from './change-tracker.js';
 import { DataFileError } from './errors.js';
 import { JournalFile, journalPathOf, readJournal, replayJournal } from './journal.js';
-import { readStateDocument, stateImage, temporaryPathOf, writeFileAtomically } from './state.js';
+import {
+  readStateDocument,
+  STATE_CAP_BYTES,
+  STATE_LOAD_LIMIT_BYTES,
+  stateImage,
+  temporaryPathOf,
+  writeFileAtomically,
+} from './state.js';
 import { lockStateFile } from './state-lock.js';
 import { applyState } from './state-reader.js';
 
@@ -18,6 +25,14 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export interface DurableStateOptions {
   /** One line for the operator: a failed save, a recovered one, a torn journal line dropped. */
   report: (line: string) => void;
+  /** The state's cap in bytes (STATE_CAP_BYTES; smaller in tests). */
+  capBytes?: number;
+}
+
+/** Why a write is refused before it is served. */
+export interface StateRefusal {
+  kind: 'state_not_saved' | 'state_full';
+  message: string;
 }
 
 /**
@@ -32,6 +47,8 @@ export class DurableState {
   private tracker: ChangeTracker | undefined;
   private generation = 0;
   private stateBytes = 0;
+  /** The journal's size right after the last save (its header line). */
+  private journalStart = 0;
   private failure: string | undefined;
   private lastAttempt = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -74,9 +91,35 @@ export class DurableState {
   }
 
   /** Why a write must be refused now, or undefined. Reads (and searches) are always served. */
-  refusal(method: string, path: string): string | undefined {
-    if (this.failure === undefined || SAFE_METHODS.has(method.toUpperCase()) || path.endsWith('/search'))
+  refusal(method: string, path: string): StateRefusal | undefined {
+    if (SAFE_METHODS.has(method.toUpperCase()) || path.endsWith('/search')) return undefined;
+    const full = this.full(method, path);
+    if (full) return { kind: 'state_full', message: full };
+    const failure = this.saveFailure();
+    return failure ? { kind: 'state_not_saved', message: failure } : undefined;
+  }
+
+  /**
+   * Over the cap: the journal holds full images of what changed (an upper bound of what the next
+   * save writes), so the exact size is known only after folding it in, which is done before refusing.
+   */
+  private full(method: string, path: string): string | undefined {
+    const cap = this.options.capBytes ?? STATE_CAP_BYTES;
+    const journaled = (this.journal?.size ?? 0) - this.journalStart;
+    // Deletes make room; the fixture API (its reset above all) is the operator's, not a client's.
+    if (method.toUpperCase() === 'DELETE' || !path.startsWith('/v2/') || this.stateBytes + journaled <= cap)
       return undefined;
+    if (journaled > 0 && this.failure === undefined) this.guard(() => this.compact());
+    if (this.stateBytes <= cap) return undefined;
+    return (
+      `the state in ${this.path} is at its cap (${mib(this.stateBytes)} of ${mib(cap)} saved): writes are refused ` +
+      'so that every one acknowledged can be saved and loaded again; delete notes or collections to make room, ' +
+      'or start another fake with another --state file'
+    );
+  }
+
+  private saveFailure(): string | undefined {
+    if (this.failure === undefined) return undefined;
     if (Date.now() - this.lastAttempt >= RETRY_INTERVAL_MS) {
       this.lastAttempt = Date.now();
       try {
@@ -135,7 +178,7 @@ export class DurableState {
 
   private load(): boolean {
     removeLeftovers(this.path);
-    const document = readStateDocument(this.path);
+    const document = readStateDocument(this.path, STATE_LOAD_LIMIT_BYTES);
     const journalPath = journalPathOf(this.path);
     if (document === undefined && !existsSync(journalPath)) return false;
     const base = (document ?? emptyState()) as Record<string, unknown>;
@@ -157,6 +200,7 @@ export class DurableState {
     this.generation = generation;
     this.journal ??= new JournalFile(journalPathOf(this.path));
     this.journal.restart(generation);
+    this.journalStart = this.journal.size;
   }
 
   /** Runs a save step; a failure is reported once and turns the fake read-only. */
@@ -173,6 +217,8 @@ export class DurableState {
     }
   }
 }
+
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 function describe(path: string, error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;

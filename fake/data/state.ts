@@ -1,4 +1,14 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import type { ServiceContext } from '../service/context.js';
 import type { AttachmentRecord, CollectionRecord, Level, NoteRecord, UserRecord } from '../store/records.js';
@@ -13,6 +23,15 @@ import { DataFileError } from './errors.js';
  */
 export const STATE_FORMAT = 'notes-conformance-fake-state';
 export const STATE_VERSION = 1;
+/**
+ * The most state --state keeps, in bytes of its JSON: every write it acknowledged must be saved
+ * and loaded again, and the file is written and read as one string, which V8 caps at 2^29 - 24
+ * characters (512 MiB; a UTF-8 byte is at most one character). Past it writes are refused with
+ * 507 (deletes still pass, so a client can make room); one write past it leaves room to spare.
+ */
+export const STATE_CAP_BYTES = 256 * 1024 * 1024;
+/** A file larger than this is refused at start with its size, before it is read. */
+export const STATE_LOAD_LIMIT_BYTES = 384 * 1024 * 1024;
 
 export interface UserState {
   id: string;
@@ -152,8 +171,14 @@ function syncDirectory(dir: string): void {
 }
 
 /** The parsed state file, unchecked; undefined when there is none yet (the first start). */
-export function readStateDocument(path: string): unknown {
+export function readStateDocument(path: string, limitBytes: number): unknown {
   if (!existsSync(path)) return undefined;
+  const size = statSync(path).size;
+  if (size > limitBytes)
+    throw new DataFileError(
+      `${path}: ${size} bytes, more than the ${limitBytes} a state file may have (--state saves at most ` +
+        `${STATE_CAP_BYTES} and refuses writes past that); not loaded`,
+    );
   try {
     return JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {

@@ -13,7 +13,7 @@ import { createErrorMapper, type ErrorMapper, type HttpRefusalKind, referenceRef
 import { FixtureApi } from './fixtures.js';
 import { type HookFactory, type InstalledHooks, installHooks } from './hooks.js';
 import { nameDirectory } from './name-hints.js';
-import { header, readJsonBody } from './parse.js';
+import { header, parseJsonBody } from './parse.js';
 import type { HttpStages, Reply } from './pipeline.js';
 import { type RouteMatch, Router } from './router.js';
 import { buildRoutes, type Call, type Route } from './routes.js';
@@ -32,6 +32,16 @@ export interface Served {
    * `cursor (query)` or `config.extra (body)`; also sent as the X-Ignored-Fields header.
    */
   ignored?: readonly string[];
+  /** The kind of refusal the answer is (`validation`, `not_found`, `payload_too_large`...); absent on a success. */
+  refusal?: string;
+  /** The operation id of the route, when the request matched one. */
+  op?: string;
+  /** A refusal's message as the client reads it, and the canonical field it is about, if known. */
+  detail?: { message: string; field?: string };
+  /** Wire names the request used for names the document does not show (`filter_by_collection_ids`). */
+  notShown?: readonly string[];
+  /** Fields whose null was read as absent (null_fields: absent). */
+  nulled?: readonly string[];
 }
 
 /** The response header that tells a client which of its names were dropped (unknown_fields: ignore). */
@@ -96,7 +106,7 @@ export class FakeCore {
     this.stages = hooks.stages({
       authenticate: (authorization) => this.authenticate(authorization),
       pathParams: canonicalPathParams,
-      parseBody: readJsonBody,
+      parseBody: parseJsonBody,
       ...referenceRefusals(config.profile),
     });
     this.mapError = createErrorMapper(this.stages, config.profile);
@@ -151,7 +161,7 @@ export class FakeCore {
     let user: UserRecord | undefined;
     try {
       const found = this.router.match(method, path);
-      if (found.kind !== 'matched') return { response: this.answer(op, this.routeMiss(found, path)) };
+      if (found.kind !== 'matched') return this.answered(op, this.routeMiss(found, path));
       const { route } = found;
       op = route.op;
       user = this.stages.authenticate(header(request.headers, 'authorization'), method, op);
@@ -166,19 +176,32 @@ export class FakeCore {
         : undefined;
       names.settle();
       const view = route.run(this.ctx, { user, params, query, body } satisfies Call);
-      return withIgnored({ response: this.answer(op, this.success(view, op, reading)), user }, names);
+      const served = this.answered(op, this.success(view, op, reading));
+      served.user = user;
+      return withIgnored(served, names);
     } catch (error) {
-      const response =
-        error instanceof DomainError
-          ? this.answer(op, this.failure(error, op, reading, names))
-          : this.internalError(error);
-      return withIgnored({ response, ...(user ? { user } : {}) }, names);
+      let served: Served;
+      if (error instanceof DomainError) {
+        served = this.answered(op, this.failure(error, op, reading, names));
+        const message = names ? names.message(error) : error.message;
+        served.detail = error.field ? { message, field: error.field } : { message };
+      } else served = { response: this.internalError(error), refusal: 'internal_error' };
+      if (user) served.user = user;
+      return withIgnored(served, names);
     }
   }
 
-  /** The last stage: the reply through the response hooks of its operation, then serialised. */
-  private answer(op: string, reply: Reply): FakeResponse {
-    return serialise(this.hooks.respond(op)(reply, { op, ctx: this.ctx }));
+  /**
+   * The last stage: the reply through the response hooks of its operation, then serialised, with
+   * the kind of refusal it is (for the request log and the client report).
+   */
+  private answered(op: string, reply: Reply): Served {
+    const final = this.hooks.respond(op)(reply, { op, ctx: this.ctx });
+    // Built field by field, not by spreads: this runs for every answer.
+    const served: Served = { response: serialise(final) };
+    if (op !== 'unknown') served.op = op;
+    if (final.refusal) served.refusal = final.refusal;
+    return served;
   }
 
   /** The fixture API: admin token first, then its own routes (not an API operation: no response hooks). */
@@ -322,12 +345,20 @@ function serialise(reply: Reply): FakeResponse {
   return { status: reply.status, headers: reply.headers, json: reply.body, text: JSON.stringify(reply.body) };
 }
 
-/** The names unknown_fields: ignore dropped, on the answer (header) and for the request log. */
+/**
+ * The names unknown_fields: ignore dropped, on the answer (header) and for the request log; the
+ * names the document does not show and the nulls read as absent, for the client report.
+ */
 function withIgnored(served: Served, names: RequestNames | undefined): Served {
-  const ignored = names?.ignored ?? [];
-  if (ignored.length === 0) return served;
+  if (!names) return served;
+  const notShown = names.notShownUsed();
+  if (notShown.length > 0) served.notShown = notShown;
+  if (names.nulled.length > 0) served.nulled = names.nulled;
+  if (!names.dropped) return served;
+  const ignored = names.ignored;
   served.response.headers[IGNORED_FIELDS_HEADER.toLowerCase()] = ignored.join(', ');
-  return { ...served, ignored };
+  served.ignored = ignored;
+  return served;
 }
 
 /** HEAD: the GET's status and headers (Content-Length included), no body. */

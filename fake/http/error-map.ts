@@ -39,6 +39,8 @@ const HTTP_REFUSAL_STATUS: Record<HttpRefusalKind, number> = {
   request_timeout: 408,
   // --state could not be saved: writes are refused rather than acknowledged and lost.
   state_not_saved: 503,
+  // --state holds at most its stated size (durable-state.ts): past it writes are refused, not lost.
+  state_full: 507,
   // The node adapter holds its most for answers clients are not reading (Retry-After: 1).
   server_busy: 503,
 };

@@ -2,7 +2,7 @@ import type { Route } from './routes.js';
 
 /**
  * Hints for a client that guessed a name: where a name the route does not know belongs (the other
- * half of the request, an object of the body, another endpoint), or the closest name declared in
+ * half of the request, an object of the body of the same endpoint), or the closest name declared in
  * the same place. Computed only for refusals, never on the path of a good request.
  */
 
@@ -48,8 +48,8 @@ export function suggestionFor(directory: NameDirectory, route: Route, name: stri
     if (there !== undefined)
       return `did you mean ${there}, ${belongsHere({ route, where: other.kind === 'inner' ? 'inner' : other.kind })}?`;
   }
-  const other = declared.find((d) => d.route !== route);
-  if (other) return `a ${kindWord(other)} of ${other.route.method} ${other.route.path}`;
+  // Never a name of another endpoint: a client that guessed wrong here is not helped by one that
+  // belongs elsewhere (collection search's config is not note search's response-shape object).
   return undefined;
 }
 
@@ -58,9 +58,6 @@ function belongsHere(d: Declared): string {
   if (d.where === 'body') return 'a field of the JSON body here';
   return `a field of the ${d.holder} object here`;
 }
-
-const kindWord = (d: Declared) =>
-  d.where === 'query' ? 'query parameter' : d.where === 'body' ? 'body field' : `${d.holder} field`;
 
 /** The places of a route other than `place`: its query, its body and the objects of its body. */
 function otherPlaces(route: Route, place: Place): Place[] {
@@ -86,7 +83,8 @@ const stem = (name: string) => name.toLowerCase().replace(PREFIXES, '');
 
 /**
  * The declared name closest to `name`: same stem once filter_by_/contains_/has_/with_/include_
- * prefixes are dropped (filter_by_contains_open_tasks ~ contains_open_tasks), the canonical name
+ * prefixes are dropped (filter_by_contains_open_tasks ~ contains_open_tasks), the first word of a
+ * declared name (order ~ order_by), the canonical name
  * itself or another server's name for it (page for a cursor), else the smallest edit distance within a third of the length.
  */
 export function closest(name: string, declared: ReadonlyArray<readonly [string, string]>): string | undefined {
@@ -99,6 +97,7 @@ export function closest(name: string, declared: ReadonlyArray<readonly [string, 
       stem(lower) === stem(wire) ||
       lower === canonical ||
       stem(lower) === stem(canonical) ||
+      wire.toLowerCase().startsWith(`${lower}_`) ||
       SYNONYMS.get(canonical)?.has(lower) === true;
     const score = sameThing ? 0 : editDistance(lower, wire.toLowerCase());
     if (score <= limit && score < bestScore) {

@@ -47,34 +47,36 @@ export function nodeHandler(
         core.refuse('server_busy', 'the fake holds its most for answers clients are not reading; retry shortly'),
       );
       response.headers['retry-after'] = '1';
-      return { response };
+      return { response, refusal: 'server_busy' };
     };
     const reply = (served: Served, close: boolean) => {
       if (res.headersSent) return;
-      let response = served.response;
-      let bytes = Buffer.byteLength(response.text);
+      let bytes = Buffer.byteLength(served.response.text);
       if (!writer.admit(bytes, key)) {
-        response = busy().response;
-        bytes = Buffer.byteLength(response.text);
+        served = busy();
+        bytes = Buffer.byteLength(served.response.text);
       }
+      const response = served.response;
       send(res, writer, response, bytes, close);
       log?.({
+        at: new Date(core.ctx.clock.now()).toISOString(),
         method: request.method,
         url: redactUrl(request.url, isToken),
         status: response.status,
         ms: performance.now() - started,
         ...(served.user ? { user: served.user.name, userId: served.user.id } : {}),
+        ...refusalOf(served, isToken),
       });
     };
     const refuse = (kind: 'payload_too_large' | 'request_timeout', message: string) => {
-      reply({ response: core.decorate(request, core.refuse(kind, message)) }, true);
+      reply({ response: core.decorate(request, core.refuse(kind, message)), refusal: kind }, true);
       // The rest of the body is not wanted: close once the refusal is on its way.
       res.once('finish', () => setImmediate(() => req.destroy()));
     };
     req.on('error', () => res.destroy());
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > bodyLimitBytes) {
-      refuse('payload_too_large', `the body exceeds ${bodyLimitBytes} bytes`);
+      refuse('payload_too_large', tooLarge(bodyLimitBytes));
       return;
     }
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
@@ -100,7 +102,7 @@ export function nodeHandler(
         refused = true;
         chunks.length = 0;
         clearTimeout(deadline);
-        refuse('payload_too_large', `the body exceeds ${bodyLimitBytes} bytes`);
+        refuse('payload_too_large', tooLarge(bodyLimitBytes));
         return;
       }
       chunks.push(chunk);
@@ -113,6 +115,22 @@ export function nodeHandler(
     });
   };
   return Object.assign(handler, { writer });
+}
+
+/** The 413's message: the cap in bytes, and that no valid request comes near it. */
+const tooLarge = (cap: number) =>
+  `the body has more than ${cap} bytes (${(cap / 1024 / 1024).toFixed(1)} MiB), the fake's cap; ` +
+  'the largest valid request of this API is under it in any JSON spelling';
+
+/** The log fields of what the core served: the refusal's kind and the names it dropped. */
+function refusalOf(served: Served, isToken: (value: string) => boolean): Pick<RequestLogEntry, 'refusal' | 'ignored'> {
+  const ignored = served.ignored?.map((n) =>
+    isToken(n.replace(/ \((query|body)\)$/, '')) ? `*** ${n.slice(n.lastIndexOf('('))}` : n,
+  );
+  return {
+    ...(served.refusal ? { refusal: served.refusal } : {}),
+    ...(ignored && ignored.length > 0 ? { ignored } : {}),
+  };
 }
 
 function answer(serve: (request: FakeRequest) => Served, request: FakeRequest): Served {

@@ -13,6 +13,7 @@ export type HttpRefusalKind =
   | 'payload_too_large'
   | 'request_timeout'
   | 'state_not_saved'
+  | 'state_full'
   | 'server_busy';
 
 /**

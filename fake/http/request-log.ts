@@ -1,5 +1,7 @@
 /** One answered request, as `notes-conformance fake --log` prints it. Never holds a token. */
 export interface RequestLogEntry {
+  /** When the request arrived, as an ISO 8601 instant of the fake's clock. */
+  at?: string;
   method: string;
   /** Path with its query string as the client sent it, tokens and access_token values replaced by `***`. */
   url: string;
@@ -9,6 +11,10 @@ export interface RequestLogEntry {
   user?: string;
   /** That user's id (names need not be unique). */
   userId?: string;
+  /** The kind of refusal (`validation`, `not_found`, `payload_too_large`...); absent on a success. */
+  refusal?: string;
+  /** Names the request sent that unknown_fields: ignore dropped, as `config.extra (body)`. */
+  ignored?: readonly string[];
 }
 
 /** Query names whose values are secrets wherever they appear. */
@@ -16,7 +22,7 @@ const SECRET_NAMES = /^(access_?token|token|api_?key|apikey|key|secret|password|
 
 /**
  * The URL with every secret replaced by `***`: the values of access_token and similar query
- * names, and any path segment or query value that is a token the fake knows.
+ * names, and any path segment, query name or query value that is a token the fake knows.
  */
 export function redactUrl(url: string, isToken: (value: string) => boolean): string {
   const q = url.indexOf('?');
@@ -30,7 +36,7 @@ export function redactUrl(url: string, isToken: (value: string) => boolean): str
     .map((pair) => {
       const eq = pair.indexOf('=');
       if (eq === -1) return redact(pair);
-      const name = pair.slice(0, eq);
+      const name = redact(pair.slice(0, eq));
       return SECRET_NAMES.test(decoded(name)) ? `${name}=***` : `${name}=${redact(pair.slice(eq + 1))}`;
     })
     .join('&');
@@ -64,15 +70,24 @@ function percentEncode(c: string): string {
   }
 }
 
-/** `GET /v2/notes?limit=5 200 1.2ms user-1 9a3c...`: one line, fields separated by single spaces. */
+/**
+ * `2026-05-01T10:00:00.000Z GET /v2/notes?limit=5 200 1.2ms user-1 9a3c...`, then for a refusal
+ * `refused=validation` and for dropped names `ignored=cursor(query),config.x(body)`: one line, fields
+ * separated by single spaces, every value escaped.
+ */
 export function formatLogLine(entry: RequestLogEntry): string {
   const fields = [
+    ...(entry.at === undefined ? [] : [escapeLogField(entry.at)]),
     escapeLogField(entry.method),
     escapeLogField(entry.url),
     String(entry.status),
     `${entry.ms.toFixed(1)}ms`,
     entry.user === undefined ? '-' : escapeLogField(entry.user),
     entry.userId === undefined ? '-' : escapeLogField(entry.userId),
+    ...(entry.refusal === undefined ? [] : [`refused=${escapeLogField(entry.refusal)}`]),
+    ...(entry.ignored === undefined || entry.ignored.length === 0
+      ? []
+      : [`ignored=${entry.ignored.map((n) => escapeLogField(n.replace(' (', '(')).replace(/,/g, '%2C')).join(',')}`]),
   ];
   return fields.join(' ');
 }

@@ -56,6 +56,11 @@ export interface Route {
   readonly inner?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Canonical body fields whose null reads as absent under the profile's null_fields: absent. */
   readonly nullable?: readonly string[];
+  /**
+   * Canonical names whose wire names the document does not show (the profile's), `outer.inner` for
+   * a field of a body object: a client that uses them relies on more than the document (client report).
+   */
+  readonly notShown?: readonly string[];
   readonly run: Operation;
 }
 
@@ -89,6 +94,7 @@ const bounds = (n: {
   [n.updated_after, 'updated_after'],
   [n.updated_before, 'updated_before'],
 ];
+const BOUND_NAMES = ['created_after', 'created_before', 'updated_after', 'updated_before'];
 const DOCUMENTED_BOUNDS = bounds({
   created_after: 'filter_by_created_after',
   created_before: 'filter_by_created_before',
@@ -160,7 +166,7 @@ export function buildRoutes(names: Names, endpoints: Endpoints): Route[] {
         [capture.context, 'context'],
         [capture.timestamp, 'timestamp'],
       ],
-      { nullable: CAPTURE_OPTIONAL },
+      { nullable: CAPTURE_OPTIONAL, notShown: ['input', 'instructions', 'context', 'timestamp'] },
     ),
     {
       ...documented('listNotes'),
@@ -175,6 +181,7 @@ export function buildRoutes(names: Names, endpoints: Endpoints): Route[] {
         [list.contains_files, 'files'],
         [list.include_content, 'include_content'],
       ]),
+      notShown: ['cursor', 'collection', 'open_tasks', 'tasks', 'images', 'files', 'include_content'],
       run: (ctx, c) => listNotes(ctx, c.user, c.query),
     },
     {
@@ -196,6 +203,10 @@ export function buildRoutes(names: Names, endpoints: Endpoints): Route[] {
           [search.response_shape_fields.include_snippet, 'include_snippet'],
         ]),
       },
+      notShown: [
+        ...['collections', 'open_tasks', 'tasks', 'images', 'files', 'response_shape'],
+        ...['response_shape.include_content', 'response_shape.include_snippet'],
+      ],
       run: (ctx, c) => searchNotes(ctx, c.user, c.query, c.body),
     },
     {
@@ -245,12 +256,14 @@ export function buildRoutes(names: Names, endpoints: Endpoints): Route[] {
         [collList.cursor, 'cursor'],
         ...bounds(collList),
       ]),
+      notShown: ['cursor', ...BOUND_NAMES],
       run: (ctx, c) => listCollections(ctx, c.user, c.query),
     },
     {
       ...documented('searchCollections'),
       query: {},
       body: fields('the body of POST /v2/collections/search', [[collSearch.query, 'query'], ...bounds(collSearch)]),
+      notShown: BOUND_NAMES,
       // The body is required (openapi.yaml): a missing one is refused by the service like any non-object.
       run: (ctx, c) => searchCollections(ctx, c.user, c.body),
     },

@@ -1,6 +1,5 @@
 import { DomainError, invalid } from '../service/errors.js';
 import { looksLikeListCursor } from '../service/paging.js';
-import { ScannedObject } from './json-scan.js';
 import { type NameDirectory, suggestionFor } from './name-hints.js';
 import { parseQuery } from './parse.js';
 import type { Route } from './routes.js';
@@ -10,6 +9,7 @@ export type UnknownFields = 'refuse' | 'ignore';
 /** What a null in an optional field the document gives no null means (profile: null_fields). */
 export type NullFields = 'refuse' | 'absent';
 
+const NONE: readonly string[] = [];
 /** Unknown names described one by one, at most (a hostile body may carry thousands). */
 const LISTED_UNKNOWNS = 20;
 
@@ -30,21 +30,12 @@ interface Unknown {
  * not the service's internal name.
  */
 export class WireNames {
-  /**
-   * The body's wire names, matched against a scanned body's keys in place: no string is made for
-   * a name the route does not know (past the listed ones), nor looked up as a property (that
-   * interns each new string: 200,000 unknown fields spent 45 ms in Object.hasOwn).
-   */
-  readonly bodyNames: readonly string[];
-
   constructor(
     readonly route: Route,
     readonly unknown: UnknownFields,
     readonly nulls: NullFields,
     readonly directory: NameDirectory,
-  ) {
-    this.bodyNames = Object.keys(route.body ?? {});
-  }
+  ) {}
 
   request(): RequestNames {
     return new RequestNames(this);
@@ -76,7 +67,6 @@ export class RequestNames {
   /** A JSON body with its keys renamed to canonical names (and those of its declared inner objects). */
   body(body: unknown): unknown {
     const { body: fields, inner, nullable } = this.names.route;
-    if (body instanceof ScannedObject) return fields ? this.scannedBody(fields, body) : body.toJSON();
     if (!fields || !isObject(body)) return body;
     const out: Record<string, unknown> = Object.create(null);
     // Keys, then each value: Object.entries made a pair per field, and a body of 200,000 unknown
@@ -85,31 +75,10 @@ export class RequestNames {
       const value = body[wire];
       const canonical = this.canonical(fields, wire, { kind: 'body' }, value);
       if (canonical === undefined) continue;
-      if (value === null && this.names.nulls === 'absent' && nullable?.includes(canonical)) continue;
-      const innerFields = inner?.[canonical];
-      out[canonical] = innerFields && isObject(value) ? this.inner(innerFields, canonical, wire, value) : value;
-    }
-    return out;
-  }
-
-  /**
-   * The same for a body read by readJsonBody: only the route's own fields are built (an unknown
-   * field's name is kept for the answer, its value is never read, nor built).
-   */
-  private scannedBody(fields: Readonly<Record<string, string>>, body: ScannedObject): Record<string, unknown> {
-    const { inner, nullable } = this.names.route;
-    const out: Record<string, unknown> = Object.create(null);
-    const place: Place = { kind: 'body' };
-    for (let i = 0; i < body.size; i++) {
-      const wire = body.keyAmong(i, this.names.bodyNames);
-      if (wire === undefined) {
-        if (this.unknowns.length < LISTED_UNKNOWNS) this.unknowns.push({ name: body.key(i), place, value: undefined });
-        else this.moreUnknowns++;
+      if (value === null && this.names.nulls === 'absent' && nullable?.includes(canonical)) {
+        this.nulled = [...this.nulled, wire];
         continue;
       }
-      const canonical = this.canonical(fields, wire, place, undefined)!;
-      const value = body.value(i);
-      if (value === null && this.names.nulls === 'absent' && nullable?.includes(canonical)) continue;
       const innerFields = inner?.[canonical];
       out[canonical] = innerFields && isObject(value) ? this.inner(innerFields, canonical, wire, value) : value;
     }
@@ -140,7 +109,32 @@ export class RequestNames {
     }
   }
 
+  /**
+   * The wire names this request used for names the document does not show (the route's
+   * `notShown`), as sent: `filter_by_collection_ids`, `config.include_note_content`.
+   */
+  notShownUsed(): readonly string[] {
+    const notShown = this.names.route.notShown;
+    if (notShown === undefined || this.sent.size === 0) return NONE;
+    const out: string[] = [];
+    for (const canonical of notShown) {
+      const wire = this.sent.get(canonical);
+      if (wire === undefined) continue;
+      const dot = canonical.indexOf('.');
+      out.push(dot === -1 ? wire : `${this.sent.get(canonical.slice(0, dot)) ?? canonical.slice(0, dot)}.${wire}`);
+    }
+    return out;
+  }
+
+  /** Fields whose null was read as absent (null_fields: absent): the document gives them no null. */
+  nulled: readonly string[] = NONE;
+
   /** The names the request sent that were dropped (unknown_fields: ignore), as `name (query)` or `config.x (body)`. */
+  /** Whether unknown_fields: ignore dropped anything (a cheap test before `ignored` builds the list). */
+  get dropped(): boolean {
+    return this.names.unknown === 'ignore' && this.unknowns.length > 0;
+  }
+
   get ignored(): readonly string[] {
     if (this.names.unknown !== 'ignore') return [];
     const more = this.moreUnknowns > 0 ? [`${this.moreUnknowns} more`] : [];

@@ -1,6 +1,14 @@
 import { readdirSync } from 'node:fs';
 import { specFile } from '../../spec/paths.js';
-import { allNames, type EndpointDecl, loadProfile, type Profile, profileField } from '../../spec/profile.js';
+import {
+  allNames,
+  type EndpointDecl,
+  loadProfile,
+  type Name,
+  type Profile,
+  primaryName,
+  profileField,
+} from '../../spec/profile.js';
 
 /**
  * What `profile init` tries for each name the document does not show, likeliest first: the
@@ -145,7 +153,8 @@ function unique<T>(items: T[], key: (t: T) => string = String): T[] {
 
 /** Candidates for one name slot ("notes_list.cursor"), profiles' first; `first` (an inferred sibling's) before all. */
 export function nameCandidates(slot: string, first: readonly (string | undefined)[] = []): string[] {
-  const fromProfiles = shippedProfiles().map((p) => profileField(p, `names.${slot}`));
+  // A profile that lists aliases (fake.yaml: the public clients') offers its own name, the first.
+  const fromProfiles = shippedProfiles().map((p) => primaryName(profileField(p, `names.${slot}`) as Name | undefined));
   const fromTable = rows(NAME_CONVENTIONS)
     .filter(([s]) => s === slot)
     .map(([, name]) => name);

@@ -12,16 +12,6 @@ export function show(x: Exchange): string {
   return `${x.method} ${x.path} answered ${x.status} ${body}`;
 }
 
-export function expectOk(x: Exchange, what: string): Record<string, unknown> {
-  expect(x.status, `${what}: ${show(x)}`).toBe(200);
-  expect(x.json, `${what}: the body is not a JSON object: ${show(x)}`).toBeTypeOf('object');
-  return x.json as Record<string, unknown>;
-}
-
-/**
- * A step the check needs before it can judge: a failure is the kit's problem (error), not a
- * verdict. Any 2xx counts as done here; the exact 200 is conventions.success.status-200's business.
- */
 export function setupOk<Op extends string>(x: Exchange<Op>, step: string): OkBody<Op> {
   if (x.status < 200 || x.status > 299 || x.json === null || typeof x.json !== 'object')
     throw setupFailed(step, x.status, x.json ?? x.text);
@@ -68,36 +58,6 @@ export function expectSameInstant(actual: unknown, expected: string | number, wh
   const message = `${what}: expected the instant ${new Date(want).toISOString()}${kept}, got ${JSON.stringify(actual)}`;
   if (precisionMs > 1 && sameAtPrecision(got, want, precisionMs)) return;
   expect(got, message).toBe(want);
-}
-
-/** The server's clock at an exchange, from its Date header (second precision), if it sent one. */
-export function serverDate(x: Exchange): number | undefined {
-  const value = x.headers.date;
-  const ms = value ? Date.parse(value) : NaN;
-  return Number.isNaN(ms) ? undefined : ms;
-}
-
-/**
- * "Server time": the value lies within the clock tolerance of the moment the server answered
- * (its Date header, or the kit's clock around the exchange when there is none).
- */
-export function expectServerTime(
-  actual: unknown,
-  x: Exchange,
-  sentAt: number,
-  toleranceMs: number,
-  what: string,
-): void {
-  const got = instant(actual, what);
-  const date = serverDate(x);
-  const [low, high] =
-    date !== undefined
-      ? [date - toleranceMs - 1000, date + toleranceMs + 1000]
-      : [sentAt - toleranceMs, Date.now() + toleranceMs];
-  expect(
-    got >= low && got <= high,
-    `${what} should be the server time of the request (${new Date(low).toISOString()} .. ${new Date(high).toISOString()}), got ${String(actual)}`,
-  ).toBe(true);
 }
 
 export function field<T = unknown>(x: Exchange, name: string, what: string): T {

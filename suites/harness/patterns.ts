@@ -1,12 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
 import type { Api } from '../../kit/core/api.js';
 import type { Exchange } from '../../kit/core/client.js';
-import type { RuleId } from '../../spec/rule-ids.js';
 import type { OkBody } from './bodies.js';
 import type { CheckContext } from './check.js';
 import { KitError } from './errors.js';
-import { expectRefused, setupOk, show } from './expect.js';
+import { setupOk, show } from './expect.js';
 
 /** What "changes nothing" compares for a note. */
 export interface NoteState {
@@ -20,12 +17,7 @@ export interface NoteState {
 }
 
 export async function noteState(api: Api, id: string): Promise<NoteState> {
-  return noteStateOf(await api.getNote(id), `read note ${id}`);
-}
-
-/** The state of a note from a read already made (no request). */
-export function noteStateOf(read: Exchange<'getNote'>, step = 'read the note'): NoteState {
-  const note = setupOk(read, step);
+  const note = setupOk(await api.getNote(id), `read note ${id}`);
   return {
     content: note.content,
     title: note.title,
@@ -38,12 +30,7 @@ export function noteStateOf(read: Exchange<'getNote'>, step = 'read the note'): 
 }
 
 export async function collectionState(api: Api, id: string) {
-  return collectionStateOf(await api.getCollection(id), `read collection ${id}`);
-}
-
-/** The state of a collection from a read already made (no request). */
-export function collectionStateOf(read: Exchange<'getCollection'>, step = 'read the collection') {
-  const c = setupOk(read, step);
+  const c = setupOk(await api.getCollection(id), `read collection ${id}`);
   return {
     title: c.title,
     description: c.description,
@@ -51,58 +38,6 @@ export function collectionStateOf(read: Exchange<'getCollection'>, step = 'read 
     updated_at: Date.parse(c.updated_at),
     note_count: c.note_count,
   };
-}
-
-/** A create that must be refused and make nothing; `what` names it in the verdict. */
-export interface RefusedCreate {
-  rules: RuleId | readonly RuleId[];
-  body: Record<string, unknown>;
-  what: string;
-}
-
-/**
- * Creates that must each be refused and make nothing. Each body carries a fresh id, so the kit can
- * ask afterwards whether something with that id exists (it must not); each refusal is judged at once. Whether anything was made is asked once for all of them when the
- * caller's whole list fits one page (limit 100, total within it): none of the ids may be listed.
- * Otherwise (an account with more data, a list that fails) each id is read, as for one create.
- */
-export async function expectCreatesRefused(
-  t: CheckContext,
-  kind: 'note' | 'collection',
-  attempts: readonly RefusedCreate[],
-  api: Api = t.api,
-): Promise<void> {
-  const sent: Array<RefusedCreate & { id: string }> = [];
-  for (const attempt of attempts) {
-    const id = randomUUID();
-    const x =
-      kind === 'note'
-        ? await api.createNote({ ...attempt.body, id })
-        : await api.createCollection({ ...attempt.body, id });
-    await t.verify(attempt.rules, () => expectRefused(x, attempt.what));
-    sent.push({ ...attempt, id });
-  }
-  const listed = sent.length > 1 ? await wholeList(api, kind) : undefined;
-  for (const attempt of sent) {
-    await t.verify(attempt.rules, async () => {
-      const made = `${attempt.what} was refused but the ${kind} ${attempt.id} exists afterwards`;
-      if (listed) {
-        expect(listed.ids, `${made}: it is listed in ${show(listed.x)}`).not.toContain(attempt.id);
-        return;
-      }
-      const read = kind === 'note' ? await api.getNote(attempt.id) : await api.getCollection(attempt.id);
-      expect(read.status, `${made}: ${show(read)}`).not.toBe(200);
-    });
-  }
-}
-
-/** Every note or collection the caller sees, when one page of 100 holds them all; else undefined. */
-async function wholeList(api: Api, kind: 'note' | 'collection'): Promise<{ ids: string[]; x: Exchange } | undefined> {
-  const x = kind === 'note' ? await api.listNotes({ limit: 100 }) : await api.listCollections({ limit: 100 });
-  const page = x.json as { results?: unknown; total?: unknown } | undefined;
-  if (x.status !== 200 || !Array.isArray(page?.results) || typeof page.total !== 'number') return undefined;
-  const ids = page.results.map((r: { id?: unknown }) => r?.id).filter((id): id is string => typeof id === 'string');
-  return ids.length >= page.total && ids.length === page.results.length ? { ids, x } : undefined;
 }
 
 /** An instant safely in the future whatever the clocks: a day plus the tolerance ahead. */

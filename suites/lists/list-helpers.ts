@@ -1,6 +1,6 @@
 import type { ListNotesQuery } from '../../kit/core/api.js';
 import type { TimeWindow } from '../harness/data.js';
-import { type CheckContext, type Exchange, KitError, setupOk, show } from '../harness/index.js';
+import { type Exchange, KitError, show } from '../harness/index.js';
 
 export type Item = Record<string, unknown>;
 
@@ -48,30 +48,3 @@ export const notHonoured = (what: string, x: Exchange) =>
   new KitError(
     `${what} is refused, so the profile's name is not honoured (see notes.list.parameter-names): ${show(x)}`,
   );
-
-/**
- * Follows next_page from the first page, at most `most` pages. A cursor that is refused or that
- * yields the first page again is a cursor name the target does not honour: the kit's problem.
- */
-export async function allPages(
-  t: CheckContext,
-  query: ListNotesQuery,
-  most: number,
-): Promise<{ pages: Exchange[]; ended: boolean }> {
-  const first = await t.api.listNotes(query);
-  setupOk(first, 'list the first page');
-  const pages = [first];
-  for (let next = nextPage(first); next !== undefined; next = nextPage(pages[pages.length - 1]!)) {
-    if (pages.length >= most) return { pages, ended: false };
-    const x = await t.api.listNotes({ ...query, cursor: next });
-    if (refused(x)) throw notHonoured('a page asked for with the cursor', x);
-    setupOk(x, 'list the next page');
-    if (idsOf(x).length > 0 && idsOf(x).join() === idsOf(first).join()) {
-      throw new KitError(
-        "the next page repeats the first: the profile's cursor name is not honoured (see notes.list.parameter-names)",
-      );
-    }
-    pages.push(x);
-  }
-  return { pages, ended: true };
-}

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MAX_BODY_CONTAINERS, MAX_BODY_DEPTH, MAX_BODY_MEMBERS } from '../../fake/http/parse.js';
 import type { FakeRequest, FakeResponse } from '../../fake/http/types.js';
 import { harness } from './helpers.js';
 
@@ -458,5 +459,32 @@ describe('requests that used to cost without bound', () => {
         expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       }
     }
+  });
+});
+
+describe('a body JSON.parse would take long to build is refused for its shape first', () => {
+  it('refuses nesting, members and containers past their bounds, and accepts what is under them', () => {
+    const h = harness();
+    const nested = (depth: number) => `{"content":"x","collection_titles":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    const send = (text: string) =>
+      h.core.handle({
+        method: 'POST',
+        url: '/v2/notes',
+        headers: { authorization: 'Bearer alice-token', 'content-type': 'application/json' },
+        body: text,
+      });
+    expect(send(nested(MAX_BODY_DEPTH + 5)).status).toBe(400);
+    expect(JSON.stringify(send(nested(MAX_BODY_DEPTH + 5)).json)).toContain('nests deeper than 32 levels');
+    // Brackets inside strings are text, not nesting; escaped quotes do not end a string.
+    expect(send(JSON.stringify({ content: `\\"${'['.repeat(100)}${':'.repeat(2_000)}` })).status).toBe(200);
+    const members = (n: number) =>
+      JSON.stringify({ content: 'x', ...Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 1])) });
+    expect(JSON.stringify(send(members(MAX_BODY_MEMBERS - 1)).json)).toContain('unknown field k0');
+    expect(JSON.stringify(send(members(MAX_BODY_MEMBERS)).json)).toContain('more than 1000 object members');
+    const arrays = (n: number) =>
+      JSON.stringify({ content: 'x', collection_titles: Array.from({ length: n }, () => []) });
+    expect(JSON.stringify(send(arrays(MAX_BODY_CONTAINERS - 2)).json)).toContain('collection_titles[0]');
+    expect(JSON.stringify(send(arrays(MAX_BODY_CONTAINERS)).json)).toContain('more than 1000 objects and arrays');
+    expect(h.ctx.store.notes.size).toBe(1);
   });
 });

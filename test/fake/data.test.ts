@@ -242,8 +242,8 @@ describe('--state: data survives restarts', () => {
       grants: [],
       notes: [
         {
-          id: 'n',
-          owner_id: 'nobody',
+          id: '5c2d8e4f-1a3b-4c5d-8e6f-9a0b1c2d3e4f',
+          owner_id: '0b9e1c7a-4a1d-4f0e-9c2b-7d3e5f6a8b92',
           content: 'x',
           created_at: '2020-01-01T00:00:00Z',
           updated_at: '2020-01-01T00:00:00Z',

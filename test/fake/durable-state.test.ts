@@ -7,6 +7,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../fake/clock.js';
 import { DataFileError } from '../../fake/data/errors.js';
-import { createFake, type Fake } from '../../fake/index.js';
+import { createFake, type Fake, type FakeResponse } from '../../fake/index.js';
 import { T0 } from './helpers.js';
 
 const root = mkdtempSync(join(tmpdir(), 'fake-durable-'));
@@ -228,10 +229,16 @@ describe('--state: a save that fails', () => {
 });
 
 describe('--state: every value is checked, with one line naming the field', () => {
-  const user = { id: 'u1', token: 'valid-token-1', name: 'one', quota: null, rate_limit: null };
+  const user = {
+    id: '0b9e1c7a-4a1d-4f0e-9c2b-7d3e5f6a8b91',
+    token: 'valid-token-1',
+    name: 'one',
+    quota: null,
+    rate_limit: null,
+  };
   const note = {
-    id: 'n1',
-    owner_id: 'u1',
+    id: '5c2d8e4f-1a3b-4c5d-8e6f-9a0b1c2d3e4f',
+    owner_id: '0b9e1c7a-4a1d-4f0e-9c2b-7d3e5f6a8b91',
     content: 'x',
     created_at: '2020-01-01T00:00:00Z',
     original_created_at: '2020-01-01T00:00:00Z',
@@ -271,12 +278,23 @@ describe('--state: every value is checked, with one line naming the field', () =
     ['attachments [null]', { note: { attachments: [null] } }, /notes\[0\]\.attachments\[0\]: expected an object/],
     [
       'an attachment without a kind',
-      { note: { attachments: [{ attachment_id: 'a1' }] } },
+      { note: { attachments: [{ attachment_id: '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' }] } },
       /notes\[0\]\.attachments\[0\]\.attachment_kind: expected a string/,
     ],
     ['content over the limit', { note: { content: 'x'.repeat(200_001) } }, /notes\[0\]\.content: .*at most 200000/],
     ['a bad time', { note: { updated_at: 'yesterday' } }, /notes\[0\]\.updated_at/],
-    ['an id with a newline', { note: { id: 'a\nb' } }, /notes\[0\]\.id: expected an id of 1 to 200 printable/],
+    ['an id with a newline', { note: { id: 'a\nb' } }, /notes\[0\]\.id: expected a lower-case UUID/],
+    ['a path as a note id', { note: { id: '../../etc/passwd' } }, /notes\[0\]\.id: expected a lower-case UUID/],
+    [
+      'an upper-case note id',
+      { note: { id: '5C2D8E4F-1A3B-4C5D-8E6F-9A0B1C2D3E4F' } },
+      /notes\[0\]\.id: expected a lower-case UUID/,
+    ],
+    [
+      'a user id that is no UUID',
+      { user: { id: 'u1' }, note: { owner_id: 'u1' } },
+      /users\[0\]\.id: expected a lower-case UUID/,
+    ],
     ['an unknown field', { note: { colour: 'red' } }, /notes\[0\]: unknown field "colour"/],
     ['grants that are not triples', { top: { grants: [['n1', 'u1']] } }, /grants\[0\]: expected \[resource id/],
     ['a generation that is not a count', { top: { generation: 'two' } }, /generation: expected an integer/],
@@ -287,7 +305,44 @@ describe('--state: every value is checked, with one line naming the field', () =
 
   it('accepts the valid base case (the cases above differ by one value)', async () => {
     const fake = await start(file({}));
-    expect([...fake.store.notes.keys()]).toEqual(['n1']);
+    expect([...fake.store.notes.keys()]).toEqual(['5c2d8e4f-1a3b-4c5d-8e6f-9a0b1c2d3e4f']);
     await fake.close();
+  });
+});
+
+describe('--state: a stated cap, so that every acknowledged write reloads', () => {
+  it('refuses writes past the cap with 507, lets deletes make room, and reloads everything acknowledged', async () => {
+    const state = join(freshDir(), 'state.json');
+    const fake = await start(state, { stateCapBytes: 64 * 1024, users: ['cap-token-0001'] });
+    const acknowledged: string[] = [];
+    let refused: FakeResponse | undefined;
+    for (let i = 0; i < 40 && !refused; i++) {
+      const res = call(fake, 'POST', '/v2/notes', { content: `note ${i}\n${'word '.repeat(1_000)}` });
+      if (res.status === 200) acknowledged.push((res.json as { id: string }).id);
+      else refused = res;
+    }
+    expect(refused?.status).toBe(507);
+    expect((refused!.json as { error: { message: string } }).error.message).toMatch(
+      /is at its cap \(\d+\.\d MiB of 0\.1 MiB saved\): writes are refused .* delete notes/,
+    );
+    expect(acknowledged.length).toBeGreaterThan(5);
+    // Reads pass; a delete makes room, and a create is accepted again.
+    expect(call(fake, 'GET', '/v2/notes').status).toBe(200);
+    expect(call(fake, 'DELETE', `/v2/notes/${acknowledged.shift()}`).status).toBe(200);
+    expect(call(fake, 'DELETE', `/v2/notes/${acknowledged.shift()}`).status).toBe(200);
+    const again = call(fake, 'POST', '/v2/notes', { content: 'after the delete' });
+    expect(again.status).toBe(200);
+    acknowledged.push((again.json as { id: string }).id);
+    await fake.close();
+    const reloaded = await start(state, { stateCapBytes: 64 * 1024 });
+    expect([...reloaded.store.notes.keys()].sort()).toEqual([...acknowledged].sort());
+    await reloaded.close();
+  });
+
+  it('refuses at start, with its size, a state file too large to read as one string', async () => {
+    const state = join(freshDir(), 'state.json');
+    writeFileSync(state, '');
+    truncateSync(state, 400 * 1024 * 1024);
+    expect(await startError(state)).toMatch(/state\.json: 419430400 bytes, more than the \d+ a state file may have/);
   });
 });

@@ -235,7 +235,7 @@ describe('public clients of the hosted service, unchanged, against fake --profil
     expect(shape.status).toBe(400);
     expect(JSON.stringify(shape.json)).toContain('config.include_note_content must be a boolean');
     const first = await send('GET', '/v2/notes?limit=1');
-    const guessed = await send('GET', `/v2/notes?limit=1&cursor=${encodeURIComponent(first.json.next_page as string)}`);
+    const guessed = await send('GET', `/v2/notes?limit=1&next=${encodeURIComponent(first.json.next_page as string)}`);
     expect(guessed.status).toBe(400);
     expect(JSON.stringify(guessed.json)).toContain('the cursor parameter here is page');
   });

@@ -17,6 +17,20 @@ describe('--log lines', () => {
     });
     expect(line).not.toContain('\n');
     expect(line.split(' ')).toHaveLength(6);
+    // With its time, a refusal's kind and the names ignored, still one line of escaped fields.
+    expect(
+      formatLogLine({
+        at: '2026-05-01T10:00:00.000Z',
+        method: 'POST',
+        url: '/v2/notes/search',
+        status: 400,
+        ms: 0.25,
+        refusal: 'validation',
+        ignored: ['cursor (query)', 'config.a,b (body)'],
+      }),
+    ).toBe(
+      '2026-05-01T10:00:00.000Z POST /v2/notes/search 400 0.3ms - - refused=validation ignored=cursor(query),config.a%2Cb(body)',
+    );
     expect(line).toBe('GET /v2/notes?q=a%20b%250A 200 1.0ms mallory%0AGET%20/v2/notes%20200%200.1ms%20admin u');
     expect(escapeLogField('Zoë\t\u0000\ud800')).toBe('Zo%C3%AB%09%00%EF%BF%BD');
     expect(escapeLogField('-')).toBe('%2D');
@@ -30,6 +44,7 @@ describe('--log lines', () => {
       '/v2/notes?Access_Token=***&api_key=***&accessToken=***',
     );
     expect(redactUrl('/x/sekret-token-1/y?q=sekret-token-1&other=1', known)).toBe('/x/***/y?q=***&other=1');
+    expect(redactUrl('/v2/notes?sekret-token-1=1', known)).toBe('/v2/notes?***=1');
     expect(redactUrl('/v2/notes?q=sekret%2Dtoken%2D1', known)).toBe('/v2/notes?q=***');
     expect(redactUrl('/v2/notes?limit=2', known)).toBe('/v2/notes?limit=2');
   });
@@ -78,12 +93,59 @@ describe('--log over HTTP', () => {
     }
     const lines = entries.map(formatLogLine);
     const first = fake.store.usersByToken.get('log-token-1')!;
-    expect(lines[0]).toMatch(new RegExp(`^GET /v2/notes\\?limit=1 200 \\d+\\.\\dms ${first.name} ${first.id}$`));
+    expect(lines[0]).toMatch(
+      new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z GET /v2/notes\\?limit=1 200 \\d+\\.\\dms ${first.name} ${first.id}$`),
+    );
     expect(lines[1]).toContain(`?access_token=*** `);
     expect(lines[1]).toContain(` eve%0A"GET%20/v2/x%20200%200.1ms%20root ${evil.user_id}`);
     expect(lines[2]).toContain('x=***');
     expect(lines.join('\n')).not.toMatch(/log-token-1|evil-token-1/);
-    expect(lines.every((l) => l.split(' ').length === 6)).toBe(true);
+    expect(lines.every((l) => !l.includes('\n') && /^\S+Z GET /.test(l))).toBe(true);
+  });
+
+  it('names the kind of a refusal', async () => {
+    entries.length = 0;
+    const res = await request(`${fake.url}/v2/notes?limit=0`, { headers: { authorization: 'Bearer log-token-1' } });
+    await res.body.dump();
+    const none = await request(`${fake.url}/v2/notes`);
+    await none.body.dump();
+    expect(entries.map(formatLogLine)).toEqual([
+      expect.stringMatching(/ GET \/v2\/notes\?limit=0 400 [\d.]+ms \S+ \S+ refused=validation$/),
+      expect.stringMatching(/ GET \/v2\/notes 401 [\d.]+ms - - refused=unauthenticated$/),
+    ]);
+  });
+});
+
+describe('nothing silent under unknown_fields: ignore', () => {
+  it('puts every ignored name in the log line, and says each once per endpoint on the report line', async () => {
+    const entries: RequestLogEntry[] = [];
+    const said: string[] = [];
+    const fake = await createFake({
+      profile: 'hosted',
+      users: ['hosted-log-token'],
+      log: (e) => entries.push(e),
+      report: (line) => said.push(line),
+    });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const res = await request(`${fake.url}/v2/collections/search?verbose=1&hosted-log-token=1`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer hosted-log-token', 'content-type': 'application/json' },
+          body: JSON.stringify({ query: 'x', config: { include_description: true } }),
+        });
+        expect(res.statusCode).toBe(200);
+        await res.body.dump();
+      }
+      const line = formatLogLine(entries[0]!);
+      expect(line).toMatch(/ 200 [\d.]+ms \S+ \S+ ignored=verbose\(query\),\*\*\*\(query\),config\(body\)$/);
+      expect(line).not.toContain('hosted-log-token');
+      const tail =
+        ' on POST /v2/collections/search: not a name of this endpoint (unknown_fields: ignore); ' +
+        'the request was answered as if it were not sent';
+      expect(said).toEqual(['verbose (query)', '*** (a token)', 'config (body)'].map((n) => `ignored ${n}${tail}`));
+    } finally {
+      await fake.close();
+    }
   });
 });
 
@@ -116,7 +178,7 @@ describe('fake --log with a reader that stalls', () => {
     expect(await get()).toBe(200);
     stop();
     expect(await done).toBe(0);
-    const log = out.filter((l) => /^(GET|log:)/.test(l));
+    const log = out.filter((l) => /^(\S+ GET|log:)/.test(l));
     expect(log).toHaveLength(3);
     expect(log[1]).toBe('log: 20 line(s) dropped while the log reader was not keeping up');
   });

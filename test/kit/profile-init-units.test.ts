@@ -399,8 +399,8 @@ describe('candidates', () => {
     const shapes = responseShapeCandidates();
     expect(shapes.slice(0, 3)).toEqual([
       { object: 'config', field: 'include_content' },
-      { object: 'options', field: 'with_content' },
       { object: 'config', field: 'include_note_content' },
+      { object: 'options', field: 'with_content' },
     ]);
     expect(shapes).toContainEqual({ object: 'response_shape', field: 'include_note_content' });
     expect(new Set(shapes.map((c) => `${c.object}.${c.field}`)).size).toBe(shapes.length);

@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { markInterrupted } from '../../reporters/interrupted.js';
 import { renderJson } from '../../reporters/render-json.js';
 import { REPORT_FORMAT_VERSION, REPORT_SCHEMA } from '../../reporters/report.js';
 import { reportProblems, reportSchema } from '../../reporters/report-schema.js';
+import { packageRoot } from '../../spec/paths.js';
 import { catalogueReport } from './fixtures.js';
 
 /**
@@ -30,6 +33,15 @@ describe('the JSON report schema', () => {
       { signal: 'SIGTERM', exit_code: 143 },
     );
     expect(reportProblems(asJson({ ...interrupted, leftovers_unconfirmed: ['id-1'] }))).toEqual([]);
+  });
+
+  it('lists every field the report type has (a field added to the report is added here too)', () => {
+    const source = readFileSync(join(packageRoot, 'reporters', 'report.ts'), 'utf8');
+    const type = /export interface ConformanceReport \{([\s\S]*?)\n\}/.exec(source)![1]!;
+    const fields = [...type.matchAll(/^ {2}(\$?[a-z_]+)\??:/gm)].map((m) => m[1]!);
+    const schema = reportSchema() as { properties: Record<string, unknown> };
+    // duration_ms is left out of the JSON (it is the run's wall time, for JUnit only).
+    expect(fields.filter((f) => f !== 'duration_ms' && !(f in schema.properties))).toEqual([]);
   });
 
   it('refuses an unknown field, a missing one, a wrong verdict and another format version', () => {

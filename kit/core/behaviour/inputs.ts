@@ -1,4 +1,4 @@
-import { atSize, LIMITS, pastSize, type SizeLimit } from '../../../spec/limits.js';
+import { atSize, byteCount, charCount, LIMITS, pastSize, type SizeLimit } from '../../../spec/limits.js';
 import { OPERATIONS } from '../../../spec/operations.js';
 import { instantOf, isUuid, LOCAL_DATE_TIME, readDateTime } from '../../../spec/patterns.js';
 import { sameInstant } from './outcomes.js';
@@ -471,14 +471,18 @@ function sizeBoundary(
   bytesRule?: string,
 ): Boundary[] {
   if (typeof value !== 'string') return [];
-  return atSize(value, limit).flatMap((at) =>
+  // At the limit or a few under it: an off-by-a-few limit refuses these.
+  return atSize(value, limit, NEAR).flatMap((at) =>
     at === 'chars'
-      ? [{ rule: charsRule, what: `${field} of exactly ${limit.chars} characters` }]
+      ? [{ rule: charsRule, what: `${field} of ${charCount(value)} characters, within ${limit.chars}` }]
       : bytesRule
-        ? [{ rule: bytesRule, what: `${field} of exactly ${limit.bytes} UTF-8 bytes` }]
+        ? [{ rule: bytesRule, what: `${field} of ${byteCount(value)} UTF-8 bytes, within ${limit.bytes}` }]
         : [],
   );
 }
+
+/** How far under a size limit a value still stands on it (the limit properties send up to 3 characters, 6 bytes under). */
+const NEAR = 8;
 
 function rangeBoundary(
   field: string,
@@ -487,8 +491,8 @@ function rangeBoundary(
   rule: string,
 ): Boundary[] {
   const n = integerOf(value);
-  return n !== undefined && (n === range.min || n === range.max)
-    ? [{ rule, what: `${field} ${n}, at the edge of ${range.min}..${range.max}` }]
+  return n !== undefined && n >= range.min && (range.max === undefined || n <= range.max)
+    ? [{ rule, what: `${field} ${n}, within ${range.min}..${range.max ?? ''}` }]
     : [];
 }
 
@@ -503,6 +507,31 @@ function eastPast(r: Request, tol: Tolerances, body: Record<string, unknown>): B
   return read.ms < r.startedAt - tol.clockToleranceMs
     ? [{ rule: 'conventions.timestamps.compare-instants', what: `${stamps[0]} ${value}, a past instant` }]
     : [];
+}
+
+/**
+ * Supplied timestamps with an offset, in the past beyond any clock difference: what the field's
+ * rules allow ("must have offset, not in the future"), so the request is accepted under them.
+ */
+function pastStamps(
+  r: Request,
+  tol: Tolerances,
+  body: Record<string, unknown>,
+  rules: Readonly<Record<string, StampRules>>,
+): Boundary[] {
+  return Object.entries(rules).flatMap(([field, rule]) => {
+    const read = readDateTime(body[field]);
+    if (!read?.realDate || read.ms > r.startedAt - tol.clockToleranceMs) return [];
+    const what = `${field} ${show(body[field])}, a past instant with an offset`;
+    return [{ rule: rule.offset, what }, ...(rule.future ? [{ rule: rule.future, what }] : [])];
+  });
+}
+
+/** List and search bounds written with an offset: accepted under the bounds rule. */
+function offsetBounds(input: Readonly<Record<string, unknown>>, rule: string): Boundary[] {
+  return ['created_after', 'created_before', 'updated_after', 'updated_before'].flatMap((b) =>
+    readDateTime(input[b])?.realDate ? [{ rule, what: `the bound ${b} ${show(input[b])}, with an offset` }] : [],
+  );
 }
 
 /** The collection create fields the document allows null for. */
@@ -566,6 +595,7 @@ export function boundariesOf(world: World, r: Request, tol: Tolerances): Boundar
           ),
         ),
         ...eastPast(r, tol, body),
+        ...pastStamps(r, tol, body, NOTE_CREATE_STAMPS),
       ];
     }
     case 'createCollection': {
@@ -577,6 +607,7 @@ export function boundariesOf(world: World, r: Request, tol: Tolerances): Boundar
       return [
         ...collectionSizes(rest, 'create'),
         ...eastPast(r, tol, rest),
+        ...pastStamps(r, tol, rest, COLLECTION_CREATE_STAMPS),
         ...(nulls.length > 0 ? [{ rule: 'collections.create.nullable-fields', what: `null ${nulls.join(', ')}` }] : []),
       ];
     }
@@ -588,14 +619,26 @@ export function boundariesOf(world: World, r: Request, tol: Tolerances): Boundar
       const fields = ['limit', 'order_by', 'created_after', 'created_before', 'updated_after', 'updated_before'];
       if (!only(input, fields)) return [];
       return r.op === 'listNotes'
-        ? rangeBoundary('limit', input.limit, LIMITS.notesListLimit, 'notes.list.limit-range')
-        : rangeBoundary('limit', input.limit, LIMITS.collectionsListLimit, 'collections.list.limit-range');
+        ? [
+            ...rangeBoundary('limit', input.limit, LIMITS.notesListLimit, 'notes.list.limit-range'),
+            ...offsetBounds(input, LIST_RULES.listNotes.bounds),
+          ]
+        : [
+            ...rangeBoundary('limit', input.limit, LIMITS.collectionsListLimit, 'collections.list.limit-range'),
+            ...offsetBounds(input, LIST_RULES.listCollections.bounds),
+          ];
     }
     case 'searchNotes': {
       const q = objectOf(input.query);
       const b = objectOf(input.body);
-      if (!only(q, ['limit', 'offset']) || !only(b, ['query']) || (integerOf(q.offset) ?? 0) !== 0) return [];
-      const out = rangeBoundary('limit', q.limit, LIMITS.searchLimit, 'notes.search.limit-range');
+      const bounds = ['created_after', 'created_before', 'updated_after', 'updated_before'];
+      if (!only(q, ['limit', 'offset']) || !only(b, ['query', ...bounds]) || (integerOf(q.offset) ?? 0) !== 0)
+        return [];
+      const out = [
+        ...rangeBoundary('limit', q.limit, LIMITS.searchLimit, 'notes.search.limit-range'),
+        ...rangeBoundary('offset', q.offset, LIMITS.searchOffset, 'notes.search.offset-min-0'),
+        ...offsetBounds(b, 'notes.search.bounds-offset-required'),
+      ];
       if (typeof b.query === 'string' && /^\s|\s$/.test(b.query))
         out.push({
           rule: 'notes.search.query-non-whitespace',

@@ -154,7 +154,7 @@ export function listCollections(env: Env, o: Observation, traversals: Traversals
     return;
   }
   for (const c of world.collections.values()) {
-    if (c.owner !== walk.actor || c.deleted || walk.seen.has(c.id) || !unchangedSince(c.clock, walk.startSeq)) continue;
+    if (c.owner !== walk.actor || c.deleted || !unchangedSince(c.clock, walk.startSeq)) continue;
     const where = insideBounds({ created_at: c.createdAt?.value, updated_at: c.updatedAt?.value }, q, env.precisionMs);
     if (where !== 'inside' && where !== 'exact') continue;
     const rule =
@@ -163,9 +163,10 @@ export function listCollections(env: Env, o: Observation, traversals: Traversals
         : walk.pages > 1 || !hasBounds(q)
           ? 'collections.list.cursor-pages'
           : 'collections.list.bounds-filter';
+    // A collection found is evidence too: the rule that would have lost it held.
     j.that(
       rule,
-      false,
+      walk.seen.has(c.id),
       () =>
         `${what}: the walk of ${walk.pages} page(s) ended without collection ${c.id} of the caller,` +
         ' which matches its bounds and did not change during the walk',

@@ -239,7 +239,7 @@ function completeWalk(
 ): void {
   const { j, world } = env;
   for (const n of world.notes.values()) {
-    if (n.owner !== walk.actor || n.deleted || n.trashed?.value !== false || walk.seen.has(n.id)) continue;
+    if (n.owner !== walk.actor || n.deleted || n.trashed?.value !== false) continue;
     if (!unchangedSince(n.clock, walk.startSeq)) continue;
     if (collection !== undefined && !n.links?.has(collection)) continue;
     const where = insideBounds({ created_at: n.createdAt?.value, updated_at: n.updatedAt?.value }, q, env.precisionMs);
@@ -252,7 +252,8 @@ function completeWalk(
           : hasBounds(q)
             ? 'notes.list.bounds-filter'
             : 'notes.list.collection-filter';
-    j.that(rule, false, () => missing(o, walk, n), o.x, n.content?.by ?? n.title?.by);
+    // A note found is evidence too: the rule that would have lost it held.
+    j.that(rule, walk.seen.has(n.id), () => missing(o, walk, n), o.x, n.content?.by ?? n.title?.by);
   }
 }
 

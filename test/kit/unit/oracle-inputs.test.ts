@@ -125,7 +125,12 @@ describe('the oracle on documented bad input', () => {
     const past = new Date(Date.now() - 3600_000);
     const east = `${new Date(past.getTime() + 14 * 3600_000).toISOString().slice(0, 19)}+14:00`;
     createNote(oracle, { content: 'x', created_at: east }, 400, refusal);
-    expect(found(oracle)).toEqual(['conventions.timestamps.compare-instants']);
+    // A past instant with an offset is what the offset and future rules allow: refusing it breaks them too.
+    expect(found(oracle)).toEqual([
+      'conventions.timestamps.compare-instants',
+      'notes.create.created-at-not-future',
+      'notes.create.created-at-offset-required',
+    ]);
   });
 
   it('finds a note under the id of a create it refused', () => {
