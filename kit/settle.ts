@@ -110,8 +110,17 @@ export function ownedByRun(item: AccountItem, marks: RunMarks, taken = new Set<L
   return true;
 }
 
+/**
+ * Made by that create: at the creation time it asked for, or (a target that ignores it) during the
+ * run, no earlier than the create was sent, within the clock tolerance (sentAt is when the kit
+ * journaled it, just after the answer; the request's timeout is the most it waited before).
+ */
 function madeInTime(item: AccountItem, entry: LedgerEntry, toleranceMs: number): boolean {
   if (item.createdAt === undefined) return true;
-  if (entry.askedCreatedAt !== undefined) return Math.abs(item.createdAt - Date.parse(entry.askedCreatedAt)) < 1000;
-  return entry.sentAt === undefined || item.createdAt >= entry.sentAt - toleranceMs - 1000;
+  const asked = entry.askedCreatedAt === undefined ? Number.NaN : Date.parse(entry.askedCreatedAt);
+  if (Math.abs(item.createdAt - asked) < 1000) return true;
+  return entry.sentAt === undefined || item.createdAt >= entry.sentAt - toleranceMs - MAX_WAIT_MS;
 }
+
+/** The longest a create's answer may take before the kit journals it (a request timeout, generous). */
+const MAX_WAIT_MS = 120_000;

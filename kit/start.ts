@@ -72,7 +72,11 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
       ? undefined
       : {
           deadlineAt: Date.now() + maxDurationMs,
-          deadlineWhat: `the run's --max-duration of ${describeDuration(maxDurationMs)}`,
+          // Where the bound came from, as every setting's words say (kit/budgets.ts budgetSources).
+          deadlineWhat:
+            config.maxDurationMs === undefined
+              ? `the run's default bound of ${describeDuration(maxDurationMs)} for a remote target (--max-duration sets it)`
+              : `the run's --max-duration of ${describeDuration(maxDurationMs)}`,
         };
   const setupClient = new TargetClient({
     baseUrl: started.url,

@@ -57,6 +57,7 @@ const named = (e: Pick<LedgerEntry, 'kind' | 'id'>) =>
 async function settleById(runDir: string, ledger: Ledger, users: Users): Promise<void> {
   for (const entry of uncertainInJournal(runDir)) {
     const api = entry.owner === 'secondary' ? users.secondary : entry.owner === 'primary' ? users.primary : undefined;
+    // A 404 to it leaves the entry open for the listing (ledger.ts uncertainInJournal).
     if (!entry.id || !api || entry.kind === 'user') continue;
     try {
       const x = entry.kind === 'note' ? await api.deleteNote(entry.id) : await api.deleteCollection(entry.id);

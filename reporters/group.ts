@@ -161,3 +161,12 @@ export function requestsWords(report: ConformanceReport): string {
   const cleanup = report.cleanup_requests ?? 0;
   return `${plural(report.requests, 'request')}${cleanup > 0 ? ` and ${cleanup} to clean up` : ''}`;
 }
+
+/** The document's own words a rule stands on, quoted, with their section: what a failed rule breaks. */
+export function documentQuote(rule: Pick<RuleResult, 'quote' | 'section'>): string {
+  return `the document (${rule.section}): ${rule.quote.map((q) => `"${q}"`).join(' … ')}`;
+}
+
+/** What a repro is, said beside it in every report (kit/core/repro-script.ts). */
+export const REPRO_WORDS =
+  'a sh script: it makes again what the failing request names, then sends it; the tokens come from NOTES_TOKEN and the like';

@@ -1,8 +1,10 @@
 import {
   byArea,
   DIFFERS,
+  documentQuote,
   headline,
   leftIds,
+  REPRO_WORDS,
   requestsWords,
   rulesInDisplayOrder,
   STANDINGS,
@@ -91,6 +93,7 @@ function ruleBlock(report: ConformanceReport, rule: RuleResult, standing: Standi
     `<summary><span class="v v-${rule.verdict}">${rule.verdict}</span> <code class="id">${esc(rule.id)}</code> <span class="level">${rule.level}</span>` +
     `${reason ? ` <span class="reason">${esc(clip(plainReason(reason), 400))}</span>` : ''}</summary>` +
     `<div class="body"><p class="statement">${esc(rule.statement)} <small>(${esc(rule.section)})</small></p>` +
+    `${rule.verdict === 'fail' ? `<blockquote class="quote">${esc(documentQuote(rule))}</blockquote>` : ''}` +
     `${reason.length > 400 ? `<p class="full-reason">${esc(plainReason(reason))}</p>` : ''}` +
     `${rule.checks.length > 0 ? `<ul class="checks">${rule.checks.map((c) => checkItem(c, standing === 'failing')).join('')}</ul>` : ''}</div></details>`
   );
@@ -104,7 +107,10 @@ function checkItem(check: CheckResult, open: boolean): string {
   ];
   if (check.message) parts.push(`<div class="msg">${esc(plainReason(check.message))}</div>`);
   if (check.seed !== undefined) parts.push(`<div class="msg">seed ${check.seed}</div>`);
-  if (check.repro) parts.push(`<div class="repro"><b>Reproduce</b>${copyableBlock(check.repro, 'repro')}</div>`);
+  if (check.repro)
+    parts.push(
+      `<div class="repro"><b>Reproduce</b> <small>${esc(REPRO_WORDS)}</small>${copyableBlock(check.repro, 'repro')}</div>`,
+    );
   const evidence = check.evidence ?? [];
   if (evidence.length > 0) {
     parts.push(
@@ -143,6 +149,7 @@ details.rule[data-standing=failing]{border-left:4px solid #cf222e}
 details.rule>summary .reason{color:#57606a}
 details.rule .level{color:#57606a;font-size:12px}
 .statement small,.time{color:#57606a}
+.quote{margin:.4em 0;padding:.2em .8em;border-left:3px solid #d0d7de;color:#57606a}
 ul.checks{padding-left:1.1rem;margin:.3rem 0}
 li.check{margin:.4rem 0}
 .msg{color:#57606a;margin:.15rem 0}

@@ -1,6 +1,6 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
-import { byArea, differsNote, standingOf, uncountedErrorNote } from './group.js';
+import { byArea, differsNote, documentQuote, REPRO_WORDS, standingOf, uncountedErrorNote } from './group.js';
 import type { ConformanceReport, RuleResult } from './report.js';
 import { clip, plainReason } from './text.js';
 
@@ -67,7 +67,8 @@ interface Case {
   className: string;
   name: string;
   seconds: number;
-  outcome?: { kind: 'failure' | 'error' | 'skipped'; message: string; type?: string };
+  /** `text`: the element's own text (a failure's: the document's words it breaks). */
+  outcome?: { kind: 'failure' | 'error' | 'skipped'; message: string; type?: string; text?: string };
   out?: string;
 }
 
@@ -83,7 +84,7 @@ function ruleCase(report: ConformanceReport, rule: RuleResult, seconds: number):
     .map(
       (c) =>
         `${c.verdict.toUpperCase()} ${c.name} (${c.file})${c.message ? `: ${plainReason(c.message)}` : ''}` +
-        `${c.seed !== undefined ? ` [seed ${c.seed}]` : ''}${c.repro ? `\n  repro: ${c.repro}` : ''}`,
+        `${c.seed !== undefined ? ` [seed ${c.seed}]` : ''}${c.repro ? `\n  repro (${REPRO_WORDS}):\n${c.repro}` : ''}`,
     )
     .join('\n');
   const reason = clip(plainReason(rule.reason), 1000);
@@ -99,7 +100,7 @@ function ruleCase(report: ConformanceReport, rule: RuleResult, seconds: number):
         ...base,
         outcome:
           rule.verdict === 'fail'
-            ? { kind: 'failure', message: reason, type: 'NonConformance' }
+            ? { kind: 'failure', message: reason, type: 'NonConformance', text: documentQuote(rule) }
             : { kind: 'error', message: reason, type: 'KitError' },
       };
     case 'differs':
@@ -122,11 +123,13 @@ function writeCase(suite: XMLBuilder, c: Case): void {
     name: oneLine(c.name),
     time: c.seconds.toFixed(3),
   });
-  if (c.outcome)
-    element.ele(c.outcome.kind, {
+  if (c.outcome) {
+    const outcome = element.ele(c.outcome.kind, {
       message: oneLine(c.outcome.message),
       ...(c.outcome.type ? { type: c.outcome.type } : {}),
     });
+    if (c.outcome.text) outcome.txt(c.outcome.text);
+  }
   if (c.out) element.ele('system-out').txt(c.out);
 }
 

@@ -3,8 +3,10 @@ import {
   countsLine,
   DIFFERS,
   differsNote,
+  documentQuote,
   headline,
   leftIds,
+  REPRO_WORDS,
   requestsWords,
   rulesInDisplayOrder,
   shownReason,
@@ -127,6 +129,7 @@ function failureBlock(rule: RuleResult): string {
     '',
     `${md(clip(rule.statement, 400))} _(${md(rule.section)})_`,
     '',
+    ...(rule.verdict === 'fail' ? [`> ${md(clip(documentQuote(rule), 1000))}`, ''] : []),
   ];
   const checks = rule.checks.filter((c) => c.verdict === 'fail' || c.verdict === 'error');
   for (const check of checks.slice(0, 5)) lines.push(...checkLines(check));
@@ -140,7 +143,7 @@ function checkLines(check: CheckResult): string[] {
     `- **${check.verdict}** ${md(check.name)} (\`${check.file}\`)${check.seed !== undefined ? `, seed ${check.seed}` : ''}: ${md(clip(plainReason(check.message), 1000))}`,
   ];
   if (check.repro) {
-    lines.push('', '  Reproduce:', '', ...fence(clip(check.repro, 2500), 'sh').map((l) => `  ${l}`));
+    lines.push('', `  Reproduce (${REPRO_WORDS}):`, '', ...fence(clip(check.repro, 2500), 'sh').map((l) => `  ${l}`));
   } else {
     for (const x of (check.evidence ?? []).slice(-3))
       lines.push(`  - \`${x.method} ${x.path.replace(/`/g, '%60')}\` -> ${x.status}`);

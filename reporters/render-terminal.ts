@@ -1,6 +1,7 @@
 import {
   byArea,
   countsLine,
+  documentQuote,
   headline,
   leftIds,
   requestsWords,
@@ -64,7 +65,11 @@ export function renderTerminal(report: ConformanceReport, options: TerminalOptio
     (r) => r.verdict !== 'pass' && (options.showSkipped || r.verdict !== 'skipped'),
   );
   if (notable.length > 0) lines.push('');
-  for (const rule of notable) lines.push(ruleLine(report, rule, paint));
+  for (const rule of notable) {
+    lines.push(ruleLine(report, rule, paint));
+    // A failed rule: the words of the document it breaks, under it.
+    if (rule.verdict === 'fail') lines.push(paint('dim', `        ${clip(documentQuote(rule), REASON_MAX)}`));
+  }
   for (const error of report.run_errors)
     lines.push(`  ${paint('error', 'RUN ERROR')} ${clip(plainReason(error), REASON_MAX)}`);
   const skips = skipReasons(report.rules);

@@ -488,7 +488,7 @@ export class Api {
   }
 
   private noteCreated(exchange: Exchange, kind: 'note' | 'collection', sent?: unknown): void {
-    const id = answeredId(exchange.json);
+    const id = exchange.createdId;
     const ok = exchange.status >= 200 && exchange.status < 300;
     // Whatever the id looks like (not a UUID, a number): the cleanup deletes it by that id.
     if (ok && id !== undefined) this.ledger.created(kind, id, this.owner);
@@ -526,13 +526,6 @@ function parsed(raw: string | Uint8Array): unknown {
   } catch {
     return MALFORMED;
   }
-}
-
-/** The id a create's answer names, as the path of its delete will carry it: a string or a number. */
-function answeredId(json: unknown): string | undefined {
-  const id = (json as { id?: unknown } | null | undefined)?.id;
-  if (typeof id === 'string' && id !== '') return id;
-  return typeof id === 'number' && Number.isFinite(id) ? String(id) : undefined;
 }
 
 /** The id the kit itself gave a create (create-only ids), if it gave one. */

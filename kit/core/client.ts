@@ -5,7 +5,8 @@ import type { Exchange } from './exchange.js';
 import { type HarEntry, harEntry } from './har.js';
 import { trackReads } from './read-tracking.js';
 import { redactText } from './redact.js';
-import { curlRepro, type NamedSecret } from './repro.js';
+import { curlRepro, type NamedSecret, type SentRequest } from './repro.js';
+import { WriteHistory } from './write-history.js';
 
 export type { Exchange } from './exchange.js';
 
@@ -100,6 +101,8 @@ export class TargetClient {
   private cleaning = 0;
   /** Every request sent, for the recording's ids. */
   private seq = 0;
+  /** What made and changed each id this client created, for repros (writesOf). */
+  private readonly history = new WriteHistory();
 
   constructor(private readonly options: ClientOptions) {
     this.base = new URL(options.baseUrl);
@@ -317,12 +320,13 @@ export class TargetClient {
       text: this.redact(text),
       json: parseJson(text, responseHeaders['content-type']),
       durationMs: Math.round(performance.now() - started),
-      repro: curlRepro(
-        { method: opts.method, url: url.href, headers, ...(body === undefined ? {} : { body }) },
-        this.namedSecrets(),
-      ),
+      ...this.replayOf({ method: opts.method, url: url.href, headers, ...(body === undefined ? {} : { body }) }),
       ...(this.options.recording ? { id: `${this.options.recording.prefix}${seq}` } : {}),
+      seq,
     };
+    const createdId = opts.method === 'POST' && status >= 200 && status < 300 ? idOf(exchange.json) : undefined;
+    if (createdId !== undefined) (exchange as { createdId?: string }).createdId = createdId;
+    this.history.add({ ...exchange, json: undefined, text: cut(exchange.text) }, body);
     if (this.options.recording) this.recordHar(exchange, url, startedAt, body);
     this.afterResponse(exchange, credential);
     if (!this.recorder) return exchange;
@@ -330,6 +334,25 @@ export class TargetClient {
     const index = this.recorder.push({ ...exchange, json: undefined, text: cut(exchange.text) }) - 1;
     const onRead = this.onRead;
     return onRead ? trackReads(exchange, () => onRead(index)) : exchange;
+  }
+
+  /**
+   * The repro of a request: its command as sent, and the means to write it with more variables (a
+   * failure's script, kit/core/repro-script.ts). The credentials stay in `request`, in memory only.
+   */
+  private replayOf(request: SentRequest): Pick<Exchange, 'repro' | 'replay'> {
+    return {
+      repro: curlRepro(request, this.namedSecrets()),
+      replay: (variables, options) => curlRepro(request, [...this.namedSecrets(), ...variables], options),
+    };
+  }
+
+  /**
+   * The writes this client sent that made and changed `id`, in the order sent, if it still keeps
+   * them (write-history.ts): a failure's repro makes again what the failing request names.
+   */
+  writesOf(id: string): readonly Exchange[] {
+    return this.history.of(id);
   }
 
   /** The run's recording: the whole request body (redacted), not the evidence's cut one. */
@@ -539,6 +562,13 @@ function stopped(signal: AbortSignal, what?: string): KitError {
         ? signal.reason
         : 'the run was stopped';
   return new KitError(`${what ? `${what}: ` : ''}${reason}`);
+}
+
+/** The top-level id of an answer: a string, or a number as the path of its delete carries it. */
+function idOf(json: unknown): string | undefined {
+  const id = (json as { id?: unknown } | null | undefined)?.id;
+  if (typeof id === 'string' && id !== '') return id;
+  return typeof id === 'number' && Number.isFinite(id) ? String(id) : undefined;
 }
 
 function parseJson(text: string, contentType: string | undefined): unknown {

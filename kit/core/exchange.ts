@@ -1,3 +1,5 @@
+import type { CurlOptions, NamedSecret } from './repro.js';
+
 /** One request and its answer, as recorded for evidence (bodies cut, secrets redacted). */
 /**
  * One request and its answer. `Op` is the operationId it was sent for (a type only: it lets
@@ -22,6 +24,12 @@ export interface Exchange<Op extends string = string> {
   schemaProblems?: string[];
   /** A shell command sending this request again as it was sent, credentials as variables (repro.ts). */
   readonly repro?: string;
+  /** The same command with more values as variables (ids a script makes again; repro-script.ts). */
+  readonly replay?: (variables: readonly NamedSecret[], options?: CurlOptions) => string;
+  /** The id a 2xx POST answered with (a create's), a string or a number as text. */
+  readonly createdId?: string;
+  /** Its place among the requests its client sent (the order of writes a repro sends again). */
+  readonly seq?: number;
   /** The exchange's entry in the run's recording (`--har`; har.ts), when it is recorded. */
   readonly id?: string;
 }

@@ -175,7 +175,8 @@ export function journalCreates(runDir: string): Record<ResourceKind, number> {
 
 /**
  * Creates the run could not confirm (op `uncertain`) and did not settle later: no create or
- * delete of the same id followed. Those without an id can never be settled.
+ * delete (but one answered 404) of the same id followed. Only a listing settles those without an
+ * id (kit/sweep.ts).
  */
 export function uncertainInJournal(runDir: string): LedgerEntry[] {
   const open = new Map<string, LedgerEntry>();
@@ -183,7 +184,8 @@ export function uncertainInJournal(runDir: string): LedgerEntry[] {
   for (const entry of journalEntries(runDir)) {
     const key = `${entry.kind}:${entry.id}`;
     if (entry.op === 'uncertain') open.set(entry.id ? key : `${key}#${anonymous++}`, entry);
-    else if (entry.op === 'created' || entry.op === 'deleted') open.delete(key);
+    // A 404 to a delete of the id the kit gave does not settle it: the target may have made it under an id of its own.
+    else if (entry.op === 'created' || (entry.op === 'deleted' && !entry.notFound)) open.delete(key);
   }
   return [...open.values()];
 }

@@ -29,21 +29,29 @@ const DISPLAY_NAMES: Readonly<Record<string, string>> = {
 /** curl asks "Expect: 100-continue" before bodies over 1 MiB; the kit never does. */
 const EXPECT_THRESHOLD = 1024 * 1024;
 
-export function curlRepro(request: SentRequest, secrets: readonly NamedSecret[]): string {
+export interface CurlOptions {
+  /** Print the answer's body only (no status line and headers), for a step whose answer is read. */
+  readonly bodyOnly?: boolean;
+  /** What follows the command on its line, before any here-document: a pipe (`| cmd`) or a redirection. */
+  readonly after?: string;
+}
+
+export function curlRepro(request: SentRequest, secrets: readonly NamedSecret[], options: CurlOptions = {}): string {
   const word = (text: string) => shellWord(text, secrets);
-  const args = ['curl -sS -i'];
+  const args = [options.bodyOnly ? 'curl -sS' : 'curl -sS -i'];
   if (request.method === 'HEAD') args.push('--head');
   else if (request.method !== 'GET') args.push(`-X ${request.method}`);
   args.push(word(request.url));
   for (const [name, value] of Object.entries(request.headers))
     args.push(`-H ${word(`${DISPLAY_NAMES[name] ?? name}: ${value}`)}`);
-  if (request.body === undefined) return args.join(' \\\n  ');
+  const pipe = options.after ? ` ${options.after}` : '';
+  if (request.body === undefined) return args.join(' \\\n  ') + pipe;
   const bytes = typeof request.body === 'string' ? Buffer.from(request.body, 'utf8') : Buffer.from(request.body);
   // Without these curl would add a form content type, or wait for a 100-continue before large bodies.
   if (!('content-type' in request.headers)) args.push(`-H 'Content-Type:'`);
   if (bytes.length > EXPECT_THRESHOLD) args.push(`-H 'Expect:'`);
   args.push('--data-binary @-');
-  const curl = args.join(' \\\n  ');
+  const curl = args.join(' \\\n  ') + pipe;
   const text = bytes.toString('utf8');
   const hasSecret = secrets.some((s) => s.value.length >= 4 && text.includes(s.value));
   if (hasSecret) {

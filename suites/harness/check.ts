@@ -2,11 +2,12 @@ import fc from 'fast-check';
 import { test } from 'vitest';
 import type { Api } from '../../kit/core/api.js';
 import { checkKey } from '../../kit/core/check-key.js';
-import type { Exchange } from '../../kit/core/client.js';
+import type { Exchange, TargetClient } from '../../kit/core/client.js';
 import type { Budgets, KitContext } from '../../kit/core/context.js';
 import type { FixturesClient, FixtureUser } from '../../kit/core/fixtures-client.js';
 import { type Need, ruleNeeds, unmetNeedIn } from '../../kit/core/needs.js';
 import { ReadLog } from '../../kit/core/read-tracking.js';
+import { reproScript } from '../../kit/core/repro-script.js';
 import type { Profile } from '../../spec/profile.js';
 import { notInForce } from '../../spec/revisions.js';
 import type { RuleId } from '../../spec/rule-ids.js';
@@ -262,8 +263,7 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
     const decide = (ending: Ending, stoppedAt?: number) => {
       const failed = Object.keys(ruleFailures).length > 0;
       const stopped = ending.verdict === 'fail' || ending.verdict === 'error';
-      const kept =
-        failed || stopped ? recordEvidence(meta, exchanges, judgedAt, stoppedAt, (x) => kit.client.forEvidence(x)) : {};
+      const kept = failed || stopped ? recordEvidence(meta, exchanges, judgedAt, stoppedAt, kit.client) : {};
       const verdictOf = (id: string): RuleOutcome =>
         id in ruleFailures
           ? { verdict: 'fail', message: ruleFailures[id]!, ...kept[id] }
@@ -358,6 +358,8 @@ function skipOf(vitestCtx: { skip(note: string): never }, note: string): unknown
   }
 }
 
+const withRepro = (repro: string | undefined) => (repro ? { repro } : {});
+
 /** The key under which recordEvidence keeps where the check itself stopped. */
 const STOPPED = '';
 
@@ -371,18 +373,21 @@ function recordEvidence(
   exchanges: readonly Exchange[],
   judgedAt: Readonly<Record<string, number>>,
   stoppedAt: number | undefined,
-  forEvidence: (x: Exchange) => Exchange,
+  client: Pick<TargetClient, 'forEvidence' | 'writesOf'>,
 ): Record<string, Pick<RuleOutcome, 'judged' | 'repro'>> {
   const at: Record<string, number> = { ...judgedAt };
   if (stoppedAt !== undefined && stoppedAt >= 0) at[STOPPED] = stoppedAt;
   const judged = new Set(Object.values(at));
-  meta.evidence = selectEvidence(exchanges.map(forEvidence), judged);
+  meta.evidence = selectEvidence(
+    exchanges.map((x) => client.forEvidence(x)),
+    judged,
+  );
   // Judged exchanges come first, in the order sent: each rule's own is found by its position there.
   const order = [...judged].filter((i) => i < exchanges.length).sort((a, b) => a - b);
   return Object.fromEntries(
     Object.entries(at).map(([id, i]) => [
       id,
-      { judged: order.indexOf(i), ...(exchanges[i]?.repro ? { repro: exchanges[i].repro } : {}) },
+      { judged: order.indexOf(i), ...withRepro(reproScript(exchanges, i, (id) => client.writesOf(id))) },
     ]),
   );
 }

@@ -9,6 +9,7 @@ import { harWriter } from '../../kit/core/har.js';
 import { Ledger } from '../../kit/core/ledger.js';
 import { Oracle } from '../../kit/core/oracle/oracle.js';
 import { CreateGuard } from '../../kit/core/quota.js';
+import { reproScript } from '../../kit/core/repro-script.js';
 import { rateLimitStretch, secretsWriter, writeOracleRecord, writeRequestCount } from '../../kit/core/run-folder.js';
 import { leaveSignalsToRunCommand, registerWorker, stopSignal } from '../../kit/core/signals.js';
 import { searchIndexLagMs, timestampPrecisionMs } from '../../kit/core/timing.js';
@@ -90,7 +91,11 @@ function createKit(ctx: KitContext): Kit {
     precisionMs: timestampPrecisionMs(ctx),
     lagMs: searchIndexLagMs(ctx),
     redact: (text) => client.redact(text),
-    evidence: (x) => client.forEvidence(x),
+    // A finding's repro as a script that makes again what its request names (kit/core/repro-script.ts).
+    evidence: (x) => {
+      const repro = reproScript([x], 0, (id) => client.writesOf(id));
+      return { ...client.forEvidence(x), ...(repro ? { repro } : {}) };
+    },
     clockToleranceMs: ctx.clockToleranceMs,
     statuses: ctx.profile.statuses ?? {},
     ...(ctx.profile.error_body ? { errorBody: ctx.profile.error_body } : {}),

@@ -110,6 +110,7 @@ describe('the CI recipe', () => {
     for (const report of ['conformance-junit.xml', 'conformance.md', 'conformance.json', 'conformance.html'])
       expect(existsSync(join(run.workspace, 'reports', report)), report).toBe(true);
     const summary = readFileSync(run.summary, 'utf8');
+    // The recipe runs the smoke tier: its headline says so.
     expect(summary).toMatch(/^## notes-conformance: SMOKE PASS: \d+ rules judged against http:\/\/127\.0\.0\.1:\d+/);
     expect(summary).toMatch(/### JUnit: \d+ tests, 0 failures, 0 errors, \d+ skipped, [\d.]+ s/);
     const report = readReportFile(join(run.workspace, 'reports/conformance.json'));

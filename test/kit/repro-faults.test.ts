@@ -149,47 +149,29 @@ describe('repro commands of failing checks', () => {
         rule.checks.filter((c) => c.verdict === 'fail').map((check) => ({ rule: rule.id, check })),
       );
       expect([...new Set(failing.map((f) => f.rule))].sort()).toEqual([...rules].sort());
-      // Users the fixture API made, in order: NOTES_FIXTURE_TOKEN_1, _2, ...
-      const fixtureTokens = log
-        .filter((r) => r.method === 'POST' && r.url === '/_fixtures/users' && r.status === 200)
-        .map((r, i) => [`NOTES_FIXTURE_TOKEN_${i + 1}`, (JSON.parse(r.response) as { token: string }).token]);
+      // The run deleted what it made: each repro makes what it needs itself, on the target as the run left it.
+      expect(original.store.notes.size, 'the run left nothing').toBe(0);
+      const recreating = failing.filter(({ check }) => /^# Recreates what the failing/m.test(check.repro ?? ''));
+      expect(recreating.length, 'some repros make the notes their request names').toBeGreaterThan(1);
       for (const { rule, check } of failing) {
         const what = `${rule} / ${check.name}`;
         const judged = check.evidence?.find((x) => x.judged);
         expect(judged, `${what} marks the exchange it judged`).toBeDefined();
-        const at = log.findLastIndex(
-          (r) => r.method === judged!.method && r.url === judged!.path && r.status === judged!.status,
-        );
-        expect(at, `${what}: the judged exchange is in the target's log`).toBeGreaterThanOrEqual(0);
-        const rebuilt = await createFake(options);
-        try {
-          for (const [i, r] of log.slice(0, at).entries()) {
-            const answer = rebuilt.handle({
-              method: r.method,
-              url: r.url,
-              headers: r.headers,
-              ...(r.body.length > 0 ? { body: r.body } : {}),
-            });
-            // The rebuilt fake must have answered the run's requests alike, or its state is not the run's.
-            expect(answer.status, `${what}: request ${i} (${r.method} ${r.url}) again`).toBe(r.status);
-          }
-          const file = join(scratch, 'repro.sh');
-          writeFileSync(file, `${check.repro!.split(front.url).join(rebuilt.url!)}\n`);
-          const env = {
-            PATH: process.env.PATH,
-            ...TOKENS,
-            NOTES_FIXTURES_TOKEN: admin,
-            ...Object.fromEntries(fixtureTokens),
-          };
-          const { stdout } = await run('bash', [file], { env, maxBuffer: 64 * 1024 * 1024 });
-          const status = Number(/^HTTP\/\S+ (\d{3})/.exec(stdout)?.[1]);
-          expect(
-            status,
-            `${what}: the repro answered\n${stdout.slice(0, 400)}\nto\n${check.repro!.slice(0, 600)}`,
-          ).toBe(judged!.status);
-        } finally {
-          await rebuilt.close();
+        // An attachment is made by the fixture API, which no repro calls: its request is sent as it was.
+        if (judged!.path.startsWith('/v2/note-attachments/')) {
+          expect(check.repro).toMatch(/^# Sends the failing request again\.$/m);
+          continue;
         }
+        if (/\/v2\/(notes|collections)\/[0-9a-f]{8}-/.test(judged!.path))
+          expect(check.repro, `${what}: the repro recreates what it names`).toMatch(/^# Recreates what the failing/m);
+        const file = join(scratch, 'repro.sh');
+        writeFileSync(file, `${check.repro!}\n`);
+        const env = { PATH: process.env.PATH, ...TOKENS, NOTES_FIXTURES_TOKEN: admin };
+        const { stdout } = await run('bash', [file], { env, maxBuffer: 64 * 1024 * 1024 });
+        const status = Number(/^HTTP\/\S+ (\d{3})/m.exec(stdout)?.[1]);
+        expect(status, `${what}: the repro answered\n${stdout.slice(0, 400)}\nto\n${check.repro!.slice(0, 1600)}`).toBe(
+          judged!.status,
+        );
       }
     } finally {
       await new Promise<void>((resolve) => front.server.close(() => resolve()));

@@ -45,7 +45,7 @@ describe('renderHtml', () => {
     expect(html).toContain('<summary>all 200,0');
     expect(html).toMatch(/<pre class="response full">201\ncontent-type: application\/json\n\nx{200001}<\/pre>/);
     expect(html).toMatch(
-      /<div class="repro"><b>Reproduce<\/b><div class="copyable"><button type="button" class="copy"/,
+      /<div class="repro"><b>Reproduce<\/b> <small>a sh script[^<]*<\/small><div class="copyable"><button type="button" class="copy"/,
     );
     expect(html.match(/class="copy"/g)!.length).toBeGreaterThanOrEqual(5);
   });

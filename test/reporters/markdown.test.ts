@@ -61,7 +61,7 @@ describe('renderMarkdown', () => {
       /\*\*Truncated\*\* to stay under 60,000 bytes: \d+ failing rules?[^\n]* not shown\. See the full report: reports\/conformance\.html\.\n$/,
     );
     assertWellFormed(md);
-    expect(md).toContain('Reproduce:');
+    expect(md).toContain('Reproduce (a sh script: it makes again what the failing request names, then sends it;');
     expect(md).not.toContain('<b>');
   });
 

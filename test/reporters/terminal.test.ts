@@ -125,3 +125,45 @@ describe('the headline of a smoke run, and what the run cost and left', () => {
     expect(smoke.cleanup_requests).toBe(11);
   });
 });
+
+describe("a failed rule shows the document's words in every report", () => {
+  const quoted = { ...rule('notes.create.offset'), quote: ['must carry a timezone offset'], section: '2. Resources' };
+  const passed = { ...rule('notes.create.other'), quote: ['words of a rule that passed'] };
+  const report = buildReport({
+    version: '1.0.0',
+    target: 'http://127.0.0.1:4010',
+    profileName: 'mine',
+    profileDeclared: true,
+    seed: 1,
+    only: [],
+    rules: [quoted, passed],
+    outcomes: [
+      outcome({
+        rules: ['notes.create.offset'],
+        state: 'failed',
+        errors: [{ name: 'NonConformance', message: 'a created_at without an offset was accepted' }],
+        repro: '#!/bin/sh\ncurl -sS -i http://127.0.0.1:4010/v2/notes',
+      }),
+      outcome({ rules: ['notes.create.other'], state: 'passed' }),
+    ],
+    requests: 3,
+    leftovers: 0,
+    runErrors: [],
+  });
+
+  it('terminal, Markdown, HTML and JUnit quote it, with its section; a passing rule is not quoted', async () => {
+    const { renderJunit } = await import('../../reporters/render-junit.js');
+    const texts = {
+      terminal: renderTerminal(report),
+      markdown: renderMarkdown(report),
+      html: renderHtml(report),
+      junit: renderJunit(report),
+    };
+    for (const [where, text] of Object.entries(texts)) {
+      expect(text, where).toMatch(/the document \(2\. Resources\): (&quot;|")must carry a timezone offset(&quot;|")/);
+      expect(text, where).not.toContain('words of a rule that passed');
+    }
+    expect(texts.junit).toMatch(/<failure [^>]*>the document \(2\. Resources\): "must carry/);
+    expect(texts.markdown).toContain('Reproduce (a sh script');
+  });
+});
