@@ -77,8 +77,11 @@ export interface CheckContext {
   eventually<T>(what: string, read: () => Promise<T>, ready: (value: T) => boolean): Promise<T>;
   /** The same polling, answering the last reading whether or not it became ready (see timing.ts poll). */
   poll<T>(read: () => Promise<T>, ready: (value: T) => boolean): Promise<Polled<T>>;
-  /** Waits search_index_lag_ms: a search sent after it is one the oracle holds to every write before. */
-  indexed(): Promise<void>;
+  /**
+   * Waits until search_index_lag_ms has passed since `since` (a write's end; default now): a search
+   * sent after it is one the oracle holds to every write before that.
+   */
+  indexed(since?: number): Promise<void>;
   /** The second user's API (the check skips when there is none). */
   secondary(): Api;
   fixtures(): FixturesClient;
@@ -193,7 +196,8 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
       precisionMs: timestampPrecisionMs(kit.ctx),
       eventually: (what, read, ready) => eventually(kit.ctx, what, read, ready),
       poll: (read, ready) => poll(kit.ctx, read, ready),
-      indexed: () => new Promise((resolve) => setTimeout(resolve, searchIndexLagMs(kit.ctx))),
+      indexed: (since = Date.now()) =>
+        new Promise((resolve) => setTimeout(resolve, Math.max(0, since + searchIndexLagMs(kit.ctx) - Date.now()))),
       secondary: () => kit.secondary ?? vitestCtx.skip("needs a second user's token"),
       fixtures: () => kit.fixtures ?? vitestCtx.skip('needs the fixture API'),
       async fixtureUser(options) {

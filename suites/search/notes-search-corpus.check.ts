@@ -3,13 +3,11 @@ import { primaryName } from '../../spec/profile.js';
 import type { OkBody } from '../harness/bodies.js';
 import { containsCases, judgeContainsCase } from '../harness/contains-cases.js';
 import type { TimeWindow } from '../harness/data.js';
-import { type CheckContext, checks, type Exchange, expectRefused, KitError, setupOk, show } from '../harness/index.js';
+import { type CheckContext, checks, type Exchange, KitError, setupOk, show } from '../harness/index.js';
 import { perFile } from '../harness/shared.js';
 import {
-  field,
   idsOf,
   items,
-  moreReachable,
   notFound,
   notHonoured,
   refused,
@@ -46,6 +44,8 @@ interface Corpus {
    * first page, or else waited for once (bounded by search_index_lag_ms) by the first filter check.
    */
   indexed?: Promise<void>;
+  /** When the last of the five was written (the oracle judges a search sent search_index_lag_ms later). */
+  madeAt: number;
   /** Made once, when a filter leaves out a note it should keep: does the unfiltered search find them all? */
   found?: Promise<void>;
 }
@@ -98,6 +98,7 @@ const corpus = perFile(async (t: CheckContext): Promise<Corpus> => {
     ids,
     kinds: { open, done, image, file, plain },
     shapes: { short: open, mention: done, titled: image },
+    madeAt: Date.now(),
     ...(collections ? { collections } : {}),
   };
 });
@@ -117,21 +118,19 @@ async function beforeJudgingKept(t: CheckContext, f: Corpus, x: Exchange, keep: 
 check(
   'pages of one snapshot: zero-based offsets, limit and offset echoed, frozen against later writes; relevance',
   {
-    rules: [
+    rules: ['notes.search.paging-in-query', 'notes.search.finds-matching-note', 'notes.search.relevance-ranked'],
+    oracle: [
       'notes.search.snapshot-pages',
       'notes.search.snapshot-frozen',
       'notes.search.offset-zero-based',
       'notes.search.offset-default-0',
       'notes.search.limit-default-20',
       'notes.search.limit-offset-echoed',
-      'notes.search.paging-in-query',
       'notes.search.has-next-page',
       'notes.search.limit-range',
       'notes.search.offset-min-0',
       'notes.search.response-fields',
       'notes.search.item-fields',
-      'notes.search.finds-matching-note',
-      'notes.search.relevance-ranked',
     ],
   },
   async (t) => {
@@ -169,73 +168,32 @@ check(
     // A title-only match is advisory; the paging below needs the three notes with the word in their body.
     const missing = notFound(first, [strong.id, mention, short]);
     if (missing) throw missing;
-    const problems = t.schemaProblems(first, 'NoteSearchResponse');
-    await t.verify('notes.search.response-fields', () => {
-      expect(
-        problems.filter((p) => !p.startsWith('/results/')),
-        `the search response has the documented fields: ${show(first)}`,
-      ).toEqual([]);
-    });
-    await t.verify('notes.search.item-fields', () => {
-      expect(
-        problems.filter((p) => p.startsWith('/results/')),
-        'search items have the documented fields',
-      ).toEqual([]);
-    });
-    await t.verify('notes.search.limit-default-20', () => {
-      expect(head.limit, 'without limit the response reports limit 20').toBe(20);
-      expect(window.length, 'without limit a page holds at most 20').toBeLessThanOrEqual(20);
-    });
-    await t.verify('notes.search.offset-default-0', () =>
-      expect(head.offset, 'without offset the response reports offset 0').toBe(0),
-    );
     const snapshot = head.snapshot_id;
     if (typeof snapshot !== 'string')
       throw new KitError(
         `the first page has no snapshot_id to page with (see notes.search.response-fields): ${show(first)}`,
       );
 
-    // After the first page, the check's note of the window is edited to no longer match. (That a note created
-    // after the first page stays out of the snapshot is the snapshot property's case, judged in every tier.)
-    const edited = strong;
+    // After the first page, the check's note of the window is edited to no longer match: the oracle holds
+    // the snapshot's later pages to the places the first page showed. (That a note created after the first
+    // page stays out of the snapshot is the snapshot property's case, judged in every tier.)
     setupOk(
-      await t.api.updateNote(edited.id, {
+      await t.api.updateNote(strong.id, {
         content: t.data.content(`Edited ${t.data.word()}`),
-        version: edited.version,
+        version: strong.version,
       }),
       'edit a note of the window',
     );
 
     // Paged through the snapshot: the first result alone (limit 1 of several), then the rest of the six-note window
     // as one full last page (limit 5 from offset 1), then a page of the largest limit where nothing is left
-    // (offset = total).
+    // (offset = total); then limits out of range.
     const start = await t.api.searchNotes({ limit: 1, offset: 0, snapshot_id: snapshot }, { query: word });
     const later = await t.api.searchNotes({ limit: REST, offset: 1, snapshot_id: snapshot }, { query: word });
-    const end = Number(head.total);
-    const beyond = await t.api.searchNotes({ limit: 50, offset: end, snapshot_id: snapshot }, { query: word });
-    await t.verify('notes.search.limit-range', async () => {
-      expect(start.status, `limit 1 is accepted: ${show(start)}`).toBe(200);
-      expect(items(start).length, 'limit 1 gives one result of several').toBe(1);
-      expect(beyond.status, `limit 50 is accepted: ${show(beyond)}`).toBe(200);
-      expect(items(beyond).length).toBeLessThanOrEqual(50);
-      for (const limit of [0, 51, 1.5])
-        expectRefused(await t.api.searchNotes({ limit }, { query: word }), `search limit ${limit}`);
-    });
-    await t.verify('notes.search.offset-min-0', () => {
-      expect(start.status, `offset 0, the least documented, is accepted: ${show(start)}`).toBe(200);
-    });
-    for (const x of [start, later, beyond]) setupOk(x, 'search a later page of the snapshot');
-
-    await t.verify('notes.search.offset-default-0', () => {
-      expect(idsOf(start)[0], 'a page at offset 0 starts where the page without offset starts').toBe(window[0]);
-    });
-    await t.verify('notes.search.limit-offset-echoed', () => {
-      expect([field(start, 'limit'), field(start, 'offset')], 'limit 1, offset 0 are reported back').toEqual([1, 0]);
-      expect([field(later, 'limit'), field(later, 'offset')], `limit ${REST}, offset 1 are reported back`).toEqual([
-        REST,
-        1,
-      ]);
-    });
+    await t.api.searchNotes({ limit: 50, offset: Number(head.total), snapshot_id: snapshot }, { query: word });
+    for (const limit of [0, 51, 1.5]) await t.api.searchNotes({ limit }, { query: word });
+    await t.api.searchNotes({ offset: 0 }, { query: word });
+    for (const x of [start, later]) setupOk(x, 'search a later page of the snapshot');
     await t.verify('notes.search.paging-in-query', () => {
       // Both pages: when the edited note (most likely the window's first) has left a fresh search, a fresh
       // search from offset 0 gives what the window holds from offset 1, so the later page alone may not tell.
@@ -253,82 +211,35 @@ check(
         `offset=1 and snapshot_id in the query string start the page at the 2nd result: ${show(later)}`,
       ).toBe(window[1]);
     });
-    await t.verify('notes.search.offset-zero-based', () => {
-      expect(idsOf(later)[0], 'the page at offset 1 starts with the 2nd result of the window').toBe(window[1]);
-    });
-    await t.verify('notes.search.snapshot-pages', () => {
-      const both = [...idsOf(start), ...idsOf(later)];
-      expect(both, `offset 0 with limit 1 and offset 1 with limit ${REST} concatenate to the window`).toEqual(
-        window.slice(0, 1 + REST),
-      );
-      expect(new Set(both).size, 'no note twice').toBe(both.length);
-      expect(items(beyond), `nothing is reachable at offset = total (${end}): ${show(beyond)}`).toEqual([]);
-    });
-    await t.verify('notes.search.snapshot-frozen', () => {
-      for (const x of [start, later])
-        expect(field(x, 'total'), `later pages keep the first page's total: ${show(x)}`).toBe(head.total);
-      const seen = [...idsOf(start), ...idsOf(later)];
-      expect(seen, 'a note edited after the first page keeps its place in the snapshot').toContain(edited.id);
-    });
-    await t.verify('notes.search.has-next-page', () => {
-      // With all six notes in the window, the page from offset 1 is its full last page: nothing comes after it.
-      for (const x of [first, start, later, beyond]) {
-        expect(
-          field(x, 'has_next_page'),
-          `has_next_page says whether more is reachable (offset + results < total): ${show(x)}`,
-        ).toBe(moreReachable(x));
-      }
-      expect(field(start, 'has_next_page'), `limit 1 of several: ${show(start)}`).toBe(true);
-    });
   },
 );
 
 check(
   'search time bounds keep only the notes inside them, those exactly on a bound included',
   {
-    rules: ['notes.search.bounds-filter', 'notes.search.bounds-inclusive'],
+    rules: ['notes.search.bounds-inclusive'],
+    oracle: ['notes.search.bounds-filter'],
   },
   async (t) => {
     const f = await indexedCorpus(t);
     const { w, ids } = f;
+    await t.indexed(f.madeAt);
     const pick = (keep: (i: number, rank: number) => boolean) => ids.filter((_, i) => keep(i, UPDATED_RANK[i]!));
     // created_at bounds on notes 1 and 3 exactly (one written at +01:00); updated_at bounds on ranks 1 and 3 (one at -05:00).
     const cases = [
       {
         what: 'created_at bounds',
-        field: 'created_at',
-        low: w.ms(1000),
-        high: w.ms(3000),
         onBound: pick((i) => i === 1 || i === 3),
-        outside: pick((i) => i === 0 || i === 4),
         body: { created_after: withOffset(w.ms(1000), 60), created_before: w.at(3000) },
       },
       {
         what: 'updated_at bounds',
-        field: 'updated_at',
-        low: w.ms(11_000),
-        high: w.ms(13_000),
         onBound: pick((_, r) => r === 1 || r === 3),
-        outside: pick((_, r) => r === 0 || r === 4),
         body: { updated_after: w.at(11_000), updated_before: withOffset(w.ms(13_000), -300) },
       },
     ];
     for (const c of cases) {
       const x = await t.api.searchNotes({ limit: 50 }, { query: f.word, ...c.body });
-      await t.verify('notes.search.bounds-filter', () => {
-        expect(x.status, `${c.what}: ${show(x)}`).toBe(200);
-        const stray = items(x).filter(
-          (i) => !(Date.parse(String(i[c.field])) >= c.low && Date.parse(String(i[c.field])) <= c.high),
-        );
-        expect(
-          stray.map((i) => `${String(i.id)} ${String(i[c.field])}`),
-          `${c.what} keep only notes inside them`,
-        ).toEqual([]);
-        expect(
-          idsOf(x).filter((id) => c.outside.includes(id)),
-          `${c.what} drop the notes outside`,
-        ).toEqual([]);
-      });
       await beforeJudgingKept(t, f, x, c.onBound);
       await t.verify('notes.search.bounds-inclusive', () => {
         expect(x.status, `${c.what}: ${show(x)}`).toBe(200);
@@ -341,6 +252,7 @@ check(
 check(
   'the search collection filter keeps notes in any listed collection; the declared names take effect',
   {
+    // The oracle judges every item kept (each in a listed collection); the check, that none is lost.
     rules: ['notes.search.collection-filter', 'notes.search.parameter-names'],
   },
   async (t) => {
@@ -376,13 +288,6 @@ check(
       expect(idsOf(filtered), 'a note in either listed collection is kept').toEqual(
         expect.arrayContaining([kinds.open, kinds.done]),
       );
-      const stray = items(filtered).filter(
-        (i) => !((i.collection_ids as string[] | undefined) ?? []).some((c) => collections.includes(c)),
-      );
-      expect(
-        stray.map((i) => i.id),
-        'notes in neither collection are dropped',
-      ).toEqual([]);
     });
   },
 );

@@ -411,6 +411,9 @@ function trackSnapshot(
     );
     return s;
   }
+  // A later page that starts with the result its offset names, counted from 0: the rule held.
+  if (offset > 0 && items[0] !== undefined && s.at.get(offset) === items[0].id)
+    j.that('notes.search.offset-zero-based', true, () => '', o.x);
   items.forEach((item, i) => {
     const place = offset + i;
     const before = s!.at.get(place);
