@@ -51,9 +51,14 @@ export function withOracleVerdicts(outcomes: readonly CheckOutcome[], run: RunJu
       if (check.verdicts[rule] || outcomes[i]!.state !== 'passed') continue;
       check.verdicts[rule] = judgedOn.has(`${i} ${rule}`)
         ? { verdict: 'pass', message: '' }
-        : check.generalist
-          ? { verdict: 'skipped', message: "none of the check's sequences reached a situation the oracle judges it in" }
-          : { verdict: 'error', message: `not judged: the oracle judged no answer of this check on ${rule}` };
+        : check.unjudged?.[rule]
+          ? { verdict: 'skipped', message: check.unjudged[rule] }
+          : check.generalist
+            ? {
+                verdict: 'skipped',
+                message: "none of the check's sequences reached a situation the oracle judges it in",
+              }
+            : { verdict: 'error', message: `not judged: the oracle judged no answer of this check on ${rule}` };
     }
   if (runWide.size === 0) return out;
   const evidence: EvidenceExchange[] = [];

@@ -34,6 +34,7 @@ export class OutcomeCollector implements Reporter {
       file: relative(this.root, test.module.moduleId),
       rules: meta.rules,
       ...(meta.oracle ? { oracle: meta.oracle, ...(meta.generalist ? { generalist: true } : {}) } : {}),
+      ...(meta.unjudged ? { unjudged: meta.unjudged } : {}),
       state: result.state,
       ...(result.state === 'skipped' && result.note ? { note: result.note } : {}),
       errors: (result.errors ?? []).map((e) => ({ ...(e.name ? { name: e.name } : {}), message: e.message })),

@@ -27,6 +27,8 @@ export interface CheckOutcome {
   /** Those the oracle judges on the check's answers: verdicts kit/oracle-verdicts.ts gives (never a bare pass). */
   oracle?: readonly string[];
   generalist?: boolean;
+  /** Why an oracle rule may go unjudged here (its profile field undeclared): skipped with that reason. */
+  unjudged?: Readonly<Record<string, string>>;
   state: 'passed' | 'failed' | 'skipped';
   /** The skip reason (ctx.skip), if any. */
   note?: string;

@@ -15,6 +15,12 @@ export interface CheckMeta {
   oracle?: string[];
   /** The check judges whatever its traffic shows (a model-based run): a rule it never reached is skipped, not an error. */
   generalist?: boolean;
+  /**
+   * Why the oracle may judge none of the check's answers on a rule: the profile leaves undeclared
+   * the field the rule follows (statuses.validation, say). Such a rule unjudged is skipped with
+   * that reason rather than an error.
+   */
+  unjudged?: Record<string, string>;
   /** A failed check's exchanges, redacted: those a failure judged first (marked), then context (evidence.ts). */
   evidence?: EvidenceExchange[];
   /**

@@ -97,7 +97,7 @@ export const COLLECTIONS_FAULTS = {
     ),
   },
   'collections.create.types-coerced': {
-    rules: ['collections.create.field-types', 'collections.create.title-required', 'errors.bad-input.no-5xx'],
+    rules: ['collections.create.field-types', 'collections.create.title-required'],
     does: 'a numeric collection title is converted to a string',
     hooks: before('createCollection', (_ctx, call) => {
       const title = fields(call).title;

@@ -280,7 +280,7 @@ export const NOTES_WRITE_FAULTS = {
     hooks: () => ({ policy: { note: { updateContent: { maxChars: 200_001 } } } }),
   },
   'notes.update.types-coerced': {
-    rules: ['notes.update.field-types', 'errors.bad-input.no-5xx'],
+    rules: ['notes.update.field-types'],
     does: 'an update converts a numeric content and a string version',
     hooks: before('updateNote', (_ctx, call) => {
       const { content, version } = fields(call);

@@ -164,6 +164,16 @@ export function check(kit: Kit, description: string, spec: CheckSpec, fn: (t: Ch
       const reason = unmetNeed(kit, need);
       if (reason) vitestCtx.skip(reason);
     }
+    // A profile rule whose field the profile leaves undeclared: the oracle has nothing to hold
+    // the answers to, so judging none of them is a skip with that reason, not an error.
+    const unjudged = Object.fromEntries(
+      byOracle.flatMap((id) => {
+        const field = knownRules.get(id)!.profile;
+        const reason = field === undefined ? undefined : unmetNeed(kit, `profile:${field}`);
+        return reason ? [[id, reason]] : [];
+      }),
+    );
+    if (Object.keys(unjudged).length > 0) vitestCtx.task.meta.unjudged = unjudged;
     // The start-up probe found a target that answers nothing like the API: nothing to judge.
     if (kit.ctx.targetProblem) throw new KitError(`not judged: ${kit.ctx.targetProblem}`);
     const exchanges: Exchange[] = [];

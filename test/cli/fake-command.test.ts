@@ -119,8 +119,14 @@ describe('notes-conformance fake: banner, --log and --no-cors', () => {
     expect(pre.statusCode).toBe(405);
     const logged = fake.lines.slice(before);
     expect(logged).toHaveLength(2);
-    expect(logged[0]).toMatch(/^GET \/v2\/notes\?limit=3 200 \d+\.\dms user-([0-9a-f]{8}) \1[0-9a-f-]{28}$/);
-    expect(logged[1]).toMatch(/^OPTIONS \/v2\/notes 405 \d+\.\dms - -$/);
+    // Each line starts with the time it was answered (ISO 8601, UTC).
+    const time = String.raw`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z `;
+    expect(logged[0]).toMatch(
+      new RegExp(String.raw`^${time}GET /v2/notes\?limit=3 200 \d+\.\dms user-([0-9a-f]{8}) \1[0-9a-f-]{28}$`),
+    );
+    expect(logged[1]).toMatch(
+      new RegExp(String.raw`^${time}OPTIONS /v2/notes 405 \d+\.\dms - - refused=method_not_allowed$`),
+    );
     expect(fake.lines.slice(0, before).join('\n')).toMatch(/^cors: +off/m);
     expect(logged.join('\n')).not.toContain('log-token-1');
     expect(await fake.stop()).toBe(0);

@@ -305,8 +305,8 @@ function refusedCreate({ world, r, body }: Ask): Part {
       {
         rule: refusal.rule,
         what:
-          `the ${read} exists, though its create was refused` +
-          ` (${refusal.by.method} ${refusal.by.path} answered ${refusal.by.status}); a refusal creates nothing`,
+          `a ${read} whose create was refused (${refusal.by.method} ${refusal.by.path} answered ` +
+          `${refusal.by.status}), as if that refusal had created it`,
         context: refusal.by,
       },
     ],

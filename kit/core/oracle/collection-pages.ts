@@ -97,7 +97,9 @@ export function listCollections(env: Env, o: Observation, traversals: Traversals
   cursorMismatch(env, o, traversals.issuedUnder(o.actor, q.cursor), q, 'collections.list.cursor-filter-mismatch');
   if (o.x.status < 200 || o.x.status >= 300) return;
   const body = objectOf(o.x.json);
-  const results = Array.isArray(body.results) ? body.results : [];
+  // No results array: no page to judge (the shape rules, openapi.yaml, say what is wrong).
+  if (!Array.isArray(body.results)) return;
+  const results: unknown[] = body.results;
   const what = `${o.method} ${o.path}`;
   const limit =
     typeof q.limit === 'number' && Number.isInteger(q.limit) && q.limit >= 1 && q.limit <= 100 ? q.limit : undefined;
@@ -156,9 +158,15 @@ export function listCollections(env: Env, o: Observation, traversals: Traversals
     return;
   }
   for (const c of world.collections.values()) {
-    if (c.owner !== walk.actor || c.deleted || !unchangedSince(c.clock, walk.startSeq)) continue;
+    if (c.deleted || !unchangedSince(c.clock, walk.startSeq)) continue;
     const where = insideBounds({ created_at: c.createdAt?.value, updated_at: c.updatedAt?.value }, q, env.precisionMs);
     if (where !== 'inside' && where !== 'exact') continue;
+    // Another user's collection in the window the walk covered, not shown: isolation held (judgeItems fails one shown).
+    if (c.owner !== walk.actor) {
+      if (isTokenUser(c.owner) && isTokenUser(walk.actor) && hasBounds(q) && !walk.seen.has(c.id))
+        j.that('auth.scope.collections-isolated', true, () => '', o.x);
+      continue;
+    }
     const rule =
       where === 'exact'
         ? 'collections.list.bounds-inclusive'
@@ -183,7 +191,9 @@ export function searchCollections(env: Env, o: Observation): void {
   const { j } = env;
   if (o.x.status < 200 || o.x.status >= 300) return;
   const body = objectOf(o.x.json);
-  const results = Array.isArray(body.results) ? body.results : [];
+  // No results array: no page to judge (the shape rules, openapi.yaml, say what is wrong).
+  if (!Array.isArray(body.results)) return;
+  const results: unknown[] = body.results;
   const what = `${o.method} ${o.path}`;
   if ('total' in body)
     j.that(

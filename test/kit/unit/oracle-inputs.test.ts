@@ -142,7 +142,9 @@ describe('the oracle on documented bad input', () => {
       ...noteAnswer({ id: FRESH }),
       trashed_at: null,
     });
-    expect(findings(oracle, 'notes.create.created-at-not-future')[0]?.message).toMatch(/its create was refused/);
+    expect(findings(oracle, 'notes.create.created-at-not-future')[0]?.message).toMatch(
+      /a note whose create was refused \(POST \/v2\/notes answered 400\), as if that refusal had created it/,
+    );
   });
 
   it('finds values exactly at a limit refused, and nothing when they are accepted', () => {
