@@ -1,14 +1,12 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { ClientLog, type ClientReportData } from './client-report/observe.js';
 import { type FakeConfig, type FakeOptions, resolveConfig } from './config.js';
 import { DurableState } from './data/durable-state.js';
 import { type DataSummary, seedData } from './data/start.js';
 import type { AnswerLimits } from './http/answer-writer.js';
 import type { FakeCore, Served } from './http/core.js';
-import { DEFAULT_ANSWER_LIMITS, nodeHandler } from './http/node-adapter.js';
 import type { RequestLogEntry } from './http/request-log.js';
 import { redactUrl } from './http/request-log.js';
+import { DEFAULT_ANSWER_LIMITS, type FakeServer, listen } from './http/server.js';
 import type { FakeRequest, FakeResponse } from './http/types.js';
 import { createCore } from './instance.js';
 import * as fixtureOps from './service/fixtures.js';
@@ -84,7 +82,7 @@ export interface CreateFakeOptions extends FakeOptions {
   host?: string;
   /** Called once per request answered over HTTP (the CLI's --log prints formatLogLine(entry)). */
   log?: (entry: RequestLogEntry) => void;
-  /** Backpressure on answers: how long a client may read nothing, and the bytes held for all (node-adapter.ts). */
+  /** Backpressure on answers: how long a client may read nothing, and the bytes held for all (http/server.ts). */
   answers?: Partial<AnswerLimits>;
   /**
    * Renders the client report for GET /__fake/client-report?format=json|md|html (the CLI passes the
@@ -155,40 +153,17 @@ async function startFake(
     (url) => redactUrl(url, isToken),
   );
   const serve = observed(clients, said, options.renderClientReport);
-  let server: Server | undefined;
-  let url: string | undefined;
-  const sockets = new Set<Socket>();
-  if (options.listen !== false) {
-    const { headersMs, bodyMs, idleMs } = config.timeouts;
-    const handler = nodeHandler(core, {
+  let server: FakeServer | undefined;
+  if (options.listen !== false)
+    server = await listen(core, {
+      host: options.host ?? '127.0.0.1',
+      port: options.port ?? 0,
       serve,
       answers: { ...DEFAULT_ANSWER_LIMITS, ...options.answers },
       bodyLimitBytes: config.bodyLimitBytes,
-      bodyTimeoutMs: bodyMs,
+      timeouts: config.timeouts,
       ...(options.log ? { log: options.log } : {}),
     });
-    server = createServer(
-      {
-        keepAliveTimeout: idleMs,
-        headersTimeout: headersMs,
-        // node's own whole-request deadline backs the adapter's body deadline up (checked every connectionsCheckingInterval).
-        requestTimeout: headersMs + bodyMs,
-        connectionsCheckingInterval: Math.min(1_000, headersMs),
-      },
-      handler,
-    );
-    server.on('connection', (socket: Socket) => {
-      sockets.add(socket);
-      socket.once('close', () => sockets.delete(socket));
-    });
-    await new Promise<void>((resolve, reject) => {
-      server!.once('error', reject);
-      server!.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-    });
-    const address = server.address() as AddressInfo;
-    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    url = `http://${host}:${address.port}`;
-  }
   const ctx = core.ctx;
   // In-process fixture calls change state outside any request: journal them like one.
   const saved = <T>(result: T, ...ids: string[]): T => {
@@ -212,7 +187,7 @@ async function startFake(
     stats: () => fixtureOps.stats(ctx),
   };
   return {
-    url,
+    url: server?.url,
     tokens,
     data,
     adminToken: config.adminToken,
@@ -232,15 +207,8 @@ async function startFake(
     handle: (request) => serve(request).response,
     clientReport: () => clients.data(),
     close: async () => {
-      if (server) {
-        // Every socket ends now, whatever it is doing (a slow body, an answer nobody reads, a
-        // keep-alive wait): a stop must not wait on a client. Our own set, not only node's
-        // closeAllConnections: a socket node has not handed to the HTTP parser yet is in it too.
-        const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
-        server.closeAllConnections();
-        for (const socket of sockets) socket.destroy();
-        await closed;
-      }
+      // Every socket ends now, whatever it is doing (a slow body, an answer nobody reads, a keep-alive wait).
+      await server?.close();
       // After the last request: the final save folds the journal into the state file.
       durable?.close();
     },
@@ -320,8 +288,7 @@ function durableServe(core: FakeCore, durable: DurableState): (request: FakeRequ
     const q = request.url.indexOf('?');
     const path = q === -1 ? request.url : request.url.slice(0, q);
     const refusal = durable.refusal(request.method, path);
-    if (refusal)
-      return { response: core.decorate(request, core.refuse(refusal.kind, refusal.message)), refusal: refusal.kind };
+    if (refusal) return { response: core.refuse(refusal.kind, refusal.message), refusal: refusal.kind };
     const served = core.serve(request);
     const fixture = path === prefix || path.startsWith(`${prefix}/`);
     const failure = durable.afterRequest(request.method, path, served.response.status, fixture);
@@ -329,7 +296,7 @@ function durableServe(core: FakeCore, durable: DurableState): (request: FakeRequ
     const message = `${failure}; this change is held in memory only and writes are refused from now on`;
     return {
       ...served,
-      response: core.decorate(request, core.refuse('state_not_saved', message)),
+      response: core.refuse('state_not_saved', message),
       refusal: 'state_not_saved',
     };
   };

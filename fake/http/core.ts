@@ -8,7 +8,6 @@ import type { View } from '../service/views.js';
 import type { UserRecord } from '../store/records.js';
 import { Store } from '../store/store.js';
 import { variantFactories } from '../variants/index.js';
-import { Cors } from './cors.js';
 import { createErrorMapper, type ErrorMapper, type HttpRefusalKind, referenceRefusals } from './error-map.js';
 import { FixtureApi } from './fixtures.js';
 import { type HookFactory, type InstalledHooks, installHooks } from './hooks.js';
@@ -63,7 +62,6 @@ export class FakeCore {
   private readonly hooks: InstalledHooks;
   private readonly stages: HttpStages;
   private readonly mapError: ErrorMapper;
-  private readonly cors: Cors | undefined;
   private readonly namesByRoute = new Map<Route, WireNames>();
   private readonly names: ReturnType<typeof nameDirectory>;
   private readonly buckets = new Map<string, LeakyBuckets>();
@@ -115,15 +113,23 @@ export class FakeCore {
       const read = headerReader(name);
       return read ? [{ wire: name.toLowerCase(), name, read }] : [];
     });
-    if (config.cors) {
-      const exposed = this.rateHeaderFields.map((f) => f.name);
-      const retry = config.rateHeaders.retryAfter ? ['Retry-After'] : [];
-      this.cors = new Cors([
-        ...exposed,
-        ...retry,
-        ...(config.unknownFields === 'ignore' ? [IGNORED_FIELDS_HEADER] : []),
-      ]);
-    }
+  }
+
+  /** The response headers a browser client may read: the rate-limit names, Retry-After, X-Ignored-Fields. */
+  exposedHeaders(): string[] {
+    return [
+      ...this.rateHeaderFields.map((f) => f.name),
+      ...(this.config.rateHeaders.retryAfter ? ['Retry-After'] : []),
+      ...(this.config.unknownFields === 'ignore' ? [IGNORED_FIELDS_HEADER] : []),
+    ];
+  }
+
+  /** Every method served at a path (HEAD wherever GET is), fixture paths included; empty for none. */
+  allowedMethods(path: string): string[] {
+    const prefix = this.config.fixturesPrefix;
+    if (path === prefix || path.startsWith(`${prefix}/`))
+      return this.fixtures.allowedMethods(path.slice(prefix.length));
+    return this.router.allowedMethods(path);
   }
 
   handle(request: FakeRequest): FakeResponse {
@@ -137,7 +143,6 @@ export class FakeCore {
     const path = q === -1 ? request.url : request.url.slice(0, q);
     const search = q === -1 ? '' : request.url.slice(q + 1);
     const served = this.dispatch(request, method, path, search);
-    this.cors?.decorate(request, served.response.headers);
     if (method === 'HEAD') served.response = withoutBody(served.response);
     return served;
   }
@@ -147,11 +152,6 @@ export class FakeCore {
       path === this.config.fixturesPrefix || path.startsWith(`${this.config.fixturesPrefix}/`)
         ? path.slice(this.config.fixturesPrefix.length)
         : undefined;
-    if (method === 'OPTIONS' && this.cors) {
-      const allowed =
-        fixturePath === undefined ? this.router.allowedMethods(path) : this.fixtures.allowedMethods(fixturePath);
-      if (allowed.length > 0) return { response: this.cors.preflight(request, allowed) };
-    }
     if (fixturePath !== undefined) return { response: this.fixture(request, method, fixturePath) };
     // Captures accepted earlier are filed before anything else is served (the operation is asynchronous).
     if (this.ctx.store.captures.length > 0) settleCaptures(this.ctx);
@@ -230,7 +230,7 @@ export class FakeCore {
           undefined,
         );
       case 'method_not_allowed': {
-        const allow = this.cors ? [...found.allowed, 'OPTIONS'] : found.allowed;
+        const allow = this.config.cors ? [...found.allowed, 'OPTIONS'] : found.allowed;
         const reply = this.transportRefusal(
           'method_not_allowed',
           `this method is not allowed here; use ${allow.join(', ')}`,
@@ -297,15 +297,14 @@ export class FakeCore {
     return { status, headers: { 'content-type': JSON_TYPE }, body, refusal: kind };
   }
 
-  /** A transport refusal: the node adapter's 413 (oversized body) and 408 (slow body). */
+  /** A transport refusal: the server's 413 (oversized body), 408 (slow body), 503 (busy). */
   refuse(kind: HttpRefusalKind, message: string): FakeResponse {
     return serialise(this.transportRefusal(kind, message));
   }
 
-  /** Adds the CORS headers to a response made outside serve() (the node adapter's refusals). */
-  decorate(request: FakeRequest, response: FakeResponse): FakeResponse {
-    this.cors?.decorate(request, response.headers);
-    return response;
+  /** A request the server could not read as one (a body that does not match its Content-Length). */
+  invalid(message: string): FakeResponse {
+    return serialise(this.failure(new DomainError('validation', message), 'unknown', undefined, undefined));
   }
 
   private internalError(error: unknown): FakeResponse {

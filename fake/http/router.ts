@@ -1,3 +1,5 @@
+import FindMyWay from 'find-my-way';
+
 /**
  * What routing found for a method and path. Routing is HTTP's business: a miss is a result the
  * http layer answers (404, 405 with Allow, a CORS preflight), never a service error.
@@ -10,18 +12,27 @@ export type RouteMatch<R> =
   /** A path parameter that is not valid percent-encoding. */
   | { readonly kind: 'malformed_parameter'; readonly parameter: string };
 
-/** Matches paths against route patterns ({name} segments capture one path segment). */
+/** Stands in for a segment that is not valid percent-encoding, to learn which parameter it is. */
+const MALFORMED = '\u0000malformed';
+
+/**
+ * Route patterns ({name} segments capture one path segment) on find-my-way, Fastify's radix
+ * router: a literal segment beats a parameter (/v2/notes/search before /v2/notes/{note_id}). The
+ * core routes with it, so a request answered in-process and one answered over HTTP meet the same
+ * table.
+ */
 export class Router<R extends { method: string; path: string }> {
-  private readonly compiled: Array<{ route: R; segments: string[] }>;
+  // No length cap on a parameter: an over-long id is refused by the core as not a UUID, not as no route.
+  private readonly router = FindMyWay({ caseSensitive: true, maxParamLength: Number.MAX_SAFE_INTEGER });
+  private readonly methods: string[];
 
   constructor(routes: readonly R[]) {
-    this.compiled = routes.map((route) => ({ route, segments: route.path.split('/').slice(1) }));
-    const seen = new Set<string>();
-    for (const { route, segments } of this.compiled) {
-      const key = `${route.method} ${segments.map((s) => (s.startsWith('{') ? '{}' : s)).join('/')}`;
-      if (seen.has(key)) throw new Error(`two routes for ${route.method} ${route.path}`);
-      seen.add(key);
+    for (const route of routes) {
+      const pattern = route.path.replace(/\{(\w+)\}/g, ':$1');
+      // find-my-way throws on a second route for the same method and pattern.
+      this.router.on(route.method as FindMyWay.HTTPMethod, pattern, () => {}, { route });
     }
+    this.methods = [...new Set(routes.map((r) => r.method))];
   }
 
   /**
@@ -31,70 +42,47 @@ export class Router<R extends { method: string; path: string }> {
    */
   match(method: string, path: string): RouteMatch<R> {
     const wanted = method === 'HEAD' ? 'GET' : method;
-    const parts = path.split('/');
-    const allowed = new Set<string>();
-    let best: { route: R; segments: string[]; literals: number } | undefined;
-    for (const { route, segments } of this.compiled) {
-      const literals = matchSegments(segments, parts);
-      if (literals === undefined) continue;
-      if (route.method !== wanted) {
-        allowed.add(route.method);
-        continue;
-      }
-      // The most literal match wins: /v2/notes/search beats /v2/notes/{note_id}.
-      if (!best || literals > best.literals) best = { route, segments, literals };
+    const found = this.find(wanted, path);
+    if (found) return { kind: 'matched', route: found.route, params: found.params };
+    if (path.includes('%')) {
+      const parameter = this.malformed(wanted, path);
+      if (parameter !== undefined) return { kind: 'malformed_parameter', parameter };
     }
-    if (best) {
-      const params: Record<string, string> = Object.create(null);
-      for (let i = 0; i < best.segments.length; i++) {
-        const seg = best.segments[i]!;
-        if (seg.charCodeAt(0) !== 123 /* { */) continue;
-        const name = seg.slice(1, -1);
-        const value = decodeSegment(parts[i + 1]!);
-        if (value === undefined) return { kind: 'malformed_parameter', parameter: name };
-        params[name] = value;
-      }
-      return { kind: 'matched', route: best.route, params };
-    }
-    if (allowed.size === 0) return { kind: 'not_found' };
-    if (allowed.has('GET')) allowed.add('HEAD');
-    return { kind: 'method_not_allowed', allowed: [...allowed] };
+    const allowed = this.allowedMethods(path);
+    return allowed.length === 0 ? { kind: 'not_found' } : { kind: 'method_not_allowed', allowed };
   }
 
   /** Every method some route serves at this path (HEAD wherever GET is); empty for an unknown path. */
   allowedMethods(path: string): string[] {
-    const parts = path.split('/');
-    const allowed = new Set<string>();
-    for (const { route, segments } of this.compiled)
-      if (matchSegments(segments, parts) !== undefined) allowed.add(route.method);
-    if (allowed.has('GET')) allowed.add('HEAD');
-    return [...allowed];
+    const allowed = this.methods.filter((m) => this.find(m, path) !== undefined);
+    if (allowed.includes('GET')) allowed.push('HEAD');
+    return allowed;
+  }
+
+  private find(method: string, path: string): { route: R; params: Record<string, string> } | undefined {
+    if (!this.methods.includes(method)) return undefined;
+    const found = this.router.find(method as FindMyWay.HTTPMethod, path);
+    if (!found) return undefined;
+    const params = { ...found.params } as Record<string, string>;
+    // An empty segment is no parameter: /v2/notes/ is not a note's path.
+    for (const name in params) if (params[name] === '') return undefined;
+    return { route: (found.store as { route: R }).route, params };
+  }
+
+  /** The parameter whose segment is not valid percent-encoding, if the path is otherwise a route's. */
+  private malformed(method: string, path: string): string | undefined {
+    const segments = path.split('/').map((s) => (decodes(s) ? s : MALFORMED));
+    const found = this.router.find(method as FindMyWay.HTTPMethod, segments.join('/'));
+    if (!found) return undefined;
+    return Object.entries(found.params).find(([, value]) => value === MALFORMED)?.[0];
   }
 }
 
-/** The number of literal segments matched, or undefined when the pattern does not match. */
-function matchSegments(segments: readonly string[], parts: readonly string[]): number | undefined {
-  if (segments.length !== parts.length - 1) return undefined;
-  let literals = 0;
-  for (let i = 0; i < segments.length; i++) {
-    const seg = segments[i]!;
-    const part = parts[i + 1]!;
-    if (seg.charCodeAt(0) === 123 /* { */) {
-      if (part === '') return undefined;
-    } else if (seg !== part) {
-      return undefined;
-    } else {
-      literals++;
-    }
-  }
-  return literals;
-}
-
-function decodeSegment(raw: string): string | undefined {
-  if (!raw.includes('%')) return raw;
+function decodes(segment: string): boolean {
   try {
-    return decodeURIComponent(raw);
+    decodeURIComponent(segment);
+    return true;
   } catch {
-    return undefined;
+    return false;
   }
 }

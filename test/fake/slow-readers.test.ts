@@ -1,9 +1,8 @@
-import { createServer } from 'node:http';
-import { type AddressInfo, connect, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../fake/config.js';
+import { DEFAULT_TIMEOUTS, resolveConfig } from '../../fake/config.js';
 import { FakeCore } from '../../fake/http/core.js';
-import { nodeHandler } from '../../fake/http/node-adapter.js';
+import { listen } from '../../fake/http/server.js';
 import { createFake, type Fake } from '../../fake/index.js';
 
 /** Clients that ask for a big answer and then read nothing (or read late). */
@@ -102,15 +101,16 @@ describe('answers to clients that do not read', () => {
 
   it('refuses a new big answer with 503 and Retry-After while unread answers fill the budget, then makes room', async () => {
     // The fake's answers through an adapter of our own, to watch the bytes it holds.
-    const handler = nodeHandler(new FakeCore(resolveConfig({})), {
+    const server = await listen(new FakeCore(resolveConfig({})), {
+      host: '127.0.0.1',
+      port: 0,
       bodyLimitBytes: 1024,
-      bodyTimeoutMs: 1_000,
+      timeouts: { ...DEFAULT_TIMEOUTS, bodyMs: 1_000 },
       serve: (request) => ({ response: fake.handle(request) }),
       answers: { stallMs: 10_000, evictAfterMs: 1_500, budgetBytes: 30 * 1024 * 1024 },
     });
-    const server = createServer(handler);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as AddressInfo).port;
+    const port = Number(new URL(server.url).port);
+    const handler = server;
     const until = async (what: () => boolean) => {
       for (let i = 0; i < 200 && !what(); i++) await new Promise((r) => setTimeout(r, 25));
       expect(what()).toBe(true);
@@ -136,8 +136,7 @@ describe('answers to clients that do not read', () => {
       expect(first.closed()).toBe(true);
       for (const c of [first, second, third]) c.socket.destroy();
     } finally {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
+      await server.close();
     }
   });
 });
