@@ -42,7 +42,8 @@ const PREFLIGHT_MAX_AGE_S = 600;
 /**
  * Fastify in front of the core: the body limit (413), the raw body handed to the core's parse
  * stage (secure-json-parse, http/parse.ts, so in-process and HTTP requests are parsed alike),
- * @fastify/cors for browsers, and lifecycle hooks for the body deadline (408). Every request is
+ * @fastify/cors for browser apps developed against the fake (every origin echoed: a local fake has
+ * no origin to protect; the headers a client reads exposed; a preflight lists its path's methods), and lifecycle hooks for the body deadline (408). Every request is
  * routed by the core (find-my-way, http/router.ts), so 404 and 405 are the core's answers.
  * Answers go out through the answer writer (backpressure and a memory budget Fastify has no
  * equivalent of), on the hijacked reply.
@@ -95,10 +96,8 @@ export async function listen(core: FakeCore, options: ServerOptions): Promise<Fa
       bytes = Buffer.byteLength(served.response.text);
     }
     const response = served.response;
-    const headers: Record<string, string | number | string[]> = {
-      ...(reply.getHeaders() as Record<string, string | number | string[]>),
-      ...response.headers,
-    };
+    // The headers hooks set (CORS), under the core's own.
+    const headers = Object.assign(reply.getHeaders(), response.headers) as Record<string, string | number | string[]>;
     // HEAD keeps the GET's Content-Length (set by the core); node sends no body for HEAD either way.
     headers['content-length'] ??= bytes;
     if (close) headers.connection = 'close';
@@ -151,19 +150,35 @@ export async function listen(core: FakeCore, options: ServerOptions): Promise<Fa
     }
     done();
   });
-  if (core.config.cors) await app.register(cors, { delegator: corsOptions(core) });
-  // A preflight is answered by @fastify/cors in its hook; it goes to the log all the same.
-  app.addHook('onResponse', (req, reply, done) => {
-    if ((req as { corsPreflightEnabled?: boolean }).corsPreflightEnabled && log)
-      log({
-        at: new Date(core.ctx.clock.now()).toISOString(),
-        method: req.raw.method ?? 'OPTIONS',
-        url: redactUrl(req.raw.url ?? '/', isToken),
-        status: reply.statusCode,
-        ms: performance.now() - started(req),
-      });
-    done();
-  });
+  if (core.config.cors) {
+    // A preflight for a path the fake does not serve is no preflight: the core answers it (404).
+    app.addHook('onRequest', (req, reply, done) => {
+      if (req.method === 'OPTIONS' && core.allowedMethods(pathOf(req)).length === 0)
+        return answer(req, reply, undefined);
+      done();
+    });
+    const exposed = core.exposedHeaders();
+    // Static options, so answers pay nothing per request for them; a preflight's methods are its path's (onSend).
+    await app.register(cors, {
+      origin: true,
+      strictPreflight: false,
+      maxAge: PREFLIGHT_MAX_AGE_S,
+      ...(exposed.length > 0 ? { exposedHeaders: exposed } : {}),
+    });
+    app.addHook('onSend', (req, reply, payload, done) => {
+      if (req.method === 'OPTIONS') {
+        reply.header('access-control-allow-methods', [...core.allowedMethods(pathOf(req)), 'OPTIONS'].join(', '));
+        log?.({
+          at: new Date(core.ctx.clock.now()).toISOString(),
+          method: 'OPTIONS',
+          url: redactUrl(req.raw.url ?? '/', isToken),
+          status: reply.statusCode,
+          ms: performance.now() - started(req),
+        });
+      }
+      done(null, payload);
+    });
+  }
 
   // Bodies of any type reach the core as bytes: its parse stage refuses what is not JSON.
   app.removeAllContentTypeParsers();
@@ -203,21 +218,7 @@ export async function listen(core: FakeCore, options: ServerOptions): Promise<Fa
   };
 }
 
-/**
- * CORS for browser apps developed against the fake: every origin is echoed (a local fake has no
- * origin to protect), the response headers a client reads are exposed, and a preflight lists the
- * methods of its path; a path the fake does not serve gets no preflight (the core answers 404).
- */
-function corsOptions(core: FakeCore) {
-  const exposed = core.exposedHeaders();
-  const common = { origin: true, strictPreflight: false, ...(exposed.length > 0 ? { exposedHeaders: exposed } : {}) };
-  return (req: FastifyRequest, callback: (error: Error | null, options: object) => void) => {
-    if (req.method !== 'OPTIONS') return callback(null, common);
-    const allowed = core.allowedMethods(req.url.split('?', 1)[0]!);
-    if (allowed.length === 0) return callback(null, { origin: false });
-    callback(null, { ...common, methods: [...allowed, 'OPTIONS'], maxAge: PREFLIGHT_MAX_AGE_S });
-  };
-}
+const pathOf = (req: FastifyRequest) => req.url.split('?', 1)[0]!;
 
 /** The 413's message: the cap in bytes, and that no valid request comes near it. */
 const tooLarge = (cap: number) =>
