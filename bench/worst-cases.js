@@ -2,7 +2,7 @@
 //   npm run build && node bench/worst-cases.js        (BENCH_NOTES=100000 by default;
 //   BENCH_CASES='note search,titles' runs the cases of those paths only)
 // The fake runs in a child process; the attacker owns BENCH_NOTES notes (the corpus its searches
-// walk) and sends the largest inputs the limits allow (2.5 MiB bodies, 200,000-character notes,
+// walk) and sends the largest inputs the limits allow (2 MiB bodies, 200,000-character notes,
 // 10,000-character descriptions). For each case: the server time of the request, the CPU time of
 // fake.handle in the server process (body parsing included; the worst of REPEAT runs; wall time
 // beside it, which a busy shared machine inflates; the body is built and serialised in this
@@ -10,7 +10,7 @@
 // HTTP while a second user reads one of their notes by id, one GET after another until the attack
 // is answered: that GET costs the same whatever the attacker holds, so the longest it waited says
 // whether the slow request blocked everyone (a single GET sent at once was mostly answered while
-// the 2.5 MiB body was still uploading).
+// the 2 MiB body was still uploading).
 // Budget: 100 ms of server time, judged on the process's CPU time (every thread); the main thread's
 // share is printed beside it.
 import { fork } from 'node:child_process';
@@ -42,35 +42,35 @@ const fields = (chars, name) => {
   }
   return `${parts.join('')}}`;
 };
-/** A JSON body of about 2.5 MiB whose `query` is the text `unit` repeated. */
+/** A JSON body of about 2 MiB whose `query` is the text `unit` repeated. */
 const queryBody = (unit, extra = {}) => ({ ...extra, query: fill(unit, CAP - 200) });
 
 /** Each case: a setup run once in the server (as the attacker, or the user a step names), then the timed request. */
 const ALL_CASES = [
   {
     path: 'note search',
-    what: `2.5 MiB query repeating all ${VOCAB.length} corpus terms (every posting walked)`,
+    what: `2 MiB query repeating all ${VOCAB.length} corpus terms (every posting walked)`,
     request: () => ['POST', '/v2/notes/search?limit=50', queryBody(`${allTerms} `)],
   },
   {
     path: 'note search',
-    what: '2.5 MiB query of 600,000 distinct unknown terms',
+    what: '2 MiB query of 600,000 distinct unknown terms',
     request: () => ['POST', '/v2/notes/search', { query: distinctWords(600_000, 'q').slice(0, CAP - 200) }],
   },
   {
     path: 'note search',
-    what: '2.5 MiB query of one-letter terms "a a a ..."',
+    what: '2 MiB query of one-letter terms "a a a ..."',
     request: () => ['POST', '/v2/notes/search', queryBody('a ')],
   },
   {
     path: 'case folding',
-    what: 'note search, 2.5 MiB query of "İ" (lower-cases to two units each)',
+    what: 'note search, 2 MiB query of "İ" (lower-cases to two units each)',
     // Two UTF-8 bytes a character: half as many characters fill the body limit.
     request: () => ['POST', '/v2/notes/search', { query: fill('İ', (CAP - 200) / 2) }],
   },
   {
     path: 'case folding',
-    what: 'note search, 2.5 MiB query of 64-letter terms of "ẞ" (folded, then kept)',
+    what: 'note search, 2 MiB query of 64-letter terms of "ẞ" (folded, then kept)',
     // Three UTF-8 bytes a character.
     request: () => ['POST', '/v2/notes/search', { query: fill(`${'ẞ'.repeat(64)} `, (CAP - 200) / 3) }],
   },
@@ -89,7 +89,7 @@ const ALL_CASES = [
   },
   {
     path: 'collection search',
-    what: '10 collections of 10,000-character descriptions, 2.5 MiB query of the same words',
+    what: '10 collections of 10,000-character descriptions, 2 MiB query of the same words',
     setup: Array.from({ length: 10 }, (_, i) => [
       'POST',
       '/v2/collections',
@@ -99,7 +99,7 @@ const ALL_CASES = [
   },
   {
     path: 'collection search',
-    what: '1,000 collections of 1,000-character titles and 10,000-character descriptions, 2.5 MiB query',
+    what: '1,000 collections of 1,000-character titles and 10,000-character descriptions, 2 MiB query',
     setup: Array.from({ length: 1_000 }, (_, i) => [
       'POST',
       '/v2/collections',
@@ -114,7 +114,7 @@ const ALL_CASES = [
   },
   {
     path: 'titles',
-    what: 'note create, 2.5 MiB of one-character collection_titles (1,000 collections owned)',
+    what: 'note create, 2 MiB of one-character collection_titles (1,000 collections owned)',
     request: () => [
       'POST',
       '/v2/notes',
@@ -126,7 +126,7 @@ const ALL_CASES = [
   },
   {
     path: 'titles',
-    what: 'note create, 2.5 MiB of 1,000-character "İ" collection_titles',
+    what: 'note create, 2 MiB of 1,000-character "İ" collection_titles',
     request: () => ['POST', '/v2/notes', { content: 'x', collection_titles: Array(2_000).fill('İ'.repeat(1_000)) }],
   },
   ...[
@@ -148,7 +148,7 @@ const ALL_CASES = [
   },
   {
     path: 'one user among many',
-    what: 'note search of a user with 10 notes, 2.5 MiB query of all corpus terms',
+    what: 'note search of a user with 10 notes, 2 MiB query of all corpus terms',
     request: () => ['POST', '/v2/notes/search?limit=50', queryBody(`${allTerms} `)],
     as: VICTIM,
   },
@@ -199,7 +199,7 @@ const ALL_CASES = [
   },
   {
     path: 'body parsing',
-    what: 'note create, 2.5 MiB of nested arrays',
+    what: 'note create, 2 MiB of nested arrays',
     request: () => {
       const depth = Math.floor((CAP - 200) / 2);
       return ['POST', '/v2/notes', raw(`{"content":"x","pad":${'['.repeat(depth)}${']'.repeat(depth)}}`)];
@@ -207,7 +207,7 @@ const ALL_CASES = [
   },
   {
     path: 'body parsing',
-    what: 'note search, 2.5 MiB array of 1,400,000 empty objects',
+    what: 'note search, 2 MiB array of 1,400,000 empty objects',
     request: () => ['POST', '/v2/notes/search', { query: 'x', collections: Array(1_398_000).fill({}) }],
   },
   {
@@ -221,32 +221,32 @@ const ALL_CASES = [
   },
   {
     path: 'body parsing',
-    what: 'note create, 2.5 MiB of unknown fields (about 440,000)',
+    what: 'note create, 2 MiB of unknown fields (about 440,000)',
     request: () => ['POST', '/v2/notes', raw(fields(CAP - 200, (i) => `k${i.toString(36)}`))],
   },
   {
     path: 'body parsing',
-    what: 'note create, 2.5 MiB of unknown array-index fields ("0", "1", ...)',
+    what: 'note create, 2 MiB of unknown array-index fields ("0", "1", ...)',
     request: () => ['POST', '/v2/notes', raw(fields(CAP - 200, (i) => String(i)))],
   },
   {
     path: 'body parsing',
-    what: 'note create, 2.5 MiB array of 1,000,000 one-item arrays',
+    what: 'note create, 2 MiB array of 1,000,000 one-item arrays',
     request: () => ['POST', '/v2/notes', raw(`{"content":"x","pad":[${'[1],'.repeat(1_000_000)}[1]]}`)],
   },
   {
     path: 'body parsing',
-    what: 'note create, 2.5 MiB array of 1,000,000 one-item arrays missing its last bracket (malformed)',
+    what: 'note create, 2 MiB array of 1,000,000 one-item arrays missing its last bracket (malformed)',
     request: () => ['POST', '/v2/notes', raw(`{"content":"x","pad":[${'[1],'.repeat(1_000_000)}[1]}`)],
   },
   {
     path: 'body parsing',
-    what: 'note create, 2.5 MiB array of 520,000 [[[1]]] (too deep for a run of the scan)',
+    what: 'note create, 2 MiB array of 520,000 [[[1]]] (too deep for a run of the scan)',
     request: () => ['POST', '/v2/notes', raw(`{"content":"x","pad":[${'[[[1]]],'.repeat(520_000)}[1]]}`)],
   },
   {
     path: 'body parsing',
-    what: 'note create, 2.5 MiB of nested arrays missing their last bracket (malformed)',
+    what: 'note create, 2 MiB of nested arrays missing their last bracket (malformed)',
     request: () => {
       const depth = Math.floor((CAP - 200) / 2);
       return ['POST', '/v2/notes', raw(`{"content":"x","pad":${'['.repeat(depth)}${']'.repeat(depth - 1)}}`)];
@@ -259,17 +259,17 @@ const ALL_CASES = [
   },
   {
     path: 'body parsing',
-    what: 'note search, 2.5 MiB array of 2,000,000 numbers as collections',
+    what: 'note search, 2 MiB array of 2,000,000 numbers as collections',
     request: () => ['POST', '/v2/notes/search', { query: 'x', collections: Array(2_096_000).fill(1) }],
   },
   {
     path: 'timestamps',
-    what: 'note create, created_at of 2.5 MiB of digits after the seconds',
+    what: 'note create, created_at of 2 MiB of digits after the seconds',
     request: () => ['POST', '/v2/notes', { content: 'x', created_at: `2025-01-01T00:00:00.${'9'.repeat(CAP - 200)}Z` }],
   },
   {
     path: 'timestamps',
-    what: 'note search, 2.5 MiB time bound of "+" and digits',
+    what: 'note search, 2 MiB time bound of "+" and digits',
     request: () => ['POST', '/v2/notes/search', { query: 'w1x', created_after: fill('+00:00', CAP - 200) }],
   },
 ];
@@ -301,7 +301,7 @@ async function main() {
   const rows = [];
   for (let i = 0; i < CASES.length; i++) {
     // The case's state is made in the server; its request is built and serialised here, as a
-    // client's would be: building a 2.5 MiB body in the server left the collector work that the
+    // client's would be: building a 2 MiB body in the server left the collector work that the
     // first timed request paid for (a tail of 100 ms and more, once in several runs).
     const { ids } = await ask({ setup: i });
     const req = CASES[i].request(ids, corpus, victimNotes);
