@@ -63,7 +63,7 @@ export function renderHtml(report: ConformanceReport): string {
       : `<section class="run-errors causes"><h2>Causes (${grouped.length})</h2><ul>${grouped
           .map(
             (c) =>
-              `<li><b>${esc(c.cause)}</b>: ${plural(c.ids.length, 'rule')} cannot be judged <span class="ids">(${esc(c.ids.join(', '))})</span></li>`,
+              `<li><details><summary><b>${esc(c.cause)}</b>: ${plural(c.ids.length, 'rule')} cannot be judged</summary>${esc(c.ids.join(', '))}</details></li>`,
           )
           .join('')}</ul></section>`;
   return `<!doctype html>
