@@ -49,6 +49,8 @@ const PROOFS = [
   'test/kit/declared-shapes.test.ts',
   'test/kit/as-of.test.ts',
   'test/kit/undeclared-names.test.ts',
+  'test/kit/three-file-rule.test.ts',
+  'test/kit/positive-control.test.ts',
   // Whole-system or hostile-size work of several seconds each: a real browser, a million-item list.
   'test/reporters/browser.test.ts',
   'test/spec/schemas-large.test.ts',

@@ -1,7 +1,7 @@
 import { createVitest } from 'vitest/node';
 import { FAULT_NAMES, FAULTS, type FaultName } from '../fake/faults/catalogue.js';
 import { OutcomeCollector } from '../reporters/collector.js';
-import { buildReport, type Verdict } from '../reporters/report.js';
+import { ruleResults, type Verdict } from '../reporters/report.js';
 import { loadRules } from '../spec/rules.js';
 import { checkWorkers, readKitConfig } from './config.js';
 import { ORACLE_CHECK, withOracleVerdicts } from './oracle-verdicts.js';
@@ -68,20 +68,8 @@ export async function runLeaveOneOut(
       } finally {
         totals = await run.finish();
       }
-      const report = buildReport({
-        version: '',
-        target: '',
-        profileName: '',
-        profileDeclared: true,
-        seed: 0,
-        only: [],
-        rules,
-        outcomes: withOracleVerdicts(collector.outcomes, totals.oracle),
-        requests: 0,
-        leftovers: 0,
-        runErrors: [],
-      });
-      const byId = new Map(report.rules.map((r) => [r.id, r]));
+      const results = ruleResults(withOracleVerdicts(collector.outcomes, totals.oracle), rules);
+      const byId = new Map(results.map((r) => [r.id, r]));
       const rule = off[0]!;
       const verdict = byId.get(rule)?.verdict ?? 'error';
       const failing = (byId.get(rule)?.checks ?? []).filter((c) => c.verdict === 'fail' || c.verdict === 'warn');
@@ -94,7 +82,7 @@ export async function runLeaveOneOut(
         verdict,
         caught: verdict === 'fail' || verdict === 'warn',
         caughtBy: [...caughtBy],
-        failed: report.rules
+        failed: results
           .filter((r) => r.verdict === 'fail' && levels.get(r.id) === 'documented')
           .map((r) => r.id)
           .sort(),

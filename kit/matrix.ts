@@ -1,7 +1,7 @@
 import { createVitest, type Vitest } from 'vitest/node';
 import { FAULT_NAMES, FAULTS, type FaultName } from '../fake/faults/catalogue.js';
 import type { OutcomeCollector } from '../reporters/collector.js';
-import { buildReport, type CheckOutcome, type Verdict } from '../reporters/report.js';
+import { type CheckOutcome, ruleResults, type Verdict } from '../reporters/report.js';
 import { loadRules } from '../spec/rules.js';
 import { type KitConfig, readKitConfig } from './config.js';
 import { checkFilesByRule, collectChecks } from './coverage.js';
@@ -161,36 +161,14 @@ async function runOnce(
 }
 
 function verdicts(outcomes: readonly CheckOutcome[], rules: ReturnType<typeof loadRules>): Map<string, Verdict> {
-  const report = buildReport({
-    version: '',
-    target: '',
-    profileName: '',
-    profileDeclared: true,
-    seed: 0,
-    only: [],
-    rules,
-    outcomes,
-    requests: 0,
-    leftovers: 0,
-    runErrors: [],
-  });
   const seen = new Set(outcomes.flatMap((o) => o.rules));
-  return new Map(report.rules.filter((r) => seen.has(r.id)).map((r) => [r.id, r.verdict]));
+  return new Map(
+    ruleResults(outcomes, rules)
+      .filter((r) => seen.has(r.id))
+      .map((r) => [r.id, r.verdict]),
+  );
 }
 
 function reasonOf(outcomes: readonly CheckOutcome[], rules: ReturnType<typeof loadRules>, id: string): string {
-  const report = buildReport({
-    version: '',
-    target: '',
-    profileName: '',
-    profileDeclared: true,
-    seed: 0,
-    only: [id],
-    rules,
-    outcomes,
-    requests: 0,
-    leftovers: 0,
-    runErrors: [],
-  });
-  return report.rules[0]?.reason ?? '';
+  return ruleResults(outcomes, rules, [id])[0]?.reason ?? '';
 }

@@ -1,8 +1,11 @@
 import type { CheckOutcome, EvidenceExchange, RuleOutcome } from '../reporters/report.js';
+import { OPERATIONS, type OperationId } from '../spec/operations.js';
+import { loadRules } from '../spec/rules.js';
 import { checkKey } from './core/check-key.js';
 import type { Exchange } from './core/client.js';
 import type { Finding, Judged } from './core/oracle/judge.js';
 import type { RunJudgements } from './core/oracle/merge.js';
+import type { OperationTally } from './core/oracle/oracle.js';
 
 /** The run-wide oracle's entry in the report: judgements of answers no check naming the rule sent. */
 export const ORACLE_CHECK = {
@@ -60,7 +63,7 @@ export function withOracleVerdicts(outcomes: readonly CheckOutcome[], run: RunJu
               }
             : { verdict: 'error', message: `not judged: the oracle judged no answer of this check on ${rule}` };
     }
-  if (runWide.size === 0) return out;
+  if (runWide.size === 0) return withControls(out, run.operations);
   const evidence: EvidenceExchange[] = [];
   const verdicts: Record<string, RuleOutcome> = {};
   for (const [rule, entry] of runWide) {
@@ -71,17 +74,72 @@ export function withOracleVerdicts(outcomes: readonly CheckOutcome[], run: RunJu
         run.unanswered > 0 ? { verdict: 'skipped', message: unseen(run.unanswered) } : { verdict: 'pass', message: '' };
   }
   const anyFailed = Object.values(verdicts).some((v) => v.verdict === 'fail');
-  return [
-    ...out,
-    {
-      ...ORACLE_CHECK,
-      rules: [...runWide.keys()].sort(),
-      state: anyFailed ? 'failed' : 'passed',
-      errors: [],
-      evidence,
-      verdicts,
-    },
-  ];
+  return withControls(
+    [
+      ...out,
+      {
+        ...ORACLE_CHECK,
+        rules: [...runWide.keys()].sort(),
+        state: anyFailed ? 'failed' : 'passed',
+        errors: [],
+        evidence,
+        verdicts,
+      },
+    ],
+    run.operations,
+  );
+}
+
+/**
+ * The operations whose acceptance controls each rule: the one it is about (the first its catalogue
+ * entry names); for a rule across four or more (a convention of every answer), any of them.
+ */
+const controlsOf = new Map(
+  loadRules().map((r) => [r.id, r.operations.length >= 4 ? r.operations : r.operations.slice(0, 1)] as const),
+);
+
+/**
+ * No pass without a positive control: a rule about an operation the target never accepted in
+ * the run (a 404 to every request, say) was not shown to hold, since a refusal from an operation
+ * that refuses everything proves nothing. Its passes become errors that say so; its failures stand.
+ */
+function withControls(outcomes: CheckOutcome[], operations: OperationTally | undefined): CheckOutcome[] {
+  if (!operations) return outcomes;
+  const why = new Map<string, string | undefined>();
+  const uncontrolled = (rule: string): string | undefined => {
+    if (why.has(rule)) return why.get(rule);
+    const ops = controlsOf.get(rule) ?? [];
+    const reasons = ops.map((op) => neverAccepted(op, operations[op]));
+    const reason = reasons.length > 0 && reasons.every(Boolean) ? reasons.join('; ') : undefined;
+    why.set(rule, reason);
+    return reason;
+  };
+  return outcomes.map((o) => {
+    const verdicts = { ...o.verdicts };
+    let changed = false;
+    for (const [rule, v] of Object.entries(verdicts)) {
+      const reason = v.verdict === 'pass' ? uncontrolled(rule) : undefined;
+      if (!reason) continue;
+      verdicts[rule] = { verdict: 'error', message: reason };
+      changed = true;
+    }
+    return changed ? { ...o, verdicts } : o;
+  });
+}
+
+/** Why an operation's answers in the run cannot show a rule holding: none accepted a request. */
+function neverAccepted(op: string, statuses: Readonly<Record<string, number>> | undefined): string | undefined {
+  const counts = Object.entries(statuses ?? {});
+  if (counts.some(([status]) => Number(status) >= 200 && Number(status) < 300)) return undefined;
+  const known = OPERATIONS[op as OperationId];
+  const name = known ? `${known.method} ${known.path}` : op;
+  const total = counts.reduce((n, [, c]) => n + c, 0);
+  if (total === 0) return `cannot judge: the run sent no ${name} request, so nothing showed the rule holding`;
+  const answers = counts
+    .sort((a, b) => b[1] - a[1])
+    .map(([status, n]) => (counts.length === 1 ? `${status} to all ${n}` : `${status} to ${n}`))
+    .join(', ');
+  return `cannot judge: ${name} never accepted a request in this run (${answers}), so its refusals prove nothing`;
 }
 
 function unseen(unanswered: number): string {

@@ -21,6 +21,7 @@ import { checkWorkers, type KitConfig, readKitConfig } from './config.js';
 import type { KitContext } from './core/context.js';
 import { unmetNeedIn } from './core/needs.js';
 import { redactDeep } from './core/redact.js';
+import { rateLimitStretch } from './core/run-folder.js';
 import { collectChecks, type DeclaredCheck, filesForOnly } from './coverage.js';
 import { harText, linkHar } from './har-output.js';
 import { CHECKS_WIND_DOWN_MS, causedByInterrupt, Interrupt, pendingSignalsDispatched } from './interrupt.js';
@@ -75,7 +76,17 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
   announcePlan(config);
   const ctx = run.context;
   interrupt.watchWorkers(ctx.runDir);
-  const progress = new Progress(config.quiet ? undefined : process.stderr, () => interrupt.signal !== undefined);
+  const stretch = rateLimitStretch(ctx.runDir);
+  const progress = new Progress(
+    config.quiet ? undefined : process.stderr,
+    () => interrupt.signal !== undefined,
+    () => {
+      const since = stretch.read();
+      return since === undefined
+        ? undefined
+        : `waiting for the target's rate limit (429 since ${Math.round((Date.now() - since) / 1000)} s)`;
+    },
+  );
   const collector = new OutcomeCollector('conformance', (outcome) => progress.checkDone(outcome.rules));
   let totals: RunTotals;
   try {
@@ -221,21 +232,43 @@ function writeReport(path: string, render: () => string): string[] {
 
 /**
  * "37/266 rules, 0:42 elapsed" as checks finish (rules, as every report counts): rewritten in place
- * on a terminal, a line every 25 rules elsewhere (CI logs). The total is known once the checks are collected.
+ * on a terminal, a line every 25 rules elsewhere (CI logs). The total is known once the checks are
+ * collected. The line moves at least every two seconds on a terminal (every 30 s in a log) while
+ * the run goes on, and says what it waits for when it waits (a rate limit).
  */
 class Progress {
   private rules = new RuleProgress([]);
   private printed = 0;
+  private lastLine = 0;
   private readonly started = performance.now();
+  private readonly ticker: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly stream: (NodeJS.WritableStream & { isTTY?: boolean }) | undefined,
     /** After a signal, checks end cancelled: they are not "done", and nothing more is printed. */
     private readonly stopped: () => boolean,
-  ) {}
+    /** What the run waits for now, if anything (the run folder's rate-limit stretch). */
+    private readonly waiting: () => string | undefined = () => undefined,
+  ) {
+    if (stream) {
+      this.ticker = setInterval(() => this.tick(), 2_000);
+      this.ticker.unref();
+    }
+  }
 
   setChecks(checks: readonly DeclaredCheck[], only: readonly string[]): void {
     this.rules = new RuleProgress(checks, (id) => selectedByOnly(id, only));
+  }
+
+  /** The line again, with the time and what the run waits for: a terminal every tick, a log every 30 s. */
+  private tick(): void {
+    if (!this.stream || this.stopped() || this.rules.total === 0 || this.rules.done === this.rules.total) return;
+    const now = performance.now();
+    if (!this.stream.isTTY && now - this.lastLine < 30_000) return;
+    const wait = this.waiting();
+    const line = `${formatProgress(this.rules.done, this.rules.total, now - this.started)}${wait ? `; ${wait}` : ''}`;
+    this.lastLine = now;
+    this.stream.write(this.stream.isTTY ? `\r\x1b[K  ${line}` : `  ${line}\n`);
   }
 
   get counts(): { done: number; total: number } {
@@ -249,14 +282,16 @@ class Progress {
     const { done, total } = this.rules;
     if (!this.stream || done === before) return;
     const line = formatProgress(done, total, performance.now() - this.started);
-    if (this.stream.isTTY) this.stream.write(`\r  ${line}`);
+    if (this.stream.isTTY) this.stream.write(`\r\x1b[K  ${line}`);
     else if (done - this.printed >= 25 || done === total) {
       this.printed = done;
+      this.lastLine = performance.now();
       this.stream.write(`  ${line}\n`);
     }
   }
 
   end(): void {
+    if (this.ticker) clearInterval(this.ticker);
     // Interrupted: the progress line is erased, so the run's one line stands alone.
     if (this.stream?.isTTY && this.rules.done > 0) this.stream.write(this.stopped() ? '\r\x1b[K' : '\n');
   }

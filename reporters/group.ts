@@ -127,6 +127,53 @@ export function skipReasons(rules: readonly RuleResult[]): Array<{ reason: strin
     .sort((a, b) => b.count - a.count || byCodePoint(a.reason, b.reason));
 }
 
+/** A cause many rules share: what the target did that left them unjudged, and those rules. */
+export interface Cause {
+  cause: string;
+  ids: string[];
+}
+
+const CAUSES: ReadonlyArray<(reason: string) => string | undefined> = [
+  // kit/oracle-verdicts.ts: an operation that never accepted a request.
+  (reason) => {
+    const m = /^cannot judge: (\S+ \S+) never accepted a request in this run \(([^)]*)\)/.exec(reason);
+    return m ? `${m[1]} answered ${m[2]} and never accepted a request` : undefined;
+  },
+  // kit/oracle-verdicts.ts: a check whose answers the oracle could judge none of (refused, mostly).
+  (reason) =>
+    reason.startsWith('not judged: the oracle judged no answer of this check')
+      ? "the oracle could judge none of their checks' answers (look for refusals of the operations they use)"
+      : undefined,
+  // A check that needed an answer (a search finding its notes) and got a refusal.
+  (reason) => {
+    const m = /so the check cannot judge.*?: (GET|POST|PATCH|PUT|DELETE) (\/[^\s?]+)\S* answered (\d{3})/.exec(reason);
+    return m ? `${m[1]} ${m[2]} was answered ${m[3]} where a check needed its answer` : undefined;
+  },
+  // A check's setup step the target refused.
+  (reason) => {
+    const m = /setup step "([^"]+)" answered (\d{3})/.exec(reason);
+    return m ? `the setup step "${m[1]}" was answered ${m[2]}` : undefined;
+  },
+];
+
+/**
+ * The run's causes, first in every rendering: the errors that share one (an operation a partial
+ * server lacks, a setup step it refuses), with their rules, most rules first. A cause of one rule
+ * is no group: that rule's own line says it.
+ */
+export function causes(report: ConformanceReport): Cause[] {
+  const groups = new Map<string, string[]>();
+  for (const r of report.rules) {
+    if (r.verdict !== 'error') continue;
+    const cause = CAUSES.map((of) => of(r.reason)).find(Boolean);
+    if (cause) groups.set(cause, [...(groups.get(cause) ?? []), r.id]);
+  }
+  return [...groups]
+    .filter(([, ids]) => ids.length > 1)
+    .map(([cause, ids]) => ({ cause, ids }))
+    .sort((a, b) => b.ids.length - a.ids.length || byCodePoint(a.cause, b.cause));
+}
+
 /** The report's one-line outcome, the same words in every rendering. */
 export function headline(report: ConformanceReport): string {
   const status = report.interrupted

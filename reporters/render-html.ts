@@ -1,5 +1,6 @@
 import {
   byArea,
+  causes,
   DIFFERS,
   documentQuote,
   headline,
@@ -54,6 +55,17 @@ export function renderHtml(report: ConformanceReport): string {
     report.run_errors.length === 0
       ? ''
       : `<section class="run-errors"><h2>Run errors (${report.run_errors.length})</h2><ul>${report.run_errors.map((e) => `<li>${esc(clip(e, 2000))}</li>`).join('')}</ul></section>`;
+  // The causes first (group.ts causes): what the target did that left many rules unjudged.
+  const grouped = causes(report);
+  const causeList =
+    grouped.length === 0
+      ? ''
+      : `<section class="run-errors causes"><h2>Causes (${grouped.length})</h2><ul>${grouped
+          .map(
+            (c) =>
+              `<li><details><summary><b>${esc(c.cause)}</b>: ${plural(c.ids.length, 'rule')} cannot be judged</summary>${esc(c.ids.join(', '))}</details></li>`,
+          )
+          .join('')}</ul></section>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(`notes-conformance: ${headline(report)}`)}</title>
@@ -73,7 +85,7 @@ ${summaryBar(report)}
 <label><input name="open" type="checkbox" value="all"> expand all</label>
 <span id="shown" aria-live="polite"></span>
 </form>
-${runErrors}
+${causeList}${runErrors}
 <main id="rules">
 ${groups}
 </main>

@@ -1,5 +1,6 @@
 import {
   byArea,
+  causes,
   countsLine,
   DIFFERS,
   differsNote,
@@ -55,6 +56,16 @@ export function renderMarkdown(report: ConformanceReport, options: MarkdownOptio
       '',
     ].join('\n'),
   );
+  const grouped = causes(report);
+  if (grouped.length > 0)
+    out.section(
+      `### Causes (${grouped.length})`,
+      grouped.map(
+        (c) =>
+          `- **${md(c.cause)}**: ${plural(c.ids.length, 'rule')} cannot be judged (${c.ids.map((id) => `\`${id}\``).join(', ')})\n`,
+      ),
+      'cause(s)',
+    );
   const ordered = rulesInDisplayOrder(report);
   const group = (standing: ReturnType<typeof standingOf>) => ordered.filter((r) => standingOf(report, r) === standing);
   const failing = group('failing');

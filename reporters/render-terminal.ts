@@ -1,5 +1,6 @@
 import {
   byArea,
+  causes,
   countsLine,
   documentQuote,
   headline,
@@ -48,6 +49,7 @@ const SGR: Record<string, string> = {
 const REASON_MAX = 240;
 const _LINE_MAX = 118;
 const SKIP_REASON_MAX = 160;
+const SKIP_REASONS_SHOWN = 6;
 
 /** The terminal summary: counts per area, each rule that did not pass with a plain reason, skips grouped. */
 export function renderTerminal(report: ConformanceReport, options: TerminalOptions = {}): string {
@@ -61,8 +63,17 @@ export function renderTerminal(report: ConformanceReport, options: TerminalOptio
   if (options.quiet) return `${head}\n`;
   const lines: string[] = [''];
   for (const area of byArea(report)) lines.push(`  ${area.area.padEnd(12)} ${countsLine(area.counts)}`);
+  // The causes first: a partial server's report is then a short to-do list, its rules under them.
+  const grouped = causes(report);
+  const underCause = new Set(grouped.flatMap((c) => c.ids));
+  if (grouped.length > 0) lines.push('', '  causes:');
+  for (const c of grouped)
+    lines.push(
+      `  ${paint('error', 'CAUSE')} ${clip(c.cause, REASON_MAX)}: ${plural(c.ids.length, 'rule')} cannot be judged`,
+      paint('dim', `        ${clip(c.ids.join(', '), REASON_MAX)}`),
+    );
   const notable = rulesInDisplayOrder(report).filter(
-    (r) => r.verdict !== 'pass' && (options.showSkipped || r.verdict !== 'skipped'),
+    (r) => r.verdict !== 'pass' && !underCause.has(r.id) && (options.showSkipped || r.verdict !== 'skipped'),
   );
   if (notable.length > 0) lines.push('');
   for (const rule of notable) {
@@ -81,9 +92,18 @@ export function renderTerminal(report: ConformanceReport, options: TerminalOptio
         'rule',
       )}:`,
     );
-    for (const skip of skips)
+    // The most frequent reasons; the rest counted (--show-skipped lists every skipped rule).
+    for (const skip of skips.slice(0, SKIP_REASONS_SHOWN))
       lines.push(
         paint('dim', `    ${String(skip.count).padStart(3)} x ${clip(plainReason(skip.reason), SKIP_REASON_MAX)}`),
+      );
+    const rest = skips.slice(SKIP_REASONS_SHOWN);
+    if (rest.length > 0)
+      lines.push(
+        paint(
+          'dim',
+          `    ${String(rest.reduce((n, s) => n + s.count, 0)).padStart(3)} x for ${rest.length} other reasons (--show-skipped lists them)`,
+        ),
       );
   }
   lines.push('', head, exit, seed, '');

@@ -167,6 +167,27 @@ export interface ReportInput {
   durationMs?: number;
 }
 
+/** Each rule's result from check outcomes alone (the fault matrix's and leave-one-out's rows: no target, no run). */
+export function ruleResults(
+  outcomes: readonly CheckOutcome[],
+  rules: readonly Rule[],
+  only: readonly string[] = [],
+): RuleResult[] {
+  return buildReport({
+    version: '',
+    target: '',
+    profileName: '',
+    profileDeclared: true,
+    seed: 0,
+    only,
+    rules,
+    outcomes,
+    requests: 0,
+    leftovers: 0,
+    runErrors: [],
+  }).rules;
+}
+
 /**
  * The verdict of one check for one rule: what the check wrapper decided (an advisory rule's
  * fail is a warning). A check with no decision ended outside the wrapper (vitest's own timeout,

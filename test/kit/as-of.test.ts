@@ -1,10 +1,8 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFake, type Fake } from '../../fake/index.js';
 import { runKit } from '../../kit/run.js';
 import type { ConformanceReport } from '../../reporters/report.js';
+import { partialServer, type Route } from './partial-server.js';
 import { targetArgs } from './target-args.js';
 
 /**
@@ -14,55 +12,25 @@ import { targetArgs } from './target-args.js';
  * --as-of 2026-04-01 it fails nothing, and the rules of those endpoints read skipped with the date.
  */
 const tokens = ['asof-primary-token', 'asof-secondary-token'];
-const GONE: ReadonlyArray<readonly [string, RegExp]> = [
+const GONE: readonly Route[] = [
   ['PATCH', /^\/v2\/notes\/[^/]+\/created-at$/],
   ['PUT', /^\/v2\/collections\/[^/]+\/notes\/[^/]+$/],
   ['DELETE', /^\/v2\/collections\/[^/]+\/notes\/[^/]+$/],
   ['POST', /^\/v2\/collections\/[^/]+\/notes\/[^/]+\/move$/],
 ];
 let fake: Fake;
-let older: Server;
+let older: Awaited<ReturnType<typeof partialServer>>;
 let url: string;
 
 beforeAll(async () => {
   fake = await createFake({ users: tokens });
-  older = createServer((req, res) => {
-    void answer(req).then(({ status, headers, body }) => res.writeHead(status, headers).end(body));
-  });
-  await new Promise<void>((resolve) => older.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(older.address() as AddressInfo).port}`;
+  older = await partialServer(fake.url!, GONE);
+  url = older.url;
 });
 afterAll(async () => {
-  await new Promise((resolve) => older.close(resolve));
+  await older.close();
   await fake.close();
 });
-
-/** The fake's answer, but 404 for the routes the server of 2026-04-01 did not have. */
-async function answer(
-  req: IncomingMessage,
-): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const path = (req.url ?? '/').split('?')[0]!;
-  if (GONE.some(([method, route]) => method === req.method && route.test(path)))
-    return {
-      status: 404,
-      headers: { 'content-type': 'application/json' },
-      body: Buffer.from('{"error":{"type":"not_found","message":"no such endpoint"}}'),
-    };
-  const { host: _host, connection: _connection, ...headers } = req.headers;
-  const upstream = await request(`${fake.url}${req.url}`, {
-    method: req.method as 'GET',
-    headers: headers as Record<string, string>,
-    ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
-  });
-  const body = Buffer.from(await upstream.body.arrayBuffer());
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(upstream.headers))
-    if (value !== undefined && !['connection', 'keep-alive', 'transfer-encoding'].includes(name))
-      out[name] = Array.isArray(value) ? value.join(', ') : value;
-  return { status: upstream.statusCode, headers: out, body };
-}
 
 const notPassing = (report: ConformanceReport) =>
   report.rules

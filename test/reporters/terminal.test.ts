@@ -167,3 +167,52 @@ describe("a failed rule shows the document's words in every report", () => {
     expect(texts.markdown).toContain('Reproduce (a sh script');
   });
 });
+
+describe('causes', () => {
+  const never =
+    'cannot judge: POST /v2/collections never accepted a request in this run (404 to all 37), so its refusals prove nothing';
+  const partial = buildReport({
+    version: '1.0.0',
+    target: 'http://127.0.0.1:4010',
+    profileName: 'mine',
+    profileDeclared: true,
+    seed: 1,
+    only: [],
+    rules: ['collections.create.a', 'collections.create.b', 'collections.create.c', 'notes.create.d'].map((id) =>
+      rule(id),
+    ),
+    outcomes: [
+      {
+        ...outcome({
+          rules: ['collections.create.a', 'collections.create.b', 'collections.create.c'],
+          state: 'passed',
+        }),
+        verdicts: Object.fromEntries(
+          ['a', 'b', 'c'].map((x) => [`collections.create.${x}`, { verdict: 'error' as const, message: never }]),
+        ),
+      },
+      outcome({ rules: ['notes.create.d'], state: 'failed', errors: [{ name: 'NonConformance', message: 'no' }] }),
+    ],
+    requests: 40,
+    leftovers: 0,
+    runErrors: [],
+  });
+
+  it('come first in the terminal, each once with its rules, which are not listed again', () => {
+    const lines = renderTerminal(partial).split('\n');
+    const cause = lines.findIndex((l) => l.startsWith('  CAUSE '));
+    expect(lines[cause]).toBe(
+      '  CAUSE POST /v2/collections answered 404 to all 37 and never accepted a request: 3 rules cannot be judged',
+    );
+    expect(lines[cause + 1]!.trim()).toBe('collections.create.a, collections.create.b, collections.create.c');
+    expect(lines.filter((l) => l.startsWith('  ERROR'))).toEqual([]);
+    expect(lines.findIndex((l) => l.startsWith('  FAIL  notes.create.d'))).toBeGreaterThan(cause);
+  });
+
+  it('lead the Markdown and HTML reports', () => {
+    expect(renderMarkdown(partial)).toMatch(
+      /### Causes \(1\)\n\n- \*\*POST \/v2\/collections answered 404 to all 37 and never accepted a request\*\*: 3 rules cannot be judged/,
+    );
+    expect(renderHtml(partial)).toContain('<h2>Causes (1)</h2>');
+  });
+});

@@ -6,7 +6,7 @@ import {
   type MembershipOp,
   membershipChanged,
 } from './effects.js';
-import { type Ask, blame, type Expect, type Part } from './prediction.js';
+import { type Ask, blame, type Expect, neverShared, type Part, permissionRule } from './prediction.js';
 import { isTokenUser, liveCollection, liveNote, pick } from './request.js';
 import type { KnownCollection, KnownNote } from './state.js';
 import { collectionFields } from './views.js';
@@ -33,29 +33,13 @@ export function predictCollectionOp(ask: Ask): Part | undefined {
   }
 }
 
-/** Another token user's collection, never shared: any success is a breach of scope, and a refusal shows nothing of it. */
-function stranger({ r }: Ask, c: KnownCollection | undefined): Part {
-  if (!c || c.owner === r.actor || !isTokenUser(c.owner) || !isTokenUser(r.actor) || !r.ownToken) return {};
-  return {
-    refuse: [
-      {
-        rule: 'auth.scope.collections-isolated',
-        what: `a collection of the ${c.owner} user, as the ${r.actor} user (it was never shared)`,
-      },
-    ],
-    refusalHides: {
-      rule: 'auth.scope.collections-isolated',
-      texts: [c.title?.value, c.description?.value ?? undefined].filter(
-        (s): s is string => typeof s === 'string' && s.length >= 12,
-      ),
-    },
-  };
-}
-
-/** Who refused what: another token's user meets isolation, a fixture user the permission rules. */
-function permissionRule({ r }: Ask, owner: string, isolated: string, permission: string): string | undefined {
-  if (r.actor === owner) return undefined;
-  return r.actor.startsWith('user:') || owner.startsWith('user:') ? permission : isolated;
+/** Another token user's collection, never shared: a success breaches isolation, a refusal shows none of its text. */
+function stranger(ask: Ask, c: KnownCollection | undefined): Part {
+  if (!c) return {};
+  return neverShared(ask, c.owner, 'a collection', 'auth.scope.collections-isolated', {
+    rule: 'auth.scope.collections-isolated',
+    texts: [c.title?.value, c.description?.value],
+  });
 }
 
 /** POST /v2/collections: create-only ids (a trashed collection's too), the fields and times as sent or defaulted. */

@@ -9,7 +9,7 @@ import {
   noteUpdated,
 } from './effects.js';
 import { sameInstant, UPDATE_RULES, updateOutcome, versionOutcome } from './outcomes.js';
-import { type Ask, blame, type Expect, type Part, type Refuse } from './prediction.js';
+import { type Ask, blame, type Expect, neverShared, type Part, permissionRule, type Refuse } from './prediction.js';
 import { isTokenUser, liveNote, pick } from './request.js';
 import type { KnownNote } from './state.js';
 import { noteFields } from './views.js';
@@ -39,27 +39,13 @@ export function predictNoteOp(ask: Ask): Part | undefined {
   }
 }
 
-/**
- * Another token user's note, never shared (grants go only to fixture users): any success is a
- * breach of scope, and a refusal shows nothing of it. Who refused what: a token user meets
- * isolation, a fixture user the permission rule of the operation (the grants decide, so only the
- * blame of a refusal is predicted for them).
- */
+/** Another token user's note, never shared: a success breaches `rule`, a refusal shows none of its text. */
 function stranger(ask: Ask, n: KnownNote | undefined, rule = 'auth.scope.notes-isolated'): Part {
-  const { r } = ask;
-  if (!n || n.owner === r.actor || !isTokenUser(n.owner) || !isTokenUser(r.actor) || !r.ownToken) return {};
-  return {
-    refuse: [{ rule, what: `a note of the ${n.owner} user, as the ${r.actor} user (it was never shared)` }],
-    refusalHides: {
-      rule: 'auth.scope.notes-isolated',
-      texts: [n.title?.value, n.content?.value].filter((s): s is string => typeof s === 'string' && s.length >= 12),
-    },
-  };
-}
-
-function permissionRule(ask: Ask, owner: string, permission: string): string | undefined {
-  if (ask.r.actor === owner) return undefined;
-  return ask.r.actor.startsWith('user:') || owner.startsWith('user:') ? permission : 'auth.scope.notes-isolated';
+  if (!n) return {};
+  return neverShared(ask, n.owner, 'a note', rule, {
+    rule: 'auth.scope.notes-isolated',
+    texts: [n.title?.value, n.content?.value],
+  });
 }
 
 /** POST /v2/notes: create-only ids, the content and times as sent or defaulted, the links named; the new note enters the state. */
@@ -337,7 +323,7 @@ function updateNote(ask: Ask): Part {
       rule: blame(
         all.refuse,
         'notes.update.content-replaced',
-        permissionRule(ask, n.owner, 'notes.update.requires-edit'),
+        permissionRule(ask, n.owner, 'auth.scope.notes-isolated', 'notes.update.requires-edit'),
       ),
       by: ev,
       asked: pick(body, ['content', 'updated_at']),
@@ -462,7 +448,7 @@ function setCreatedAt(ask: Ask): Part {
       rule: blame(
         all.refuse,
         'notes.set-created-at.applied',
-        permissionRule(ask, n.owner, 'notes.set-created-at.requires-owner'),
+        permissionRule(ask, n.owner, 'auth.scope.notes-isolated', 'notes.set-created-at.requires-owner'),
       ),
       by: ev,
       asked: pick(body, ['created_at']),
@@ -503,7 +489,7 @@ function lifecycle(ask: Ask): Part {
   part.refused = ({ ev }) =>
     n.refusals.push({
       rule:
-        (permission ? permissionRule(ask, n.owner, permission) : undefined) ??
+        (permission ? permissionRule(ask, n.owner, 'auth.scope.notes-isolated', permission) : undefined) ??
         (op === 'trashNote'
           ? 'notes.trash.sets-trashed-at'
           : op === 'deleteNote'

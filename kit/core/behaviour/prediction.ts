@@ -1,7 +1,7 @@
 import type { RefusalKind } from '../../../spec/profile.js';
 import type { Exchange } from '../client.js';
 import type { Problem } from './inputs.js';
-import type { Request, Tolerances } from './request.js';
+import { isTokenUser, type Request, type Tolerances } from './request.js';
 import type { Refusal, World } from './state.js';
 
 /**
@@ -107,6 +107,37 @@ export type Is =
 /** A reason to refuse, in order: permission and state first, then the input, then the version. */
 export function blame(refuse: readonly Refuse[], otherwise: string, permission?: string): string {
   return permission ?? refuse[0]?.rule ?? otherwise;
+}
+
+/**
+ * Who a refusal of another user's resource is blamed on: a token user meets the isolation rule
+ * (`isolated`), a fixture user the permission rule of the operation (its grants decide, so only the
+ * blame of a refusal is predicted for them). None for the owner.
+ */
+export function permissionRule({ r }: Ask, owner: string, isolated: string, permission: string): string | undefined {
+  if (r.actor === owner) return undefined;
+  return r.actor.startsWith('user:') || owner.startsWith('user:') ? permission : isolated;
+}
+
+/**
+ * Another token user's resource, never shared (grants go only to fixture users): any success is a
+ * breach of scope under `rule`, and a refusal shows none of its `texts` (`hides`' rule).
+ */
+export function neverShared(
+  { r }: Ask,
+  owner: string,
+  what: string,
+  rule: string,
+  hides: { rule: string; texts: ReadonlyArray<unknown> },
+): Part {
+  if (owner === r.actor || !isTokenUser(owner) || !isTokenUser(r.actor) || !r.ownToken) return {};
+  return {
+    refuse: [{ rule, what: `${what} of the ${owner} user, as the ${r.actor} user (it was never shared)` }],
+    refusalHides: {
+      rule: hides.rule,
+      texts: hides.texts.filter((s): s is string => typeof s === 'string' && s.length >= 12),
+    },
+  };
 }
 
 /** What an operation's own part adds to a prediction (predict-notes.ts, predict-collections.ts). */

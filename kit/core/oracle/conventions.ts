@@ -1,48 +1,27 @@
 import { isUuid, readDateTime } from '../../../spec/patterns.js';
+import { loadRules } from '../../../spec/rules.js';
 import { objectOf } from '../behaviour/request.js';
 import type { Env } from './env.js';
 import type { Observation } from './observation.js';
 
-/** The operations whose success the document describes (the request_id and status-200 rules name them). */
-const DOCUMENTED = new Set([
-  'createNote',
-  'getNote',
-  'updateNote',
-  'setNoteCreatedAt',
-  'deleteNote',
-  'listNotes',
-  'searchNotes',
-  'getRelatedNotes',
-  'createCollection',
-  'getCollection',
-  'updateCollection',
-  'deleteCollection',
-  'listCollections',
-  'searchCollections',
-  'addNoteToCollection',
-  'moveNote',
-  'trashNote',
-]);
+const RULES = loadRules();
 
-/** The rule that promises each operation's response shape (spec/openapi.yaml's schema of its 200). */
-const SHAPE: Readonly<Record<string, { body: string; items?: string }>> = {
-  createNote: { body: 'notes.create.response-fields' },
-  getNote: { body: 'notes.read.response-fields' },
-  updateNote: { body: 'notes.update.response-fields' },
-  setNoteCreatedAt: { body: 'notes.set-created-at.response-fields' },
-  deleteNote: { body: 'notes.delete.response-fields' },
-  listNotes: { body: 'notes.list.response-fields', items: 'notes.list.item-fields' },
-  searchNotes: { body: 'notes.search.response-fields', items: 'notes.search.item-fields' },
-  getRelatedNotes: { body: 'notes.related.response-fields', items: 'notes.related.item-fields' },
-  createCollection: { body: 'collections.create.response-fields' },
-  getCollection: { body: 'collections.read.response-fields' },
-  updateCollection: { body: 'collections.update.response-fields' },
-  deleteCollection: { body: 'collections.delete.response-fields' },
-  listCollections: { body: 'collections.list.response-fields', items: 'collections.list.item-fields' },
-  searchCollections: { body: 'collections.search.response-fields', items: 'collections.search.item-fields' },
-  addNoteToCollection: { body: 'membership.add.response-fields' },
-  moveNote: { body: 'membership.move.response-fields' },
-};
+/** The operations whose success the document describes: those the request_id rule names (spec/rules.yaml). */
+const DOCUMENTED = new Set(RULES.find((r) => r.id === 'conventions.request-id.on-every-success')!.operations);
+
+/**
+ * The rule that promises each operation's response shape (spec/openapi.yaml's schema of its 200):
+ * its `*.response-fields` rule, and for a page its `*.item-fields` rule, by the operation they name.
+ */
+const ruleOf = (suffix: string) =>
+  new Map(RULES.filter((r) => r.id.endsWith(suffix)).map((r) => [r.operations[0]!, r.id] as const));
+const ITEMS = ruleOf('.item-fields');
+const SHAPE: Readonly<Record<string, { body: string; items?: string }>> = Object.fromEntries(
+  [...ruleOf('.response-fields')].map(([op, body]) => [
+    op,
+    { body, ...(ITEMS.has(op) ? { items: ITEMS.get(op)! } : {}) },
+  ]),
+);
 
 /** Fields a response must not carry (section 2): trashed_at on create, note_count on collection writes, read-only lists on writes. */
 const ABSENT: Readonly<Record<string, ReadonlyArray<[string, string]>>> = {

@@ -1,13 +1,15 @@
 import type { DeclaredRateLimitHeaders } from './headers.js';
 import { RateLimitHeaders } from './headers.js';
 import { type Judged, Judgements } from './judge.js';
-import type { OracleRecord } from './oracle.js';
+import type { OperationTally, OracleRecord } from './oracle.js';
 
 /** The oracle's judgements of the whole run: every worker's, and what only the whole run can show. */
 export interface RunJudgements {
   readonly judged: Judged[];
   /** Requests of the run that got no answer (timeout, a dead target, a budget). */
   readonly unanswered: number;
+  /** Every worker's answers per operation and status. */
+  readonly operations: OperationTally;
 }
 
 /**
@@ -31,8 +33,14 @@ export function mergeRecords(records: readonly OracleRecord[], declared?: Declar
   for (const record of records) headers.absorb(record.headers);
   const whole = new Judgements();
   headers.conclude(whole);
+  const operations: OperationTally = {};
+  for (const record of records)
+    for (const [op, statuses] of Object.entries(record.operations ?? {}))
+      for (const [status, n] of Object.entries(statuses))
+        (operations[op] ??= {})[status] = (operations[op]?.[status] ?? 0) + n;
   return {
     judged: [...byKey.values(), ...whole.entries()],
     unanswered: records.reduce((n, r) => n + r.unanswered, 0),
+    operations,
   };
 }

@@ -60,7 +60,12 @@ export interface OracleRecord {
   readonly headers: RateLimitHeadersRecord;
   /** Requests of the worker that got no answer: what they did is unknown, so the worker did not see the run whole. */
   readonly unanswered: number;
+  /** Per operation: the statuses it was answered with (a rule's positive control, kit/oracle-verdicts.ts). */
+  readonly operations?: OperationTally;
 }
+
+/** Per operation id: how many answers of each status. */
+export type OperationTally = Record<string, Record<string, number>>;
 
 /**
  * The run-wide response oracle: every exchange the API layer sends passes through it. It keeps the
@@ -110,8 +115,15 @@ export class Oracle implements ExchangeObserver {
     return { sent, touches, startSeq: this.world.tick(), startedAt: Date.now() };
   }
 
+  /** What each operation was answered with: an operation never accepted makes its refusals prove nothing. */
+  readonly operations: OperationTally = {};
+
   answered(pending: Pending, x: Exchange): void {
     const endSeq = this.world.tick();
+    if (pending.sent.op !== undefined) {
+      const statuses = (this.operations[pending.sent.op] ??= {});
+      statuses[x.status] = (statuses[x.status] ?? 0) + 1;
+    }
     const o: Observation = {
       ...pending.sent,
       x,
@@ -175,6 +187,7 @@ export class Oracle implements ExchangeObserver {
       judged: this.judgements.entries().map((e) => ({ ...e, findings: e.findings.map(out) })),
       headers: this.headers.record(),
       unanswered: this.unansweredCount,
+      operations: this.operations,
     };
   }
 
