@@ -105,6 +105,8 @@ const controlsOf = new Map(
  */
 function withControls(outcomes: CheckOutcome[], operations: OperationTally | undefined): CheckOutcome[] {
   if (!operations) return outcomes;
+  // A run that met a spent quota made too little to accept much: its gaps are the quota's first.
+  const quota = outcomes.flatMap((o) => Object.values(o.verdicts ?? {})).find((v) => v.quota);
   const why = new Map<string, string | undefined>();
   const uncontrolled = (rule: string): string | undefined => {
     if (why.has(rule)) return why.get(rule);
@@ -120,7 +122,9 @@ function withControls(outcomes: CheckOutcome[], operations: OperationTally | und
     for (const [rule, v] of Object.entries(verdicts)) {
       const reason = v.verdict === 'pass' ? uncontrolled(rule) : undefined;
       if (!reason) continue;
-      verdicts[rule] = { verdict: 'error', message: reason };
+      verdicts[rule] = quota
+        ? { verdict: 'error', message: `${quota.message}; ${reason}`, quota: true }
+        : { verdict: 'error', message: reason };
       changed = true;
     }
     return changed ? { ...o, verdicts } : o;
