@@ -1,5 +1,6 @@
 import { iso, MISSING, type Scenario, T0 } from './fault-session.js';
 import { NEW_SCENARIOS } from './new-fault-scenarios.js';
+import { SEQUENCE_SCENARIOS } from './sequence-fault-scenarios.js';
 
 const PAST = iso(T0 - 86_400_000);
 const HOUR_AGO = iso(T0 - 3_600_000);
@@ -818,4 +819,5 @@ export const SCENARIOS: Scenario[] = [
   },
   // Issue 10's missing rules, in their own file while other areas change this one.
   ...NEW_SCENARIOS,
+  ...SEQUENCE_SCENARIOS,
 ];
