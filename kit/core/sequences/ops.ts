@@ -46,20 +46,53 @@ export type Op =
       /** Supplied times in -05:00 form rather than Z: servers compare instants, not strings. */
       zoned: boolean;
       into: number | null;
+      /** Also names a collection by its title (collection_titles), the same as `into` or another. */
+      titled?: number;
     }
   /** `described`: the create sends a description besides the title. */
   | { kind: 'createCollection'; id: IdMode; dup: number; word: string; stamps: Stamps; described: boolean }
-  | { kind: 'updateNote'; note: number; version: VersionKind; ahead: number; word: string; stamp: boolean }
-  | { kind: 'setCreatedAt'; note: number; when: Backdate; days: number }
-  | { kind: 'trashNote' | 'restoreNote' | 'deleteNote' | 'readNote' | 'relatedNotes'; note: number }
-  | { kind: 'deleteCollection' | 'readCollection'; coll: number }
-  | { kind: 'updateCollection'; coll: number; word: string }
-  | { kind: 'addNote' | 'removeNote'; note: number; coll: number }
-  | { kind: 'moveNote'; note: number; from: number; to: number }
-  | { kind: 'searchNotes'; note: number; bound: RunBound; pageSize: number; common: boolean }
+  | {
+      kind: 'updateNote';
+      note: number;
+      version: VersionKind;
+      ahead: number;
+      word: string;
+      stamp: boolean;
+      any?: boolean;
+    }
+  | { kind: 'setCreatedAt'; note: number; when: Backdate; days: number; any?: boolean }
+  /**
+   * `any`: on any note of the sequence, deleted ones and those whose outcome the document leaves
+   * open included (trashing a trashed note): the explorer visits such states; the oracle judges
+   * what is determined and stays silent on the rest.
+   */
+  | { kind: 'trashNote' | 'restoreNote' | 'deleteNote' | 'readNote' | 'relatedNotes'; note: number; any?: boolean }
+  | { kind: 'deleteCollection' | 'readCollection'; coll: number; any?: boolean }
+  /** `same`: the title the collection has now (a PATCH that repeats the current value). */
+  | { kind: 'updateCollection'; coll: number; word: string; any?: boolean; same?: boolean }
+  /** `again`: add to a collection that already holds the note (a repeat); `any`: a note in any state. */
+  | { kind: 'addNote' | 'removeNote'; note: number; coll: number; again?: boolean; any?: boolean }
+  | { kind: 'moveNote'; note: number; from: number; to: number; any?: boolean }
+  /** `coll`: the collection filter too; `absent`: a word no note holds (an empty answer). */
+  | {
+      kind: 'searchNotes';
+      note: number;
+      bound: RunBound;
+      pageSize: number;
+      common: boolean;
+      coll?: number;
+      absent?: boolean;
+    }
   | { kind: 'searchCollections'; coll: number; before: boolean }
   | { kind: 'listNotes'; pageSize: number; order: ListOrder; filter: ListFilter; coll: number }
-  | { kind: 'listCollections'; pageSize: number; order: ListOrder; filter: Exclude<ListFilter, 'collection'> }
+  /** `exact`: a first page to learn the total, then a page of exactly that many (it ends at the last). */
+  | {
+      kind: 'listCollections';
+      pageSize: number;
+      order: ListOrder;
+      filter: Exclude<ListFilter, 'collection'>;
+      exact?: boolean;
+    }
   /** A request at an edge of the document (edges.ts): which kind is decided when it runs. */
   | { kind: 'edgeInput'; which: string; index: number };
 

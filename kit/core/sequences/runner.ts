@@ -41,15 +41,16 @@ export interface Runner {
 
 const alive = (r: { deleted?: unknown } | undefined) => r !== undefined && !r.deleted;
 
-/** The index-th note of the sequence still alive, among those `where` accepts. */
+/** The index-th note of the sequence still alive (or any, deleted ones too), among those `where` accepts. */
 export function pickNote(
   run: Runner,
   index: number,
   where: (n: KnownNote) => boolean = () => true,
+  deletedToo = false,
 ): KnownNote | undefined {
   const fit = run.mine.notes.flatMap((id) => {
     const n = run.world.notes.get(id);
-    return n && alive(n) && where(n) ? [n] : [];
+    return n && (deletedToo || alive(n)) && where(n) ? [n] : [];
   });
   return fit.length === 0 ? undefined : fit[index % fit.length];
 }
@@ -58,10 +59,11 @@ export function pickCollection(
   run: Runner,
   index: number,
   where: (c: KnownCollection) => boolean = () => true,
+  deletedToo = false,
 ): KnownCollection | undefined {
   const fit = run.mine.collections.flatMap((id) => {
     const c = run.world.collections.get(id);
-    return c && alive(c) && where(c) ? [c] : [];
+    return c && (deletedToo || alive(c)) && where(c) ? [c] : [];
   });
   return fit.length === 0 ? undefined : fit[index % fit.length];
 }

@@ -4,6 +4,7 @@ import {
   addDetermined,
   backdatable,
   backdateInstant,
+  backdateLimit,
   moveDetermined,
   removeDetermined,
   staleVersions,
@@ -34,20 +35,27 @@ export async function runStep(run: Runner, op: Op): Promise<boolean> {
       return setCreatedAt(run, op);
     case 'trashNote':
     case 'restoreNote':
-      return trashOrRestore(run, op.note, op.kind === 'trashNote');
+      return trashOrRestore(run, op.note, op.kind === 'trashNote', op.any);
     case 'deleteNote':
-      return deleteNote(run, op.note);
+      return deleteNote(run, op.note, op.any);
     case 'readNote':
       return onNote(run, op, 'ReadNote', (n) => run.api.getNote(n.id));
     case 'relatedNotes':
       return onNote(run, op, 'RelatedNotes', (n) => run.api.relatedNotes(n.id, { limit: 5 }));
     case 'readCollection':
-      return onCollection(run, op.coll, 'ReadCollection', (id) => run.api.getCollection(id));
+      return onCollection(run, op.coll, 'ReadCollection', (id) => run.api.getCollection(id), op.any);
     case 'deleteCollection':
-      return onCollection(run, op.coll, 'DeleteCollection', (id) => run.api.deleteCollection(id));
+      return onCollection(run, op.coll, 'DeleteCollection', (id) => run.api.deleteCollection(id), op.any);
     case 'updateCollection':
-      return onCollection(run, op.coll, `UpdateCollection(renamed ${op.word})`, (id) =>
-        run.api.updateCollection(id, { title: `Model collection ${op.word} renamed` }),
+      return onCollection(
+        run,
+        op.coll,
+        `UpdateCollection(${op.same ? 'the title it has' : `renamed ${op.word}`})`,
+        (id) =>
+          run.api.updateCollection(id, {
+            title: (op.same && run.world.collections.get(id)?.title?.value) || `Model collection ${op.word} renamed`,
+          }),
+        op.any,
       );
     case 'addNote':
     case 'removeNote':
@@ -93,9 +101,15 @@ async function createNote(run: Runner, op: OpOf<'createNote'>): Promise<boolean>
   if (op.stamps === 'updated' || op.stamps === 'both') body.updated_at = stampText(run.stamp(), op.zoned);
   const into = op.into === null ? undefined : pickCollection(run, op.into);
   if (into) body.collection_ids = [into.id];
+  const titled = op.titled === undefined ? undefined : pickCollection(run, op.titled, (c) => c.title !== undefined);
+  if (titled) body.collection_titles = [titled.title!.value.toUpperCase()];
   const x = await run.api.createNote(body);
   const id = idOf(x);
-  const extra = [...['created_at', 'updated_at'].filter((k) => k in body), ...(into ? [`in ${into.id}`] : [])];
+  const extra = [
+    ...['created_at', 'updated_at'].filter((k) => k in body),
+    ...(into ? [`in ${into.id}`] : []),
+    ...(titled ? [`titled ${titled.id}`] : []),
+  ];
   run.steps.push(
     `CreateNote(${body.id ?? 'generated id'}${extra.length ? `, ${extra.join(', ')}` : ''}) -> ${id ?? x.status}`,
   );
@@ -134,7 +148,7 @@ async function createCollection(run: Runner, op: OpOf<'createCollection'>): Prom
  * read tells it first ("from a read or the latest write response").
  */
 async function updateNote(run: Runner, op: OpOf<'updateNote'>): Promise<boolean> {
-  const n = pickNote(run, op.note, (m) => op.version !== 'stale' || staleVersions(m).length > 0);
+  const n = pickNote(run, op.note, (m) => op.version !== 'stale' || staleVersions(m).length > 0, op.any);
   if (!n) return false;
   if (!n.version && n.trashed?.value !== true) await run.api.getNote(n.id);
   const current = currentVersion(n);
@@ -157,7 +171,12 @@ async function updateNote(run: Runner, op: OpOf<'updateNote'>): Promise<boolean>
 
 /** PATCH /v2/notes/{id}/created-at: before, between, at, after the original creation, or in the future; then read. */
 async function setCreatedAt(run: Runner, op: OpOf<'setCreatedAt'>): Promise<boolean> {
-  const n = pickNote(run, op.note, (m) => backdatable(m, op.when));
+  const n = pickNote(
+    run,
+    op.note,
+    (m) => (op.any === true && backdateLimit(m) !== undefined) || backdatable(m, op.when),
+    op.any,
+  );
   if (!n) return false;
   const clock = { now: Date.now(), toleranceMs: run.clock.toleranceMs, precisionMs: run.clock.precisionMs };
   const { value, when } = backdateInstant(n, op, clock);
@@ -167,9 +186,12 @@ async function setCreatedAt(run: Runner, op: OpOf<'setCreatedAt'>): Promise<bool
   return true;
 }
 
-/** Trash an active note, restore a trashed one (section 3; the other way round is not documented); then read. */
-async function trashOrRestore(run: Runner, index: number, trash: boolean): Promise<boolean> {
-  const n = pickNote(run, index, (m) => trashDetermined(m, trash));
+/**
+ * Trash an active note, restore a trashed one (section 3; the other way round is not documented,
+ * and only `any` sends it); then read.
+ */
+async function trashOrRestore(run: Runner, index: number, trash: boolean, any = false): Promise<boolean> {
+  const n = pickNote(run, index, (m) => any || trashDetermined(m, trash), any);
   if (!n) return false;
   run.steps.push(`${trash ? 'TrashNote' : 'RestoreNote'}(${n.id})`);
   await (trash ? run.api.trashNote(n.id) : run.api.restoreNote(n.id));
@@ -184,8 +206,8 @@ async function trashOrRestore(run: Runner, index: number, trash: boolean): Promi
 }
 
 /** DELETE /v2/notes/{id}, active or trashed; a read of it then is refused. */
-async function deleteNote(run: Runner, index: number): Promise<boolean> {
-  const n = pickNote(run, index);
+async function deleteNote(run: Runner, index: number, deletedToo = false): Promise<boolean> {
+  const n = pickNote(run, index, undefined, deletedToo);
   if (!n) return false;
   run.steps.push(`DeleteNote(${n.id}${n.trashed?.value ? ', trashed' : ''})`);
   await run.api.deleteNote(n.id);
@@ -195,11 +217,11 @@ async function deleteNote(run: Runner, index: number): Promise<boolean> {
 
 async function onNote(
   run: Runner,
-  op: { note: number },
+  op: { note: number; any?: boolean },
   name: string,
   send: (n: KnownNote) => Promise<Exchange>,
 ): Promise<boolean> {
-  const n = pickNote(run, op.note);
+  const n = pickNote(run, op.note, undefined, op.any);
   if (!n) return false;
   run.steps.push(`${name}(${n.id})`);
   await send(n);
@@ -211,8 +233,9 @@ async function onCollection(
   index: number,
   name: string,
   send: (id: string) => Promise<Exchange>,
+  deletedToo = false,
 ): Promise<boolean> {
-  const c = pickCollection(run, index);
+  const c = pickCollection(run, index, undefined, deletedToo);
   if (!c) return false;
   run.steps.push(`${name}(${c.id})`);
   await send(c.id);
@@ -230,20 +253,25 @@ async function membership(run: Runner, op: OpOf<'addNote' | 'removeNote' | 'move
   const n = pickNote(
     run,
     op.note,
-    (m) => m.trashed?.value === false && m.links !== undefined && (op.kind === 'addNote' || m.links.size > 0),
+    (m) =>
+      (op.any === true && (op.kind === 'addNote' || (m.links?.size ?? 0) > 0)) ||
+      (m.trashed?.value === false && m.links !== undefined && (op.kind === 'addNote' || m.links.size > 0)),
+    op.any === true,
   );
   if (!n) return false;
   const holds = (c: { id: string }) => n.links?.has(c.id) === true;
   if (op.kind === 'moveNote') {
     const from = pickCollection(run, op.from, holds);
     const to = from && pickCollection(run, op.to, (c) => c.id !== from.id && !holds(c));
-    if (!from || !to || !moveDetermined(n, from, to)) return false;
+    if (!from || !to || (op.any !== true && !moveDetermined(n, from, to))) return false;
     run.steps.push(`MoveNote(${n.id}: ${from.id} -> ${to.id})`);
     await run.api.moveNote(from.id, n.id, { target_collection_id: to.id });
   } else {
     const add = op.kind === 'addNote';
-    const c = pickCollection(run, op.coll, (k) => holds(k) !== add);
-    if (!c || !(add ? addDetermined : removeDetermined)(n, c)) return false;
+    // A repeat, or a note in a state the document does not settle, is sent without the outcome determined.
+    const loose = op.again === true || op.any === true;
+    const c = pickCollection(run, op.coll, (k) => (holds(k) !== add) !== (op.again === true), op.any === true);
+    if (!c || (!loose && !(add ? addDetermined : removeDetermined)(n, c))) return false;
     run.steps.push(`${add ? 'AddNote' : 'RemoveNote'}(${n.id}, ${c.id})`);
     await (add ? run.api.addToCollection(c.id, n.id) : run.api.removeFromCollection(c.id, n.id));
   }
@@ -263,9 +291,13 @@ function boundOf(bound: OpOf<'searchNotes'>['bound'], since: string) {
 async function searchNotes(run: Runner, op: OpOf<'searchNotes'>): Promise<boolean> {
   const n = pickNote(run, op.note);
   if (!n) return false;
-  const word = op.common ? 'Model' : (n.content?.value.split(/\s+/)[1] ?? 'model');
-  run.steps.push(`SearchNotes(${word}${op.bound === 'none' ? '' : `, ${op.bound}`}, ${op.pageSize} a page)`);
-  const body = { query: word, ...boundOf(op.bound, run.since) };
+  const word = op.absent ? run.word() : op.common ? 'Model' : (n.content?.value.split(/\s+/)[1] ?? 'model');
+  const coll =
+    op.coll === undefined || !run.declares('names.notes_search.collections') ? undefined : pickCollection(run, op.coll);
+  run.steps.push(
+    `SearchNotes(${word}${op.bound === 'none' ? '' : `, ${op.bound}`}${coll ? `, in ${coll.id}` : ''}, ${op.pageSize} a page)`,
+  );
+  const body = { query: word, ...boundOf(op.bound, run.since), ...(coll ? { collections: [coll.id] } : {}) };
   const x = await run.api.searchNotes({ limit: op.pageSize }, body);
   const page = x.json as { has_next_page?: unknown; snapshot_id?: unknown } | undefined;
   if (x.status === 200 && page?.has_next_page === true && typeof page.snapshot_id === 'string')
@@ -356,6 +388,10 @@ async function listCollections(run: Runner, op: OpOf<'listCollections'>): Promis
   };
   run.steps.push(`ListCollections(${op.pageSize} a page, ${op.order} order${used ? `, ${used} the run's start` : ''})`);
   let x = await run.api.listCollections(query);
+  const total = (x.json as { total?: unknown } | undefined)?.total;
+  // A page of exactly the total: it ends at the last collection (unless one was made meanwhile).
+  if (op.exact && typeof total === 'number' && total > 0 && total <= LIMITS.collectionsListLimit.max)
+    x = await run.api.listCollections({ ...query, limit: total });
   for (let pages = 1; pages < MAX_PAGES && x.status === 200; pages++) {
     const next = (x.json as { next_page?: unknown }).next_page;
     if (typeof next !== 'string' || !run.declares('names.collections_list.cursor')) break;
