@@ -19,6 +19,8 @@ export const REMOTE_BUDGETS: Budgets = {
   model_max_commands: 10,
   // Each shrinking step sends a sequence again, paced: a few shorten a 10-step failure enough.
   model_shrink_runs: 5,
+  // The explorer's share: the targets with the most documented rules behind them first.
+  explore_requests: 60,
   max_seed_notes: 12,
   request_budget: 1500,
   requests_per_second: 1.5,

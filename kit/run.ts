@@ -17,6 +17,7 @@ import { notInForce } from '../spec/revisions.js';
 import { loadRules, ruleSelectors, rulesById, selectedByOnly } from '../spec/rules.js';
 import { UsageError } from '../spec/verdicts.js';
 import { kitVersion } from '../spec/version.js';
+import { behaviourCoverage } from './behaviour-coverage.js';
 import { checkWorkers, type KitConfig, readKitConfig } from './config.js';
 import type { KitContext } from './core/context.js';
 import { unmetNeedIn } from './core/needs.js';
@@ -129,6 +130,7 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
     // After a signal, workers stopped mid-request and vitest's pool complaints are the interrupt's
     // echo, not errors of the run: the report says "interrupted" once.
     runErrors: interrupt.signal ? collector.runErrors.filter((e) => !causedByInterrupt(e)) : collector.runErrors,
+    ...(totals.oracle ? { behaviourCoverage: behaviourCoverage(ctx, totals.oracle) } : {}),
     durationMs: performance.now() - started,
   });
   // A signal ended the run early: the report says so, with 130/143 and unrun checks "not run".

@@ -1,3 +1,4 @@
+import { coverageLine, targetsLeft } from './coverage.js';
 import {
   byArea,
   causes,
@@ -66,6 +67,19 @@ export function renderHtml(report: ConformanceReport): string {
               `<li><details><summary><b>${esc(c.cause)}</b>: ${plural(c.ids.length, 'rule')} cannot be judged</summary>${esc(c.ids.join(', '))}</details></li>`,
           )
           .join('')}</ul></section>`;
+  const coverage = report.behaviour_coverage;
+  const coverageList = !coverage
+    ? ''
+    : `<section class="coverage"><h2>Behaviour coverage</h2><p>${esc(coverageLine(report)!)}</p><ul>${targetsLeft(
+        coverage,
+      )
+        .map(
+          (g) =>
+            `<li><details><summary><b>${g.targets.length} ${esc(g.status)}</b>: ${esc(g.why)}</summary>${esc(
+              g.targets.map((t) => t.id).join(', '),
+            )}</details></li>`,
+        )
+        .join('')}</ul></section>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(`notes-conformance: ${headline(report)}`)}</title>
@@ -85,7 +99,7 @@ ${summaryBar(report)}
 <label><input name="open" type="checkbox" value="all"> expand all</label>
 <span id="shown" aria-live="polite"></span>
 </form>
-${causeList}${runErrors}
+${causeList}${runErrors}${coverageList}
 <main id="rules">
 ${groups}
 </main>

@@ -1,3 +1,4 @@
+import { coverageLine, targetsLeft } from './coverage.js';
 import {
   byArea,
   causes,
@@ -104,6 +105,21 @@ export function renderMarkdown(report: ConformanceReport, options: MarkdownOptio
   };
   foldedRules('Warnings and errors, not counted', group('warn'), (r) => `${r.verdict}: ${shownReason(report, r)}`);
   foldedRules(`Rules that ${DIFFERS}`, group('differs'), differsNote);
+  const coverage = report.behaviour_coverage;
+  if (coverage) {
+    const left = targetsLeft(coverage);
+    out.folded(
+      `${md(coverageLine(report)!)}; ${plural(coverage.total - coverage.covered, 'target')} left`,
+      left.map(
+        (g) =>
+          `- ${g.targets.length} ${g.status} (${md(g.why)}): ${g.targets
+            .slice(0, 25)
+            .map((t) => `\`${t.id}\``)
+            .join(', ')}${g.targets.length > 25 ? `, ${g.targets.length - 25} more in the JSON report` : ''}\n`,
+      ),
+      'coverage group(s)',
+    );
+  }
   const skips = skipReasons(report.rules);
   if (skips.length > 0) {
     out.folded(

@@ -1,3 +1,4 @@
+import { coverageLine } from './coverage.js';
 import {
   byArea,
   causes,
@@ -106,6 +107,8 @@ export function renderTerminal(report: ConformanceReport, options: TerminalOptio
         ),
       );
   }
+  const coverage = coverageLine(report);
+  if (coverage) lines.push('', paint('dim', `  ${coverage} (the JSON report lists every target)`));
   lines.push('', head, exit, seed, '');
   return lines.join('\n');
 }

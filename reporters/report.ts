@@ -121,8 +121,32 @@ export interface ConformanceReport {
   /** Problems outside any check: a check file that failed to load, an unhandled error. */
   run_errors: string[];
   rules: RuleResult[];
+  /** Which targets of the behaviour space (spec/behaviour-space.yaml) the run's answers visited. */
+  behaviour_coverage?: BehaviourCoverage;
   /** The run's wall time in milliseconds, start-up and sweep included (JUnit `time`; left out of the JSON). */
   duration_ms?: number;
+}
+
+/** Counts of one dimension of behaviour coverage, or of all of them. */
+export interface CoverageCounts {
+  covered: number;
+  /** Targets the run could visit: the profile declares what they need. */
+  reachable: number;
+  total: number;
+}
+
+export interface CoverageTarget {
+  id: string;
+  dimension: string;
+  status: 'covered' | 'not covered' | 'not reachable';
+  /** Why a target was not covered or cannot be reached (a profile declaration missing, the budget). */
+  why?: string;
+}
+
+/** What the run looked at, not only what it judged: like code coverage, for the document's behaviours. */
+export interface BehaviourCoverage extends CoverageCounts {
+  by_dimension: Record<string, CoverageCounts>;
+  targets: CoverageTarget[];
 }
 
 /**
@@ -165,6 +189,7 @@ export interface ReportInput {
   runErrors: readonly string[];
   /** The run's wall time, in milliseconds. */
   durationMs?: number;
+  behaviourCoverage?: BehaviourCoverage;
 }
 
 /** Each rule's result from check outcomes alone (the fault matrix's and leave-one-out's rows: no target, no run). */
@@ -306,6 +331,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
     exit_reason,
     run_errors: [...input.runErrors].sort(),
     rules,
+    ...(input.behaviourCoverage ? { behaviour_coverage: input.behaviourCoverage } : {}),
     ...(input.durationMs !== undefined ? { duration_ms: Math.round(input.durationMs) } : {}),
   };
 }

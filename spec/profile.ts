@@ -134,6 +134,7 @@ export interface Profile {
     model_runs?: number;
     model_max_commands?: number;
     model_shrink_runs?: number;
+    explore_requests?: number;
     max_seed_notes?: number;
     request_budget?: number;
     requests_per_second?: number;

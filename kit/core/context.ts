@@ -8,6 +8,8 @@ export interface Budgets {
   model_max_commands: number;
   /** Sequences shrinking may run after a model-based run failed (each sends its requests again). */
   model_shrink_runs: number;
+  /** Requests the explorer may send to visit behaviour targets (kit/core/explore/). */
+  explore_requests: number;
   max_seed_notes: number;
   request_budget: number;
   requests_per_second: number | undefined;

@@ -22,6 +22,13 @@ describe('the kit against the reference fake', () => {
     const { exitCode, report } = await runKit(['--quiet'], {}, quietly);
     expect(notPassing(report)).toEqual([]);
     expect(report.rules.length).toBeGreaterThan(200);
+    // The explorer ran: every reachable input pair, paging boundary and repeat was visited, and
+    // whatever is left says why.
+    const coverage = report.behaviour_coverage!;
+    for (const d of ['inputs', 'paging', 'repeats'])
+      expect(coverage.by_dimension[d]!.covered, d).toBe(coverage.by_dimension[d]!.reachable);
+    expect(coverage.covered / coverage.reachable).toBeGreaterThan(0.7);
+    expect(coverage.targets.filter((t) => t.status !== 'covered' && !t.why)).toEqual([]);
     expect({ exitCode, leftovers: report.leftovers, runErrors: report.run_errors }).toEqual({
       exitCode: 0,
       leftovers: 0,

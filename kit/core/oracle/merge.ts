@@ -10,6 +10,10 @@ export interface RunJudgements {
   readonly unanswered: number;
   /** Every worker's answers per operation and status. */
   readonly operations: OperationTally;
+  /** The behaviour targets some answer of the run visited (spec/behaviour-space.yaml). */
+  readonly coverage: readonly string[];
+  /** What the explorers of the workers sent, and whether one ran out of its budget. */
+  readonly explored: { readonly requests: number; readonly budgetSpent: boolean; readonly ran: boolean };
 }
 
 /**
@@ -42,5 +46,11 @@ export function mergeRecords(records: readonly OracleRecord[], declared?: Declar
     judged: [...byKey.values(), ...whole.entries()],
     unanswered: records.reduce((n, r) => n + r.unanswered, 0),
     operations,
+    coverage: [...new Set(records.flatMap((r) => r.coverage ?? []))].sort(),
+    explored: {
+      requests: records.reduce((n, r) => n + (r.explored?.requests ?? 0), 0),
+      budgetSpent: records.some((r) => r.explored?.budgetSpent === true),
+      ran: records.some((r) => r.explored !== undefined),
+    },
   };
 }

@@ -4,6 +4,7 @@ import { predict } from '../behaviour/predict.js';
 import { objectOf, resolved, touchesOf } from '../behaviour/request.js';
 import { World } from '../behaviour/state.js';
 import type { Exchange } from '../client.js';
+import { Coverage } from '../explore/coverage.js';
 import { listCollections, searchCollections } from './collection-pages.js';
 import { judgePrediction } from './compare.js';
 import { conventions } from './conventions.js';
@@ -62,6 +63,10 @@ export interface OracleRecord {
   readonly unanswered: number;
   /** Per operation: the statuses it was answered with (a rule's positive control, kit/oracle-verdicts.ts). */
   readonly operations?: OperationTally;
+  /** The behaviour targets the worker's answers visited (spec/behaviour-space.yaml). */
+  readonly coverage?: readonly string[];
+  /** What the worker's explorer sent (absent: none ran in this worker). */
+  readonly explored?: { readonly requests: number; readonly budgetSpent: boolean };
 }
 
 /** Per operation id: how many answers of each status. */
@@ -77,6 +82,10 @@ export type OperationTally = Record<string, Record<string, number>>;
  */
 export class Oracle implements ExchangeObserver {
   readonly world = new World();
+  /** Behaviour coverage of the answers this oracle saw (the explorer plans from it). */
+  readonly coverage = new Coverage();
+  /** Set by the explorer when it ends (kit/core/explore/). */
+  explored: { requests: number; budgetSpent: boolean } | undefined;
   readonly judgements: Judgements;
   private readonly env: Env;
   private readonly traversals = new Traversals();
@@ -188,6 +197,8 @@ export class Oracle implements ExchangeObserver {
       headers: this.headers.record(),
       unanswered: this.unansweredCount,
       operations: this.operations,
+      coverage: [...this.coverage.covered].sort(),
+      ...(this.explored ? { explored: this.explored } : {}),
     };
   }
 
@@ -198,6 +209,8 @@ export class Oracle implements ExchangeObserver {
    * judgements span several answers, last.
    */
   private observe(o: Observation): void {
+    // In the state before the answer changed it.
+    this.coverage.observe(o);
     conventions(this.env, o);
     this.headers.observe(this.judgements, o);
     const p = predict(this.world, o, this.env);

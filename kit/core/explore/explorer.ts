@@ -1,0 +1,571 @@
+import type { Op } from '../sequences/ops.js';
+import type { Runner } from '../sequences/runner.js';
+import { runStep } from '../sequences/steps.js';
+import type { Coverage } from './coverage.js';
+import { collectionAfter, noteAfter } from './features.js';
+import {
+  afterWriteId,
+  type Features,
+  inputsId,
+  type Kind,
+  loadSpace,
+  pagingId,
+  repeatId,
+  stateTargetsOf,
+  type Target,
+} from './space.js';
+
+/**
+ * The explorer: sends what reaches the behaviour targets the run has not visited yet, on purpose
+ * rather than by chance. Walks take one note (or one collection) through the states of
+ * spec/behaviour-space.yaml, each step the operation whose request visits the most uncovered
+ * targets in the state the resource is in (a breadth-first search over the features finds the way
+ * to a state that still has some), reading each view that shows the resource after each write;
+ * short plans cover the inputs that interact, the paging boundaries and the repeats. Everything
+ * goes through the executors of kit/core/sequences and the API layer, so the run's oracle judges
+ * every answer and marks what it visited (coverage.ts); the explorer judges nothing.
+ */
+
+export interface ExplorerDeps {
+  /** A runner whose sequence made nothing yet (each walk and plan has its own). */
+  fresh(): Runner;
+  /** The coverage of the answers seen so far (the oracle's). */
+  readonly coverage: Coverage;
+  /** The targets the explorer may aim at: those whose needs the profile meets. */
+  readonly targets: readonly Target[];
+  /** How many requests it may send. */
+  readonly budget: number;
+  /** Requests answered so far (to keep to the budget). */
+  answered(): number;
+  /**
+   * Called when the oracle found a rule broken by a step: the walk's operations so far, its steps,
+   * and the oracle's failure count before that step.
+   */
+  onFailure?(ops: readonly Op[], steps: readonly string[], since: number): Promise<void>;
+}
+
+export interface ExploreResult {
+  readonly walks: number;
+  readonly requests: number;
+  /** Whether the budget ended the exploration before every reachable target was tried. */
+  readonly budgetSpent: boolean;
+}
+
+interface Move {
+  readonly op: string;
+  /** The executor's operation for the walk's resource (index 0: the walk made one). */
+  readonly make: (k: number) => Op;
+  /** The state after it, where the document determines it; undefined: the executor cannot send it here. */
+  readonly model: (f: Features) => Features | undefined;
+  /** Sent by the companion runner (related notes of the companion show the walk's resource). */
+  readonly companion?: boolean;
+}
+
+/** The views as moves: they change nothing, and each shows the walk's resource in its state. */
+function viewMoves(kind: Kind): Move[] {
+  return loadSpace().views[kind].shown_by.flatMap((view) => {
+    const v = viewOp(kind, view);
+    const shows = (f: Features) => (f.lifecycle === 'deleted' ? undefined : f);
+    return v && !loadSpace().operations[kind].includes(view)
+      ? [{ op: view, make: () => v.op, model: shows, ...(v.companion ? { companion: true } : {}) }]
+      : [];
+  });
+}
+
+const editable = (f: Features) => f.lifecycle === 'active' || f.lifecycle === 'restored';
+const stay = (f: Features) => f;
+
+/** The note operations a walk can send, with where each leads (features.ts). */
+function noteMoves(word: (k: number) => string): Move[] {
+  const links = (f: Features) => (f.collections === 'none' ? 0 : f.collections === 'one' ? 1 : 2);
+  return [
+    { op: 'getNote', make: () => ({ kind: 'readNote', note: 0, any: true }), model: stay },
+    { op: 'getRelatedNotes', make: () => ({ kind: 'relatedNotes', note: 0, any: true }), model: stay },
+    {
+      op: 'updateNote',
+      make: (k) => ({
+        kind: 'updateNote',
+        note: 0,
+        version: 'current',
+        ahead: 1,
+        word: word(k),
+        stamp: false,
+        any: true,
+      }),
+      model: (f) => (editable(f) ? noteAfter(f, 'updateNote') : f),
+    },
+    {
+      op: 'setNoteCreatedAt',
+      make: (k) => ({ kind: 'setCreatedAt', note: 0, when: 'earlier', days: 10 + 10 * k, any: true }),
+      model: (f) => (editable(f) ? noteAfter(f, 'setNoteCreatedAt') : f),
+    },
+    {
+      op: 'trashNote',
+      make: () => ({ kind: 'trashNote', note: 0, any: true }),
+      model: (f) => (f.lifecycle === 'deleted' ? f : noteAfter(f, 'trashNote')),
+    },
+    {
+      op: 'restoreNote',
+      make: () => ({ kind: 'restoreNote', note: 0, any: true }),
+      model: (f) => noteAfter(f, 'restoreNote'),
+    },
+    {
+      op: 'addNoteToCollection',
+      make: () => ({ kind: 'addNote', note: 0, coll: 0, any: true }),
+      model: (f) => (links(f) >= 2 ? undefined : editable(f) ? noteAfter(f, 'add', links(f) + 1) : f),
+    },
+    {
+      op: 'moveNote',
+      make: () => ({ kind: 'moveNote', note: 0, from: 0, to: 0, any: true }),
+      model: (f) => (links(f) >= 1 && links(f) < 3 ? f : undefined),
+    },
+    {
+      op: 'removeNoteFromCollection',
+      make: () => ({ kind: 'removeNote', note: 0, coll: 0, any: true }),
+      model: (f) => (links(f) >= 1 ? (editable(f) ? noteAfter(f, 'remove', links(f) - 1) : f) : undefined),
+    },
+    {
+      op: 'deleteNote',
+      make: () => ({ kind: 'deleteNote', note: 0, any: true }),
+      model: (f) => noteAfter(f, 'deleteNote'),
+    },
+  ];
+}
+
+function collectionMoves(word: (k: number) => string): Move[] {
+  return [
+    { op: 'getCollection', make: () => ({ kind: 'readCollection', coll: 0, any: true }), model: stay },
+    {
+      op: 'updateCollection',
+      make: (k) => ({ kind: 'updateCollection', coll: 0, word: word(k), any: true }),
+      model: (f) => (f.lifecycle === 'live' ? collectionAfter(f, 'updateCollection', { retitled: true }) : f),
+    },
+    {
+      op: 'addNoteToCollection',
+      make: () => ({ kind: 'addNote', note: 0, coll: 0, any: true }),
+      model: (f) =>
+        f.lifecycle !== 'live' ? f : f.notes === 'empty' ? collectionAfter(f, 'add', { holding: true }) : undefined,
+    },
+    {
+      op: 'createNote',
+      make: (k) => ({
+        kind: 'createNote',
+        id: 'generated',
+        dup: 0,
+        word: word(k),
+        heading: false,
+        stamps: 'none',
+        zoned: false,
+        into: null,
+        titled: 0,
+      }),
+      model: (f) => (f.lifecycle === 'live' ? collectionAfter(f, 'createNote', { holding: true }) : f),
+    },
+    {
+      op: 'deleteCollection',
+      make: () => ({ kind: 'deleteCollection', coll: 0, any: true }),
+      model: (f) => collectionAfter(f, 'deleteCollection'),
+    },
+  ];
+}
+
+/** What a view-after-write read sends: the executor's operation, on the walk's runner or the companion's. */
+function viewOp(kind: Kind, view: string): { op: Op; companion?: boolean } | undefined {
+  if (kind === 'note') {
+    if (view === 'getNote') return { op: { kind: 'readNote', note: 0, any: true } };
+    if (view === 'listNotes')
+      return { op: { kind: 'listNotes', pageSize: 5, order: 'default', filter: 'updated-after-run', coll: 0 } };
+    if (view === 'searchNotes')
+      return { op: { kind: 'searchNotes', note: 0, bound: 'none', pageSize: 5, common: false } };
+    if (view === 'getRelatedNotes') return { op: { kind: 'relatedNotes', note: 0 }, companion: true };
+    return undefined;
+  }
+  if (view === 'getCollection') return { op: { kind: 'readCollection', coll: 0 } };
+  if (view === 'listCollections')
+    return { op: { kind: 'listCollections', pageSize: 5, order: 'default', filter: 'updated-after-run' } };
+  if (view === 'searchCollections') return { op: { kind: 'searchCollections', coll: 0, before: false } };
+  if (view === 'getRelatedNotes') return { op: { kind: 'relatedNotes', note: 0 }, companion: true };
+  return undefined;
+}
+
+const MEMBERSHIP = ['addNoteToCollection', 'moveNote', 'removeNoteFromCollection'];
+
+/** A note view kept to the walk's first collection (what it holds after a membership change). */
+function filteredView(view: string): Op | undefined {
+  if (view === 'listNotes') return { kind: 'listNotes', pageSize: 5, order: 'default', filter: 'collection', coll: 0 };
+  if (view === 'searchNotes')
+    return { kind: 'searchNotes', note: 0, bound: 'none', pageSize: 5, common: false, coll: 0 };
+  return undefined;
+}
+
+/** Short plans for the targets no walk visits: interacting inputs, paging boundaries, repeats. */
+function plans(word: (k: number) => string): Array<{ covers: readonly string[]; ops: (k: number) => Op[] }> {
+  let made = 0;
+  const coll = (described = false): Op => ({
+    kind: 'createCollection',
+    id: 'generated',
+    dup: 0,
+    word: word(++made),
+    stamps: 'none',
+    described,
+  });
+  const note = (extra: Partial<Extract<Op, { kind: 'createNote' }>> = {}, k = 0): Op => ({
+    kind: 'createNote',
+    id: 'generated',
+    dup: 0,
+    word: word(k),
+    heading: false,
+    stamps: 'none',
+    zoned: false,
+    into: null,
+    ...extra,
+  });
+  const list = (pageSize: number, extra: Partial<Extract<Op, { kind: 'listNotes' }>> = {}): Op => ({
+    kind: 'listNotes',
+    pageSize,
+    order: 'default',
+    filter: 'collection',
+    coll: 0,
+    ...extra,
+  });
+  const search = (extra: Partial<Extract<Op, { kind: 'searchNotes' }>> = {}): Op => ({
+    kind: 'searchNotes',
+    note: 0,
+    bound: 'none',
+    pageSize: 2,
+    common: false,
+    ...extra,
+  });
+  const read: Op = { kind: 'readNote', note: 0, any: true };
+  return [
+    {
+      covers: [
+        inputsId('createNote', 'collection_ids', 'collection_titles'),
+        inputsId('createNote', 'id', 'collection_ids'),
+      ],
+      ops: () => [
+        coll(),
+        coll(),
+        note({ into: 0, titled: 0 }),
+        read,
+        note({ id: 'supplied', into: 0, titled: 1 }, 1),
+        { kind: 'readNote', note: 1 },
+      ],
+    },
+    {
+      covers: [inputsId('createNote', 'created_at', 'updated_at'), inputsId('createNote', 'id', 'created_at')],
+      ops: () => [note({ stamps: 'both' }), read, note({ id: 'supplied', stamps: 'created', zoned: true }, 1)],
+    },
+    {
+      covers: [
+        inputsId('createCollection', 'created_at', 'updated_at'),
+        inputsId('createCollection', 'id', 'description'),
+      ],
+      ops: () => [
+        { kind: 'createCollection', id: 'generated', dup: 0, word: word(0), stamps: 'both', described: false },
+        { kind: 'createCollection', id: 'supplied', dup: 0, word: word(1), stamps: 'none', described: true },
+        { kind: 'readCollection', coll: 0 },
+        { kind: 'readCollection', coll: 1 },
+      ],
+    },
+    {
+      covers: [inputsId('updateNote', 'content', 'updated_at'), repeatId('updateNote')],
+      ops: (k) => [
+        note(),
+        { kind: 'updateNote', note: 0, version: 'current', ahead: 1, word: word(k), stamp: true },
+        { kind: 'updateNote', note: 0, version: 'current', ahead: 1, word: word(k), stamp: false },
+        read,
+      ],
+    },
+    {
+      covers: [
+        inputsId('searchNotes', 'collections', 'created_before'),
+        inputsId('searchNotes', 'collections', 'updated_after'),
+        pagingId('searchNotes', 'exact-last'),
+        pagingId('searchNotes', 'empty'),
+      ],
+      ops: () => [
+        coll(),
+        note({ into: 0 }),
+        search({ coll: 0, bound: 'created-before-run' }),
+        search({ coll: 0, bound: 'updated-after-run' }),
+        search({ pageSize: 1 }),
+        search({ absent: true }),
+      ],
+    },
+    {
+      covers: [
+        pagingId('searchNotes', 'first'),
+        pagingId('searchNotes', 'later'),
+        pagingId('searchNotes', 'filtered-later'),
+      ],
+      ops: () => [note(), note({}, 1), note({}, 2), search({ common: true, bound: 'updated-after-run', pageSize: 1 })],
+    },
+    {
+      covers: [
+        inputsId('listNotes', 'collection', 'order_by'),
+        inputsId('listNotes', 'collection', 'cursor'),
+        pagingId('listNotes', 'first'),
+        pagingId('listNotes', 'later'),
+        pagingId('listNotes', 'exact-last'),
+        pagingId('listNotes', 'filtered-later'),
+        pagingId('listNotes', 'empty'),
+      ],
+      ops: () => [
+        coll(),
+        coll(),
+        note({ into: 0 }),
+        note({ into: 0 }, 1),
+        list(1),
+        list(2),
+        list(5, { order: 'created_at' }),
+        list(2, { coll: 1 }),
+      ],
+    },
+    {
+      covers: [inputsId('listNotes', 'created_after', 'cursor')],
+      ops: () => [note(), note({}, 1), list(1, { filter: 'created-after-run' })],
+    },
+    {
+      covers: [
+        pagingId('listCollections', 'first'),
+        pagingId('listCollections', 'later'),
+        pagingId('listCollections', 'exact-last'),
+      ],
+      ops: () => [
+        coll(),
+        coll(),
+        { kind: 'listCollections', pageSize: 1, order: 'default', filter: 'created-after-run' },
+        { kind: 'listCollections', pageSize: 1, order: 'default', filter: 'created-after-run', exact: true },
+      ],
+    },
+    {
+      covers: [repeatId('addNoteToCollection'), repeatId('trashNote'), repeatId('deleteNote')],
+      ops: () => [
+        coll(),
+        note(),
+        { kind: 'addNote', note: 0, coll: 0 },
+        { kind: 'addNote', note: 0, coll: 0, again: true },
+        { kind: 'trashNote', note: 0 },
+        { kind: 'trashNote', note: 0, any: true },
+        { kind: 'deleteNote', note: 0 },
+        { kind: 'deleteNote', note: 0, any: true },
+      ],
+    },
+    {
+      // Created with a past updated_at, then a PATCH with the title it has: updated_at must still move.
+      covers: [repeatId('updateCollection'), repeatId('deleteCollection')],
+      ops: () => [
+        { kind: 'createCollection', id: 'generated', dup: 0, word: word(9), stamps: 'both', described: true },
+        { kind: 'updateCollection', coll: 0, word: word(9), same: true },
+        { kind: 'readCollection', coll: 0 },
+        { kind: 'deleteCollection', coll: 0 },
+        { kind: 'deleteCollection', coll: 0, any: true },
+      ],
+    },
+    {
+      covers: [repeatId('setNoteCreatedAt')],
+      ops: () => [
+        note(),
+        { kind: 'setCreatedAt', note: 0, when: 'equal', days: 1 },
+        { kind: 'setCreatedAt', note: 0, when: 'equal', days: 1 },
+      ],
+    },
+  ];
+}
+
+/** Explores until every reachable target was tried or the budget is spent. */
+export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
+  const start = d.answered();
+  const aimed = new Set(d.targets.map((t) => t.id));
+  const weight = new Map(d.targets.map((t) => [t.id, t.weight]));
+  const open = (id: string) => aimed.has(id) && !d.coverage.covered.has(id);
+  const spent = () => d.answered() - start >= d.budget;
+  const space = loadSpace();
+  let words = 0;
+  const word = (k: number) => `explore${String.fromCharCode(97 + ((words + k) % 26))}${words}`;
+  let walks = 0;
+
+  /** Runs ops on a runner, reporting a failure the oracle found meanwhile. */
+  const run = async (runner: Runner, ops: Op[], sent: Op[]): Promise<boolean> => {
+    for (const op of ops) {
+      if (spent()) return false;
+      const before = runner.failures();
+      const did = await runStep(runner, op);
+      if (did) sent.push(op);
+      if (runner.failures() > before) await d.onFailure?.(sent, runner.steps, before);
+      if (!did) return false;
+    }
+    return true;
+  };
+
+  // Plans first, heaviest gain per request first: they are short and each covers several targets.
+  const planned = plans(word)
+    .map((p) => ({ ...p, gain: p.covers.filter(open).reduce((s, id) => s + 1 + (weight.get(id) ?? 0) / 100, 0) }))
+    .filter((p) => p.gain > 0)
+    .sort((a, b) => b.gain / b.ops(0).length - a.gain / a.ops(0).length);
+  for (const p of planned) {
+    if (spent()) break;
+    if (!p.covers.some(open)) continue;
+    words++;
+    walks++;
+    await run(d.fresh(), p.ops(0), []);
+  }
+
+  for (const kind of ['note', 'collection'] as const) {
+    for (let stuck = 0; stuck < 2 && !spent(); ) {
+      words++;
+      walks++;
+      const progressed = await walk(kind);
+      stuck = progressed ? 0 : stuck + 1;
+    }
+  }
+  return { walks, requests: d.answered() - start, budgetSpent: spent() };
+
+  /** One resource through its states; answers whether it covered anything new. */
+  async function walk(kind: Kind): Promise<boolean> {
+    const before = d.coverage.covered.size;
+    const runner = d.fresh();
+    const companion = d.fresh();
+    const sent: Op[] = [];
+    const moves = [...(kind === 'note' ? noteMoves(word) : collectionMoves(word)), ...viewMoves(kind)];
+    const setup: Op[] =
+      kind === 'note'
+        ? [0, 1, 2].map(
+            (i) =>
+              ({
+                kind: 'createCollection',
+                id: 'generated',
+                dup: 0,
+                word: word(i),
+                stamps: 'none',
+                described: i === 0,
+              }) as Op,
+          )
+        : [];
+    const made = kind === 'note' ? 'createNote' : 'createCollection';
+    const describedOpen = [...aimed].some(
+      (id) => open(id) && id.includes(':collection:') && id.endsWith('description=set'),
+    );
+    setup.push(
+      kind === 'note'
+        ? {
+            kind: 'createNote',
+            id: 'generated',
+            dup: 0,
+            word: word(0),
+            heading: false,
+            stamps: 'none',
+            zoned: false,
+            into: null,
+          }
+        : {
+            kind: 'createCollection',
+            id: 'generated',
+            dup: 0,
+            word: word(0),
+            stamps: 'none',
+            described: describedOpen,
+          },
+    );
+    if (kind === 'collection')
+      setup.push({
+        kind: 'createNote',
+        id: 'generated',
+        dup: 0,
+        word: word(0),
+        heading: false,
+        stamps: 'none',
+        zoned: false,
+        into: null,
+      });
+    if (!(await run(runner, setup, sent))) return false;
+    // A note whose words match the walk's, in a runner of its own: related notes of it show the walk's note.
+    await run(
+      companion,
+      [
+        {
+          kind: 'createNote',
+          id: 'generated',
+          dup: 0,
+          word: word(0),
+          heading: false,
+          stamps: 'none',
+          zoned: false,
+          into: null,
+        },
+      ],
+      [],
+    );
+    await views(kind, made, runner, companion, sent);
+    const id = () => (kind === 'note' ? runner.mine.notes[0] : runner.mine.collections[0]);
+    const tried = new Set<string>();
+    for (let steps = 0; steps < 60 && !spent(); steps++) {
+      const rid = id();
+      const f = rid === undefined ? undefined : kind === 'note' ? d.coverage.note(rid) : d.coverage.collection(rid);
+      if (!f) break;
+      const move = next(kind, f, moves, tried);
+      if (!move) break;
+      tried.add(`${move.op} ${JSON.stringify(f)}`);
+      if (!(await run(move.companion ? companion : runner, [move.make(steps)], move.companion ? [] : sent))) continue;
+      await views(kind, move.op, runner, companion, sent);
+    }
+    return d.coverage.covered.size > before;
+  }
+
+  /** The move to make now: the one visiting most, else the first move of the shortest way to a state that visits some. */
+  function next(kind: Kind, f: Features, moves: readonly Move[], tried: ReadonlySet<string>): Move | undefined {
+    const gain = (g: Features, m: Move) =>
+      tried.has(`${m.op} ${JSON.stringify(g)}`) || m.model(g) === undefined
+        ? 0
+        : stateTargetsOf(m.op, kind, g).filter(open).length + 0.5 * afterWrites(kind, m.op);
+    const ranked = moves.map((m) => ({ m, g: gain(f, m) })).sort((a, b) => b.g - a.g);
+    // Deleting ends the walk: only when nothing else visits anything.
+    const best =
+      ranked.find((r) => r.g > 0 && r.m.op !== 'deleteNote' && r.m.op !== 'deleteCollection') ??
+      ranked.find((r) => r.g > 0);
+    if (best) return best.m;
+    // Breadth-first over the model's states to the nearest with something to visit.
+    const key = (g: Features) => JSON.stringify(g);
+    const queue: Array<{ g: Features; first: Move }> = [];
+    const seen = new Set([key(f)]);
+    for (const m of moves) {
+      const g = m.model(f);
+      if (g && !seen.has(key(g)) && !tried.has(`${m.op} ${key(f)}`)) {
+        seen.add(key(g));
+        queue.push({ g, first: m });
+      }
+    }
+    while (queue.length > 0) {
+      const { g, first } = queue.shift()!;
+      if (moves.some((m) => gain(g, m) > 0)) return first;
+      for (const m of moves) {
+        const h = m.model(g);
+        if (h && !seen.has(key(h))) {
+          seen.add(key(h));
+          queue.push({ g: h, first });
+        }
+      }
+    }
+    return undefined;
+  }
+
+  function afterWrites(kind: Kind, op: string): number {
+    return space.views[kind].shown_by.filter((v) => open(afterWriteId(kind, op, v))).length;
+  }
+
+  /** Reads each view that shows the resource and has not been read after this kind of write. */
+  async function views(kind: Kind, write: string, runner: Runner, companion: Runner, sent: Op[]): Promise<void> {
+    for (const kindShown of kind === 'note' ? (['note', 'collection'] as const) : (['collection'] as const)) {
+      if (!space.views[kindShown].writes.includes(write)) continue;
+      for (const view of space.views[kindShown].shown_by) {
+        if (!open(afterWriteId(kindShown, write, view))) continue;
+        const v = viewOp(kindShown, view);
+        if (v) await run(v.companion ? companion : runner, [v.op], v.companion ? [] : sent);
+        // After a membership change, the note's views filtered by a collection of the walk too.
+        const filtered = MEMBERSHIP.includes(write) ? filteredView(view) : undefined;
+        if (kindShown === 'note' && filtered) await run(runner, [filtered], sent);
+      }
+    }
+  }
+}
