@@ -103,6 +103,8 @@ export default defineConfig({
           name: 'conformance',
           include: ['suites/**/*.check.ts'],
           globalSetup: ['kit/global-setup.ts'],
+          // Before each check file: in the fault matrix, the run of the file's row (kit/matrix-rows.ts).
+          setupFiles: ['suites/harness/matrix-row.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
 import type { TestModule, TestSpecification, Vitest } from 'vitest/node';
 import { OutcomeCollector } from '../reporters/collector.js';
 import type { CheckOutcome } from '../reporters/report.js';
-import { packageRoot } from '../spec/paths.js';
 import type { KitConfig } from './config.js';
 import { withOracleVerdicts } from './oracle-verdicts.js';
 import type { RunHandle } from './start.js';
@@ -31,11 +27,12 @@ export interface RowResult {
 
 /**
  * Runs many rows in one vitest run, so that one worker serves them all: a worker costs about a
- * second to start, as much as a typical row's checks. Each row's files run through row files
- * written for it (`row-0007-01-bearer.check.ts`) which ask this process for the row's run before
- * they import the check file anew (a query makes it a new module, whose checks register again):
- * the first to ask ends the row before (its files have all ended: one worker, one file at a time)
- * and starts this one, with its own fake, run folder and --only, as a run of its own would.
+ * second to start, as much as a typical row's checks. Each row runs its check files as
+ * `file.check.ts?matrix-row=7` (a query makes each a module of its own, whose checks register
+ * again); before each, the conformance project's setup file (suites/harness/matrix-row.ts) asks
+ * this process for the row's run: the first to ask ends the row before (its files have all ended:
+ * one worker, one file at a time) and starts this one, with its own fake, run folder and --only,
+ * as a run of its own would. Nothing is written but the runs' own folders.
  */
 export async function runRows(
   vitest: Vitest,
@@ -43,20 +40,17 @@ export async function runRows(
   plans: readonly RowPlan[],
   onRow?: (index: number, result: RowResult) => void,
 ): Promise<RowResult[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'notes-conformance-matrix-'));
   const results: RowResult[] = plans.map(() => ({ outcomes: [], errors: [], ms: 0 }));
   let current: { index: number; run: RunHandle; started: number } | undefined;
   let switching = Promise.resolve();
-  const rowFiles = plans.map((plan, index) =>
-    plan.files.map((file, n) => join(dir, `row-${pad(index, 4)}-${pad(n, 2)}-${basename(file)}`)),
-  );
+  const rowModules = plans.map((plan, index) => plan.files.map((file) => `${file}?matrix-row=${index}`));
 
   /** Ends the current row: waits for its files' results, sweeps its run, and hands its outcomes on. */
   async function endRow(): Promise<void> {
     if (!current) return;
     const { index, run, started } = current;
     current = undefined;
-    await collector.ended(rowFiles[index]!);
+    await collector.ended(rowModules[index]!);
     const totals = await run.finish();
     const result = results[index]!;
     result.outcomes = withOracleVerdicts(
@@ -97,23 +91,17 @@ export async function runRows(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const controlUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const enter = join(packageRoot, 'suites/harness/run-context.ts');
   try {
-    for (const [index, plan] of plans.entries())
-      for (const [n, file] of plan.files.entries())
-        writeFileSync(
-          rowFiles[index]![n]!,
-          `import { enterMatrixRow } from ${JSON.stringify(enter)};\n` +
-            `await enterMatrixRow(${JSON.stringify(controlUrl)}, ${index});\n` +
-            `await import(${JSON.stringify(`${file}?matrix-row=${index}`)});\n`,
-        );
     // The first row starts before the run: vitest needs a provided run (or kit/global-setup.ts starts one).
     const first = plans.findIndex((plan) => plan.files.length > 0);
     if (first < 0) return results;
     const run = await enterRow(first);
-    for (const project of vitest.projects) project.provide('kit', run.context);
+    for (const project of vitest.projects) {
+      project.provide('kit', run.context);
+      project.provide('matrixControl', controlUrl);
+    }
     const project = vitest.projects.find((p) => p.name === 'conformance')!;
-    await vitest.runTestSpecifications(rowFiles.flat().map((file) => project.createSpecification(file)));
+    await vitest.runTestSpecifications(rowModules.flat().map((file) => project.createSpecification(file)));
     await switching;
     await endRow();
     return results;
@@ -121,18 +109,13 @@ export async function runRows(
     // A row left running (vitest stopped early) still has its run swept and its fake stopped.
     await current?.run.finish().catch(() => undefined);
     server.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** The row a row file's outcome or error line belongs to (its name starts `row-NNNN-`). */
+/** The row a check file's outcome or error line belongs to (its module ends `?matrix-row=N`). */
 function rowOf(text: string): number {
-  const m = /row-(\d{4})-\d{2}-/.exec(text);
+  const m = /\?matrix-row=(\d+)/.exec(text);
   return m ? Number(m[1]) : -1;
-}
-
-function pad(n: number, width: number): string {
-  return String(n).padStart(width, '0');
 }
 
 /** The outcome collector, which also knows which files have ended (their results are all in). */
@@ -160,10 +143,10 @@ export class RowCollector extends OutcomeCollector {
   }
 }
 
-/** Row files in the order they were written (row, then file, as the matrix planned); other runs as in a kit run. */
+/** Rows in order, each's files in the order the matrix planned (a stable sort); other runs as in a kit run. */
 export class RowOrderSequencer extends QuotaLastSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     if (!files.every((f) => rowOf(f.moduleId) >= 0)) return super.sort(files);
-    return [...files].sort((a, b) => a.moduleId.localeCompare(b.moduleId));
+    return [...files].sort((a, b) => rowOf(a.moduleId) - rowOf(b.moduleId));
   }
 }

@@ -29,8 +29,8 @@ export function checkRunOptions(reporter: Reporter, extra: UserConfig = {}): Use
     maxWorkers: 1,
     // The kit's own order in every run (tier.ts): the late files last, the longest first.
     sequence: { sequencer: QuotaLastSequencer },
-    // No results cache: the order is the kit's, and every fault-matrix row (a file in a temporary
-    // folder of its own) added an entry to node_modules/.vite/vitest/*/results.json for good.
+    // No results cache: the order is the kit's, and every fault-matrix row (a module of its own,
+    // `?matrix-row=N`) would add an entry to node_modules/.vite/vitest/*/results.json for good.
     cache: false,
     env: { [PARSED_YAML_CACHE_ENV]: sharedParsedYaml() },
     // Where a run's time goes (bench/profile-kit-run.js): V8 CPU profiles of the check worker.

@@ -117,5 +117,7 @@ export function workerBudget(ctx: KitContext): { requests: number; what: string 
 declare module 'vitest' {
   export interface ProvidedContext {
     kit: KitContext;
+    /** Set by the fault matrix: where a check file asks for its row's run (suites/harness/matrix-row.ts). */
+    matrixControl?: string;
   }
 }

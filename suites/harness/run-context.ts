@@ -26,7 +26,7 @@ function asWorker(ctx: KitContext): KitContext {
 }
 
 /**
- * Called by the fault matrix's row files (kit/matrix.ts) before they import a check file: asks
+ * Called before a check file of a fault-matrix row is imported (suites/harness/matrix-row.ts): asks
  * the matrix for the row's run, which it starts once the previous row has ended and been swept.
  */
 export async function enterMatrixRow(controlUrl: string, row: number): Promise<void> {
