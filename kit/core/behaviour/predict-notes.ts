@@ -207,6 +207,23 @@ function createLinks(ask: Ask): Expect[] {
         is: { lacks: f.collection.id },
         from: `collection_titles named ${show(f.collection.title!.value)}, a collection of the ${f.collection.owner} user`,
       });
+  // "case-insensitive exact match": the caller's live collection whose current title an entry
+  // names, ignoring case, holds the note (ASCII titles only: case folding beyond ASCII is the
+  // target's own).
+  const titles = Array.isArray(body.collection_titles)
+    ? body.collection_titles.filter((t): t is string => typeof t === 'string').map((t) => t.toLowerCase())
+    : [];
+  for (const c of titles.length === 0 ? [] : world.collections.values()) {
+    const title = c.title?.value;
+    if (c.deleted || c.owner !== r.actor || c.clock.inFlight > 0 || title === undefined) continue;
+    if (/^[\x20-\x7e]*$/.test(title) && titles.includes(title.toLowerCase()))
+      out.push({
+        rule: 'notes.create.collection-titles-case-insensitive',
+        field: 'collection_ids',
+        is: { holds: c.id },
+        from: `collection_titles named ${show(title)}, the title of the caller's collection ${c.id}`,
+      });
+  }
   for (const cid of Array.isArray(body.collection_ids) ? body.collection_ids : []) {
     const c = typeof cid === 'string' ? world.collections.get(cid) : undefined;
     if (c?.deleted)

@@ -13,6 +13,9 @@ import {
   stateTargetsOf,
 } from './space.js';
 
+/** How far in the past updated_at must be for a repeated write to show whether it moves it. */
+const STALE_MS = 60_000;
+
 /**
  * Behaviour coverage from the run's traffic: which targets of spec/behaviour-space.yaml some answer
  * visited, whoever sent the request (a fixed check, a model run, the explorer). It follows the
@@ -32,6 +35,8 @@ export class Coverage {
   private readonly done = new Set<string>();
   /** Each collection's title as its answers last showed it (collection_titles name collections by it). */
   private readonly titles = new Map<string, string>();
+  /** Each resource's updated_at as its answers last showed it, in ms. */
+  private readonly updatedAt = new Map<string, number>();
 
   /** The features of a note the run created, as its answers showed them (undefined: not the run's). */
   note(id: string): Readonly<Features> | undefined {
@@ -87,10 +92,13 @@ export class Coverage {
             ? b.created_at
             : '';
     const key = `${op} ${o.params.note_id ?? ''} ${o.params.collection_id ?? ''} ${JSON.stringify(value)}`;
-    // A PATCH with the title the collection has is a repeat of its value too.
-    const same =
-      op === 'updateCollection' && b.title !== undefined && this.titles.get(o.params.collection_id ?? '') === b.title;
-    if (this.done.has(key) || same) this.mark([repeatId(op)]);
+    // A PATCH with the title the collection has repeats its value. A repeat tells whether it moved
+    // updated_at only when that was well in the past: one right after the first write does not.
+    const id = o.params.note_id ?? o.params.collection_id ?? '';
+    const old = Date.now() - (this.updatedAt.get(id) ?? Date.now()) > STALE_MS;
+    const same = op === 'updateCollection' && b.title !== undefined && this.titles.get(id) === b.title;
+    const timed = op === 'updateCollection';
+    if ((this.done.has(key) || same) && (!timed || old)) this.mark([repeatId(op)]);
     if (accepted) this.done.add(key);
   }
 
@@ -128,9 +136,10 @@ export class Coverage {
       if (later) hits.push('later');
       if (n > 0 && n === limit && !more) hits.push('exact-last');
       const filtered = Object.keys(given).some(
-        (k) => !['cursor', 'limit', 'order_by'].includes(k) && given[k] !== undefined,
+        (k) => !['cursor', 'limit', 'order_by', 'collection'].includes(k) && given[k] !== undefined,
       );
       if (later && filtered) hits.push('filtered-later');
+      if (later && given.collection !== undefined) hits.push('collection-later');
     }
     this.mark(hits.filter((h) => boundaries.includes(h)).map((h) => pagingId(op, h)));
   }
@@ -200,6 +209,8 @@ export class Coverage {
     }
     if (typeof body.title === 'string' && typeof body.id === 'string' && this.collections.has(body.id))
       this.titles.set(body.id, body.title);
+    const shownAt = typeof body.updated_at === 'string' ? Date.parse(body.updated_at) : Number.NaN;
+    if (typeof body.id === 'string' && !Number.isNaN(shownAt)) this.updatedAt.set(body.id, shownAt);
     if (op === 'getCollection' && typeof body.note_count === 'number') {
       const f = this.collections.get(o.params.collection_id ?? '');
       if (f) this.collections.set(o.params.collection_id!, collectionAfter(f, op, { holding: body.note_count > 0 }));

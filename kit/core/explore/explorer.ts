@@ -189,6 +189,8 @@ function viewOp(kind: Kind, view: string): { op: Op; companion?: boolean } | und
 }
 
 const MEMBERSHIP = ['addNoteToCollection', 'moveNote', 'removeNoteFromCollection'];
+/** Moves after which a resource cannot come back to its lifecycle. */
+const LIFECYCLE = new Set(['trashNote', 'restoreNote', 'deleteNote', 'deleteCollection']);
 
 /** A note view kept to the walk's first collection (what it holds after a membership change). */
 function filteredView(view: string): Op | undefined {
@@ -308,7 +310,7 @@ function plans(word: (k: number) => string): Array<{ covers: readonly string[]; 
         pagingId('listNotes', 'first'),
         pagingId('listNotes', 'later'),
         pagingId('listNotes', 'exact-last'),
-        pagingId('listNotes', 'filtered-later'),
+        pagingId('listNotes', 'collection-later'),
         pagingId('listNotes', 'empty'),
       ],
       ops: () => [
@@ -383,7 +385,10 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
   const spent = () => d.answered() - start >= d.budget;
   const space = loadSpace();
   let words = 0;
-  const word = (k: number) => `explore${String.fromCharCode(97 + ((words + k) % 26))}${words}`;
+  // Words of letters only, the run's own: a search for one finds exactly the notes that hold it.
+  const letters = (text: string) => text.toLowerCase().replace(/[^a-z]/g, (c) => 'abcdefghij'[Number(c)] ?? 'x');
+  const base = letters(d.fresh().word()).slice(0, 12);
+  const word = (k: number) => `${base}${letters(String(words))}${String.fromCharCode(97 + (k % 26))}`;
   let walks = 0;
 
   /** Runs ops on a runner, reporting a failure the oracle found meanwhile. */
@@ -520,12 +525,34 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
         ? 0
         : stateTargetsOf(m.op, kind, g).filter(open).length + 0.5 * afterWrites(kind, m.op);
     const ranked = moves.map((m) => ({ m, g: gain(f, m) })).sort((a, b) => b.g - a.g);
-    // Deleting ends the walk: only when nothing else visits anything.
+    // Leaving the lifecycle (for good: trash, restore, delete) only when nothing within it visits
+    // anything, near or after a few moves.
+    const within = ranked.find((r) => r.g > 0 && !LIFECYCLE.has(r.m.op));
+    if (within) return within.m;
+    const stay = nearest(
+      f,
+      moves.filter((m) => !LIFECYCLE.has(m.op)),
+      gain,
+      tried,
+    );
+    if (stay) return stay;
     const best =
       ranked.find((r) => r.g > 0 && r.m.op !== 'deleteNote' && r.m.op !== 'deleteCollection') ??
       ranked.find((r) => r.g > 0);
     if (best) return best.m;
-    // Breadth-first over the model's states to the nearest with something to visit.
+    // Breadth-first over the model's states to the nearest with something to visit: first without
+    // leaving the lifecycle (trash, restore and delete lead one way), then with every move.
+    return nearest(f, moves, gain, tried);
+  }
+
+  /** The first move of the shortest way by `moves` to a state where one of `all` visits something. */
+  function nearest(
+    f: Features,
+    moves: readonly Move[],
+    gain: (g: Features, m: Move) => number,
+    tried: ReadonlySet<string>,
+    all: readonly Move[] = moves,
+  ): Move | undefined {
     const key = (g: Features) => JSON.stringify(g);
     const queue: Array<{ g: Features; first: Move }> = [];
     const seen = new Set([key(f)]);
@@ -538,7 +565,7 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
     }
     while (queue.length > 0) {
       const { g, first } = queue.shift()!;
-      if (moves.some((m) => gain(g, m) > 0)) return first;
+      if (all.some((m) => gain(g, m) > 0)) return first;
       for (const m of moves) {
         const h = m.model(g);
         if (h && !seen.has(key(h))) {

@@ -75,6 +75,7 @@ const INPUT_NEEDS: Readonly<Record<string, string>> = {
 const PAGING_NEEDS: Readonly<Record<string, readonly string[]>> = {
   'listNotes:later': ['names.notes_list.cursor'],
   'listNotes:filtered-later': ['names.notes_list.cursor'],
+  'listNotes:collection-later': ['names.notes_list.cursor', 'names.notes_list.collection'],
   'listCollections:later': ['names.collections_list.cursor'],
 };
 

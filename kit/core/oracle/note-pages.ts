@@ -104,6 +104,33 @@ function judgeItems(
   }
 }
 
+/**
+ * A later page of a walk kept to one collection reports the first page's total while the
+ * collection changed in no way since the walk began (what other users or workers create elsewhere
+ * cannot count in it): total counts the matches before pagination, not what is left of them.
+ */
+function sameTotal(env: Env, o: Observation, walk: Traversal, collectionId: string | undefined, total: unknown): void {
+  if (!Number.isInteger(total)) return;
+  if (o.input?.cursor === undefined) {
+    walk.firstTotal = total as number;
+    return;
+  }
+  // Kept to the collection alone: a bound or a contains filter would let a note's own write change the count.
+  const q = o.input ?? {};
+  if (hasBounds(q) || CONTAINS.some((k) => q[k] !== undefined)) return;
+  const c = collectionId === undefined ? undefined : env.world.collections.get(collectionId);
+  if (walk.firstTotal === undefined || !c?.members || c.clock.inFlight > 0 || !unchangedSince(c.clock, walk.startSeq))
+    return;
+  env.j.that(
+    'notes.list.total-before-pagination',
+    total === walk.firstTotal,
+    () =>
+      `${o.method} ${o.path}: a later page of the walk in collection ${c.id} reports total ${total}; ` +
+      `its first page reported ${walk.firstTotal} and the collection did not change`,
+    o.x,
+  );
+}
+
 /** GET /v2/notes: items, page and, when a walk ends, its completeness. */
 export function listNotes(env: Env, o: Observation, traversals: Traversals): void {
   const { j } = env;
@@ -186,6 +213,7 @@ export function listNotes(env: Env, o: Observation, traversals: Traversals): voi
   );
   const walk = traversals.page(q, q.cursor, o.actor, o.startSeq, o.startedAt);
   if (!walk) return;
+  sameTotal(env, o, walk, collection?.[0], body.total);
   if (pendingEnd !== undefined) walk.pendingEnd = { x: o.x, total: pendingEnd };
   else settleEnd(j, walk, results.length, o.x, NOTE_END, 'next_page is omitted at the end');
   for (const item of items) walk.seen.set(item.id, (walk.seen.get(item.id) ?? 0) + 1);
@@ -362,6 +390,43 @@ export function searchNotes(env: Env, o: Observation, snapshots: Snapshots): voi
     boundsRule: 'notes.search.bounds-filter',
     collectionRule: 'notes.search.collection-filter',
   });
+  if ((offset ?? 0) === 0 && results.length < (limit ?? 20)) findsKnown(env, o, b, collections, items);
+}
+
+/**
+ * A first page with room left holds every match: each known, settled, active note of the caller
+ * whose first line holds the queried word (one word of letters) is among its results,
+ * and with a collection filter, each such note in a listed collection. Time bounds and contains
+ * filters leave it unjudged; whether a trashed note is searched is not shown.
+ */
+function findsKnown(
+  env: Env,
+  o: Observation,
+  b: Record<string, unknown>,
+  collections: readonly string[] | undefined,
+  items: ReadonlyArray<{ readonly id: string }>,
+): void {
+  const word = typeof b.query === 'string' ? b.query.trim().toLowerCase() : '';
+  // Letters only: how a word of letters and digits splits into terms is the target's own.
+  if (!/^[a-z]{4,}$/.test(word) || hasBounds(b) || CONTAINS.some((k) => b[k] !== undefined)) return;
+  const shown = new Set(items.map((i) => i.id));
+  for (const n of env.world.notes.values()) {
+    const first = n.content?.value.split('\n', 1)[0]?.toLowerCase() ?? '';
+    const still = settled(n.clock, o.startSeq, o.startedAt, env.lagMs) && n.clock.inFlight === 0;
+    if (n.owner !== o.actor || n.deleted || n.trashed?.value !== false || !still || n.clock.lastEndSeq >= o.startSeq)
+      continue;
+    if (!first.split(/[^a-z]+/).includes(word)) continue;
+    if (collections && (!n.links || !collections.some((c) => n.links!.has(c)))) continue;
+    env.j.that(
+      collections ? 'notes.search.collection-filter' : 'notes.search.finds-matching-note',
+      shown.has(n.id),
+      () =>
+        `${o.method} ${o.path}: note ${n.id}, whose first line holds "${word}"` +
+        `${collections ? ' and which is in a listed collection' : ''},` +
+        ` is not among the ${items.length} results of a page with room left`,
+      o.x,
+    );
+  }
 }
 
 /** Later pages of a snapshot keep its total and its order, and no note stands at two places. */

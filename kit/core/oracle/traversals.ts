@@ -31,6 +31,8 @@ export interface Traversal {
    * total or next_page is wrong, and the next page of the walk tells which (settleEnd).
    */
   pendingEnd?: { readonly x: Exchange; readonly total: number };
+  /** The first page's total: "matches before pagination" is the same on every page while nothing changes. */
+  firstTotal?: number;
 }
 
 /** The rules a page's total and its next_page at the end belong to. */
