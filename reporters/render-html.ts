@@ -99,10 +99,11 @@ ${summaryBar(report)}
 <label><input name="open" type="checkbox" value="all"> expand all</label>
 <span id="shown" aria-live="polite"></span>
 </form>
-${causeList}${runErrors}${coverageList}
+${causeList}${runErrors}
 <main id="rules">
 ${groups}
 </main>
+${coverageList}
 <script>${MEASURE_SCRIPT}${FILTER_SCRIPT}${COPY_SCRIPT}</script>
 </body></html>
 `;
@@ -177,6 +178,8 @@ details.rule .level{color:#57606a;font-size:12px}
 .statement small,.time{color:#57606a}
 .quote{margin:.4em 0;padding:.2em .8em;border-left:3px solid #d0d7de;color:#57606a}
 ul.checks{padding-left:1.1rem;margin:.3rem 0}
+.coverage ul{list-style:none;padding-left:0}
+.coverage details>div,.coverage details{overflow-wrap:anywhere}
 li.check{margin:.4rem 0}
 .msg{color:#57606a;margin:.15rem 0}
 .x-head{margin-top:.4rem}.x-part{font-size:11px;color:#57606a;text-transform:uppercase;margin-top:.2rem}

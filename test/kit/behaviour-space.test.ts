@@ -21,7 +21,8 @@ describe('the behaviour space (spec/behaviour-space.yaml)', () => {
       ...Object.keys(space.paging),
       ...space.repeats,
     ];
-    expect(named.filter((op) => !(op in OPERATIONS))).toEqual([]);
+    // A view kept to a collection names its operation before the `?`.
+    expect(named.filter((op) => !(op.split('?')[0]! in OPERATIONS))).toEqual([]);
   });
 
   it('derives targets with unique ids, and every exclusion still leaves something out', () => {

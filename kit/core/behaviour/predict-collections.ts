@@ -6,6 +6,7 @@ import {
   type MembershipOp,
   membershipChanged,
 } from './effects.js';
+import { addDetermined, moveDetermined } from './outcomes.js';
 import { type Ask, blame, type Expect, neverShared, type Part, permissionRule } from './prediction.js';
 import { isTokenUser, liveCollection, liveNote, pick } from './request.js';
 import type { KnownCollection, KnownNote } from './state.js';
@@ -312,7 +313,33 @@ function membership(ask: Ask): Part {
     op === 'addNoteToCollection' && note && isTokenUser(note.owner) && note.owner !== r.actor && isTokenUser(r.actor)
       ? note
       : undefined;
+  // A change the document settles, of the caller's own note and collections with nothing else in
+  // flight: it must be accepted ("adds the note to the target collection, then removes it from the source").
+  const mine = (x: { owner: string; clock: { inFlight: number } } | undefined) =>
+    x !== undefined && x.owner === r.actor && x.clock.inFlight <= 1;
+  const settles =
+    r.ownToken &&
+    isTokenUser(r.actor) &&
+    note !== undefined &&
+    mine(note) &&
+    mine(source) &&
+    (op === 'moveNote'
+      ? mine(target) && moveDetermined(note, source!, target!)
+      : op === 'addNoteToCollection' && addDetermined(note, source!));
   return {
+    ...(settles
+      ? {
+          accept: [
+            {
+              rule: op === 'moveNote' ? 'membership.move.moves' : 'membership.add.links',
+              what:
+                op === 'moveNote'
+                  ? `a move of the caller's active note ${note.id} from a collection holding it to one that does not`
+                  : `an add of the caller's active note ${note.id} to a collection of theirs not holding it`,
+            },
+          ],
+        }
+      : {}),
     ...(foreignNote && r.ownToken
       ? {
           refuse: [

@@ -11,6 +11,7 @@ import {
   repeatId,
   type Space,
   stateTargetsOf,
+  viewOf,
 } from './space.js';
 
 /** How far in the past updated_at must be for a repeated write to show whether it moves it. */
@@ -146,14 +147,15 @@ export class Coverage {
 
   /** A view that shows a resource, read after the resource's last write. */
   private views(op: string, o: Observation, body: Record<string, unknown>): void {
+    const view = viewOf(op, objectOf(o.input));
     const shown = (kind: Kind, ids: readonly unknown[]) => {
-      if (!this.space.views[kind].shown_by.includes(op)) return;
+      if (!this.space.views[kind].shown_by.includes(view)) return;
       for (const id of ids) {
         // A view of the resource in the state it is in (the operation's own subject is marked apart).
         const f = typeof id !== 'string' ? undefined : kind === 'note' ? this.notes.get(id) : this.collections.get(id);
-        if (f && !this.space.operations[kind].includes(op)) this.mark(stateTargetsOf(op, kind, f));
+        if (f && !this.space.operations[kind].includes(view)) this.mark(stateTargetsOf(view, kind, f));
         const w = typeof id === 'string' ? this.lastWrite.get(`${kind} ${id}`) : undefined;
-        if (w) this.mark([afterWriteId(kind, w, op)]);
+        if (w) this.mark([afterWriteId(kind, w, view)]);
       }
     };
     const items = Array.isArray(body.results) ? (body.results as unknown[]).map(objectOf) : [];

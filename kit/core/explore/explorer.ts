@@ -177,6 +177,11 @@ function viewOp(kind: Kind, view: string): { op: Op; companion?: boolean } | und
       return { op: { kind: 'listNotes', pageSize: 5, order: 'default', filter: 'updated-after-run', coll: 0 } };
     if (view === 'searchNotes')
       return { op: { kind: 'searchNotes', note: 0, bound: 'none', pageSize: 5, common: false } };
+    // Kept to the walk's first collection: what it holds after a membership change.
+    if (view === 'listNotes?collection')
+      return { op: { kind: 'listNotes', pageSize: 5, order: 'default', filter: 'collection', coll: 0 } };
+    if (view === 'searchNotes?collections')
+      return { op: { kind: 'searchNotes', note: 0, bound: 'none', pageSize: 5, common: false, coll: 0 } };
     if (view === 'getRelatedNotes') return { op: { kind: 'relatedNotes', note: 0 }, companion: true };
     return undefined;
   }
@@ -188,17 +193,8 @@ function viewOp(kind: Kind, view: string): { op: Op; companion?: boolean } | und
   return undefined;
 }
 
-const MEMBERSHIP = ['addNoteToCollection', 'moveNote', 'removeNoteFromCollection'];
 /** Moves after which a resource cannot come back to its lifecycle. */
 const LIFECYCLE = new Set(['trashNote', 'restoreNote', 'deleteNote', 'deleteCollection']);
-
-/** A note view kept to the walk's first collection (what it holds after a membership change). */
-function filteredView(view: string): Op | undefined {
-  if (view === 'listNotes') return { kind: 'listNotes', pageSize: 5, order: 'default', filter: 'collection', coll: 0 };
-  if (view === 'searchNotes')
-    return { kind: 'searchNotes', note: 0, bound: 'none', pageSize: 5, common: false, coll: 0 };
-  return undefined;
-}
 
 /** Short plans for the targets no walk visits: interacting inputs, paging boundaries, repeats. */
 function plans(word: (k: number) => string): Array<{ covers: readonly string[]; ops: (k: number) => Op[] }> {
@@ -589,9 +585,6 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
         if (!open(afterWriteId(kindShown, write, view))) continue;
         const v = viewOp(kindShown, view);
         if (v) await run(v.companion ? companion : runner, [v.op], v.companion ? [] : sent);
-        // After a membership change, the note's views filtered by a collection of the walk too.
-        const filtered = MEMBERSHIP.includes(write) ? filteredView(view) : undefined;
-        if (kindShown === 'note' && filtered) await run(runner, [filtered], sent);
       }
     }
   }

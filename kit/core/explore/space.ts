@@ -64,7 +64,18 @@ export const repeatId = (op: string) => `repeats:${op}`;
 const OP_NEEDS: Readonly<Record<string, readonly string[]>> = {
   restoreNote: ['endpoints.restore_note'],
   removeNoteFromCollection: ['endpoints.remove_note_from_collection'],
+  'listNotes?collection': ['names.notes_list.collection'],
+  'searchNotes?collections': ['names.notes_search.collections'],
 };
+
+/** The view a request reads: the operation, kept to a collection where its filter says so (spec/behaviour-space.yaml). */
+export function viewOf(op: string, input: Readonly<Record<string, unknown>>): string {
+  if (op === 'listNotes' && input.collection !== undefined) return 'listNotes?collection';
+  if (op === 'searchNotes' && Array.isArray(objectOf(input.body).collections)) return 'searchNotes?collections';
+  return op;
+}
+const objectOf = (v: unknown): Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 /** Inputs and paging whose names the document does not show. */
 const INPUT_NEEDS: Readonly<Record<string, string>> = {
   'listNotes:collection': 'names.notes_list.collection',
@@ -99,7 +110,10 @@ export function allTargets(space: Space = loadSpace()): Target[] {
           }
     for (const write of space.views[kind].writes)
       for (const view of space.views[kind].shown_by)
-        add(afterWriteId(kind, write, view), 'after-write', view, OP_NEEDS[write] ?? []);
+        add(afterWriteId(kind, write, view), 'after-write', view, [
+          ...(OP_NEEDS[write] ?? []),
+          ...(OP_NEEDS[view] ?? []),
+        ]);
   }
   for (const [op, pairs] of Object.entries(space.inputs))
     for (const [a, b] of pairs) {
