@@ -30,10 +30,17 @@ export interface DocumentSource {
 
 /**
  * A term's postings: one number a note, seq x TF_SCALE + tf, sorted by seq (new notes have the
- * largest seq, so adds mostly append). One unboxed double a posting: [seq, tf] pairs of plain
- * numbers took twice the memory (--generate 1000000: 2,345 MiB RSS).
+ * largest seq, so adds mostly append). Short lists (most terms are rare) are plain arrays; past
+ * PACK_AT a list moves off the heap into a Float64Array with room to grow: on the heap, 1,000,000
+ * generated notes took 2,018 MiB RSS and the heap guard of --generate let half as many fit.
  */
-type Postings = number[];
+interface Packed {
+  data: Float64Array;
+  length: number;
+}
+type Postings = number[] | Packed;
+const PACK_AT = 16;
+const dataOf = (list: Postings): ArrayLike<number> => (Array.isArray(list) ? list : list.data);
 /** Above any term frequency a 2 MiB note could reach (a 200,000-character one: 300,000 at most). */
 const TF_SCALE = 2 ** 22;
 const seqOf = (posting: number) => Math.floor(posting / TF_SCALE);
@@ -63,14 +70,35 @@ export function termFrequencies(title: string, body: string): Map<string, number
 
 /** Index of the posting of `seq` in a list, or where it would go. */
 function postingAt(list: Postings, seq: number): number {
+  const data = dataOf(list);
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (seqOf(list[mid]!) < seq) lo = mid + 1;
+    if (seqOf(data[mid]!) < seq) lo = mid + 1;
     else hi = mid;
   }
   return lo;
+}
+
+/** Inserts a posting at `at`; answers the list to keep (the same one, or its packed form). */
+function insertPosting(list: Postings, at: number, posting: number): Postings {
+  if (Array.isArray(list)) {
+    list.splice(at, 0, posting);
+    if (list.length <= PACK_AT) return list;
+    const data = new Float64Array(list.length * 2);
+    data.set(list);
+    return { data, length: list.length };
+  }
+  if (list.length === list.data.length) {
+    const data = new Float64Array(Math.ceil(list.length * 1.5));
+    data.set(list.data);
+    list.data = data;
+  }
+  list.data.copyWithin(at + 1, at, list.length);
+  list.data[at] = posting;
+  list.length++;
+  return list;
 }
 
 /** One owner's indexed notes: term -> postings, with the counts the statistics need. */
@@ -141,13 +169,15 @@ export class CorpusView {
     for (const [partition, seqs] of this.shared) {
       const list = partition.postings.get(term);
       if (!list) continue;
+      const data = dataOf(list);
       if (seqs.size * 8 < list.length) {
         // Few shared notes in a long list: look each up instead of walking it.
         for (const seq of seqs) {
           const at = postingAt(list, seq);
-          if (at < list.length && seqOf(list[at]!) === seq) visit(seq, tfOf(list[at]!));
+          if (at < list.length && seqOf(data[at]!) === seq) visit(seq, tfOf(data[at]!));
         }
-      } else for (const posting of list) if (seqs.has(seqOf(posting))) visit(seqOf(posting), tfOf(posting));
+      } else
+        for (let i = 0; i < list.length; i++) if (seqs.has(seqOf(data[i]!))) visit(seqOf(data[i]!), tfOf(data[i]!));
     }
   }
 }
@@ -196,9 +226,10 @@ function addBm25(
   touched: Int32Array,
   count: number,
 ): number {
+  const data = dataOf(list);
   for (let i = 0; i < list.length; i++) {
-    const seq = seqOf(list[i]!);
-    const tf = list[i]! - seq * TF_SCALE;
+    const seq = seqOf(data[i]!);
+    const tf = data[i]! - seq * TF_SCALE;
     const at = seq * 2;
     if (slots[at] === 0) {
       touched[count++] = seq;
@@ -267,8 +298,10 @@ export class SearchIndex {
         // A fresh string: a slice would keep the whole note text alive.
         partition.postings.set(term.length < 13 ? term : ` ${term}`.slice(1), [seq * TF_SCALE + tf]);
         this.filter.added(term);
-      } else if (seqOf(list[list.length - 1]!) < seq) list.push(seq * TF_SCALE + tf);
-      else list.splice(postingAt(list, seq), 0, seq * TF_SCALE + tf);
+      } else {
+        const packed = insertPosting(list, postingAt(list, seq), seq * TF_SCALE + tf);
+        if (packed !== list) partition.postings.set(term, packed);
+      }
       length += tf;
     }
     if (seq >= this.scores.length) this.grow(seq);
@@ -289,8 +322,9 @@ export class SearchIndex {
       const list = partition.postings.get(term);
       if (!list) continue;
       const at = postingAt(list, seq);
-      if (at === list.length || seqOf(list[at]!) !== seq) continue;
-      list.splice(at, 1);
+      if (at === list.length || seqOf(dataOf(list)[at]!) !== seq) continue;
+      if (Array.isArray(list)) list.splice(at, 1);
+      else list.data.copyWithin(at, at + 1, list.length--);
       if (list.length === 0) {
         partition.postings.delete(term);
         this.filter.removed(term);
@@ -372,8 +406,9 @@ export class SearchIndex {
     const { scores, marks, touched } = this;
     const mark = (other: number) => void (marks[other] = 1);
     for (const [term] of strongest) {
-      const list = view.ownPostings(term);
-      if (list) for (let i = 0; i < list.length; i++) marks[seqOf(list[i]!)] = 1;
+      const list = view.ownPostings(term) ?? [];
+      const data = dataOf(list);
+      for (let i = 0; i < list.length; i++) marks[seqOf(data[i]!)] = 1;
       view.eachShared(term, mark);
     }
     // Every candidate holds a strongest term, so its every share is positive and it is touched.
@@ -387,8 +422,9 @@ export class SearchIndex {
       // The subject's unit weight (weight x idf) times the candidate's idf; 1 + ln tf is the candidate's.
       const idf = view.idf(term);
       const w = weight * idf * idf;
-      const list = view.ownPostings(term);
-      if (list) for (let i = 0; i < list.length; i++) add(seqOf(list[i]!), tfOf(list[i]!), w);
+      const list = view.ownPostings(term) ?? [];
+      const data = dataOf(list);
+      for (let i = 0; i < list.length; i++) add(seqOf(data[i]!), tfOf(data[i]!), w);
       view.eachShared(term, (other, tf) => add(other, tf, w));
     }
     const best = new Best(k, tieBreak);
@@ -445,9 +481,10 @@ export class SearchIndex {
           // The idf of the view, from the list's own length (its document frequency here).
           const idf = view.idfOf(list.length);
           const idf2 = idf * idf;
+          const data = dataOf(list);
           for (let i = 0; i < list.length; i++) {
-            const w = logTf(tfOf(list[i]!));
-            norms[seqOf(list[i]!)]! += w * w * idf2;
+            const w = logTf(tfOf(data[i]!));
+            norms[seqOf(data[i]!)]! += w * w * idf2;
           }
         }
         own.normsGeneration = own.generation;
@@ -458,7 +495,9 @@ export class SearchIndex {
     const walk = (partition: Partition, only?: ReadonlySet<number>) => {
       for (const [term, list] of partition.postings) {
         const idf = view.idf(term);
-        for (const posting of list) {
+        const data = dataOf(list);
+        for (let i = 0; i < list.length; i++) {
+          const posting = data[i]!;
           const seq = seqOf(posting);
           if (only && !only.has(seq)) continue;
           const w = logTf(tfOf(posting)) * idf;
