@@ -101,6 +101,22 @@ function insertPosting(list: Postings, at: number, posting: number): Postings {
   return list;
 }
 
+/** One list's share of the squared TF-IDF norms. */
+function addNorms(data: number[], n: number, idf2: number, norms: Float64Array): void {
+  for (let i = 0; i < n; i++) {
+    const w = logTf(tfOf(data[i]!));
+    norms[seqOf(data[i]!)]! += w * w * idf2;
+  }
+}
+
+/** addNorms for a packed list: a copy of its own, so each loop reads one kind of array (one loop for both was slower). */
+function addPackedNorms(data: Float64Array, n: number, idf2: number, norms: Float64Array): void {
+  for (let i = 0; i < n; i++) {
+    const w = logTf(tfOf(data[i]!));
+    norms[seqOf(data[i]!)]! += w * w * idf2;
+  }
+}
+
 /** One owner's indexed notes: term -> postings, with the counts the statistics need. */
 class Partition {
   readonly postings = new Map<string, Postings>();
@@ -480,12 +496,8 @@ export class SearchIndex {
         for (const list of own.postings.values()) {
           // The idf of the view, from the list's own length (its document frequency here).
           const idf = view.idfOf(list.length);
-          const idf2 = idf * idf;
-          const data = dataOf(list);
-          for (let i = 0; i < list.length; i++) {
-            const w = logTf(tfOf(data[i]!));
-            norms[seqOf(data[i]!)]! += w * w * idf2;
-          }
+          if (Array.isArray(list)) addNorms(list, list.length, idf * idf, norms);
+          else addPackedNorms(list.data, list.length, idf * idf, norms);
         }
         own.normsGeneration = own.generation;
       }
