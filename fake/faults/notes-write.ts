@@ -105,16 +105,6 @@ export const NOTES_WRITE_FAULTS = {
       return typeof content === 'string' ? withFields(call, { content: content.trimEnd() }) : call;
     }),
   },
-  'notes.create.created-at-offset-optional': {
-    rules: ['notes.create.created-at-offset-required'],
-    does: 'created_at without an offset is read as UTC',
-    hooks: () => ({ policy: { timestamps: { 'note.create.created_at': { offsetRequired: false } } } }),
-  },
-  'notes.create.created-at-future-accepted': {
-    rules: ['notes.create.created-at-not-future'],
-    does: 'a future created_at is accepted',
-    hooks: () => ({ policy: { timestamps: { 'note.create.created_at': { notFuture: false } } } }),
-  },
   'notes.create.future-refused-but-stored': {
     rules: ['notes.create.created-at-not-future'],
     does: 'a create with a future created_at is refused, but the note is stored anyway (at server time)',
@@ -123,16 +113,6 @@ export const NOTES_WRITE_FAULTS = {
       'created_at',
       (v, ctx) => typeof v === 'string' && Date.parse(v) > ctx.clock.now(),
     ),
-  },
-  'notes.create.updated-at-offset-optional': {
-    rules: ['notes.create.updated-at-offset-required'],
-    does: 'updated_at without an offset is read as UTC',
-    hooks: () => ({ policy: { timestamps: { 'note.create.updated_at': { offsetRequired: false } } } }),
-  },
-  'notes.create.updated-at-future-accepted': {
-    rules: ['notes.create.updated-at-not-future'],
-    does: 'a future updated_at is accepted',
-    hooks: () => ({ policy: { timestamps: { 'note.create.updated_at': { notFuture: false } } } }),
   },
   'notes.create.version-starts-at-zero': {
     rules: ['notes.create.version-positive'],

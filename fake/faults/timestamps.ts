@@ -1,3 +1,4 @@
+import type { RuleId } from '../../spec/rule-ids.js';
 import type { TimestampField, TimestampPolicy } from '../service/policy.js';
 import type { Fault, FaultFactory, OperationWrapper } from './hooks.js';
 import { fields, withFields } from './support.js';
@@ -6,38 +7,32 @@ const relaxed =
   (field: TimestampField, rule: Partial<TimestampPolicy>): FaultFactory =>
   () => ({ policy: { timestamps: { [field]: rule } } });
 
+/**
+ * The two relaxations of a request timestamp `name` (the policy's `field`) as faults:
+ * `<prefix>offset-optional` breaks `<prefix>offset-required` (an offset no longer required) and
+ * `<prefix>future-accepted` breaks `<prefix>not-future`.
+ */
+export function relaxations<const P extends string>(prefix: P, field: TimestampField, name: string) {
+  const fault = (rule: string, does: string, relax: Partial<TimestampPolicy>): Fault => ({
+    rules: [`${prefix}${rule}` as RuleId],
+    does,
+    hooks: relaxed(field, relax),
+  });
+  return {
+    [`${prefix}offset-optional`]: fault('offset-required', `${name} without an offset is read as UTC`, {
+      offsetRequired: false,
+    }),
+    [`${prefix}future-accepted`]: fault('not-future', `a future ${name} is accepted`, { notFuture: false }),
+  } as Record<`${P}offset-optional` | `${P}future-accepted`, Fault>;
+}
+
 /** Request timestamp rules relaxed per field: an offset no longer required, the future accepted. */
 export const TIMESTAMP_FAULTS = {
-  'collections.create.created-at-offset-optional': {
-    rules: ['collections.create.created-at-offset-required'],
-    does: 'created_at without an offset is read as UTC',
-    hooks: relaxed('collection.create.created_at', { offsetRequired: false }),
-  },
-  'collections.create.created-at-future-accepted': {
-    rules: ['collections.create.created-at-not-future'],
-    does: 'a future created_at is accepted',
-    hooks: relaxed('collection.create.created_at', { notFuture: false }),
-  },
-  'collections.create.updated-at-offset-optional': {
-    rules: ['collections.create.updated-at-offset-required'],
-    does: 'updated_at without an offset is read as UTC',
-    hooks: relaxed('collection.create.updated_at', { offsetRequired: false }),
-  },
-  'collections.create.updated-at-future-accepted': {
-    rules: ['collections.create.updated-at-not-future'],
-    does: 'a future updated_at is accepted',
-    hooks: relaxed('collection.create.updated_at', { notFuture: false }),
-  },
-  'collections.update.updated-at-offset-optional': {
-    rules: ['collections.update.updated-at-offset-required'],
-    does: 'updated_at without an offset is read as UTC',
-    hooks: relaxed('collection.update.updated_at', { offsetRequired: false }),
-  },
-  'collections.update.updated-at-future-accepted': {
-    rules: ['collections.update.updated-at-not-future'],
-    does: 'a future updated_at is accepted',
-    hooks: relaxed('collection.update.updated_at', { notFuture: false }),
-  },
+  ...relaxations('collections.create.created-at-', 'collection.create.created_at', 'created_at'),
+  ...relaxations('collections.create.updated-at-', 'collection.create.updated_at', 'updated_at'),
+  ...relaxations('collections.update.updated-at-', 'collection.update.updated_at', 'updated_at'),
+  ...relaxations('notes.create.created-at-', 'note.create.created_at', 'created_at'),
+  ...relaxations('notes.create.updated-at-', 'note.create.updated_at', 'updated_at'),
   'notes.list.bounds-offset-optional': {
     rules: ['notes.list.bounds-offset-required'],
     does: 'bounds without an offset are read as UTC',

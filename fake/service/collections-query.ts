@@ -1,5 +1,5 @@
 import type { CollectionRecord, UserRecord } from '../store/records.js';
-import { MergedWalk, type OrderedWalk } from '../store/sorted-index.js';
+import { everyInOrder, MergedWalk, type OrderedWalk } from '../store/sorted-index.js';
 import { TermTable } from '../store/term-table.js';
 import type { ServiceContext } from './context.js';
 import { readBounds, withinBounds } from './notes-list.js';
@@ -84,8 +84,7 @@ function visibleInOrder(
   orderBy: 'created_at' | 'updated_at',
 ): OrderedWalk<CollectionRecord> {
   const { store } = ctx;
-  if (ctx.broken('auth.scope.collections-unchecked'))
-    return orderBy === 'created_at' ? store.collectionsByCreated : store.collectionsByUpdated;
+  if (ctx.broken('auth.scope.collections-unchecked')) return everyInOrder([...store.collections.values()], orderBy);
   const own = store.collectionsOf(user.id);
   const ownInOrder = orderBy === 'created_at' ? own.byCreated : own.byUpdated;
   const shared: Array<{ key: number; item: CollectionRecord }> = [];

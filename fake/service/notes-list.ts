@@ -1,5 +1,5 @@
 import { FEATURE, type NoteRecord, type UserRecord } from '../store/records.js';
-import { MergedWalk, type OrderedWalk } from '../store/sorted-index.js';
+import { everyInOrder, MergedWalk, type OrderedWalk } from '../store/sorted-index.js';
 import type { ServiceContext } from './context.js';
 import { decodeCursor, encodeCursor, filtersHash, pageOf } from './paging.js';
 import { canSeeNote, notesSharedWith, requireCollection } from './permissions.js';
@@ -122,8 +122,7 @@ export function listKey(note: NoteRecord, orderBy: OrderField): number {
 function visibleInOrder(ctx: ServiceContext, user: UserRecord, orderBy: OrderField): OrderedWalk<NoteRecord> {
   const { store } = ctx;
   // Seam: a server that checks no ownership shows every user's notes: its list walks them all.
-  if (ctx.broken('auth.scope.notes-unchecked'))
-    return orderBy === 'created_at' ? store.notesByCreated : store.notesByUpdated;
+  if (ctx.broken('auth.scope.notes-unchecked')) return everyInOrder([...store.notes.values()], orderBy);
   const own = store.notesOf(user.id);
   const ownInOrder = orderBy === 'created_at' ? own.byCreated : own.byUpdated;
   const shared = notesSharedWith(ctx, user);

@@ -1,52 +1,64 @@
-import { CorpusView, Partition } from './corpus-view.js';
-import {
-  addBm25,
-  addBm25Dense,
-  addNorms,
-  addNormsZeroed,
-  addRelated,
-  addRelatedAll,
-  B,
-  K1,
-  logTf,
-  markAll,
-  PairsReader,
-} from './posting-loops.js';
-import { findPosting, insertPosting, internalised, pairsOf, removePosting } from './postings.js';
 import { TermFilter } from './term-filter.js';
 import { TermTable } from './term-table.js';
 import { forEachTerm } from './terms.js';
-import { type Hit, TopK } from './top-k.js';
 
-export { CorpusView } from './corpus-view.js';
 export { tokenize } from './terms.js';
-export type { Hit } from './top-k.js';
 
 /**
  * An inverted index with BM25 ranking for search and TF-IDF cosine similarity for related notes,
  * partitioned by owner: every statistic a score uses is read from a CorpusView, the caller's own
- * partition plus the notes shared with them. Title terms weigh TITLE_WEIGHT times body terms.
- * Documents are the notes' dense integer handles, so scores accumulate in typed arrays.
+ * partition plus the notes shared with them, so one user's writes never move another's scores.
+ * Title terms weigh TITLE_WEIGHT times body terms. Documents are the notes' integer handles (seq),
+ * so scores accumulate in one scratch array instead of a map per request.
  */
 const TITLE_WEIGHT = 3;
 /** Related notes gather candidates through the subject's strongest terms only. */
 const RELATED_QUERY_TERMS = 32;
+const K1 = 1.2;
+const B = 0.75;
+/** Texts longer than this are counted by a TermTable (no string per occurrence). */
+const LONG_TEXT = 4_096;
 
-/** The text and owner a document was indexed with: the index keeps no copy of the text. */
-export type DocumentText = (seq: number) => { owner: string; title: string; body: string } | undefined;
+export interface Hit {
+  seq: number;
+  score: number;
+}
+
 export interface DocumentSource {
   documentText(seq: number): { owner: string; title: string; body: string } | undefined;
 }
 
 /**
- * Term frequencies of a document: title terms weigh TITLE_WEIGHT. Recomputed from the text on
- * removal instead of being kept per document: per-document term maps (and their copies of every
- * term string) were most of the fake's memory at 100,000 notes.
+ * A term's postings: one number a note, seq x TF_SCALE + tf, sorted by seq (new notes have the
+ * largest seq, so adds mostly append). Short lists (most terms are rare) are plain arrays; past
+ * PACK_AT a list moves off the heap into a Float64Array with room to grow: on the heap, 1,000,000
+ * generated notes took 2,018 MiB RSS and the heap guard of --generate let half as many fit.
+ */
+interface Packed {
+  data: Float64Array;
+  length: number;
+}
+type Postings = number[] | Packed;
+const PACK_AT = 16;
+const dataOf = (list: Postings): ArrayLike<number> => (Array.isArray(list) ? list : list.data);
+/** Above any term frequency a 2 MiB note could reach (a 200,000-character one: 300,000 at most). */
+const TF_SCALE = 2 ** 22;
+const seqOf = (posting: number) => Math.floor(posting / TF_SCALE);
+/** Not `%`: a double's remainder is a library call, many times slower than this. */
+const tfOf = (posting: number) => posting - seqOf(posting) * TF_SCALE;
+
+/** 1 + ln(tf), the related-notes weight of a term frequency; a table for small tf (Math.log per posting cost most of a pass). */
+const LOG_TF = Float64Array.from({ length: 256 }, (_, tf) => 1 + Math.log(tf));
+const logTf = (tf: number) => (tf < 256 ? LOG_TF[tf]! : 1 + Math.log(tf));
+
+/**
+ * Term frequencies of a document, title terms weighing TITLE_WEIGHT. Recomputed from the text on
+ * removal instead of kept per document: per-document term maps were most of the memory at 100,000
+ * notes.
  */
 export function termFrequencies(title: string, body: string): Map<string, number> {
   const terms = new Map<string, number>();
   if (title.length + body.length > LONG_TEXT) {
-    // A string per distinct term, not per occurrence (200,000 characters: 40,000 occurrences).
     new TermTable(title).eachCounted((t, n) => terms.set(t, n * TITLE_WEIGHT));
     new TermTable(body).eachCounted((t, n) => terms.set(t, (terms.get(t) ?? 0) + n));
     return terms;
@@ -56,47 +68,217 @@ export function termFrequencies(title: string, body: string): Map<string, number
   return terms;
 }
 
-/** Texts longer than this are counted by a TermTable; shorter ones do not repay its arrays. */
-const LONG_TEXT = 4_096;
+/** Index of the posting of `seq` in a list, or where it would go. */
+function postingAt(list: Postings, seq: number): number {
+  const data = dataOf(list);
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (seqOf(data[mid]!) < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Inserts a posting at `at`; answers the list to keep (the same one, or its packed form). */
+function insertPosting(list: Postings, at: number, posting: number): Postings {
+  if (Array.isArray(list)) {
+    list.splice(at, 0, posting);
+    if (list.length <= PACK_AT) return list;
+    const data = new Float64Array(list.length * 2);
+    data.set(list);
+    return { data, length: list.length };
+  }
+  if (list.length === list.data.length) {
+    const data = new Float64Array(Math.ceil(list.length * 1.5));
+    data.set(list.data);
+    list.data = data;
+  }
+  list.data.copyWithin(at + 1, at, list.length);
+  list.data[at] = posting;
+  list.length++;
+  return list;
+}
+
+/** One list's share of the squared TF-IDF norms. */
+function addNorms(data: number[], n: number, idf2: number, norms: Float64Array): void {
+  for (let i = 0; i < n; i++) {
+    const w = logTf(tfOf(data[i]!));
+    norms[seqOf(data[i]!)]! += w * w * idf2;
+  }
+}
+
+/** addNorms for a packed list: a copy of its own, so each loop reads one kind of array (one loop for both was slower). */
+function addPackedNorms(data: Float64Array, n: number, idf2: number, norms: Float64Array): void {
+  for (let i = 0; i < n; i++) {
+    const w = logTf(tfOf(data[i]!));
+    norms[seqOf(data[i]!)]! += w * w * idf2;
+  }
+}
+
+/** One owner's indexed notes: term -> postings, with the counts the statistics need. */
+class Partition {
+  readonly postings = new Map<string, Postings>();
+  documents = 0;
+  totalLength = 0;
+  /** Bumped on every change: cached cosine norms belong to one generation. */
+  generation = 0;
+  normsGeneration = -1;
+  constructor(readonly owner: string) {}
+}
+
+/**
+ * The notes one caller's statistics are computed from (document count, lengths, document
+ * frequencies): their own partition and, from other partitions, the notes shared with them.
+ */
+export class CorpusView {
+  readonly documents: number;
+  readonly totalLength: number;
+  private readonly dfs = new Map<string, number>();
+
+  constructor(
+    readonly own: Partition | undefined,
+    readonly shared: ReadonlyMap<Partition, ReadonlySet<number>>,
+    lengthOf: (seq: number) => number,
+  ) {
+    let documents = own?.documents ?? 0;
+    let totalLength = own?.totalLength ?? 0;
+    for (const seqs of shared.values()) {
+      documents += seqs.size;
+      for (const seq of seqs) totalLength += lengthOf(seq);
+    }
+    this.documents = documents;
+    this.totalLength = totalLength;
+  }
+
+  /** Whether only the caller's own partition counts (its cached norms then apply). */
+  get ownOnly(): boolean {
+    return this.shared.size === 0;
+  }
+
+  df(term: string): number {
+    let df = this.dfs.get(term);
+    if (df === undefined) {
+      df = this.own?.postings.get(term)?.length ?? 0;
+      this.eachShared(term, () => df!++);
+      this.dfs.set(term, df);
+    }
+    return df;
+  }
+
+  idf(term: string): number {
+    return this.idfOf(this.df(term));
+  }
+
+  idfOf(df: number): number {
+    return Math.log(1 + (this.documents - df + 0.5) / (df + 0.5));
+  }
+
+  /** The term's postings in the caller's own partition (walked inline by the scorers: the hot loop). */
+  ownPostings(term: string): Postings | undefined {
+    return this.own?.postings.get(term);
+  }
+
+  /** Every (seq, tf) of the term among the notes shared with the caller. */
+  eachShared(term: string, visit: (seq: number, tf: number) => void): void {
+    for (const [partition, seqs] of this.shared) {
+      const list = partition.postings.get(term);
+      if (!list) continue;
+      const data = dataOf(list);
+      if (seqs.size * 8 < list.length) {
+        // Few shared notes in a long list: look each up instead of walking it.
+        for (const seq of seqs) {
+          const at = postingAt(list, seq);
+          if (at < list.length && seqOf(data[at]!) === seq) visit(seq, tfOf(data[at]!));
+        }
+      } else
+        for (let i = 0; i < list.length; i++) if (seqs.has(seqOf(data[i]!))) visit(seqOf(data[i]!), tfOf(data[i]!));
+    }
+  }
+}
+
+/** The k best hits (score desc, then tieBreak asc), kept sorted; k is small except for the unranked seam. */
+class Best {
+  readonly hits: Hit[] = [];
+  constructor(
+    private readonly k: number,
+    private readonly tieBreak: (a: number, b: number) => number,
+  ) {}
+
+  private before(seq: number, score: number, hit: Hit): boolean {
+    return score > hit.score || (score === hit.score && this.tieBreak(seq, hit.seq) < 0);
+  }
+
+  /** Whether (seq, score) would be kept: a cheap test before the caller's filter. */
+  admits(seq: number, score: number): boolean {
+    return this.hits.length < this.k || this.before(seq, score, this.hits[this.hits.length - 1]!);
+  }
+
+  push(seq: number, score: number): void {
+    let lo = 0;
+    let hi = this.hits.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.before(seq, score, this.hits[mid]!)) hi = mid;
+      else lo = mid + 1;
+    }
+    this.hits.splice(lo, 0, { seq, score });
+    if (this.hits.length > this.k) this.hits.pop();
+  }
+}
+
+/**
+ * The BM25 shares of one term's postings into `slots`, which holds each document's score (at 2 x
+ * seq) beside its length factor (one cache line for both: documents are read in no order). A
+ * document's first share enters it in `touched` and sets its factor. Answers the touched count.
+ */
+function addBm25(
+  list: Postings,
+  idf: number,
+  avg: number,
+  docLength: readonly number[],
+  slots: Float64Array,
+  touched: Int32Array,
+  count: number,
+): number {
+  const data = dataOf(list);
+  for (let i = 0; i < list.length; i++) {
+    const seq = seqOf(data[i]!);
+    const tf = data[i]! - seq * TF_SCALE;
+    const at = seq * 2;
+    if (slots[at] === 0) {
+      touched[count++] = seq;
+      slots[at + 1] = K1 * (1 - B + (B * docLength[seq]!) / avg);
+    }
+    slots[at]! += idf * ((tf * (K1 + 1)) / (tf + slots[at + 1]!));
+  }
+  return count;
+}
 
 export class SearchIndex {
   private readonly partitions = new Map<string, Partition>();
   /** seq -> the partition it was indexed in (undefined: not indexed). */
   private readonly partitionOf: (Partition | undefined)[] = [];
   /** seq -> document length (sum of term frequencies). */
-  private docLength = new Int32Array(1024);
+  private readonly docLength: number[] = [];
   private documents = 0;
-  /** Which terms any partition holds, by hash (see TermFilter). */
+  /** Which terms any partition holds, by hash: a 2 MiB query of unknown words makes no strings. */
   private readonly filter = new TermFilter();
-  /** Scratch accumulators by seq, zero between calls, and the seqs a call scored. */
+  /** Scratch by seq, zero between calls. */
   private scores = new Float64Array(1024);
-  private touched = new Int32Array(1024);
-  /** A search's BM25 score and length factor per document, side by side (posting-loops.ts addBm25). */
+  /** A search's score and length factor by seq, side by side (addBm25). */
   private bm25 = new Float64Array(2048);
-  private readonly reader = new PairsReader();
+  private touched = new Int32Array(1024);
   private marks = new Uint8Array(1024);
   /** seq -> squared TF-IDF norm in its own partition, valid while the partition's generation holds. */
   private norms = new Float64Array(1024);
-  /** seq -> the norm pass that last wrote norms[seq] (a pass stamps instead of zeroing first). */
-  private stamps = new Int32Array(1024);
-  private stamp = 0;
 
-  /** Where the index reads a document's text (see the constructor). */
   private readonly source: DocumentSource;
 
-  /**
-   * `text` must answer, for an indexed document, the text it was added with, until it is removed.
-   * The store passes itself (a method of one class): a closure per store was inlined by the
-   * warm-up's compiled code, which was thrown away when the warm-up's store was collected ("weak
-   * objects") and compiled again by the first related request (about 85 ms of compiler time).
-   */
-  constructor(text: DocumentText | DocumentSource) {
+  /** `text` answers an indexed document's text as it was added, until it is removed: the index keeps no copy. */
+  constructor(text: DocumentSource | DocumentSource['documentText']) {
     this.source = typeof text === 'function' ? { documentText: text } : text;
-    // The scratch arrays are stored twice from the start: V8 takes a field stored only once for a
-    // constant and compiles it into the code that reads it, and the first growth (the 1,024th note)
-    // then threw related, its norms pass and takeRelated, compiled by the warm-up, back to the
-    // interpreter, to be compiled again by the first large request.
-    this.ensureCapacity(this.scores.length);
   }
 
   get documentCount(): number {
@@ -106,7 +288,7 @@ export class SearchIndex {
   clear(): void {
     this.partitions.clear();
     this.partitionOf.length = 0;
-    this.docLength.fill(0);
+    this.docLength.length = 0;
     this.documents = 0;
     this.filter.clear();
   }
@@ -116,7 +298,7 @@ export class SearchIndex {
     return this.filter.mightHold(hash);
   }
 
-  /** Indexes the document's current text under its owner (removing the document first is the caller's job). */
+  /** Indexes the document's current text under its owner (removing it first is the caller's job). */
   add(seq: number): void {
     const text = this.source.documentText(seq);
     if (!text || this.partitionOf[seq] !== undefined) return;
@@ -128,12 +310,17 @@ export class SearchIndex {
     let length = 0;
     for (const [term, tf] of termFrequencies(text.title, text.body)) {
       const list = partition.postings.get(term);
-      const grown = insertPosting(list ?? [], seq, tf);
-      if (grown !== list) partition.postings.set(list ? term : internalised(term), grown);
-      if (!list) this.filter.added(term);
+      if (!list) {
+        // A fresh string: a slice would keep the whole note text alive.
+        partition.postings.set(term.length < 13 ? term : ` ${term}`.slice(1), [seq * TF_SCALE + tf]);
+        this.filter.added(term);
+      } else {
+        const packed = insertPosting(list, postingAt(list, seq), seq * TF_SCALE + tf);
+        if (packed !== list) partition.postings.set(term, packed);
+      }
       length += tf;
     }
-    this.ensureCapacity(seq);
+    if (seq >= this.scores.length) this.grow(seq);
     this.partitionOf[seq] = partition;
     this.docLength[seq] = length;
     partition.documents++;
@@ -150,8 +337,11 @@ export class SearchIndex {
     for (const term of termFrequencies(text.title, text.body).keys()) {
       const list = partition.postings.get(term);
       if (!list) continue;
-      const at = findPosting(list, seq);
-      if (at !== -1 && removePosting(list, at) === 0) {
+      const at = postingAt(list, seq);
+      if (at === list.length || seqOf(dataOf(list)[at]!) !== seq) continue;
+      if (Array.isArray(list)) list.splice(at, 1);
+      else list.data.copyWithin(at, at + 1, list.length--);
+      if (list.length === 0) {
         partition.postings.delete(term);
         this.filter.removed(term);
       }
@@ -171,12 +361,8 @@ export class SearchIndex {
     for (const seq of shared) {
       const partition = this.partitionOf[seq];
       if (!partition || partition === own) continue;
-      let seqs = byPartition.get(partition);
-      if (!seqs) {
-        seqs = new Set();
-        byPartition.set(partition, seqs);
-      }
-      seqs.add(seq);
+      const seqs = byPartition.get(partition) ?? new Set();
+      byPartition.set(partition, seqs.add(seq));
     }
     return new CorpusView(own, byPartition, (seq) => this.docLength[seq]!);
   }
@@ -196,38 +382,22 @@ export class SearchIndex {
     if (unique.length === 0 || k <= 0) return [];
     const avg = view.totalLength / Math.max(1, view.documents);
     const { bm25, docLength, touched } = this;
-    // Made before the loops: a site first reached after a hot loop is compiled without feedback,
-    // and reaching it would throw the whole call back to the interpreter (as did the walk below
-    // when it was inline: 100,000 documents, 2.5x slower on a cold first request).
-    const heap = new TopK(k, tieBreak);
-    const prefilled = this.denseStart(view, unique, avg);
-    const count = scoreBm25(view, unique, this.reader, avg, docLength, bm25, touched, prefilled);
-    takeBm25(heap, touched, count, bm25, accept);
-    return heap.sorted();
-  }
-
-  /**
-   * When the query's postings in the caller's own partition cover its documents about once or
-   * more (a query of most of its vocabulary), every own document is entered in `touched` with its
-   * length factor before scoring, so the loops need no first-touch test (posting-loops.ts
-   * addBm25Dense); answers how many were entered, 0 for the ordinary walk. Only where the own
-   * partition holds an eighth of the documents or more: the entry walks every document's partition.
-   */
-  private denseStart(view: CorpusView, unique: readonly string[], avg: number): number {
-    const own = view.own;
-    const range = this.partitionOf.length;
-    if (!own || own.documents * 8 < range) return 0;
-    let postings = 0;
-    for (const term of unique) postings += (view.ownPostings(term)?.length ?? 0) / 2;
-    if (postings < own.documents) return 0;
-    const { bm25, docLength, touched, partitionOf } = this;
     let count = 0;
-    for (let seq = 0; seq < range; seq++) {
-      if (partitionOf[seq] !== own) continue;
-      touched[count++] = seq;
-      bm25[seq * 2 + 1] = K1 * (1 - B + (B * docLength[seq]!) / avg);
+    for (const term of unique) {
+      const idf = view.idf(term);
+      count = addBm25(view.ownPostings(term) ?? [], idf, avg, docLength, bm25, touched, count);
+      const shared: number[] = [];
+      view.eachShared(term, (seq, tf) => void shared.push(seq * TF_SCALE + tf));
+      count = addBm25(shared, idf, avg, docLength, bm25, touched, count);
     }
-    return count;
+    const best = new Best(k, tieBreak);
+    for (let t = 0; t < count; t++) {
+      const seq = touched[t]!;
+      const score = bm25[seq * 2]!;
+      bm25[seq * 2] = 0;
+      if (best.admits(seq, score) && accept(seq)) best.push(seq, score);
+    }
+    return best.hits;
   }
 
   /**
@@ -250,38 +420,40 @@ export class SearchIndex {
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
       .slice(0, RELATED_QUERY_TERMS);
     const { scores, marks, touched } = this;
-    const heap = new TopK(k, tieBreak);
-    // Candidates first: only they are scored (a subject holding every term touched every document
-    // for a dot product most of them then dropped). Each candidate sums the same terms in the same
-    // order as before, so its score is the same double.
-    let candidates = 0;
+    const mark = (other: number) => void (marks[other] = 1);
     for (const [term] of strongest) {
-      const list = view.ownPostings(term);
-      if (list) candidates += markAll(this.reader.pairs(list), list.length, marks);
-      if (!view.ownOnly) view.eachSharedPosting(term, (other) => void (marks[other] = 1));
+      const list = view.ownPostings(term) ?? [];
+      const data = dataOf(list);
+      for (let i = 0; i < list.length; i++) marks[seqOf(data[i]!)] = 1;
+      view.eachShared(term, mark);
     }
-    // Most documents candidates: every posting is summed, the others dropped by takeRelated.
-    const all = view.ownOnly && candidates * 2 >= view.documents;
+    // Every candidate holds a strongest term, so its every share is positive and it is touched.
     let count = 0;
+    const add = (other: number, tf: number, w: number) => {
+      if (marks[other] === 0) return;
+      if (scores[other] === 0) touched[count++] = other;
+      scores[other]! += w * logTf(tf);
+    };
     for (const [term, weight] of query) {
-      // The subject's unit weight (weight x idf) times the candidate's idf: the candidate's own
-      // factor, 1 + ln tf, comes from the posting.
+      // The subject's unit weight (weight x idf) times the candidate's idf; 1 + ln tf is the candidate's.
       const idf = view.idf(term);
       const w = weight * idf * idf;
-      const list = view.ownPostings(term);
-      if (list)
-        count = all
-          ? addRelatedAll(this.reader.pairs(list), list.length, w, scores, touched, count)
-          : addRelated(this.reader.pairs(list), list.length, w, scores, marks, touched, count);
-      if (!view.ownOnly)
-        view.eachSharedPosting(term, (other, tf) => {
-          if (marks[other] === 0) return;
-          if (scores[other] === 0) touched[count++] = other;
-          scores[other]! += w * logTf(tf);
-        });
+      const list = view.ownPostings(term) ?? [];
+      const data = dataOf(list);
+      for (let i = 0; i < list.length; i++) add(seqOf(data[i]!), tfOf(data[i]!), w);
+      view.eachShared(term, (other, tf) => add(other, tf, w));
     }
-    takeRelated(heap, touched, count, scores, marks, seq, norms, accept);
-    return heap.sorted();
+    const best = new Best(k, tieBreak);
+    for (let t = 0; t < count; t++) {
+      const other = touched[t]!;
+      const dot = scores[other]!;
+      scores[other] = 0;
+      marks[other] = 0;
+      if (other === seq) continue;
+      const score = Math.round((dot / (Math.sqrt(norms(other)) || 1)) * 1e6) / 1e6;
+      if (score > 0 && best.admits(other, score) && accept(other)) best.push(other, score);
+    }
+    return best.hits;
   }
 
   /** The document's TF-IDF vector in its owner's own view, unit length (empty when not indexed). */
@@ -294,10 +466,7 @@ export class SearchIndex {
     return unit;
   }
 
-  /**
-   * term -> (1 + ln tf) / |document vector| in the view: the unit vector without its idf factor,
-   * which the caller multiplies in per term.
-   */
+  /** term -> (1 + ln tf) / |document vector| in the view: the unit vector without its idf factor. */
   private vectorIn(view: CorpusView, seq: number): Map<string, number> {
     const text = this.partitionOf[seq] === undefined ? undefined : this.source.documentText(seq);
     const out = new Map<string, number>();
@@ -322,35 +491,28 @@ export class SearchIndex {
     const own = view.own;
     if (view.ownOnly) {
       if (own && own.normsGeneration !== own.generation) {
-        const { norms, stamps, partitionOf } = this;
-        // A partition holding an eighth of the documents or more has its norms zeroed first (a
-        // look at each document's partition), and its postings add with no stamp to check; a
-        // smaller one stamps (the look would cost more than its postings).
-        const range = partitionOf.length;
-        const zeroed = own.documents * 8 >= range;
-        if (zeroed) for (let seq = 0; seq < range; seq++) if (partitionOf[seq] === own) norms[seq] = 0;
-        const stamp = ++this.stamp;
+        const { norms, partitionOf } = this;
+        for (let s = 0; s < partitionOf.length; s++) if (partitionOf[s] === own) norms[s] = 0;
         for (const list of own.postings.values()) {
-          // The idf of the view, from the list's own length (its document frequency in this view).
-          const idf = view.idfOf(list.length / 2);
-          if (zeroed) addNormsZeroed(this.reader.pairs(list), list.length, idf * idf, norms);
-          else addNorms(this.reader.pairs(list), list.length, idf * idf, norms, stamps, stamp);
+          // The idf of the view, from the list's own length (its document frequency here).
+          const idf = view.idfOf(list.length);
+          if (Array.isArray(list)) addNorms(list, list.length, idf * idf, norms);
+          else addPackedNorms(list.data, list.length, idf * idf, norms);
         }
         own.normsGeneration = own.generation;
       }
       return (seq) => this.norms[seq]!;
     }
-    // Each document sits in one partition: walk the own partition whole and the shared ones
-    // filtered to the shared documents, each term's idf taken once.
     const local = new Map<number, number>();
     const walk = (partition: Partition, only?: ReadonlySet<number>) => {
       for (const [term, list] of partition.postings) {
         const idf = view.idf(term);
-        const pairs = pairsOf(list);
-        for (let i = 0; i < list.length; i += 2) {
-          const seq = pairs[i]!;
+        const data = dataOf(list);
+        for (let i = 0; i < list.length; i++) {
+          const posting = data[i]!;
+          const seq = seqOf(posting);
           if (only && !only.has(seq)) continue;
-          const w = logTf(pairs[i + 1]!) * idf;
+          const w = logTf(tfOf(posting)) * idf;
           local.set(seq, (local.get(seq) ?? 0) + w * w);
         }
       }
@@ -360,101 +522,17 @@ export class SearchIndex {
     return (seq) => local.get(seq) ?? 0;
   }
 
-  private ensureCapacity(seq: number): void {
-    if (seq < this.scores.length) return;
+  private grow(seq: number): void {
     let size = this.scores.length;
     while (size <= seq) size *= 2;
-    const grow = <T extends Float64Array | Uint8Array | Int32Array>(old: T, make: (n: number) => T): T => {
-      const next = make(size);
+    const grown = <T extends Float64Array | Uint8Array>(old: T, next: T): T => {
       next.set(old);
       return next;
     };
-    this.scores = grow(this.scores, (n) => new Float64Array(n));
-    this.touched = grow(this.touched, (n) => new Int32Array(n));
-    const bm25 = new Float64Array(size * 2);
-    bm25.set(this.bm25);
-    this.bm25 = bm25;
-    this.docLength = grow(this.docLength, (n) => new Int32Array(n));
-    this.norms = grow(this.norms, (n) => new Float64Array(n));
-    this.marks = grow(this.marks, (n) => new Uint8Array(n));
-    this.stamps = grow(this.stamps, (n) => new Int32Array(n));
-  }
-}
-
-/**
- * Each query term's BM25 share into `bm25` (posting-loops.ts addBm25), in query order: answers how
- * many documents were touched. A function of its own, small enough for the warm-up's searches to
- * have it compiled: inline in search, the first 4 MiB query of every corpus term compiled the
- * whole of search on the spot (12 ms OSR, then 32 ms more, counted as that request's CPU time).
- */
-function scoreBm25(
-  view: CorpusView,
-  unique: readonly string[],
-  reader: PairsReader,
-  avg: number,
-  docLength: Int32Array,
-  bm25: Float64Array,
-  touched: Int32Array,
-  prefilled: number,
-): number {
-  let count = prefilled;
-  for (const term of unique) {
-    const idf = view.idf(term);
-    const list = view.ownPostings(term);
-    if (list && prefilled > 0) addBm25Dense(reader.pairs(list), list.length, idf, bm25);
-    else if (list) count = addBm25(reader.pairs(list), list.length, idf, avg, docLength, bm25, touched, count);
-    if (!view.ownOnly)
-      view.eachSharedPosting(term, (seq, tf) => {
-        if (bm25[seq * 2] === 0) {
-          touched[count++] = seq;
-          bm25[seq * 2 + 1] = K1 * (1 - B + (B * docLength[seq]!) / avg);
-        }
-        bm25[seq * 2]! += idf * ((tf * (K1 + 1)) / (tf + bm25[seq * 2 + 1]!));
-      });
-  }
-  return count;
-}
-
-/**
- * The touched documents' BM25 scores into the heap (where `accept` admits them), each score zeroed
- * for the next call. A function of its own, like the loops of posting-loops.ts, so that it is
- * compiled for itself and not left to the interpreter with a caller that was deoptimized.
- */
-function takeBm25(
-  heap: TopK,
-  touched: Int32Array,
-  count: number,
-  bm25: Float64Array,
-  accept: (seq: number) => boolean,
-): void {
-  for (let t = 0; t < count; t++) {
-    const seq = touched[t]!;
-    const score = bm25[seq * 2]!;
-    bm25[seq * 2] = 0;
-    // 0: an own document no query term touched (entered by denseStart); every share is positive.
-    if (score > 0 && heap.admits(seq, score) && accept(seq)) heap.push(seq, score);
-  }
-}
-
-/** The related-notes candidates among the touched documents into the heap (as takeBm25), scratch zeroed. */
-function takeRelated(
-  heap: TopK,
-  touched: Int32Array,
-  count: number,
-  scores: Float64Array,
-  marks: Uint8Array,
-  subject: number,
-  norms: (seq: number) => number,
-  accept: (seq: number) => boolean,
-): void {
-  for (let t = 0; t < count; t++) {
-    const other = touched[t]!;
-    const dot = scores[other]!;
-    const candidate = marks[other] === 1;
-    scores[other] = 0;
-    marks[other] = 0;
-    if (!candidate || other === subject) continue;
-    const score = Math.round((dot / (Math.sqrt(norms(other)) || 1)) * 1e6) / 1e6;
-    if (score > 0 && heap.admits(other, score) && accept(other)) heap.push(other, score);
+    this.scores = grown(this.scores, new Float64Array(size));
+    this.bm25 = grown(this.bm25, new Float64Array(size * 2));
+    this.touched = new Int32Array(size);
+    this.marks = grown(this.marks, new Uint8Array(size));
+    this.norms = grown(this.norms, new Float64Array(size));
   }
 }

@@ -255,3 +255,12 @@ export class MergedWalk<T> implements OrderedWalk<T> {
 /** Whether (key, id) sorts before (otherKey, otherId). */
 const before = (key: number, id: string, otherKey: number, otherId: string) =>
   key < otherKey || (key === otherKey && id < otherId);
+
+/** Every record in list order, sorted on the spot: for the seams that check no ownership (faults only). */
+export function everyInOrder<T extends { id: string; createdAt: number; updatedAt: number }>(
+  records: readonly T[],
+  orderBy: 'created_at' | 'updated_at',
+): OrderedWalk<T> {
+  const extra = records.map((item) => ({ key: orderBy === 'created_at' ? item.createdAt : item.updatedAt, item }));
+  return new MergedWalk(new SortedIndex<T>((r) => r.id), extra, (r) => r.id);
+}

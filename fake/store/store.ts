@@ -11,11 +11,9 @@ import {
   type UserRecord,
 } from './records.js';
 import { SearchIndex } from './search-index.js';
-import { SortedIndex } from './sorted-index.js';
 import { TitleIndex } from './title-index.js';
 
 const SNAPSHOT_CAPACITY = 10_000;
-const idOf = (record: { readonly id: string }) => record.id;
 
 /** One owner's notes in list order: what a user's list walks instead of every user's notes. */
 export type OwnerNotes = OwnerOrders<NoteRecord>;
@@ -33,18 +31,13 @@ export class Store {
   readonly collections = new Map<string, CollectionRecord>();
   /** resource id (note or collection) -> user id -> level granted through the fixture API. */
   readonly grants = new Map<string, Map<string, Level>>();
-  readonly notesByCreated = new SortedIndex<NoteRecord>(idOf);
-  readonly notesByUpdated = new SortedIndex<NoteRecord>(idOf);
   /**
-   * The same two orders per owner (the owner a note was inserted under; owningAll in
+   * Notes by created_at and updated_at per owner (the owner a note was inserted under; owningAll in
    * faults/query-support.ts re-files pretended notes with refileNote). A user's list walks their
-   * own notes and the few shared with them: with the global indexes alone, the list of a user with
-   * 10 notes walked the 100,000 notes of another user for its total.
+   * own notes and the few shared with them, never another user's 100,000.
    */
   private readonly notesByOwner = new ByOwner<NoteRecord>();
-  readonly collectionsByCreated = new SortedIndex<CollectionRecord>(idOf);
-  readonly collectionsByUpdated = new SortedIndex<CollectionRecord>(idOf);
-  /** The same per owner: a user's collection list and search walk their own collections. */
+  /** The same for collections: a user's collection list and search walk their own. */
   private readonly collectionsByOwner = new ByOwner<CollectionRecord>();
   /**
    * Indexes each note's title and content under its owner, read back from the note itself (it
@@ -78,13 +71,6 @@ export class Store {
     this.notesByOwner.clear();
     this.collectionsByOwner.clear();
     this.captures.length = 0;
-    for (const index of [
-      this.notesByCreated,
-      this.notesByUpdated,
-      this.collectionsByCreated,
-      this.collectionsByUpdated,
-    ])
-      index.clear();
     this.search.clear();
     this.collectionTerms.clear();
     this.collectionTitles.clear();
@@ -113,8 +99,6 @@ export class Store {
   insertNote(note: NoteRecord): void {
     this.notes.set(note.id, note);
     this.notesBySeq[note.seq] = note;
-    this.notesByCreated.insert(note.createdAt, note);
-    this.notesByUpdated.insert(note.updatedAt, note);
     this.notesByOwner.file(note);
     this.search.add(note.seq);
   }
@@ -144,21 +128,17 @@ export class Store {
   }
 
   setNoteUpdatedAt(note: NoteRecord, updatedAt: number): void {
-    this.notesByUpdated.move(note.updatedAt, updatedAt, note.id);
     this.notesByOwner.moveUpdated(note, updatedAt);
     note.updatedAt = updatedAt;
   }
 
   setNoteCreatedAt(note: NoteRecord, createdAt: number): void {
-    this.notesByCreated.move(note.createdAt, createdAt, note.id);
     this.notesByOwner.moveCreated(note, createdAt);
     note.createdAt = createdAt;
   }
 
   deleteNote(note: NoteRecord): void {
     for (const collectionId of note.collectionIds) this.collections.get(collectionId)?.noteIds.delete(note.id);
-    this.notesByCreated.remove(note.createdAt, note.id);
-    this.notesByUpdated.remove(note.updatedAt, note.id);
     this.notesByOwner.unfile(note);
     this.search.remove(note.seq);
     this.notes.delete(note.id);
@@ -170,8 +150,6 @@ export class Store {
 
   insertCollection(collection: CollectionRecord): void {
     this.collections.set(collection.id, collection);
-    this.collectionsByCreated.insert(collection.createdAt, collection);
-    this.collectionsByUpdated.insert(collection.updatedAt, collection);
     this.collectionsByOwner.file(collection);
     this.indexTitle(collection, true);
     this.collectionTerms.refresh([collection]);
@@ -196,13 +174,11 @@ export class Store {
   }
 
   setCollectionUpdatedAt(collection: CollectionRecord, updatedAt: number): void {
-    this.collectionsByUpdated.move(collection.updatedAt, updatedAt, collection.id);
     this.collectionsByOwner.moveUpdated(collection, updatedAt);
     collection.updatedAt = updatedAt;
   }
 
   setCollectionCreatedAt(collection: CollectionRecord, createdAt: number): void {
-    this.collectionsByCreated.move(collection.createdAt, createdAt, collection.id);
     this.collectionsByOwner.moveCreated(collection, createdAt);
     collection.createdAt = createdAt;
   }
@@ -218,8 +194,6 @@ export class Store {
       const note = this.notes.get(noteId);
       if (note) note.collectionIds = left(note.collectionIds, collection.id);
     }
-    this.collectionsByCreated.remove(collection.createdAt, collection.id);
-    this.collectionsByUpdated.remove(collection.updatedAt, collection.id);
     this.collectionsByOwner.unfile(collection);
     this.collections.delete(collection.id);
     this.collectionTerms.forget(collection.id);
