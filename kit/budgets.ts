@@ -5,22 +5,22 @@ import type { Budgets } from './core/context.js';
 
 /**
  * Budgets when the target is remote and its profile says nothing. A full run with them sends
- * 568 to 579 requests with two tokens and no profile and about 780 with a profile that offers a
- * fixture API; the smoke tier about 70 (measured against the fake, test/kit/cost.test.ts). The
+ * about 685 requests, cleanup included, with two tokens and no profile; the smoke tier about 80
+ * (measured against the fake, test/kit/cost.test.ts, docs/running.md "Cost"). The
  * request budget leaves room above that, so a conforming target never runs out of it.
  * No random property runs: the boundary examples of every property always run (a property without
  * examples runs once), which is what judges the rules; a profile's property_runs adds random ones.
  */
 export const REMOTE_BUDGETS: Budgets = {
   property_runs: 0,
-  // One short model-based run: the examples of other checks judge its rules, and a longer random
-  // sequence makes the cost of a run depend on the seed (the full tier stays under 600 requests).
+  // One short model-based run: the examples of other checks judge its rules, the explorer visits
+  // what they left, and a longer random sequence makes the cost of a run depend on the seed.
   model_runs: 1,
-  model_max_commands: 10,
+  model_max_commands: 6,
   // Each shrinking step sends a sequence again, paced: a few shorten a 10-step failure enough.
   model_shrink_runs: 5,
   // The explorer's share: the targets with the most documented rules behind them first.
-  explore_requests: 60,
+  explore_requests: 40,
   max_seed_notes: 12,
   request_budget: 1500,
   requests_per_second: 1.5,
@@ -81,7 +81,13 @@ export function budgetSources(
 }
 
 /** The budgets that decide how many notes a check creates: kit/note-costs.json was measured with the remote ones. */
-const NOTE_DRIVEN = ['property_runs', 'model_runs', 'model_max_commands', 'max_seed_notes'] as const;
+const NOTE_DRIVEN = [
+  'property_runs',
+  'model_runs',
+  'model_max_commands',
+  'explore_requests',
+  'max_seed_notes',
+] as const;
 
 /**
  * The budgets of a run with a cap on creates: those that decide how many notes a check makes go

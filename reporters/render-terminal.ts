@@ -107,9 +107,9 @@ export function renderTerminal(report: ConformanceReport, options: TerminalOptio
         ),
       );
   }
+  // What the run looked at, beside what it judged (the JSON report lists every target).
   const coverage = coverageLine(report);
-  if (coverage) lines.push('', paint('dim', `  ${coverage} (the JSON report lists every target)`));
-  lines.push('', head, exit, seed, '');
+  lines.push('', head, exit, seed, ...(coverage ? [paint('dim', coverage)] : []), '');
   return lines.join('\n');
 }
 

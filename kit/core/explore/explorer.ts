@@ -1,3 +1,4 @@
+import { isCreateCapReached } from '../../../spec/verdicts.js';
 import type { Op } from '../sequences/ops.js';
 import type { Runner } from '../sequences/runner.js';
 import { runStep } from '../sequences/steps.js';
@@ -378,7 +379,8 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
   const aimed = new Set(d.targets.map((t) => t.id));
   const weight = new Map(d.targets.map((t) => [t.id, t.weight]));
   const open = (id: string) => aimed.has(id) && !d.coverage.covered.has(id);
-  const spent = () => d.answered() - start >= d.budget;
+  let capped = false;
+  const spent = () => capped || d.answered() - start >= d.budget;
   const space = loadSpace();
   let words = 0;
   // Words of letters only, the run's own: a search for one finds exactly the notes that hold it.
@@ -392,7 +394,17 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
     for (const op of ops) {
       if (spent()) return false;
       const before = runner.failures();
-      const did = await runStep(runner, op);
+      let did: boolean;
+      try {
+        did = await runStep(runner, op);
+      } catch (error) {
+        // The run's cap on creates is reached: the explorer has sent what it could.
+        if (isCreateCapReached(error)) {
+          capped = true;
+          return false;
+        }
+        throw error;
+      }
       if (did) sent.push(op);
       if (runner.failures() > before) await d.onFailure?.(sent, runner.steps, before);
       if (!did) return false;

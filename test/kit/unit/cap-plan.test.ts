@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { REMOTE_BUDGETS } from '../../../kit/budgets.js';
 import type { DeclaredCheck } from '../../../kit/coverage.js';
 import { loadNoteCosts, noteCostOf } from '../../../kit/note-costs.js';
 import { type PlanInput, planLine, planUnderCap } from '../../../kit/plan.js';
@@ -89,7 +90,7 @@ describe('the plan under a note cap', () => {
     const costs = loadNoteCosts();
     const model = Object.keys(costs).find((k) => k.startsWith('suites/model/model.check.ts::'));
     expect(model, 'the model-based run has a bound in kit/note-costs.json').toBeDefined();
-    expect(noteCostOf(costs, model!)).toBe(10);
+    expect(noteCostOf(costs, model!)).toBe(REMOTE_BUDGETS.model_max_commands);
     expect(noteCostOf(costs, 'suites/none.check.ts::no such check')).toBe(0);
   });
 });
