@@ -62,6 +62,33 @@ interface Move {
   readonly companion?: boolean;
 }
 
+type NewNote = Omit<Extract<Op, { kind: 'createNote' }>, 'kind'>;
+type NewCollection = Omit<Extract<Op, { kind: 'createCollection' }>, 'kind'>;
+
+/** A plain create of a note of `word`, in no collection, unless `extra` says otherwise. */
+const newNote = (word: string, extra: Partial<NewNote> = {}): Op => ({
+  kind: 'createNote',
+  id: 'generated',
+  dup: 0,
+  word,
+  heading: false,
+  stamps: 'none',
+  zoned: false,
+  into: null,
+  ...extra,
+});
+
+/** A plain create of a collection titled after `word`. */
+const newCollection = (word: string, extra: Partial<NewCollection> = {}): Op => ({
+  kind: 'createCollection',
+  id: 'generated',
+  dup: 0,
+  word,
+  stamps: 'none',
+  described: false,
+  ...extra,
+});
+
 /** The views as moves: they change nothing, and each shows the walk's resource in its state. */
 function viewMoves(kind: Kind): Move[] {
   return loadSpace().views[kind].shown_by.flatMap((view) => {
@@ -149,17 +176,7 @@ function collectionMoves(word: (k: number) => string): Move[] {
     },
     {
       op: 'createNote',
-      make: (k) => ({
-        kind: 'createNote',
-        id: 'generated',
-        dup: 0,
-        word: word(k),
-        heading: false,
-        stamps: 'none',
-        zoned: false,
-        into: null,
-        titled: 0,
-      }),
+      make: (k) => newNote(word(k), { titled: 0 }),
       model: (f) => (f.lifecycle === 'live' ? collectionAfter(f, 'createNote', { holding: true }) : f),
     },
     {
@@ -200,25 +217,8 @@ const LIFECYCLE = new Set(['trashNote', 'restoreNote', 'deleteNote', 'deleteColl
 /** Short plans for the targets no walk visits: interacting inputs, paging boundaries, repeats. */
 function plans(word: (k: number) => string): Array<{ covers: readonly string[]; ops: (k: number) => Op[] }> {
   let made = 0;
-  const coll = (described = false): Op => ({
-    kind: 'createCollection',
-    id: 'generated',
-    dup: 0,
-    word: word(++made),
-    stamps: 'none',
-    described,
-  });
-  const note = (extra: Partial<Extract<Op, { kind: 'createNote' }>> = {}, k = 0): Op => ({
-    kind: 'createNote',
-    id: 'generated',
-    dup: 0,
-    word: word(k),
-    heading: false,
-    stamps: 'none',
-    zoned: false,
-    into: null,
-    ...extra,
-  });
+  const coll = (described = false): Op => newCollection(word(++made), { described });
+  const note = (extra: Partial<NewNote> = {}, k = 0): Op => newNote(word(k), extra);
   const list = (pageSize: number, extra: Partial<Extract<Op, { kind: 'listNotes' }>> = {}): Op => ({
     kind: 'listNotes',
     pageSize,
@@ -261,8 +261,8 @@ function plans(word: (k: number) => string): Array<{ covers: readonly string[]; 
         inputsId('createCollection', 'id', 'description'),
       ],
       ops: () => [
-        { kind: 'createCollection', id: 'generated', dup: 0, word: word(0), stamps: 'both', described: false },
-        { kind: 'createCollection', id: 'supplied', dup: 0, word: word(1), stamps: 'none', described: true },
+        newCollection(word(0), { stamps: 'both' }),
+        newCollection(word(1), { id: 'supplied', described: true }),
         { kind: 'readCollection', coll: 0 },
         { kind: 'readCollection', coll: 1 },
       ],
@@ -355,7 +355,7 @@ function plans(word: (k: number) => string): Array<{ covers: readonly string[]; 
       // Created with a past updated_at, then a PATCH with the title it has: updated_at must still move.
       covers: [repeatId('updateCollection'), repeatId('deleteCollection')],
       ops: () => [
-        { kind: 'createCollection', id: 'generated', dup: 0, word: word(9), stamps: 'both', described: true },
+        newCollection(word(9), { stamps: 'both', described: true }),
         { kind: 'updateCollection', coll: 0, word: word(9), same: true },
         { kind: 'readCollection', coll: 0 },
         { kind: 'deleteCollection', coll: 0 },
@@ -442,74 +442,18 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
     const companion = d.fresh();
     const sent: Op[] = [];
     const moves = [...(kind === 'note' ? noteMoves(word) : collectionMoves(word)), ...viewMoves(kind)];
-    const setup: Op[] =
-      kind === 'note'
-        ? [0, 1, 2].map(
-            (i) =>
-              ({
-                kind: 'createCollection',
-                id: 'generated',
-                dup: 0,
-                word: word(i),
-                stamps: 'none',
-                described: i === 0,
-              }) as Op,
-          )
-        : [];
-    const made = kind === 'note' ? 'createNote' : 'createCollection';
+    // A note walk has three collections to join and move between; a collection walk a note to hold.
     const describedOpen = [...aimed].some(
       (id) => open(id) && id.includes(':collection:') && id.endsWith('description=set'),
     );
-    setup.push(
+    const setup: Op[] =
       kind === 'note'
-        ? {
-            kind: 'createNote',
-            id: 'generated',
-            dup: 0,
-            word: word(0),
-            heading: false,
-            stamps: 'none',
-            zoned: false,
-            into: null,
-          }
-        : {
-            kind: 'createCollection',
-            id: 'generated',
-            dup: 0,
-            word: word(0),
-            stamps: 'none',
-            described: describedOpen,
-          },
-    );
-    if (kind === 'collection')
-      setup.push({
-        kind: 'createNote',
-        id: 'generated',
-        dup: 0,
-        word: word(0),
-        heading: false,
-        stamps: 'none',
-        zoned: false,
-        into: null,
-      });
+        ? [...[0, 1, 2].map((i) => newCollection(word(i), { described: i === 0 })), newNote(word(0))]
+        : [newCollection(word(0), { described: describedOpen }), newNote(word(0))];
+    const made = kind === 'note' ? 'createNote' : 'createCollection';
     if (!(await run(runner, setup, sent))) return false;
     // A note whose words match the walk's, in a runner of its own: related notes of it show the walk's note.
-    await run(
-      companion,
-      [
-        {
-          kind: 'createNote',
-          id: 'generated',
-          dup: 0,
-          word: word(0),
-          heading: false,
-          stamps: 'none',
-          zoned: false,
-          into: null,
-        },
-      ],
-      [],
-    );
+    await run(companion, [newNote(word(0))], []);
     await views(kind, made, runner, companion, sent);
     const id = () => (kind === 'note' ? runner.mine.notes[0] : runner.mine.collections[0]);
     const tried = new Set<string>();
