@@ -291,7 +291,8 @@ export function membershipChanged(
   // collections may be hidden from the owner's collection_ids).
   const own =
     touched.length === (op === 'moveNote' ? 2 : 1) && touched.every((c) => c.owner === note.owner && c.members);
-  if (!own || !note.links || note.owner !== actor) {
+  // A trashed note's membership change is not determined (a target may accept it and change nothing).
+  if (!own || !note.links || note.owner !== actor || note.trashed?.value !== false) {
     world.forgetLinks(note);
     for (const c of touched) c.members = undefined;
     return;

@@ -503,7 +503,10 @@ function lifecycle(ask: Ask): Part {
     deleteNote: 'notes.delete.requires-edit',
     restoreNote: undefined,
   }[op as 'trashNote' | 'deleteNote' | 'restoreNote'];
-  part.refused = ({ ev }) =>
+  // A refused trash of a trashed note (or restore of an active one) asked for nothing to change.
+  const changes = op === 'deleteNote' || n.trashed?.value === (op === 'restoreNote');
+  part.refused = ({ ev }) => {
+    if (!changes) return;
     n.refusals.push({
       rule:
         (permission ? permissionRule(ask, n.owner, 'auth.scope.notes-isolated', permission) : undefined) ??
@@ -515,6 +518,7 @@ function lifecycle(ask: Ask): Part {
       by: ev,
       asked: op === 'deleteNote' ? { deleted: true } : { trashed: op === 'trashNote' },
     });
+  };
   part.accepted = (_a, { ev }) => {
     if (op === 'deleteNote') noteDeleted(world, n, ev);
     else noteTrashed(world, n, op === 'trashNote', ev);

@@ -188,6 +188,14 @@ function collectionMoves(word: (k: number) => string): Move[] {
 }
 
 /** What a view-after-write read sends: the executor's operation, on the walk's runner or the companion's. */
+/**
+ * A search kept to a collection goes after the same search unfiltered: that a word matches a note
+ * is the target's own, so the filtered page is judged on the notes the unfiltered one found.
+ */
+function withBasis(op: Op): Op[] {
+  return op.kind === 'searchNotes' && op.coll !== undefined ? [{ ...op, coll: undefined }, op] : [op];
+}
+
 function viewOp(kind: Kind, view: string): { op: Op; companion?: boolean } | undefined {
   if (kind === 'note') {
     if (view === 'getNote') return { op: { kind: 'readNote', note: 0, any: true } };
@@ -464,7 +472,8 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
       const move = next(kind, f, moves, tried);
       if (!move) break;
       tried.add(`${move.op} ${JSON.stringify(f)}`);
-      if (!(await run(move.companion ? companion : runner, [move.make(steps)], move.companion ? [] : sent))) continue;
+      if (!(await run(move.companion ? companion : runner, withBasis(move.make(steps)), move.companion ? [] : sent)))
+        continue;
       await views(kind, move.op, runner, companion, sent);
     }
     return d.coverage.covered.size > before;
@@ -540,7 +549,7 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
       for (const view of space.views[kindShown].shown_by) {
         if (!open(afterWriteId(kindShown, write, view))) continue;
         const v = viewOp(kindShown, view);
-        if (v) await run(v.companion ? companion : runner, [v.op], v.companion ? [] : sent);
+        if (v) await run(v.companion ? companion : runner, withBasis(v.op), v.companion ? [] : sent);
       }
     }
   }

@@ -20,6 +20,12 @@ export interface Env {
   readonly errorBody?: ErrorBodyShape;
   /** Every request_id a success of the run carried, with the request that got it (method and path) and its answer. */
   readonly requestIds: Map<string, { readonly what: string; readonly x: Exchange }>;
+  /**
+   * Notes an unfiltered search of the run found for a word (`actor word noteId`), with the sequence
+   * number it was sent at: whether a word matches a note is the target's (advisory); that a filter
+   * it satisfies keeps a note the same search found is documented.
+   */
+  readonly searchFound: Map<string, number>;
   /** The direction of list pages the profile declares (list_order), if any. */
   readonly listOrder?: 'newest_first' | 'oldest_first';
 }

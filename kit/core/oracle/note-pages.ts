@@ -395,9 +395,11 @@ export function searchNotes(env: Env, o: Observation, snapshots: Snapshots): voi
 
 /**
  * A first page with room left holds every match: each known, settled, active note of the caller
- * whose first line holds the queried word (one word of letters) is among its results,
- * and with a collection filter, each such note in a listed collection. Time bounds and contains
- * filters leave it unjudged; whether a trashed note is searched is not shown.
+ * whose first line holds the queried word (one word of letters) is among its results (advisory:
+ * what matches a word is the target's). With a collection filter, each such note in a listed
+ * collection that an unfiltered search of the same word found, unchanged since, is among them
+ * (documented: "a note in any listed collection matches"). Time bounds and contains filters leave
+ * it unjudged; whether a trashed note is searched is not shown.
  */
 function findsKnown(
   env: Env,
@@ -410,6 +412,7 @@ function findsKnown(
   // Letters only: how a word of letters and digits splits into terms is the target's own.
   if (!/^[a-z]{4,}$/.test(word) || hasBounds(b) || CONTAINS.some((k) => b[k] !== undefined)) return;
   const shown = new Set(items.map((i) => i.id));
+  if (!collections) for (const id of shown) env.searchFound.set(`${o.actor} ${word} ${id}`, o.startSeq);
   for (const n of env.world.notes.values()) {
     const first = n.content?.value.split('\n', 1)[0]?.toLowerCase() ?? '';
     const still = settled(n.clock, o.startSeq, o.startedAt, env.lagMs) && n.clock.inFlight === 0;
@@ -417,12 +420,14 @@ function findsKnown(
       continue;
     if (!first.split(/[^a-z]+/).includes(word)) continue;
     if (collections && (!n.links || !collections.some((c) => n.links!.has(c)))) continue;
+    const found = env.searchFound.get(`${o.actor} ${word} ${n.id}`);
+    if (collections && (found === undefined || n.clock.lastEndSeq >= found)) continue;
     env.j.that(
       collections ? 'notes.search.collection-filter' : 'notes.search.finds-matching-note',
       shown.has(n.id),
       () =>
         `${o.method} ${o.path}: note ${n.id}, whose first line holds "${word}"` +
-        `${collections ? ' and which is in a listed collection' : ''},` +
+        `${collections ? ' and which is in a listed collection (an unfiltered search of the word found it)' : ''},` +
         ` is not among the ${items.length} results of a page with room left`,
       o.x,
     );
@@ -465,9 +470,11 @@ function trackSnapshot(
   // The page at offset k starts with the (k+1)th result: one that starts with the kth (the earlier
   // page's last) and goes on one place back counts its offset from 1, not 0.
   const known = items.filter((_, i) => s!.at.has(offset + i - 1));
+  // An empty page shows nothing of where it starts (and matching undefined with undefined is no evidence).
   if (
     offset > 0 &&
-    s.at.get(offset - 1) === items[0]?.id &&
+    items[0] !== undefined &&
+    s.at.get(offset - 1) === items[0].id &&
     items.every((item, i) => [undefined, item.id].includes(s!.at.get(offset + i - 1)))
   ) {
     j.that(

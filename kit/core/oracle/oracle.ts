@@ -112,6 +112,7 @@ export class Oracle implements ExchangeObserver {
       statuses: options.statuses ?? {},
       ...(options.errorBody ? { errorBody: options.errorBody } : {}),
       requestIds: new Map(),
+      searchFound: new Map(),
       ...(options.listOrder ? { listOrder: options.listOrder } : {}),
     };
   }
