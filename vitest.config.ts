@@ -51,6 +51,7 @@ const PROOFS = [
   'test/kit/undeclared-names.test.ts',
   'test/kit/three-file-rule.test.ts',
   'test/kit/positive-control.test.ts',
+  'test/kit/confirmed-failures.test.ts',
   // Whole-system or hostile-size work of several seconds each: a real browser, a million-item list.
   'test/reporters/browser.test.ts',
   'test/spec/schemas-large.test.ts',

@@ -160,6 +160,7 @@ function failed(first: Finding, count: number, evidence: EvidenceExchange[]): Ru
     message: `${first.message}${more}`,
     judged: evidence.length - 1,
     ...(first.x.repro ? { repro: first.x.repro } : {}),
+    ...(first.x.replayPlan ? { plan: first.x.replayPlan } : {}),
   };
 }
 

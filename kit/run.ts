@@ -9,7 +9,7 @@ import { renderJson } from '../reporters/render-json.js';
 import { renderMarkdown } from '../reporters/render-markdown.js';
 import { renderSpecHtml } from '../reporters/render-spec.js';
 import { renderTerminal, useColour } from '../reporters/render-terminal.js';
-import { buildReport, type ConformanceReport } from '../reporters/report.js';
+import { buildReport, type CheckOutcome, type ConformanceReport } from '../reporters/report.js';
 import { formatProgress } from '../reporters/text.js';
 import { didYouMean } from '../spec/did-you-mean.js';
 import { specFile } from '../spec/paths.js';
@@ -19,6 +19,7 @@ import { UsageError } from '../spec/verdicts.js';
 import { kitVersion } from '../spec/version.js';
 import { behaviourCoverage } from './behaviour-coverage.js';
 import { checkWorkers, type KitConfig, readKitConfig } from './config.js';
+import { confirmFailures } from './confirm.js';
 import type { KitContext } from './core/context.js';
 import { unmetNeedIn } from './core/needs.js';
 import { redactDeep } from './core/redact.js';
@@ -90,8 +91,20 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
   );
   const collector = new OutcomeCollector('conformance', (outcome) => progress.checkDone(outcome.rules));
   let totals: RunTotals;
+  let outcomes: CheckOutcome[] | undefined;
   try {
     await runChecks(config, ctx, collector, interrupt, progress);
+    outcomes = withOracleVerdicts(collector.outcomes, run.judgements());
+    // Each failure replayed once, before the sweep deletes what the replays make (kit/confirm.ts).
+    if (!interrupt.signal && !ctx.targetProblem) {
+      try {
+        outcomes = (await confirmFailures(outcomes, ctx, { sentSoFar: run.sentSoFar(), stop: interrupt.stopped }))
+          .outcomes;
+      } catch (error) {
+        // The failures stand unconfirmed; the report says why.
+        collector.runErrors.push(`the replay of failed rules stopped: ${(error as Error).message.split('\n')[0]}`);
+      }
+    }
   } finally {
     progress.end();
     // Whatever happened to the checks (failed, threw, cancelled), the sweep runs.
@@ -120,7 +133,7 @@ async function runAndSweep(config: KitConfig, interrupt: Interrupt, print: (text
     seed: ctx.seed,
     only: config.only,
     rules: loadRules(),
-    outcomes: withOracleVerdicts(collector.outcomes, totals.oracle),
+    outcomes: outcomes ?? withOracleVerdicts(collector.outcomes, totals.oracle),
     requests: totals.requests,
     cleanupRequests: totals.cleanupRequests,
     created: totals.created,

@@ -27,6 +27,10 @@ export interface RunHandle {
    * delete by then is reported as left behind.
    */
   finish(options?: { interrupted?: boolean }): Promise<RunTotals>;
+  /** Requests sent so far within the budget: the start-up's and the check files' that ended. */
+  sentSoFar(): number;
+  /** What the workers' oracles judged, once the checks ended (finish() gives it too). */
+  judgements(): RunJudgements;
 }
 
 /** How long the sweep after Ctrl-C or SIGTERM may take: whoever stops a run expects it to end. */
@@ -157,8 +161,12 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
     },
     config,
   );
+  const judgements = () =>
+    mergeRecords(oracleRecords(runDir) as OracleRecord[], context.profile.capabilities?.rate_limit_headers);
   return {
     context,
+    sentSoFar: () => countRequests(runDir).requests + setupClient.sent,
+    judgements,
     async finish(options = {}) {
       // The sweep runs after the run's deadline too (what the run made must go); after an
       // interrupt it has a bound of its own, since whoever stopped the run expects it to end.
@@ -191,10 +199,7 @@ export async function startRun(config: KitConfig, stop?: AbortSignal): Promise<R
     const everything = Object.values(journalCreates(runDir)).reduce((a, b) => a + b, 0);
     const quota = spentQuota(runDir);
     const har = config.outputs.har ? recordedHarEntries(runDir) : undefined;
-    const oracle = mergeRecords(
-      oracleRecords(runDir) as OracleRecord[],
-      context.profile.capabilities?.rate_limit_headers,
-    );
+    const oracle = judgements();
     return {
       oracle,
       requests,

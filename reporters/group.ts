@@ -1,3 +1,4 @@
+import type { Replayed } from '../spec/replay.js';
 import { NOT_IN_SMOKE } from '../spec/verdicts.js';
 import {
   byCodePoint,
@@ -212,6 +213,17 @@ export function requestsWords(report: ConformanceReport): string {
 /** The document's own words a rule stands on, quoted, with their section: what a failed rule breaks. */
 export function documentQuote(rule: Pick<RuleResult, 'quote' | 'section'>): string {
   return `the document (${rule.section}): ${rule.quote.map((q) => `"${q}"`).join(' … ')}`;
+}
+
+/** A failure's replay at the end of the run, in a few words (kit/confirm.ts). */
+export function replayWords(replayed: Replayed | undefined, withDetail = true): string | undefined {
+  if (!replayed) return undefined;
+  const words = {
+    reproduced: 'reproduced on replay',
+    'not-reproduced': 'not reproduced on replay',
+    'not-replayed': 'not replayed',
+  }[replayed.result];
+  return withDetail ? `${words}: ${replayed.detail}` : words;
 }
 
 /** What a repro is, said beside it in every report (kit/core/repro-script.ts). */

@@ -7,6 +7,7 @@ import {
   headline,
   leftIds,
   REPRO_WORDS,
+  replayWords,
   requestsWords,
   rulesInDisplayOrder,
   STANDINGS,
@@ -134,6 +135,8 @@ function checkItem(check: CheckResult, open: boolean): string {
   ];
   if (check.message) parts.push(`<div class="msg">${esc(plainReason(check.message))}</div>`);
   if (check.seed !== undefined) parts.push(`<div class="msg">seed ${check.seed}</div>`);
+  const replay = replayWords(check.replayed);
+  if (replay) parts.push(`<div class="msg replay replay-${check.replayed!.result}">${esc(replay)}</div>`);
   if (check.repro)
     parts.push(
       `<div class="repro"><b>Reproduce</b> <small>${esc(REPRO_WORDS)}</small>${copyableBlock(check.repro, 'repro')}</div>`,
@@ -182,6 +185,7 @@ ul.checks{padding-left:1.1rem;margin:.3rem 0}
 .coverage details>div,.coverage details{overflow-wrap:anywhere}
 li.check{margin:.4rem 0}
 .msg{color:#57606a;margin:.15rem 0}
+.replay-not-reproduced{color:#9a6700}
 .x-head{margin-top:.4rem}.x-part{font-size:11px;color:#57606a;text-transform:uppercase;margin-top:.2rem}
 [hidden]{display:none!important}
 `;

@@ -1,6 +1,14 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
-import { byArea, differsNote, documentQuote, REPRO_WORDS, standingOf, uncountedErrorNote } from './group.js';
+import {
+  byArea,
+  differsNote,
+  documentQuote,
+  REPRO_WORDS,
+  replayWords,
+  standingOf,
+  uncountedErrorNote,
+} from './group.js';
 import type { ConformanceReport, RuleResult } from './report.js';
 import { clip, plainReason } from './text.js';
 
@@ -84,7 +92,8 @@ function ruleCase(report: ConformanceReport, rule: RuleResult, seconds: number):
     .map(
       (c) =>
         `${c.verdict.toUpperCase()} ${c.name} (${c.file})${c.message ? `: ${plainReason(c.message)}` : ''}` +
-        `${c.seed !== undefined ? ` [seed ${c.seed}]` : ''}${c.repro ? `\n  repro (${REPRO_WORDS}):\n${c.repro}` : ''}`,
+        `${c.seed !== undefined ? ` [seed ${c.seed}]` : ''}${c.replayed ? `\n  ${replayWords(c.replayed)}` : ''}` +
+        `${c.repro ? `\n  repro (${REPRO_WORDS}):\n${c.repro}` : ''}`,
     )
     .join('\n');
   const reason = clip(plainReason(rule.reason), 1000);

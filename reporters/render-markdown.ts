@@ -9,6 +9,7 @@ import {
   headline,
   leftIds,
   REPRO_WORDS,
+  replayWords,
   requestsWords,
   rulesInDisplayOrder,
   shownReason,
@@ -169,6 +170,8 @@ function checkLines(check: CheckResult): string[] {
   const lines = [
     `- **${check.verdict}** ${md(check.name)} (\`${check.file}\`)${check.seed !== undefined ? `, seed ${check.seed}` : ''}: ${md(clip(plainReason(check.message), 1000))}`,
   ];
+  const replay = replayWords(check.replayed);
+  if (replay) lines.push('', `  _${md(clip(replay, 600))}_`);
   if (check.repro) {
     lines.push('', `  Reproduce (${REPRO_WORDS}):`, '', ...fence(clip(check.repro, 2500), 'sh').map((l) => `  ${l}`));
   } else {

@@ -6,6 +6,7 @@ import {
   documentQuote,
   headline,
   leftIds,
+  replayWords,
   requestsWords,
   rulesInDisplayOrder,
   shownReason,
@@ -80,7 +81,10 @@ export function renderTerminal(report: ConformanceReport, options: TerminalOptio
   for (const rule of notable) {
     lines.push(ruleLine(report, rule, paint));
     // A failed rule: the words of the document it breaks, under it.
-    if (rule.verdict === 'fail') lines.push(paint('dim', `        ${clip(documentQuote(rule), REASON_MAX)}`));
+    // With what its replay at the end of the run found, if it was replayed (kit/confirm.ts).
+    const replay = replayWords(rule.checks.find((c) => c.replayed)?.replayed, false);
+    if (rule.verdict === 'fail')
+      lines.push(paint('dim', `        ${clip(`${replay ? `[${replay}] ` : ''}${documentQuote(rule)}`, REASON_MAX)}`));
   }
   for (const error of report.run_errors)
     lines.push(`  ${paint('error', 'RUN ERROR')} ${clip(plainReason(error), REASON_MAX)}`);

@@ -1,3 +1,4 @@
+import type { Replayed } from '../spec/replay.js';
 import { latestRevision, notInForce, revisionOn } from '../spec/revisions.js';
 import type { Rule, RuleLevel } from '../spec/rules.js';
 import { ruleArea, selectedByOnly } from '../spec/rules.js';
@@ -54,6 +55,8 @@ export interface CheckResult {
   evidence?: EvidenceExchange[];
   /** A shell command that replays the exchange that failed (set by the kit for failing checks). */
   repro?: string;
+  /** What sending that repro once more at the end of the run found (kit/confirm.ts). */
+  replayed?: Replayed;
   /** How long the check ran, in milliseconds (JUnit `time`; left out of the JSON to keep it byte-stable). */
   duration_ms?: number;
   /** Requests the check itself sent (the cost of a run, per check; file-level setup is not included). */
@@ -258,6 +261,8 @@ export function buildReport(input: ReportInput): ConformanceReport {
         result.evidence = evidenceOfRule(outcome.evidence, outcome.verdicts?.[id]?.judged);
       const repro = outcome.verdicts?.[id]?.repro;
       if (judgedSomething && repro) result.repro = repro;
+      const replayed = outcome.verdicts?.[id]?.replayed;
+      if (judgedSomething && replayed) result.replayed = replayed;
       if (outcome.durationMs !== undefined) result.duration_ms = Math.round(outcome.durationMs);
       if (outcome.requests !== undefined) result.requests = outcome.requests;
       if (outcome.notes) result.notes = outcome.notes;

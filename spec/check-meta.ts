@@ -1,6 +1,7 @@
 // The augmented module must be imported for the augmentation to apply to its re-exported TaskMeta.
 import type {} from 'vitest';
 import type { Need } from './needs.js';
+import type { Replayed, ReplayPlan } from './replay.js';
 
 /**
  * What a check carries to the report as data (vitest `TaskMeta`): its rules, what it needs, its
@@ -50,6 +51,10 @@ export interface RuleOutcome {
   judged?: number;
   /** A shell command replaying that exchange (kit/core/repro.ts). */
   repro?: string;
+  /** The same as data, for the run's replay of the failure at its end (kit/confirm.ts; not in the report). */
+  plan?: ReplayPlan;
+  /** What that replay found (kit/confirm.ts). */
+  replayed?: Replayed;
   /** The check stopped because the account's note quota is spent (the run's exit 3, not a failure). */
   quota?: true;
 }

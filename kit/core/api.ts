@@ -368,8 +368,10 @@ export class Api {
     if (pending) this.observer!.answered(pending, x);
     // A target that wrongly accepts a malformed create as this user still gets the result deleted.
     const asMe = opts.token === undefined && opts.authorization === undefined && opts.method === 'POST';
-    if (asMe && opts.path === OPERATIONS.createNote.path) this.noteCreated(x, 'note', opts.json);
-    if (asMe && opts.path === OPERATIONS.createCollection.path) this.noteCreated(x, 'collection', opts.json);
+    // What the create sent, raw text too: the final sweep recognises an unconfirmed create by it.
+    const sent = opts.json ?? (raw === MALFORMED ? undefined : raw);
+    if (asMe && opts.path === OPERATIONS.createNote.path) this.noteCreated(x, 'note', sent);
+    if (asMe && opts.path === OPERATIONS.createCollection.path) this.noteCreated(x, 'collection', sent);
     if (asMe && (opts.path === OPERATIONS.createNote.path || opts.path === OPERATIONS.createCollection.path))
       await this.afterCreate(x, opts.path === OPERATIONS.createNote.path ? 'note' : 'collection');
     return x;

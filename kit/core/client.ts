@@ -5,7 +5,7 @@ import type { Exchange } from './exchange.js';
 import { type HarEntry, harEntry } from './har.js';
 import { trackReads } from './read-tracking.js';
 import { redactText } from './redact.js';
-import { curlRepro, type NamedSecret, type SentRequest } from './repro.js';
+import { curlRepro, type NamedSecret, plannedRequest, type SentRequest } from './repro.js';
 import { WriteHistory } from './write-history.js';
 
 export type { Exchange } from './exchange.js';
@@ -340,10 +340,11 @@ export class TargetClient {
    * The repro of a request: its command as sent, and the means to write it with more variables (a
    * failure's script, kit/core/repro-script.ts). The credentials stay in `request`, in memory only.
    */
-  private replayOf(request: SentRequest): Pick<Exchange, 'repro' | 'replay'> {
+  private replayOf(request: SentRequest): Pick<Exchange, 'repro' | 'replay' | 'plan'> {
     return {
       repro: curlRepro(request, this.namedSecrets()),
       replay: (variables, options) => curlRepro(request, [...this.namedSecrets(), ...variables], options),
+      plan: (variables) => plannedRequest(request, this.base.href, [...this.namedSecrets(), ...variables]),
     };
   }
 

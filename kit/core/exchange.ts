@@ -1,4 +1,5 @@
-import type { CurlOptions, NamedSecret } from './repro.js';
+import type { ReplayPlan } from '../../spec/replay.js';
+import type { CurlOptions, NamedSecret, PlannedRequest } from './repro.js';
 
 /** One request and its answer, as recorded for evidence (bodies cut, secrets redacted). */
 /**
@@ -26,6 +27,10 @@ export interface Exchange<Op extends string = string> {
   readonly repro?: string;
   /** The same command with more values as variables (ids a script makes again; repro-script.ts). */
   readonly replay?: (variables: readonly NamedSecret[], options?: CurlOptions) => string;
+  /** The same request as data, with these values as markers (a failure's replay; kit/confirm.ts). */
+  readonly plan?: (variables: readonly NamedSecret[]) => PlannedRequest;
+  /** A finding's repro as data (the oracle's evidence; kit/confirm.ts replays it). */
+  readonly replayPlan?: ReplayPlan;
   /** The id a 2xx POST answered with (a create's), a string or a number as text. */
   readonly createdId?: string;
   /** Its place among the requests its client sent (the order of writes a repro sends again). */

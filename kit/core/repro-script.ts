@@ -1,5 +1,6 @@
 import { UUID_IN_TEXT } from '../../spec/patterns.js';
-import type { CurlOptions, NamedSecret } from './repro.js';
+import type { ReplayPlan } from '../../spec/replay.js';
+import type { CurlOptions, NamedSecret, PlannedRequest } from './repro.js';
 
 /**
  * A failed check's repro as one runnable script: the requests of the check that made what the
@@ -24,9 +25,29 @@ export interface Replayable {
   readonly repro?: string;
   /** The request as a curl command, with these values as variables too. */
   readonly replay?: (variables: readonly NamedSecret[], options?: CurlOptions) => string;
+  /** The request as data, with these values as markers (the run's own replay, kit/confirm.ts). */
+  readonly plan?: (variables: readonly NamedSecret[]) => PlannedRequest;
+  /** The answer's body (the failing one's is what a replay is compared with). */
+  readonly text?: string;
+}
+
+/** A failure's repro: the script a reader runs, and the same steps as data for the run's replay. */
+export interface Repro {
+  readonly script?: string;
+  readonly plan?: ReplayPlan;
+}
+
+export function reproScript(
+  recorded: readonly Replayable[],
+  failingAt: number,
+  elsewhere: (id: string) => readonly Replayable[] = () => [],
+): string | undefined {
+  return reproduce(recorded, failingAt, elsewhere).script;
 }
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Refused writes a script sends again, at most (the latest). */
+const REFUSALS_KEPT = 3;
 /** POSTs that change nothing: the searches. */
 const isSearch = (x: Replayable) => x.method === 'POST' && /\/search(\?|$)/.test(x.path);
 
@@ -35,13 +56,13 @@ const isSearch = (x: Replayable) => x.method === 'POST' && /\/search(\?|$)/.test
  * note, which the run's oracle judged a request on), as far as the client knows: sent first, in
  * the order the client sent them.
  */
-export function reproScript(
+export function reproduce(
   recorded: readonly Replayable[],
   failingAt: number,
   elsewhere: (id: string) => readonly Replayable[] = () => [],
-): string | undefined {
+): Repro {
   const failing = recorded[failingAt];
-  if (!failing?.replay) return failing?.repro;
+  if (!failing?.replay) return failing?.repro ? { script: failing.repro } : {};
   const exchanges = inOrder(
     [...writesElsewhere(recorded.slice(0, failingAt + 1), elsewhere), ...recorded.slice(0, failingAt)],
     failing,
@@ -71,6 +92,15 @@ export function reproScript(
       for (const m of mentions(x)) if (made.get(m)! < i) needed.add(m);
     }
   }
+  // A refusal should change nothing, so it is left out; but a target that broke that is shown only
+  // by sending it again: the latest few refused writes of what is needed, after what made it.
+  const refusals = [];
+  for (let i = 0; i < at; i++) {
+    const x = exchanges[i]!;
+    if (x.status < 400 || x.status >= 500 || x.status === 429 || READS.has(x.method) || isSearch(x)) continue;
+    if ([...needed].some((id) => made.get(id)! < i && named(x, id))) refusals.push(i);
+  }
+  steps = [...steps, ...refusals.slice(-REFUSALS_KEPT)].sort((a, b) => a - b);
   const variables = variablesFor(exchanges, needed, made);
   const lines = [
     '#!/bin/sh',
@@ -97,7 +127,7 @@ export function reproScript(
   body.push(`# The request that failed: ${failed} (answered ${failing.status} in the run)`, failing.replay(variables));
   const text = body.join('\n');
   const fresh = variables.filter((v) => v.fresh);
-  return [
+  const script = [
     ...lines,
     ...tokenChecks(text),
     ...(fresh.length > 0 || steps.length > 0 ? HELPERS : []),
@@ -105,6 +135,23 @@ export function reproScript(
     ...fresh.map((v) => `${v.variable}=$(uuid)`),
     text,
   ].join('\n');
+  const sent = [...steps.map((i) => exchanges[i]!), failing];
+  if (!sent.every((x) => x.plan)) return { script };
+  const plan: ReplayPlan = {
+    steps: sent.map((x, n) => {
+      const i = steps[n];
+      const id =
+        i !== undefined && x.createdId && needed.has(x.createdId) && made.get(x.createdId) === i
+          ? x.createdId
+          : undefined;
+      const variable = id && !kitGave(x, id) ? variables.find((v) => v.value === id)?.variable : undefined;
+      return { ...x.plan!(variables), ...(variable ? { makes: variable } : {}) };
+    }),
+    fresh: fresh.map((v) => v.variable),
+    ids: Object.fromEntries(variables.map((v) => [v.variable, v.value])),
+    answered: { status: failing.status, text: failing.text ?? '' },
+  };
+  return { script, plan };
 }
 
 /** What looks like an id of a note or collection: a UUID, or a path segment after notes/ or collections/. */

@@ -6,6 +6,10 @@
  * when unset); anything else, such as a deliberately invalid token, stays as the literal sent.
  */
 
+import type { PlannedRequest } from '../../spec/replay.js';
+
+export type { PlannedRequest } from '../../spec/replay.js';
+
 /** A credential of the run and the variable that stands for it in a repro. */
 export interface NamedSecret {
   readonly value: string;
@@ -34,6 +38,53 @@ export interface CurlOptions {
   readonly bodyOnly?: boolean;
   /** What follows the command on its line, before any here-document: a pipe (`| cmd`) or a redirection. */
   readonly after?: string;
+}
+
+/** How a variable stands in a plan: NUL-delimited, which no request of the kit carries around a name. */
+export const marker = (variable: string): string => `\u0000${variable}\u0000`;
+
+/** A marker in a planned text. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: a NUL delimits a marker: no request text has one around a name
+const MARKED = () => /\u0000([A-Z][A-Z0-9_]*)\u0000/g;
+
+/** Puts each marker's value back (unknown markers stay, for the caller to refuse). */
+export function filledIn(text: string, values: Readonly<Record<string, string>>): string {
+  return text.replace(MARKED(), (whole, name: string) => values[name] ?? whole);
+}
+
+/** The variables a planned text still names once filled in: what the replay cannot supply. */
+export function unfilled(text: string): string[] {
+  return [...text.matchAll(MARKED())].map((m) => m[1]!);
+}
+
+/** A planned text for a reader: each marker as the script's variable ($NOTE_1). */
+export function asVariables(text: string): string {
+  return text.replace(MARKED(), (_, name: string) => `$${name}`);
+}
+
+export function plannedRequest(request: SentRequest, base: string, variables: readonly NamedSecret[]): PlannedRequest {
+  const usable = variables.filter((v) => v.value.length >= 4).sort((a, b) => b.value.length - a.value.length);
+  const mark = (text: string) => {
+    let out = text;
+    for (const v of usable) out = out.split(v.value).join(marker(v.variable));
+    return out;
+  };
+  const root = base.replace(/\/$/, '');
+  const path = request.url.startsWith(root) ? request.url.slice(root.length) : new URL(request.url).pathname;
+  const authorization = request.headers.authorization;
+  const contentType = request.headers['content-type'];
+  const out: { -readonly [K in keyof PlannedRequest]: PlannedRequest[K] } = {
+    method: request.method,
+    path: mark(path),
+  };
+  if (authorization !== undefined) out.authorization = mark(authorization);
+  if (request.body === undefined) return out;
+  out.contentType = contentType ?? null;
+  const bytes = typeof request.body === 'string' ? Buffer.from(request.body, 'utf8') : Buffer.from(request.body);
+  const text = bytes.toString('utf8');
+  if (Buffer.from(text, 'utf8').equals(bytes)) out.body = mark(text);
+  else out.bodyBase64 = bytes.toString('base64');
+  return out;
 }
 
 export function curlRepro(request: SentRequest, secrets: readonly NamedSecret[], options: CurlOptions = {}): string {

@@ -20,16 +20,19 @@ export class WriteHistory {
 
   /** An answered request of the client (its body as sent, for the bound). */
   add(x: Exchange, body: string | Uint8Array | undefined): void {
-    if (READS.has(x.method) || x.status < 200 || x.status >= 300 || /\/search(\?|$)/.test(x.path)) return;
+    if (READS.has(x.method) || !(accepted(x.status) || refused(x.status)) || /\/search(\?|$)/.test(x.path)) return;
     const size = body?.length ?? 0;
     if (x.createdId !== undefined) {
       this.drop(x.createdId);
       this.byId.set(x.createdId, { writes: [x], bytes: size });
       this.bytes += size;
     } else {
+      // A refusal is kept too: one that changed what it should not have is what a repro must send
+      // again (a 409 create that overwrote the existing one names it in its body).
       const path = x.path.split('?')[0]!;
-      for (const segment of path.split('/')) {
-        const kept = this.byId.get(decodeURIComponent(segment));
+      const bodyId = refused(x.status) ? /"id"\s*:\s*"([^"]+)"/.exec(x.requestBody ?? '')?.[1] : undefined;
+      for (const segment of [...path.split('/').map(decodeSegment), ...(bodyId ? [bodyId] : [])]) {
+        const kept = this.byId.get(segment);
         if (!kept || kept.writes.length >= WRITES_PER_ID) continue;
         kept.writes.push(x);
         kept.bytes += size;
@@ -52,5 +55,17 @@ export class WriteHistory {
     if (!kept) return;
     this.bytes -= kept.bytes;
     this.byId.delete(id);
+  }
+}
+
+const accepted = (status: number) => status >= 200 && status < 300;
+/** A refusal of the request itself: not a rate limit (429), which says nothing of the request. */
+const refused = (status: number) => status >= 400 && status < 500 && status !== 429;
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
   }
 }

@@ -7,7 +7,7 @@ import type { Budgets, KitContext } from '../../kit/core/context.js';
 import type { FixturesClient, FixtureUser } from '../../kit/core/fixtures-client.js';
 import { type Need, ruleNeeds, unmetNeedIn } from '../../kit/core/needs.js';
 import { ReadLog } from '../../kit/core/read-tracking.js';
-import { reproScript } from '../../kit/core/repro-script.js';
+import { reproduce } from '../../kit/core/repro-script.js';
 import type { Profile } from '../../spec/profile.js';
 import { notInForce } from '../../spec/revisions.js';
 import type { RuleId } from '../../spec/rule-ids.js';
@@ -347,7 +347,7 @@ function quotedExchange(exchanges: readonly Exchange[], reason: string): number 
 }
 
 /** How a check ended for the rules it did not fail or skip one by one. */
-type Ending = Omit<RuleOutcome, 'judged' | 'repro'>;
+type Ending = Omit<RuleOutcome, 'judged' | 'repro' | 'plan'>;
 
 function endingOf(error: unknown, fails: boolean): Ending {
   // Whole: the report puts it on one line, escaping what would hide a difference.
@@ -372,7 +372,10 @@ function skipOf(vitestCtx: { skip(note: string): never }, note: string): unknown
   }
 }
 
-const withRepro = (repro: string | undefined) => (repro ? { repro } : {});
+const withRepro = ({ script, plan }: ReturnType<typeof reproduce>) => ({
+  ...(script ? { repro: script } : {}),
+  ...(plan ? { plan } : {}),
+});
 
 /** The key under which recordEvidence keeps where the check itself stopped. */
 const STOPPED = '';
@@ -388,7 +391,7 @@ function recordEvidence(
   judgedAt: Readonly<Record<string, number>>,
   stoppedAt: number | undefined,
   client: Pick<TargetClient, 'forEvidence' | 'writesOf'>,
-): Record<string, Pick<RuleOutcome, 'judged' | 'repro'>> {
+): Record<string, Pick<RuleOutcome, 'judged' | 'repro' | 'plan'>> {
   const at: Record<string, number> = { ...judgedAt };
   if (stoppedAt !== undefined && stoppedAt >= 0) at[STOPPED] = stoppedAt;
   const judged = new Set(Object.values(at));
@@ -401,7 +404,7 @@ function recordEvidence(
   return Object.fromEntries(
     Object.entries(at).map(([id, i]) => [
       id,
-      { judged: order.indexOf(i), ...withRepro(reproScript(exchanges, i, (id) => client.writesOf(id))) },
+      { judged: order.indexOf(i), ...withRepro(reproduce(exchanges, i, (id) => client.writesOf(id))) },
     ]),
   );
 }

@@ -7,12 +7,12 @@ import { budgetSource, type KitContext, workerBudget } from '../../kit/core/cont
 import { FixturesClient } from '../../kit/core/fixtures-client.js';
 import { harWriter } from '../../kit/core/har.js';
 import { Ledger } from '../../kit/core/ledger.js';
-import { Oracle } from '../../kit/core/oracle/oracle.js';
+import type { Oracle } from '../../kit/core/oracle/oracle.js';
+import { runOracle } from '../../kit/core/oracle/run-oracle.js';
 import { CreateGuard } from '../../kit/core/quota.js';
-import { reproScript } from '../../kit/core/repro-script.js';
 import { rateLimitStretch, secretsWriter, writeOracleRecord, writeRequestCount } from '../../kit/core/run-folder.js';
 import { leaveSignalsToRunCommand, registerWorker, stopSignal } from '../../kit/core/signals.js';
-import { searchIndexLagMs, timestampPrecisionMs } from '../../kit/core/timing.js';
+import { timestampPrecisionMs } from '../../kit/core/timing.js';
 import { selectedByOnly } from '../../spec/rules.js';
 import { type SchemaRegistry, sharedSchemaRegistry } from '../../spec/schemas.js';
 import { DataFactory } from './data.js';
@@ -87,23 +87,7 @@ function createKit(ctx: KitContext): Kit {
     ctx.runDir,
     ctx.capSources,
   );
-  const oracle = new Oracle({
-    precisionMs: timestampPrecisionMs(ctx),
-    lagMs: searchIndexLagMs(ctx),
-    redact: (text) => client.redact(text),
-    // A finding's repro as a script that makes again what its request names (kit/core/repro-script.ts).
-    evidence: (x) => {
-      const repro = reproScript([x], 0, (id) => client.writesOf(id));
-      return { ...client.forEvidence(x), ...(repro ? { repro } : {}) };
-    },
-    clockToleranceMs: ctx.clockToleranceMs,
-    statuses: ctx.profile.statuses ?? {},
-    ...(ctx.profile.error_body ? { errorBody: ctx.profile.error_body } : {}),
-    ...(ctx.profile.list_order ? { listOrder: ctx.profile.list_order } : {}),
-    ...(ctx.profile.capabilities?.rate_limit_headers
-      ? { rateLimitHeaders: ctx.profile.capabilities.rate_limit_headers }
-      : {}),
-  });
+  const oracle = runOracle(ctx, client);
   const api = new Api(
     client,
     ctx.profile,

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Exchange, TargetClient } from '../../../kit/core/client.js';
-import { reproScript } from '../../../kit/core/repro-script.js';
+import { filledIn, unfilled } from '../../../kit/core/repro.js';
+import { reproduce, reproScript } from '../../../kit/core/repro-script.js';
 
 /**
  * A failure's repro is one script that recreates what the failing request names, then sends it:
@@ -139,7 +140,9 @@ describe('a failure repro that recreates what it needs', () => {
     const script = reproScript(exchanges, exchanges.length - 1)!;
     expect(script).not.toContain(TOKEN);
     expect(script).not.toContain(note.id);
-    expect(script).toMatch(/^# Recreates what the failing request names \(5 requests\), then sends it\.$/m);
+    // Five writes and the refused stale update: a refusal that changed something shows only if sent again.
+    expect(script).toMatch(/^# Recreates what the failing request names \(6 requests\), then sends it\.$/m);
+    expect(script).toMatch(/^# PATCH \/v2\/notes\/\$NOTE_1 \(answered 409 in the run\)$/m);
     // The run deletes what it made: the script must make its own.
     store.clear();
     const { stdout } = await runScript(script, { NOTES_TOKEN: TOKEN, NOTES_SECONDARY_TOKEN: OTHER }, 'bash');
@@ -149,6 +152,44 @@ describe('a failure repro that recreates what it needs', () => {
     expect(answer.collection_ids, 'and the move').toHaveLength(1);
     expect(answer.collection_ids[0]).not.toBe(target.id); // a fresh id for the one the kit gave
     expect([...store.values()].filter((s) => s.content === 'unrelated')).toEqual([]);
+    await client.close();
+  });
+
+  it('gives the same steps as data for the run to replay, credentials and ids as markers', async () => {
+    const { client, exchanges } = recordingClient();
+    const me = (o: Omit<Parameters<TargetClient['send']>[0], 'token'>) => client.send({ ...o, token: TOKEN });
+    const given = randomUUID();
+    const collection = (await me({ method: 'POST', path: '/v2/collections', json: { title: 't', id: given } }))
+      .json as { id: string };
+    const note = (await me({ method: 'POST', path: '/v2/notes', json: { content: 'a', collection_ids: [given] } }))
+      .json as { id: string };
+    await me({ method: 'POST', path: '/v2/collections', json: { title: 'again', id: given } }); // refused: 409
+    await client.send({ method: 'GET', path: `/v2/notes/${note.id}`, token: OTHER });
+    const { script, plan } = reproduce(exchanges, exchanges.length - 1);
+    expect(plan, 'a plan beside the script').toBeDefined();
+    // The steps carry markers; the run's values of the ids stay beside them, to read a replay's answer.
+    const steps = JSON.stringify(plan!.steps);
+    for (const secret of [TOKEN, OTHER, note.id, collection.id]) expect(steps).not.toContain(secret);
+    expect(JSON.stringify(plan)).not.toContain(TOKEN);
+    // The script's requests, in its order: the collection (the kit's id: fresh), the note (the
+    // target's: read from the answer), the refused create again, then the failing read.
+    expect(plan!.steps.map((s) => `${s.method} ${filledIn(s.path, { NOTE_1: 'N' })} ${s.makes ?? ''}`.trim())).toEqual([
+      'POST /v2/collections',
+      'POST /v2/notes NOTE_1',
+      'POST /v2/collections',
+      'GET /v2/notes/N',
+    ]);
+    expect(script!.match(/\bcurl -sS\b/g)).toHaveLength(plan!.steps.length);
+    expect(plan!.fresh).toEqual(['COLLECTION_1']);
+    expect(plan!.ids).toEqual({ COLLECTION_1: given, NOTE_1: note.id });
+    expect(plan!.steps.map((s) => unfilled(s.authorization ?? ''))).toEqual([
+      ['NOTES_TOKEN'],
+      ['NOTES_TOKEN'],
+      ['NOTES_TOKEN'],
+      ['NOTES_SECONDARY_TOKEN'],
+    ]);
+    expect(unfilled(plan!.steps[2]!.body!)).toEqual(['COLLECTION_1']);
+    expect(plan!.answered.status).toBe(200);
     await client.close();
   });
 
