@@ -5,6 +5,7 @@ import type { Replayed, ReplayPlan } from '../spec/replay.js';
 import { loadRules } from '../spec/rules.js';
 import { sharedSchemaRegistry } from '../spec/schemas.js';
 import { Api } from './core/api.js';
+import { operationOf } from './core/behaviour/inputs.js';
 import { type Exchange, TargetClient } from './core/client.js';
 import type { KitContext } from './core/context.js';
 import { Ledger } from './core/ledger.js';
@@ -18,8 +19,9 @@ import { createdInRun } from './tier.js';
  * script in the report would send it (its creates with fresh ids, then the failing request), and
  * a fresh oracle judges the replay. A failure the replay shows again reads "reproduced"; one it
  * does not, "not reproduced on replay" (a timing or index-lag effect, or a state the repro does
- * not make again). The failure counts either way: the mark tells a reviewer which is which. The
- * replays take at most a tenth of the run's requests (and what is left of its budget and cap).
+ * not make again); one on a list, search or related notes that does not break it again,
+ * "inconclusive" (the repro makes the named notes again, not the rest of the account). The
+ * failure counts either way: the mark tells a reviewer which is which. The replays take at most a tenth of the run's requests (and what is left of its budget and cap).
  */
 
 /** The replays' share of the run's requests, at most. */
@@ -192,7 +194,9 @@ class Replayer {
         if (typeof id !== 'string' && typeof id !== 'number')
           return {
             result: 'not-replayed',
-            detail: `the replay's ${step.method} ${step.path.split('?')[0]} answered ${last.status} without an id, so the failing request had nothing to name`,
+            detail:
+              `the replay's ${step.method} ${asVariables(step.path.split('?')[0]!)} answered ${last.status} ` +
+              'without an id, so the failing request had nothing to name',
             requests: this.client.sent - startedAt,
           };
         values[step.makes] = String(id);
@@ -208,10 +212,23 @@ class Replayer {
         requests,
       };
     const failing = `${x.method} ${asVariables(plan.steps.at(-1)!.path.split('?')[0]!)}`;
+    // A view of the account holds more than the repro makes again: a replay that does not break the
+    // rule tells nothing, either way.
+    const op = operationOf(x.method, plan.steps.at(-1)!.path.split('?')[0]!);
+    if (op && ACCOUNT_VIEWS.has(op))
+      return {
+        result: 'inconclusive',
+        detail:
+          `on replay ${failing} answered ${x.status} and did not break the rule again, but it is a view of ` +
+          'the account, whose other items the repro does not make again',
+        requests,
+      };
     if ((this.oracle.judgements.judged.get(rule) ?? 0) > judgedBefore)
       return {
         result: 'not-reproduced',
-        detail: `on replay the rule held: ${failing} answered ${x.status}${x.status === plan.answered.status ? '' : ` (${plan.answered.status} in the run)`}`,
+        detail: `on replay the rule held: ${failing} answered ${x.status}${
+          x.status === plan.answered.status ? '' : ` (${plan.answered.status} in the run)`
+        }`,
         requests,
       };
     // A rule its check judged (no prediction covers it): the replay shows it again if the answer is the run's.
@@ -254,6 +271,9 @@ function clipped(message: string): string {
   return message.length <= DETAIL_MAX ? message : `${message.slice(0, DETAIL_MAX - 1)}…`;
 }
 const DETAIL_MAX = 300;
+
+/** Lists, searches and related notes: what they show depends on all the account holds. */
+const ACCOUNT_VIEWS = new Set(['listNotes', 'searchNotes', 'getRelatedNotes', 'listCollections', 'searchCollections']);
 
 /** Keys whose values differ from one run to the next by nature: times, versions, request ids, cursors. */
 const VOLATILE = /(^|_)(at|version|request_id|snapshot_id|next_page|cursor)$/;

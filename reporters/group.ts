@@ -221,6 +221,7 @@ export function replayWords(replayed: Replayed | undefined, withDetail = true): 
   const words = {
     reproduced: 'reproduced on replay',
     'not-reproduced': 'not reproduced on replay',
+    inconclusive: 'replay inconclusive',
     'not-replayed': 'not replayed',
   }[replayed.result];
   return withDetail ? `${words}: ${replayed.detail}` : words;

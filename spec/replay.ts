@@ -36,10 +36,12 @@ export interface ReplayPlan {
 /**
  * A failed rule's replay: `reproduced` (the replay broke the rule again), `not-reproduced` (it
  * did not: a timing or index-lag effect, or a state the repro does not make again; the failure
- * still counts), or `not-replayed` (the budget, a credential the run no longer has).
+ * still counts), `inconclusive` (a list, search or related notes that did not break it again: the
+ * repro does not make the rest of the account again), or `not-replayed` (the budget, a credential
+ * the run no longer has).
  */
 export interface Replayed {
-  readonly result: 'reproduced' | 'not-reproduced' | 'not-replayed';
+  readonly result: 'reproduced' | 'not-reproduced' | 'inconclusive' | 'not-replayed';
   /** How it was decided, in one line: what the replay's answer showed, or why there was none. */
   readonly detail: string;
   /** Requests the replay sent. */

@@ -365,6 +365,11 @@ export class Api {
       if (pending) this.observer!.unanswered(pending);
       throw error;
     }
+    // A raw request with this user's credentials is the operation its path names: the oracle judges
+    // its answer's shape as that operation's, so the shape is checked as for any other.
+    const shapeOf =
+      ownToken && raw !== MALFORMED ? (op ?? operationOf(opts.method, opts.path.split('?')[0]!)) : undefined;
+    if (shapeOf) this.checkShape(shapeOf, x);
     if (pending) this.observer!.answered(pending, x);
     // A target that wrongly accepts a malformed create as this user still gets the result deleted.
     const asMe = opts.token === undefined && opts.authorization === undefined && opts.method === 'POST';
@@ -431,18 +436,21 @@ export class Api {
       if (pending) this.observer!.unanswered(pending);
       throw error;
     }
-    if (exchange.status >= 200 && exchange.status < 300) {
-      const schema = this.schemas.responseSchemaOf(operationId);
-      if (schema) {
-        const problems =
-          exchange.json === undefined
-            ? ['the body is not JSON']
-            : this.schemas.validate(schema, exchange.json, { strict: this.strict });
-        if (problems.length > 0) exchange.schemaProblems = problems;
-      }
-    }
+    this.checkShape(operationId, exchange);
     if (pending) this.observer!.answered(pending, exchange);
     return exchange as Exchange<Op>;
+  }
+
+  /** A 2xx body against its operation's schema in spec/: the problems stay on the exchange (the shape rules). */
+  private checkShape(operationId: string, exchange: Exchange): void {
+    if (exchange.status < 200 || exchange.status >= 300) return;
+    const schema = this.schemas.responseSchemaOf(operationId);
+    if (!schema) return;
+    const problems =
+      exchange.json === undefined
+        ? ['the body is not JSON']
+        : this.schemas.validate(schema, exchange.json, { strict: this.strict });
+    if (problems.length > 0) exchange.schemaProblems = problems;
   }
 
   private sendEndpoint<Op extends string>(

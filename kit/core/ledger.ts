@@ -149,7 +149,8 @@ export function pendingInJournal(runDir: string): LedgerEntry[] {
   const open = new Map<string, LedgerEntry>();
   for (const entry of journalEntries(runDir)) {
     const key = `${entry.kind}:${entry.id}`;
-    if (entry.op === 'uncertain') continue;
+    // A refused create of an existing id (409) made nothing: what that id names is still pending.
+    if (entry.op === 'uncertain' || entry.op === 'refused') continue;
     if (entry.op === 'created') open.set(key, entry);
     else if (entry.op === 'trashed') {
       const trashed = open.get(key);

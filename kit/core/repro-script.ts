@@ -102,6 +102,14 @@ export function reproduce(
   }
   steps = [...steps, ...refusals.slice(-REFUSALS_KEPT)].sort((a, b) => a - b);
   const variables = variablesFor(exchanges, needed, made);
+  // A failing create of an id the kit gave and nothing earlier made: sent again with that id it would
+  // meet the run's own create (create-only: 409), so it gets a fresh one too.
+  const own = failing.method === 'POST' ? ownCreateId(failing) : undefined;
+  if (own && !made.has(own)) {
+    const kind = /\/v2\/notes(\?|$)/.test(failing.path) ? 'NOTE' : 'COLLECTION';
+    const n = variables.filter((v) => v.variable.startsWith(`${kind}_`)).length + 1;
+    variables.push({ value: own, variable: `${kind}_${n}`, fresh: true });
+  }
   const lines = [
     '#!/bin/sh',
     steps.length > 0
@@ -218,6 +226,17 @@ function variablesFor(
       counts.set(kind, n);
       return { value, variable: `${kind}_${n}`, fresh: kitGave(x, value) };
     });
+}
+
+/** The id a create request gives its resource, if it is a create with one. */
+function ownCreateId(x: Replayable): string | undefined {
+  if (!/^\/v2\/(notes|collections)(\?|$)/.test(x.path)) return undefined;
+  try {
+    const id = (JSON.parse(x.requestBody ?? '') as { id?: unknown }).id;
+    return typeof id === 'string' && id.length >= 4 ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether the kit gave the create this id itself (create-only ids), rather than the target. */
