@@ -358,9 +358,21 @@ export class Api {
       params: {},
       ...(opts.json !== undefined ? { body: opts.json } : raw !== undefined && raw !== MALFORMED ? { body: raw } : {}),
     });
+    const asMe = opts.token === undefined && opts.authorization === undefined && opts.method === 'POST';
+    // What the create sent, raw text too: the final sweep recognises an unconfirmed create by it.
+    const sent = opts.json ?? (raw === MALFORMED ? undefined : raw);
+    const creates =
+      asMe && opts.path === OPERATIONS.createNote.path
+        ? 'note'
+        : asMe && opts.path === OPERATIONS.createCollection.path
+          ? 'collection'
+          : undefined;
     let x: Exchange;
     try {
-      x = await tracked(() => this.client.send({ ...opts, token: opts.token === undefined ? this.token : opts.token }));
+      const send = () =>
+        tracked(() => this.client.send({ ...opts, token: opts.token === undefined ? this.token : opts.token }));
+      // A create whose answer never came whole may have made something: journaled for the sweep.
+      x = creates ? await this.unlessUnanswered(creates, sent, send) : await send();
     } catch (error) {
       if (pending) this.observer!.unanswered(pending);
       throw error;
@@ -372,13 +384,10 @@ export class Api {
     if (shapeOf) this.checkShape(shapeOf, x);
     if (pending) this.observer!.answered(pending, x);
     // A target that wrongly accepts a malformed create as this user still gets the result deleted.
-    const asMe = opts.token === undefined && opts.authorization === undefined && opts.method === 'POST';
-    // What the create sent, raw text too: the final sweep recognises an unconfirmed create by it.
-    const sent = opts.json ?? (raw === MALFORMED ? undefined : raw);
-    if (asMe && opts.path === OPERATIONS.createNote.path) this.noteCreated(x, 'note', sent);
-    if (asMe && opts.path === OPERATIONS.createCollection.path) this.noteCreated(x, 'collection', sent);
-    if (asMe && (opts.path === OPERATIONS.createNote.path || opts.path === OPERATIONS.createCollection.path))
-      await this.afterCreate(x, opts.path === OPERATIONS.createNote.path ? 'note' : 'collection');
+    if (creates) {
+      this.noteCreated(x, creates, sent);
+      await this.afterCreate(x, creates);
+    }
     return x;
   }
 
