@@ -8,6 +8,7 @@ import { Api } from './core/api.js';
 import { operationOf } from './core/behaviour/inputs.js';
 import { type Exchange, TargetClient } from './core/client.js';
 import type { KitContext } from './core/context.js';
+import { harWriter } from './core/har.js';
 import { Ledger } from './core/ledger.js';
 import { runOracle } from './core/oracle/run-oracle.js';
 import { asVariables, filledIn, unfilled } from './core/repro.js';
@@ -125,6 +126,8 @@ class Replayer {
         ? {}
         : { deadlineAt: ctx.deadlineAt, deadlineWhat: ctx.deadlineWhat ?? "the run's deadline" }),
       ...(stop ? { signal: stop } : {}),
+      // The run's recording (--har) holds every request the run counts, the replays' too.
+      ...(ctx.recordHar ? { recording: { prefix: 'replay.', write: harWriter(ctx.runDir, 'replay') } } : {}),
     });
     this.ledger = new Ledger(ctx.runDir);
     this.oracle = runOracle(ctx, this.client);
