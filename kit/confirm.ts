@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CheckOutcome, RuleOutcome } from '../reporters/report.js';
 import { UUID } from '../spec/patterns.js';
 import type { Replayed, ReplayPlan } from '../spec/replay.js';
-import { loadRules } from '../spec/rules.js';
+import { loadRules, selectedByOnly } from '../spec/rules.js';
 import { sharedSchemaRegistry } from '../spec/schemas.js';
 import { Api } from './core/api.js';
 import { operationOf } from './core/behaviour/inputs.js';
@@ -53,7 +53,9 @@ export async function confirmFailures(
   outcomes.forEach((o, check) => {
     for (const [rule, v] of Object.entries(o.verdicts ?? {})) {
       // A profile rule with no profile given differs rather than fails: not the target's failure to confirm.
-      if (v.verdict !== 'fail' || !v.plan || (levels.get(rule) === 'profile' && !ctx.profileDeclared)) continue;
+      // A rule --only leaves out is not in the report: no replay for it.
+      if (v.verdict !== 'fail' || !v.plan || !selectedByOnly(rule, ctx.only)) continue;
+      if (levels.get(rule) === 'profile' && !ctx.profileDeclared) continue;
       const seen = byRule.get(rule);
       if (!seen || v.plan.steps.length < seen.plan.steps.length) byRule.set(rule, { rule, check, plan: v.plan });
     }
