@@ -1,5 +1,5 @@
 import { explore } from '../../kit/core/explore/explorer.js';
-import { allTargets } from '../../kit/core/explore/space.js';
+import { allTargets, opNeeds } from '../../kit/core/explore/space.js';
 import type { Op } from '../../kit/core/sequences/ops.js';
 import { runOps } from '../../kit/core/sequences/sequence.js';
 import { checks } from '../harness/index.js';
@@ -32,6 +32,7 @@ check(
       fresh: () => checkRunner(t, shared),
       coverage: oracle.coverage,
       targets,
+      sendable: (op) => opNeeds(op).every((need) => t.declares(need)),
       budget: t.budgets.explore_requests,
       answered,
       async onFailure(ops, steps, since) {

@@ -38,6 +38,8 @@ export class Coverage {
   private readonly titles = new Map<string, string>();
   /** Each resource's updated_at as its answers last showed it, in ms. */
   private readonly updatedAt = new Map<string, number>();
+  /** The notes each collection lost by a removal or a move out of it, and has not got back. */
+  private readonly removedFrom = new Map<string, Set<string>>();
 
   /** The features of a note the run created, as its answers showed them (undefined: not the run's). */
   note(id: string): Readonly<Features> | undefined {
@@ -62,6 +64,7 @@ export class Coverage {
     this.inputs(op, o);
     this.paging(op, o, body);
     this.views(op, o, body);
+    this.left(op, o);
     this.apply(op, o, body);
   }
 
@@ -159,6 +162,7 @@ export class Coverage {
       }
     };
     const items = Array.isArray(body.results) ? (body.results as unknown[]).map(objectOf) : [];
+    this.absent(view, o, body, new Set(items.map((i) => i.id)));
     if (op === 'getNote') shown('note', [o.params.note_id]);
     if (op === 'getCollection') shown('collection', [o.params.collection_id]);
     if (op === 'listNotes' || op === 'searchNotes' || op === 'getRelatedNotes')
@@ -176,6 +180,44 @@ export class Coverage {
         'collection',
         items.flatMap((i) => (Array.isArray(i.collections) ? i.collections.map((c) => objectOf(c).id) : [])),
       );
+  }
+
+  /**
+   * A view kept to a collection read to its last page after a note left the collection: the note's
+   * absence is what the view shows of that write.
+   */
+  private absent(view: string, o: Observation, body: Record<string, unknown>, ids: ReadonlySet<unknown>): void {
+    const input = objectOf(o.input);
+    const kept =
+      view === 'listNotes?collection'
+        ? [input.collection]
+        : view === 'searchNotes?collections'
+          ? (objectOf(input.body).collections as unknown[])
+          : [];
+    const last = view === 'listNotes?collection' ? typeof body.next_page !== 'string' : body.has_next_page === false;
+    if (!last || !Array.isArray(body.results)) return;
+    for (const coll of kept)
+      for (const note of this.removedFrom.get(String(coll)) ?? []) {
+        const w = this.lastWrite.get(`note ${note}`);
+        if (!ids.has(note) && (w === 'removeNoteFromCollection' || w === 'moveNote'))
+          this.mark([afterWriteId('note', w, view)]);
+      }
+  }
+
+  /** Keeps which collections a note left by an accepted removal or move, until it is added back. */
+  private left(op: string, o: Observation): void {
+    const note = o.params.note_id;
+    if (note === undefined) return;
+    const target = objectOf(o.body).target_collection_id;
+    const gone =
+      op === 'removeNoteFromCollection'
+        ? o.params.collection_id
+        : op === 'moveNote'
+          ? o.params.source_collection_id
+          : undefined;
+    const back = op === 'addNoteToCollection' ? o.params.collection_id : op === 'moveNote' ? target : undefined;
+    if (typeof gone === 'string') this.removedFrom.set(gone, new Set([...(this.removedFrom.get(gone) ?? []), note]));
+    if (typeof back === 'string') this.removedFrom.get(back)?.delete(note);
   }
 
   /** The accepted write's effect on the features and on what was last written. */

@@ -12,9 +12,9 @@ import {
   loadSpace,
   pagingId,
   repeatId,
-  stateTargetsOf,
   type Target,
 } from './space.js';
+import { keptToLevel, type Move, markTried, nextMove } from './walk-plan.js';
 
 /**
  * The explorer: sends what reaches the behaviour targets the run has not visited yet, on purpose
@@ -34,6 +34,8 @@ export interface ExplorerDeps {
   readonly coverage: Coverage;
   /** The targets the explorer may aim at: those whose needs the profile meets. */
   readonly targets: readonly Target[];
+  /** Whether the profile lets the explorer send this operation (its endpoint may be one the document does not show). */
+  sendable(op: string): boolean;
   /** How many requests it may send. */
   readonly budget: number;
   /** Requests answered so far (to keep to the budget). */
@@ -50,16 +52,6 @@ export interface ExploreResult {
   readonly requests: number;
   /** Whether the budget ended the exploration before every reachable target was tried. */
   readonly budgetSpent: boolean;
-}
-
-interface Move {
-  readonly op: string;
-  /** The executor's operation for the walk's resource (index 0: the walk made one). */
-  readonly make: (k: number) => Op;
-  /** The state after it, where the document determines it; undefined: the executor cannot send it here. */
-  readonly model: (f: Features) => Features | undefined;
-  /** Sent by the companion runner (related notes of the companion show the walk's resource). */
-  readonly companion?: boolean;
 }
 
 type NewNote = Omit<Extract<Op, { kind: 'createNote' }>, 'kind'>;
@@ -140,12 +132,14 @@ function noteMoves(word: (k: number) => string): Move[] {
     {
       op: 'addNoteToCollection',
       make: () => ({ kind: 'addNote', note: 0, coll: 0, any: true }),
-      model: (f) => (links(f) >= 2 ? undefined : editable(f) ? noteAfter(f, 'add', links(f) + 1) : f),
+      // In several collections the walk's third may still be free (the executor finds out); a
+      // trashed or deleted note is sent any collection.
+      model: (f) => (editable(f) ? noteAfter(f, 'add', links(f) + 1) : f),
     },
     {
       op: 'moveNote',
       make: () => ({ kind: 'moveNote', note: 0, from: 0, to: 0, any: true }),
-      model: (f) => (links(f) >= 1 && links(f) < 3 ? f : undefined),
+      model: (f) => (links(f) < 1 ? undefined : editable(f) ? noteAfter(f, 'moveNote') : f),
     },
     {
       op: 'removeNoteFromCollection',
@@ -218,9 +212,6 @@ function viewOp(kind: Kind, view: string): { op: Op; companion?: boolean } | und
   if (view === 'getRelatedNotes') return { op: { kind: 'relatedNotes', note: 0 }, companion: true };
   return undefined;
 }
-
-/** Moves after which a resource cannot come back to its lifecycle. */
-const LIFECYCLE = new Set(['trashNote', 'restoreNote', 'deleteNote', 'deleteCollection']);
 
 /** Short plans for the targets no walk visits: interacting inputs, paging boundaries, repeats. */
 function plans(word: (k: number) => string): Array<{ covers: readonly string[]; ops: (k: number) => Op[] }> {
@@ -347,6 +338,18 @@ function plans(word: (k: number) => string): Array<{ covers: readonly string[]; 
       ],
     },
     {
+      // A collection left by one of its notes, shown in the summary of another note it still holds.
+      covers: [afterWriteId('collection', 'removeNoteFromCollection', 'getRelatedNotes')],
+      ops: () => [
+        coll(),
+        note({ into: 0 }),
+        note({ into: 0 }),
+        note(),
+        { kind: 'removeNote', note: 0, coll: 0 },
+        { kind: 'relatedNotes', note: 2 },
+      ],
+    },
+    {
       covers: [repeatId('addNoteToCollection'), repeatId('trashNote'), repeatId('deleteNote')],
       ops: () => [
         coll(),
@@ -433,23 +436,28 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
     await run(d.fresh(), p.ops(0), []);
   }
 
-  for (const kind of ['note', 'collection'] as const) {
-    for (let stuck = 0; stuck < 2 && !spent(); ) {
-      words++;
-      walks++;
-      const progressed = await walk(kind);
-      stuck = progressed ? 0 : stuck + 1;
-    }
-  }
+  // Note walks kept to each level in turn, then free ones: the later lifecycles are visited with
+  // every value of every feature (walk-plan.ts keptToLevel), not only with those the walk climbed to.
+  const levels = { note: [0, 1, 2, undefined], collection: [undefined] } as const;
+  for (const kind of ['note', 'collection'] as const)
+    for (const level of levels[kind])
+      for (let stuck = 0; stuck < (level === undefined ? 2 : 1) && !spent(); ) {
+        words++;
+        walks++;
+        const progressed = await walk(kind, level);
+        stuck = progressed ? 0 : stuck + 1;
+      }
   return { walks, requests: d.answered() - start, budgetSpent: spent() };
 
   /** One resource through its states; answers whether it covered anything new. */
-  async function walk(kind: Kind): Promise<boolean> {
+  async function walk(kind: Kind, level?: number): Promise<boolean> {
     const before = d.coverage.covered.size;
     const runner = d.fresh();
     const companion = d.fresh();
     const sent: Op[] = [];
-    const moves = [...(kind === 'note' ? noteMoves(word) : collectionMoves(word)), ...viewMoves(kind)];
+    const all = [...(kind === 'note' ? noteMoves(word) : collectionMoves(word)), ...viewMoves(kind)];
+    const usable = all.filter((m) => d.sendable(m.op));
+    const moves = level === undefined ? usable : keptToLevel(kind, usable, level);
     // A note walk has three collections to join and move between; a collection walk a note to hold.
     const describedOpen = [...aimed].some(
       (id) => open(id) && id.includes(':collection:') && id.endsWith('description=set'),
@@ -469,77 +477,14 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
       const rid = id();
       const f = rid === undefined ? undefined : kind === 'note' ? d.coverage.note(rid) : d.coverage.collection(rid);
       if (!f) break;
-      const move = next(kind, f, moves, tried);
+      const move = nextMove(kind, f, moves, tried, open);
       if (!move) break;
-      tried.add(`${move.op} ${JSON.stringify(f)}`);
+      markTried(tried, move, f);
       if (!(await run(move.companion ? companion : runner, withBasis(move.make(steps)), move.companion ? [] : sent)))
         continue;
       await views(kind, move.op, runner, companion, sent);
     }
     return d.coverage.covered.size > before;
-  }
-
-  /** The move to make now: the one visiting most, else the first move of the shortest way to a state that visits some. */
-  function next(kind: Kind, f: Features, moves: readonly Move[], tried: ReadonlySet<string>): Move | undefined {
-    const gain = (g: Features, m: Move) =>
-      tried.has(`${m.op} ${JSON.stringify(g)}`) || m.model(g) === undefined
-        ? 0
-        : stateTargetsOf(m.op, kind, g).filter(open).length + 0.5 * afterWrites(kind, m.op);
-    const ranked = moves.map((m) => ({ m, g: gain(f, m) })).sort((a, b) => b.g - a.g);
-    // Leaving the lifecycle (for good: trash, restore, delete) only when nothing within it visits
-    // anything, near or after a few moves.
-    const within = ranked.find((r) => r.g > 0 && !LIFECYCLE.has(r.m.op));
-    if (within) return within.m;
-    const stay = nearest(
-      f,
-      moves.filter((m) => !LIFECYCLE.has(m.op)),
-      gain,
-      tried,
-    );
-    if (stay) return stay;
-    const best =
-      ranked.find((r) => r.g > 0 && r.m.op !== 'deleteNote' && r.m.op !== 'deleteCollection') ??
-      ranked.find((r) => r.g > 0);
-    if (best) return best.m;
-    // Breadth-first over the model's states to the nearest with something to visit: first without
-    // leaving the lifecycle (trash, restore and delete lead one way), then with every move.
-    return nearest(f, moves, gain, tried);
-  }
-
-  /** The first move of the shortest way by `moves` to a state where one of `all` visits something. */
-  function nearest(
-    f: Features,
-    moves: readonly Move[],
-    gain: (g: Features, m: Move) => number,
-    tried: ReadonlySet<string>,
-    all: readonly Move[] = moves,
-  ): Move | undefined {
-    const key = (g: Features) => JSON.stringify(g);
-    const queue: Array<{ g: Features; first: Move }> = [];
-    const seen = new Set([key(f)]);
-    for (const m of moves) {
-      const g = m.model(f);
-      if (g && !seen.has(key(g)) && !tried.has(`${m.op} ${key(f)}`)) {
-        seen.add(key(g));
-        queue.push({ g, first: m });
-      }
-    }
-    while (queue.length > 0) {
-      const { g, first } = queue.shift()!;
-      if (all.some((m) => gain(g, m) > 0)) return first;
-      for (const m of moves) {
-        const h = m.model(g);
-        if (h && !seen.has(key(h))) {
-          seen.add(key(h));
-          queue.push({ g: h, first });
-        }
-      }
-    }
-    return undefined;
-  }
-
-  function afterWrites(kind: Kind, op: string): number {
-    return space.views[kind].shown_by.filter((v) => open(afterWriteId(kind, op, v))).length;
   }
 
   /** Reads each view that shows the resource and has not been read after this kind of write. */

@@ -68,6 +68,9 @@ const OP_NEEDS: Readonly<Record<string, readonly string[]>> = {
   'searchNotes?collections': ['names.notes_search.collections'],
 };
 
+/** The profile fields an operation (or a view kept to a collection) needs declared before it can be sent. */
+export const opNeeds = (op: string): readonly string[] => OP_NEEDS[op] ?? [];
+
 /** The view a request reads: the operation, kept to a collection where its filter says so (spec/behaviour-space.yaml). */
 export function viewOf(op: string, input: Readonly<Record<string, unknown>>): string {
   if (op === 'listNotes' && input.collection !== undefined) return 'listNotes?collection';

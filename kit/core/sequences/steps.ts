@@ -101,7 +101,9 @@ async function createNote(run: Runner, op: OpOf<'createNote'>): Promise<boolean>
   if (op.stamps === 'updated' || op.stamps === 'both') body.updated_at = stampText(run.stamp(), op.zoned);
   const into = op.into === null ? undefined : pickCollection(run, op.into);
   if (into) body.collection_ids = [into.id];
-  const titled = op.titled === undefined ? undefined : pickCollection(run, op.titled, (c) => c.title !== undefined);
+  // A deleted collection's title too: "unmatched titles ignored".
+  const titled =
+    op.titled === undefined ? undefined : pickCollection(run, op.titled, (c) => c.title !== undefined, true);
   if (titled) body.collection_titles = [titled.title!.value.toUpperCase()];
   const x = await run.api.createNote(body);
   const id = idOf(x);
@@ -251,19 +253,24 @@ async function onCollection(
  */
 async function membership(run: Runner, op: OpOf<'addNote' | 'removeNote' | 'moveNote'>): Promise<boolean> {
   // The note first, then collections that make the change determined (picked, not hit by chance).
+  // `any` (the explorer) sends to a note whose links the run no longer knows too (trashed after a
+  // membership change, deleted): any collection of the sequence stands in for one that holds it.
+  const unknown = (m: KnownNote) => op.any === true && (m.links === undefined || m.deleted !== undefined);
   const n = pickNote(
     run,
     op.note,
     (m) =>
+      unknown(m) ||
       (op.any === true && (op.kind === 'addNote' || (m.links?.size ?? 0) > 0)) ||
       (m.trashed?.value === false && m.links !== undefined && (op.kind === 'addNote' || m.links.size > 0)),
     op.any === true,
   );
   if (!n) return false;
+  const guess = unknown(n);
   const holds = (c: { id: string }) => n.links?.has(c.id) === true;
   if (op.kind === 'moveNote') {
-    const from = pickCollection(run, op.from, holds);
-    const to = from && pickCollection(run, op.to, (c) => c.id !== from.id && !holds(c));
+    const from = pickCollection(run, op.from, (c) => guess || holds(c));
+    const to = from && pickCollection(run, op.to, (c) => c.id !== from.id && (guess || !holds(c)));
     if (!from || !to || (op.any !== true && !moveDetermined(n, from, to))) return false;
     run.steps.push(`MoveNote(${n.id}: ${from.id} -> ${to.id})`);
     await run.api.moveNote(from.id, n.id, { target_collection_id: to.id });
@@ -271,7 +278,7 @@ async function membership(run: Runner, op: OpOf<'addNote' | 'removeNote' | 'move
     const add = op.kind === 'addNote';
     // A repeat, or a note in a state the document does not settle, is sent without the outcome determined.
     const loose = op.again === true || op.any === true;
-    const c = pickCollection(run, op.coll, (k) => (holds(k) !== add) !== (op.again === true), op.any === true);
+    const c = pickCollection(run, op.coll, (k) => guess || (holds(k) !== add) !== (op.again === true), op.any === true);
     if (!c || (!loose && !(add ? addDetermined : removeDetermined)(n, c))) return false;
     run.steps.push(`${add ? 'AddNote' : 'RemoveNote'}(${n.id}, ${c.id})`);
     await (add ? run.api.addToCollection(c.id, n.id) : run.api.removeFromCollection(c.id, n.id));
