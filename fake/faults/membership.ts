@@ -3,7 +3,7 @@ import type { Call } from '../http/routes.js';
 import { isUuid } from '../ids.js';
 import { contentFields } from '../service/content.js';
 import type { ServiceContext } from '../service/context.js';
-import { notFound } from '../service/errors.js';
+import { invalid, notFound } from '../service/errors.js';
 import { atLeast, canSeeNote, collectionLevel, requireCollection, requireNote } from '../service/permissions.js';
 import { checkString } from '../service/validate.js';
 import { noteCreatedView, type View } from '../service/views.js';
@@ -276,6 +276,29 @@ export const MEMBERSHIP_FAULTS = {
       }
       return view;
     }),
+  },
+  // A tombstoned link row that blocks a new one: the add the document determines is refused.
+  'membership.add.readd-refused': {
+    rules: ['membership.add.links'],
+    does: 'a note removed from a collection cannot be added to it again (400)',
+    judgedBy: 'oracle',
+    hooks: () => {
+      const removed = new Set<string>(); // "note collection"
+      const key = (call: Call) => `${call.params.note_id ?? ''} ${call.params.collection_id ?? ''}`;
+      return {
+        ops: {
+          removeNoteFromCollection: (next) => (ctx, call) => {
+            const view = next(ctx, call);
+            removed.add(key(call));
+            return view;
+          },
+          addNoteToCollection: (next) => (ctx, call) => {
+            if (removed.has(key(call))) throw invalid('the note was removed from this collection before');
+            return next(ctx, call);
+          },
+        },
+      };
+    },
   },
   // A version bump on add is a valid choice (the document does not say); touching the content is not.
   'membership.add.touches-note': {

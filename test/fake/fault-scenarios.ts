@@ -694,6 +694,9 @@ export const SCENARIOS: Scenario[] = [
       s.call('GET', `/v2/collections/${a}`);
       s.call('DELETE', `/v2/collections/${b}/notes/${n}`);
       s.call('GET', `/v2/notes/${n}`);
+      // Back into the collection it was removed from: an add like any other.
+      s.call('PUT', `/v2/collections/${b}/notes/${n}`);
+      s.call('GET', `/v2/notes/${n}`);
       s.call('GET', '/v2/notes');
     },
   },
