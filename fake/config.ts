@@ -85,6 +85,8 @@ export interface VariantSettings {
   searchIndexLagMs: number;
   /** Adding, removing or moving a note changes its version. */
   versionOnMembership: boolean;
+  /** Trash of a trashed note and restore of an active one refused; membership of a trashed note frozen. */
+  strictLifecycle: boolean;
 }
 
 /** Everything one instance runs with, resolved from options and profile over the fake's defaults. */
@@ -193,6 +195,7 @@ function variantSettings(profile: Profile): VariantSettings {
     timestampPrecisionMs: fake.truncate_timestamps ? (profile.timestamp_precision_ms ?? 1) : 1,
     searchIndexLagMs: fake.search_index_lag ? (profile.search_index_lag_ms ?? 0) : 0,
     versionOnMembership: fake.version_on_membership ?? false,
+    strictLifecycle: fake.strict_lifecycle ?? false,
   };
 }
 

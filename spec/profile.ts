@@ -149,6 +149,7 @@ export interface Profile {
     truncate_timestamps?: boolean;
     search_index_lag?: boolean;
     version_on_membership?: boolean;
+    strict_lifecycle?: boolean;
   };
 }
 

@@ -3,6 +3,7 @@ import type { HookFactory } from '../http/hooks.js';
 import { laggingSearchIndex } from './index-lag.js';
 import { versionOnMembership } from './membership-version.js';
 import { truncatedInstants } from './precision.js';
+import { strictLifecycle } from './strict-lifecycle.js';
 
 /**
  * Other valid choices where the API document leaves room, switched on by the profile's `fake`
@@ -15,6 +16,8 @@ export function variantFactories(config: FakeConfig): HookFactory[] {
   const out: HookFactory[] = [];
   if (variants.timestampPrecisionMs > 1) out.push(truncatedInstants(variants.timestampPrecisionMs));
   if (variants.searchIndexLagMs > 0) out.push(laggingSearchIndex(variants.searchIndexLagMs, config.clock));
+  // Inside the version bump: a membership change it reverts changes no version either.
+  if (variants.strictLifecycle) out.push(strictLifecycle());
   if (variants.versionOnMembership) out.push(versionOnMembership());
   return out;
 }

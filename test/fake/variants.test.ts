@@ -140,3 +140,30 @@ describe('variant: membership changes bump the note version', () => {
     expect(json(call('GET', `/v2/notes/${note.id}`)).version).toBe(note.version);
   });
 });
+
+describe('variant: a strict lifecycle', () => {
+  const h = () => harness({ profile: profile({}, { strict_lifecycle: true }) });
+
+  it('refuses a second trash and a restore of an active note with 409, and keeps a trashed note out of membership changes', () => {
+    const { call } = h();
+    const c1 = json(call('POST', '/v2/collections', { title: 'one' }));
+    const c2 = json(call('POST', '/v2/collections', { title: 'two' }));
+    const note = json(call('POST', '/v2/notes', { content: 'strict', collection_ids: [c1.id] }));
+    const links = () => json(call('GET', `/v2/notes/${note.id}`)).collection_ids;
+    expect(call('POST', `/v2/notes/${note.id}/restore`).status).toBe(409);
+    json(call('POST', `/v2/notes/${note.id}/trash`));
+    const trashedAt = json(call('GET', `/v2/notes/${note.id}`)).trashed_at;
+    expect(call('POST', `/v2/notes/${note.id}/trash`).status).toBe(409);
+    expect(json(call('GET', `/v2/notes/${note.id}`)).trashed_at).toBe(trashedAt);
+    json(call('PUT', `/v2/collections/${c2.id}/notes/${note.id}`));
+    json(call('POST', `/v2/collections/${c1.id}/notes/${note.id}/move`, { target_collection_id: c2.id }));
+    json(call('DELETE', `/v2/collections/${c1.id}/notes/${note.id}`));
+    expect(links()).toEqual([c1.id]);
+    expect(json(call('GET', `/v2/collections/${c2.id}`)).note_count).toBe(0);
+    // Refusals of a missing note stay the reference's.
+    expect(call('POST', '/v2/notes/00000000-0000-4000-8000-000000000000/trash').status).toBe(404);
+    json(call('POST', `/v2/notes/${note.id}/restore`));
+    json(call('PUT', `/v2/collections/${c2.id}/notes/${note.id}`));
+    expect(links()).toEqual(expect.arrayContaining([c1.id, c2.id]));
+  });
+});
