@@ -223,6 +223,17 @@ function createLinks(ask: Ask): Expect[] {
         is: { holds: c.id },
         from: `collection_titles named ${show(title)}, the title of the caller's collection ${c.id}`,
       });
+    // "exact match": an entry that is part of the title, or the title and more, names no collection.
+    const low = title.toLowerCase();
+    const near = titles.find((t) => t !== low && t.length > 0 && (low.includes(t) || t.includes(low)));
+    const named = titles.includes(low) || (Array.isArray(body.collection_ids) && body.collection_ids.includes(c.id));
+    if (/^[\x20-\x7e]*$/.test(title) && near !== undefined && !named)
+      out.push({
+        rule: 'notes.create.collection-titles-exact',
+        field: 'collection_ids',
+        is: { lacks: c.id },
+        from: `collection_titles named ${show(near)}, not the title ${show(title)} of the caller's collection ${c.id}`,
+      });
   }
   for (const cid of Array.isArray(body.collection_ids) ? body.collection_ids : []) {
     const c = typeof cid === 'string' ? world.collections.get(cid) : undefined;

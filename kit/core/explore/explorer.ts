@@ -1,4 +1,5 @@
 import { isCreateCapReached } from '../../../spec/verdicts.js';
+import { unsentEdges } from '../sequences/edges.js';
 import type { Op } from '../sequences/ops.js';
 import type { Runner } from '../sequences/runner.js';
 import { runStep } from '../sequences/steps.js';
@@ -379,6 +380,8 @@ function plans(word: (k: number) => string): Array<{ covers: readonly string[]; 
         note(),
         { kind: 'setCreatedAt', note: 0, when: 'equal', days: 1 },
         { kind: 'setCreatedAt', note: 0, when: 'equal', days: 1 },
+        // Past the original creation: "can only backdate".
+        { kind: 'setCreatedAt', note: 0, when: 'later', days: 1 },
       ],
     },
   ];
@@ -447,7 +450,35 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
         const progressed = await walk(kind, level);
         stuck = progressed ? 0 : stuck + 1;
       }
+  await edgeSweep();
   return { walks, requests: d.answered() - start, budgetSpent: spent() };
+
+  /**
+   * Every kind of edge request (kit/core/sequences/edges.ts: a field at, past or outside its
+   * documented bound, a missing or mistyped one) the run has not sent yet, once each, on a note, a
+   * linked note, a collection and a deleted one of each: the inputs no walk varies.
+   */
+  async function edgeSweep(): Promise<void> {
+    if (spent()) return;
+    const runner = d.fresh();
+    words++;
+    const made = [
+      newCollection(word(0)),
+      newCollection(word(1)),
+      newNote(word(0), { into: 0 }),
+      newNote(word(1)),
+      newNote(word(2)),
+      { kind: 'deleteNote', note: 2 } as Op,
+      { kind: 'deleteCollection', coll: 1 } as Op,
+    ];
+    if (!(await run(runner, made, []))) return;
+    for (let left = unsentEdges(runner); left.length > 0 && !spent(); ) {
+      await run(runner, [{ kind: 'edgeInput', which: left[0]!, index: 0 }], []);
+      const now = unsentEdges(runner);
+      if (now.length >= left.length) break;
+      left = now;
+    }
+  }
 
   /** One resource through its states; answers whether it covered anything new. */
   async function walk(kind: Kind, level?: number): Promise<boolean> {

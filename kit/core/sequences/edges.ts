@@ -169,6 +169,16 @@ export const EDGE_INPUTS = {
         collection_titles: [sized('', Math.floor(LIMIT.collectionTitlesEntry.bytes / 2) + 1, 'é')],
       }),
   },
+  // "case-insensitive exact match": a collection's title cut short by one character names none.
+  'note-title-prefix': {
+    needs: 'collection',
+    send: async (run, { collection }) => {
+      const t = collectionOf(run, collection!).title?.value;
+      return t && t.length > 1
+        ? createNote(run, { content: plain(run), collection_titles: [t.slice(0, -1)] }, false)
+        : undefined;
+    },
+  },
   // ---- note create: on a boundary, accepted ----
   'note-content-at-bytes': {
     needs: 'none',
@@ -748,6 +758,14 @@ export const EDGE_INPUTS = {
 
 export type EdgeInputKind = keyof typeof EDGE_INPUTS;
 export const EDGE_INPUT_KINDS = Object.keys(EDGE_INPUTS) as EdgeInputKind[];
+
+/** The kinds of edge request the run has not sent yet that the profile lets it send. */
+export function unsentEdges(run: Runner): EdgeInputKind[] {
+  return EDGE_INPUT_KINDS.filter((which) => {
+    const kind: Kind = EDGE_INPUTS[which];
+    return (run.edgesSent.get(which) ?? 0) === 0 && (!kind.declares || run.declares(kind.declares));
+  });
+}
 
 /** What a kind acts on, picked among the sequence's notes and collections (an index, as every operation). */
 function targetOf(run: Runner, needs: Needs, index: number): Target | undefined {
