@@ -174,7 +174,8 @@ export const EDGE_INPUTS = {
     needs: 'collection',
     send: async (run, { collection }) => {
       const t = collectionOf(run, collection!).title?.value;
-      return t && t.length > 1
+      // ASCII titles only: cutting a character off elsewhere may split a surrogate pair.
+      return t && t.length > 1 && /^[\x20-\x7e]+$/.test(t)
         ? createNote(run, { content: plain(run), collection_titles: [t.slice(0, -1)] }, false)
         : undefined;
     },
