@@ -534,6 +534,21 @@ export function relatedNotes(env: Env, o: Observation): void {
   const items = itemsOf(body);
   judgeItems(env, o, items, 'related', { seq: o.startSeq, at: o.startedAt }, { boundsRule: '', collectionRule: '' });
   for (const item of items) {
+    // "collections: summaries" of the collections in collection_ids, exactly; judged on the caller's
+    // own notes only (another user's shared note may sit in collections the caller cannot see).
+    const own = world.notes.get(item.id)?.owner === o.actor;
+    if (own && Array.isArray(item.collections) && Array.isArray(item.collection_ids)) {
+      const summarised = item.collections.map((s) => objectOf(s).id).sort();
+      const listed = [...item.collection_ids].sort();
+      j.that(
+        'notes.related.collections-match',
+        JSON.stringify(summarised) === JSON.stringify(listed),
+        () =>
+          `${o.method} ${o.path}: related note ${item.id} summarises collections ${JSON.stringify(summarised)},` +
+          ` but its collection_ids are ${JSON.stringify(listed)}`,
+        o.x,
+      );
+    }
     for (const summary of Array.isArray(item.collections) ? item.collections : []) {
       const s = objectOf(summary);
       const c = typeof s.id === 'string' ? world.collections.get(s.id) : undefined;
