@@ -1,3 +1,4 @@
+import { CONTAINS_KINDS, type ContainsKind } from '../../../spec/profile.js';
 import { isCreateCapReached } from '../../../spec/verdicts.js';
 import { unsentEdges } from '../sequences/edges.js';
 import type { Op } from '../sequences/ops.js';
@@ -57,6 +58,13 @@ export interface ExploreResult {
 
 type NewNote = Omit<Extract<Op, { kind: 'createNote' }>, 'kind'>;
 type NewCollection = Omit<Extract<Op, { kind: 'createCollection' }>, 'kind'>;
+
+/** Each contains filter alone, then two together. */
+const CONTAINS_SENT: ReadonlyArray<readonly ContainsKind[]> = [
+  ...CONTAINS_KINDS.map((k) => [k]),
+  ['open_tasks', 'images'],
+  ['images', 'files'],
+];
 
 /** A plain create of a note of `word`, in no collection, unless `extra` says otherwise. */
 const newNote = (word: string, extra: Partial<NewNote> = {}): Op => ({
@@ -319,6 +327,26 @@ function plans(word: (k: number) => string): Array<{ covers: readonly string[]; 
         list(2),
         list(5, { order: 'created_at' }),
         list(2, { coll: 1 }),
+      ],
+    },
+    {
+      // A note of each contains kind and a plain one, then lists and searches with filters true:
+      // several "combined with OR", and an unfiltered search first (what a word matches is the target's).
+      covers: [
+        inputsId('listNotes', 'open_tasks', 'images'),
+        inputsId('listNotes', 'images', 'files'),
+        inputsId('searchNotes', 'open_tasks', 'images'),
+        inputsId('searchNotes', 'images', 'files'),
+      ],
+      ops: () => [
+        note({ marker: 'open_task' }),
+        note({ marker: 'done_task' }),
+        note({ marker: 'image' }),
+        note({ marker: 'file' }),
+        note(),
+        ...CONTAINS_SENT.map((contains) => list(10, { filter: 'created-after-run', contains })),
+        search({ pageSize: 20 }),
+        ...CONTAINS_SENT.map((contains) => search({ pageSize: 20, contains })),
       ],
     },
     {

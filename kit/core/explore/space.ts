@@ -1,4 +1,5 @@
 import { specFile } from '../../../spec/paths.js';
+import { CONTAINS_KINDS } from '../../../spec/profile.js';
 import { loadRules } from '../../../spec/rules.js';
 import { readYamlFile } from '../../../spec/yaml-file.js';
 
@@ -80,11 +81,20 @@ export function viewOf(op: string, input: Readonly<Record<string, unknown>>): st
 const objectOf = (v: unknown): Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 /** Inputs and paging whose names the document does not show. */
-const INPUT_NEEDS: Readonly<Record<string, string>> = {
-  'listNotes:collection': 'names.notes_list.collection',
-  'listNotes:cursor': 'names.notes_list.cursor',
-  'searchNotes:collections': 'names.notes_search.collections',
-  'listCollections:cursor': 'names.collections_list.cursor',
+const INPUT_NEEDS: Readonly<Record<string, readonly string[]>> = {
+  'listNotes:collection': ['names.notes_list.collection'],
+  'listNotes:cursor': ['names.notes_list.cursor'],
+  'searchNotes:collections': ['names.notes_search.collections'],
+  'listCollections:cursor': ['names.collections_list.cursor'],
+  // A contains filter is sent where the profile names it, and judged where it says what content matches.
+  ...Object.fromEntries(
+    (['listNotes', 'searchNotes'] as const).flatMap((op) =>
+      CONTAINS_KINDS.map((k) => [
+        `${op}:${k}`,
+        [`names.${op === 'listNotes' ? 'notes_list' : 'notes_search'}.contains_${k}`, 'content_markers'],
+      ]),
+    ),
+  ),
 };
 const PAGING_NEEDS: Readonly<Record<string, readonly string[]>> = {
   'listNotes:later': ['names.notes_list.cursor'],
@@ -120,7 +130,7 @@ export function allTargets(space: Space = loadSpace()): Target[] {
   }
   for (const [op, pairs] of Object.entries(space.inputs))
     for (const [a, b] of pairs) {
-      const needs = [a, b].flatMap((n) => (INPUT_NEEDS[`${op}:${n}`] ? [INPUT_NEEDS[`${op}:${n}`]!] : []));
+      const needs = [a, b].flatMap((n) => INPUT_NEEDS[`${op}:${n}`] ?? []);
       add(inputsId(op, a, b), 'inputs', op, needs);
     }
   for (const [op, boundaries] of Object.entries(space.paging))

@@ -1,5 +1,6 @@
 import type { ErrorBodyShape } from '../../../spec/error-body.js';
 import type { RefusalKind } from '../../../spec/profile.js';
+import type { ContentMarkers } from '../behaviour/content-kinds.js';
 import type { World } from '../behaviour/state.js';
 import type { Exchange } from '../client.js';
 import type { Judgements } from './judge.js';
@@ -28,4 +29,6 @@ export interface Env {
   readonly searchFound: Map<string, number>;
   /** The direction of list pages the profile declares (list_order), if any. */
   readonly listOrder?: 'newest_first' | 'oldest_first';
+  /** The markup the profile says the target counts as each contains kind (content_markers), if any. */
+  readonly contentMarkers?: ContentMarkers;
 }

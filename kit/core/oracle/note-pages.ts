@@ -1,4 +1,6 @@
 import { instantOf as ms } from '../../../spec/patterns.js';
+import { CONTAINS_KINDS, type ContainsKind } from '../../../spec/profile.js';
+import { type ContentMarkers, containsMatch, containsSent, contentKinds } from '../behaviour/content-kinds.js';
 import { sameInstant } from '../behaviour/outcomes.js';
 import { isTokenUser, objectOf } from '../behaviour/request.js';
 import { type KnownNote, settled } from '../behaviour/state.js';
@@ -18,7 +20,6 @@ import {
   unchangedSince,
 } from './traversals.js';
 
-const CONTAINS = ['open_tasks', 'tasks', 'images', 'files'] as const;
 const NOTE_END = { total: 'notes.list.total-before-pagination', end: 'notes.list.next-page-omitted-at-end' } as const;
 
 /** A page's items as objects with a string id (anything else is the shape rules' to judge). */
@@ -29,6 +30,28 @@ function itemsOf(body: Record<string, unknown>): Array<Record<string, unknown> &
       typeof r === 'object' && r !== null && typeof (r as { id?: unknown }).id === 'string',
   );
 }
+
+/** The contains kinds of a known note's content, by the profile's markers; undefined where it cannot tell. */
+function contentKindsOf(env: Env, n: KnownNote): ReturnType<typeof contentKinds> {
+  return env.contentMarkers && n.content ? contentKinds(n.content.value, env.contentMarkers) : undefined;
+}
+
+/**
+ * Which contains rule a note missing from a page kept to the filters `sent` breaks: with several,
+ * one it matches only some of is what "combined with OR" keeps.
+ */
+function containsRuleOf(
+  rules: { readonly filters: string; readonly or: string },
+  kinds: ReturnType<typeof contentKinds> & object,
+  sent: readonly ContainsKind[],
+  markers: ContentMarkers,
+): string {
+  const each = sent.filter((f) => containsMatch(kinds, [f], markers) === 'yes').length;
+  return sent.length > 1 && each < sent.length ? rules.or : rules.filters;
+}
+
+const LIST_CONTAINS = { filters: 'notes.list.contains-filters', or: 'notes.list.contains-or' } as const;
+const SEARCH_CONTAINS = { filters: 'notes.search.contains-filters', or: 'notes.search.contains-or' } as const;
 
 /** A valid integer limit in range, as sent; undefined when none or not one (the refusal rules judge those). */
 function limitOf(value: unknown, max: number): number | undefined {
@@ -48,6 +71,8 @@ function judgeItems(
     collections?: readonly string[];
     boundsRule: string;
     collectionRule: string;
+    /** The contains filters sent true, and the rule a note that matches none of them breaks. */
+    contains?: { readonly sent: readonly ContainsKind[]; readonly rule: string };
   },
 ): void {
   const { j, world } = env;
@@ -92,6 +117,18 @@ function judgeItems(
         o.x,
       );
     }
+    const kinds = filters.contains && contentKindsOf(env, n);
+    if (kinds && filters.contains!.sent.length > 0) {
+      const match = containsMatch(kinds, filters.contains!.sent, env.contentMarkers!);
+      if (match !== 'open')
+        j.that(
+          filters.contains!.rule,
+          match === 'yes',
+          () =>
+            `${what}: note ${n.id} is shown, yet its content matches none of the filters ${show(filters.contains!.sent)}`,
+          o.x,
+        );
+    }
     const wanted = filters.collections;
     if (wanted && wanted.length > 0 && n.links)
       j.that(
@@ -117,7 +154,7 @@ function sameTotal(env: Env, o: Observation, walk: Traversal, collectionId: stri
   }
   // Kept to the collection alone: a bound or a contains filter would let a note's own write change the count.
   const q = o.input ?? {};
-  if (hasBounds(q) || CONTAINS.some((k) => q[k] !== undefined)) return;
+  if (hasBounds(q) || CONTAINS_KINDS.some((k) => q[k] !== undefined)) return;
   const c = collectionId === undefined ? undefined : env.world.collections.get(collectionId);
   if (walk.firstTotal === undefined || !c?.members || c.clock.inFlight > 0 || !unchangedSince(c.clock, walk.startSeq))
     return;
@@ -198,6 +235,7 @@ export function listNotes(env: Env, o: Observation, traversals: Traversals): voi
     );
   }
   const collection = typeof q.collection === 'string' ? [q.collection] : undefined;
+  const contains = containsSent(q);
   judgeItems(
     env,
     o,
@@ -209,6 +247,7 @@ export function listNotes(env: Env, o: Observation, traversals: Traversals): voi
       ...(collection ? { collections: collection } : {}),
       boundsRule: 'notes.list.bounds-filter',
       collectionRule: 'notes.list.collection-filter',
+      ...(contains ? { contains: { sent: contains, rule: LIST_CONTAINS.filters } } : {}),
     },
   );
   const walk = traversals.page(q, q.cursor, o.actor, o.startSeq, o.startedAt);
@@ -233,7 +272,7 @@ export function listNotes(env: Env, o: Observation, traversals: Traversals): voi
   else if (q.cursor === undefined && fullPageEndsEarly(body, results.length, limit ?? 50)) {
     // Judged above (next-page-omitted-at-end): the page's own total says more remain, so what the
     // walk missed is the missing next_page's doing, not the filters' or the cursor's.
-  } else if (!CONTAINS.some((k) => q[k] === true)) completeWalk(env, o, walk, q, collection?.[0]);
+  } else if (contains !== undefined) completeWalk(env, o, walk, q, collection?.[0], contains);
 }
 
 /** A first page, full, without next_page, whose total counts more than it shows. */
@@ -268,22 +307,29 @@ function completeWalk(
   walk: Traversal,
   q: Readonly<Record<string, unknown>>,
   collection: string | undefined,
+  contains: readonly ContainsKind[],
 ): void {
   const { j, world } = env;
+  // Kept to contents: only notes whose kinds the profile's markers tell.
+  if (contains.length > 0 && !env.contentMarkers) return;
   for (const n of world.notes.values()) {
     if (n.owner !== walk.actor || n.deleted || n.trashed?.value !== false) continue;
     if (!unchangedSince(n.clock, walk.startSeq)) continue;
     if (collection !== undefined && !n.links?.has(collection)) continue;
+    const kinds = contains.length > 0 ? contentKindsOf(env, n) : undefined;
+    if (contains.length > 0 && (!kinds || containsMatch(kinds, contains, env.contentMarkers!) !== 'yes')) continue;
     const where = insideBounds({ created_at: n.createdAt?.value, updated_at: n.updatedAt?.value }, q, env.precisionMs);
     if (where !== 'inside' && where !== 'exact') continue;
     const rule =
       where === 'exact'
         ? 'notes.list.bounds-inclusive'
-        : walk.pages > 1 || (!hasBounds(q) && collection === undefined)
-          ? 'notes.list.cursor-pages'
-          : hasBounds(q)
-            ? 'notes.list.bounds-filter'
-            : 'notes.list.collection-filter';
+        : kinds
+          ? containsRuleOf(LIST_CONTAINS, kinds, contains, env.contentMarkers!)
+          : walk.pages > 1 || (!hasBounds(q) && collection === undefined)
+            ? 'notes.list.cursor-pages'
+            : hasBounds(q)
+              ? 'notes.list.bounds-filter'
+              : 'notes.list.collection-filter';
     // A note found is evidence too: the rule that would have lost it held.
     j.that(rule, walk.seen.has(n.id), () => missing(o, walk, n), o.x, n.content?.by ?? n.title?.by);
   }
@@ -384,11 +430,13 @@ export function searchNotes(env: Env, o: Observation, snapshots: Snapshots): voi
   const collections = Array.isArray(b.collections)
     ? b.collections.filter((c): c is string => typeof c === 'string')
     : undefined;
+  const contains = containsSent(b);
   judgeItems(env, o, items, 'search', since, {
     bounds: b,
     ...(collections ? { collections } : {}),
     boundsRule: 'notes.search.bounds-filter',
     collectionRule: 'notes.search.collection-filter',
+    ...(contains ? { contains: { sent: contains, rule: SEARCH_CONTAINS.filters } } : {}),
   });
   if ((offset ?? 0) === 0 && results.length < (limit ?? 20)) findsKnown(env, o, b, collections, items);
 }
@@ -409,10 +457,15 @@ function findsKnown(
   items: ReadonlyArray<{ readonly id: string }>,
 ): void {
   const word = typeof b.query === 'string' ? b.query.trim().toLowerCase() : '';
+  const contains = containsSent(b) ?? [];
+  const kept = collections !== undefined || contains.length > 0;
   // Letters only: how a word of letters and digits splits into terms is the target's own.
-  if (!/^[a-z]{4,}$/.test(word) || hasBounds(b) || CONTAINS.some((k) => b[k] !== undefined)) return;
+  if (!/^[a-z]{4,}$/.test(word) || hasBounds(b) || containsSent(b) === undefined) return;
+  // Kept to collections and contents at once: a missing note would not tell which filter lost it.
+  if (collections !== undefined && contains.length > 0) return;
+  if (contains.length > 0 && !env.contentMarkers) return;
   const shown = new Set(items.map((i) => i.id));
-  if (!collections) for (const id of shown) env.searchFound.set(`${o.actor} ${word} ${id}`, o.startSeq);
+  if (!kept) for (const id of shown) env.searchFound.set(`${o.actor} ${word} ${id}`, o.startSeq);
   for (const n of env.world.notes.values()) {
     const first = n.content?.value.split('\n', 1)[0]?.toLowerCase() ?? '';
     const still = settled(n.clock, o.startSeq, o.startedAt, env.lagMs) && n.clock.inFlight === 0;
@@ -420,14 +473,21 @@ function findsKnown(
       continue;
     if (!first.split(/[^a-z]+/).includes(word)) continue;
     if (collections && (!n.links || !collections.some((c) => n.links!.has(c)))) continue;
+    const kinds = contains.length > 0 ? contentKindsOf(env, n) : undefined;
+    if (contains.length > 0 && (!kinds || containsMatch(kinds, contains, env.contentMarkers!) !== 'yes')) continue;
     const found = env.searchFound.get(`${o.actor} ${word} ${n.id}`);
-    if (collections && (found === undefined || n.clock.lastEndSeq >= found)) continue;
+    if (kept && (found === undefined || n.clock.lastEndSeq >= found)) continue;
     env.j.that(
-      collections ? 'notes.search.collection-filter' : 'notes.search.finds-matching-note',
+      kinds
+        ? containsRuleOf(SEARCH_CONTAINS, kinds, contains, env.contentMarkers!)
+        : collections
+          ? 'notes.search.collection-filter'
+          : 'notes.search.finds-matching-note',
       shown.has(n.id),
       () =>
         `${o.method} ${o.path}: note ${n.id}, whose first line holds "${word}"` +
-        `${collections ? ' and which is in a listed collection (an unfiltered search of the word found it)' : ''},` +
+        `${collections ? ' and which is in a listed collection' : kinds ? ' and whose content matches a contains filter' : ''}` +
+        `${kept ? ' (an unfiltered search of the word found it)' : ''},` +
         ` is not among the ${items.length} results of a page with room left`,
       o.x,
     );

@@ -1,5 +1,6 @@
 import type { ErrorBodyShape } from '../../../spec/error-body.js';
 import type { RefusalKind } from '../../../spec/profile.js';
+import type { ContentMarkers } from '../behaviour/content-kinds.js';
 import { predict } from '../behaviour/predict.js';
 import { objectOf, resolved, touchesOf } from '../behaviour/request.js';
 import { World } from '../behaviour/state.js';
@@ -53,6 +54,8 @@ export interface OracleOptions {
   listOrder?: 'newest_first' | 'oldest_first';
   /** The rate-limit header names and operations the profile declares (capabilities.rate_limit_headers). */
   rateLimitHeaders?: DeclaredRateLimitHeaders;
+  /** The markup the profile says the target counts as each contains kind (content_markers). */
+  contentMarkers?: ContentMarkers;
 }
 
 /** One worker's oracle as data (Oracle.record()), for the run command (kit/oracle-verdicts.ts). */
@@ -114,6 +117,7 @@ export class Oracle implements ExchangeObserver {
       requestIds: new Map(),
       searchFound: new Map(),
       ...(options.listOrder ? { listOrder: options.listOrder } : {}),
+      ...(options.contentMarkers ? { contentMarkers: options.contentMarkers } : {}),
     };
   }
 

@@ -23,6 +23,7 @@ export function runOracle(ctx: KitContext, client: TargetClient): Oracle {
     statuses: profile.statuses ?? {},
     ...(profile.error_body ? { errorBody: profile.error_body } : {}),
     ...(profile.list_order ? { listOrder: profile.list_order } : {}),
+    ...(profile.content_markers ? { contentMarkers: profile.content_markers } : {}),
     ...(profile.capabilities?.rate_limit_headers ? { rateLimitHeaders: profile.capabilities.rate_limit_headers } : {}),
   });
 }

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { LIMITS } from '../../../spec/limits.js';
+import type { ContainsKind } from '../../../spec/profile.js';
 
 /**
  * The operations of the kit's sequences, as data (steps.ts runs them): the model-based checks, the
@@ -34,6 +35,9 @@ export type ListFilter =
 /** Time bounds a search may add: none, created before the run began, or updated after it began. */
 export type RunBound = 'none' | 'created-before-run' | 'updated-after-run';
 
+/** A contains kind the profile gives markup for (content_markers). */
+export type MarkerKind = 'open_task' | 'done_task' | 'image' | 'file';
+
 export type Op =
   | {
       kind: 'createNote';
@@ -48,6 +52,8 @@ export type Op =
       into: number | null;
       /** Also names a collection by its title (collection_titles), the same as `into` or another. */
       titled?: number;
+      /** The content also carries the markup the profile declares for this contains kind (content_markers). */
+      marker?: MarkerKind;
     }
   /** `described`: the create sends a description besides the title. */
   | { kind: 'createCollection'; id: IdMode; dup: number; word: string; stamps: Stamps; described: boolean }
@@ -82,9 +88,19 @@ export type Op =
       common: boolean;
       coll?: number;
       absent?: boolean;
+      /** Contains filters sent true (where the profile names them). */
+      contains?: readonly ContainsKind[];
     }
   | { kind: 'searchCollections'; coll: number; before: boolean }
-  | { kind: 'listNotes'; pageSize: number; order: ListOrder; filter: ListFilter; coll: number }
+  | {
+      kind: 'listNotes';
+      pageSize: number;
+      order: ListOrder;
+      filter: ListFilter;
+      coll: number;
+      /** Contains filters sent true besides the filter (where the profile names them). */
+      contains?: readonly ContainsKind[];
+    }
   /** `exact`: a first page to learn the total, then a page of exactly that many (it ends at the last). */
   | {
       kind: 'listCollections';

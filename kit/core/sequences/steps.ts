@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LIMITS } from '../../../spec/limits.js';
+import type { ContainsKind } from '../../../spec/profile.js';
 import {
   addDetermined,
   backdatable,
@@ -86,7 +87,9 @@ function stampText(ms: number, zoned: boolean): string {
 
 /** POST /v2/notes with a fresh id, no id or the id of a note that exists (then read back), supplied times, a collection. */
 async function createNote(run: Runner, op: OpOf<'createNote'>): Promise<boolean> {
-  const content = `${op.heading ? '# ' : ''}${run.content(`Model ${op.word}`, `body ${op.word}`)}`;
+  const marker = op.marker ? run.profile.content_markers?.[op.marker] : undefined;
+  const body0 = `body ${op.word}${marker ? `\n${marker}` : ''}`;
+  const content = `${op.heading ? '# ' : ''}${run.content(`Model ${op.word}`, body0)}`;
   if (op.id === 'duplicate') {
     const dup = pickNote(run, op.dup);
     if (!dup) return false;
@@ -111,6 +114,7 @@ async function createNote(run: Runner, op: OpOf<'createNote'>): Promise<boolean>
     ...['created_at', 'updated_at'].filter((k) => k in body),
     ...(into ? [`in ${into.id}`] : []),
     ...(titled ? [`titled ${titled.id}`] : []),
+    ...(marker ? [`with ${op.marker!.replace('_', ' ')}`] : []),
   ];
   run.steps.push(
     `CreateNote(${body.id ?? 'generated id'}${extra.length ? `, ${extra.join(', ')}` : ''}) -> ${id ?? x.status}`,
@@ -303,9 +307,16 @@ async function searchNotes(run: Runner, op: OpOf<'searchNotes'>): Promise<boolea
   const coll =
     op.coll === undefined || !run.declares('names.notes_search.collections') ? undefined : pickCollection(run, op.coll);
   run.steps.push(
-    `SearchNotes(${word}${op.bound === 'none' ? '' : `, ${op.bound}`}${coll ? `, in ${coll.id}` : ''}, ${op.pageSize} a page)`,
+    `SearchNotes(${word}${op.bound === 'none' ? '' : `, ${op.bound}`}${coll ? `, in ${coll.id}` : ''}` +
+      `${filtersText(op.contains)}, ${op.pageSize} a page)`,
   );
-  const body = { query: word, ...boundOf(op.bound, run.since), ...(coll ? { collections: [coll.id] } : {}) };
+  const contains = containsOf(run, 'notes_search', op.contains);
+  const body = {
+    query: word,
+    ...boundOf(op.bound, run.since),
+    ...(coll ? { collections: [coll.id] } : {}),
+    ...contains,
+  };
   const x = await run.api.searchNotes({ limit: op.pageSize }, body);
   const page = x.json as { has_next_page?: unknown; snapshot_id?: unknown } | undefined;
   if (x.status === 200 && page?.has_next_page === true && typeof page.snapshot_id === 'string')
@@ -326,6 +337,19 @@ async function searchCollections(run: Runner, op: OpOf<'searchCollections'>): Pr
   return true;
 }
 
+/** The contains filters sent true, those the profile names (a name it does not would be refused). */
+function containsOf(
+  run: Runner,
+  where: 'notes_list' | 'notes_search',
+  kinds: readonly ContainsKind[] | undefined,
+): Partial<Record<ContainsKind, true>> {
+  const sendable = (kinds ?? []).filter((k) => run.declares(`names.${where}.contains_${k}`));
+  return Object.fromEntries(sendable.map((k) => [k, true]));
+}
+
+const filtersText = (kinds: readonly ContainsKind[] | undefined) =>
+  kinds && kinds.length > 0 ? `, containing ${kinds.join(' or ')}` : '';
+
 /** Pages at most a walk takes: a run shares its request budget. */
 const MAX_PAGES = 4;
 
@@ -345,9 +369,11 @@ async function listNotes(run: Runner, op: OpOf<'listNotes'>): Promise<boolean> {
       ? { collection: coll!.id }
       : { [filter.replace('-run', '').replace('-', '_')]: run.since }),
     ...(op.order === 'default' ? {} : { order_by: op.order }),
+    ...containsOf(run, 'notes_list', op.contains),
   };
   run.steps.push(
-    `ListNotes(${op.pageSize} a page, ${op.order} order, ${filter === 'collection' ? `in ${coll!.id}` : filter})`,
+    `ListNotes(${op.pageSize} a page, ${op.order} order, ${filter === 'collection' ? `in ${coll!.id}` : filter}` +
+      `${filtersText(op.contains)})`,
   );
   let x = await run.api.listNotes(query);
   if (await fillPastLargestPage(run, op.pageSize, filter, x)) x = await run.api.listNotes(query);
