@@ -1,6 +1,7 @@
 import { atSize, byteCount, charCount, LIMITS, pastSize, type SizeLimit } from '../../../spec/limits.js';
 import { OPERATIONS } from '../../../spec/operations.js';
 import { instantOf, isUuid, LOCAL_DATE_TIME, readDateTime } from '../../../spec/patterns.js';
+import { CONTAINS_KINDS } from '../../../spec/profile.js';
 import { sameInstant } from './outcomes.js';
 import { liveCollection, liveNote, objectOf, type Request, type Tolerances } from './request.js';
 import type { World } from './state.js';
@@ -617,9 +618,11 @@ export function boundariesOf(world: World, r: Request, tol: Tolerances): Boundar
     case 'listNotes':
     case 'listCollections': {
       const fields = ['limit', 'order_by', 'created_after', 'created_before', 'updated_after', 'updated_before'];
-      if (!only(input, fields)) return [];
+      const named = r.op === 'listNotes' ? declaredInputs(world, r, input, 'collection') : undefined;
+      if (named === null || !only(input, [...fields, ...(named ?? [])])) return [];
       return r.op === 'listNotes'
         ? [
+            ...namesBoundary(named, 'notes.list.parameter-names'),
             ...rangeBoundary('limit', input.limit, LIMITS.notesListLimit, 'notes.list.limit-range'),
             ...offsetBounds(input, LIST_RULES.listNotes.bounds),
           ]
@@ -632,9 +635,11 @@ export function boundariesOf(world: World, r: Request, tol: Tolerances): Boundar
       const q = objectOf(input.query);
       const b = objectOf(input.body);
       const bounds = ['created_after', 'created_before', 'updated_after', 'updated_before'];
-      if (!only(q, ['limit', 'offset']) || !only(b, ['query', ...bounds]) || (integerOf(q.offset) ?? 0) !== 0)
-        return [];
+      const named = declaredInputs(world, r, b, 'collections');
+      if (named === null || !only(q, ['limit', 'offset']) || !only(b, ['query', ...bounds, ...named])) return [];
+      if ((integerOf(q.offset) ?? 0) !== 0) return [];
       const out = [
+        ...namesBoundary(named, 'notes.search.parameter-names'),
         ...rangeBoundary('limit', q.limit, LIMITS.searchLimit, 'notes.search.limit-range'),
         ...rangeBoundary('offset', q.offset, LIMITS.searchOffset, 'notes.search.offset-min-0'),
         ...offsetBounds(b, 'notes.search.bounds-offset-required'),
@@ -672,6 +677,40 @@ export function boundariesOf(world: World, r: Request, tol: Tolerances): Boundar
     default:
       return [];
   }
+}
+
+/**
+ * The inputs of a note list or search whose names the document leaves to the profile (the kit's
+ * API sends them only under the names it declares), when each holds a value the document allows:
+ * a contains or include-content boolean, a collection filter naming live collections of the
+ * caller's own that no request in flight touches. Their names, or null when one holds anything
+ * else (a cursor is never counted: it may be refused for the filters it was issued under).
+ */
+function declaredInputs(
+  world: World,
+  r: Request,
+  given: Record<string, unknown>,
+  collectionField: 'collection' | 'collections',
+): string[] | null {
+  const names: string[] = [];
+  const bool = (v: unknown) => v === true || v === false || v === 'true' || v === 'false';
+  for (const k of [...CONTAINS_KINDS, 'include_content']) {
+    if (given[k] === undefined) continue;
+    if (!bool(given[k])) return null;
+    names.push(k);
+  }
+  const c = given[collectionField];
+  if (c !== undefined) {
+    const ids = collectionField === 'collection' ? [c] : Array.isArray(c) && c.length > 0 ? c : [undefined];
+    const mine = (id: unknown) => liveCollection(world, id, r)?.owner === r.actor;
+    if (!ids.every(mine)) return null;
+    names.push(collectionField);
+  }
+  return names;
+}
+
+function namesBoundary(named: readonly string[] | undefined, rule: string): Boundary[] {
+  return named && named.length > 0 ? [{ rule, what: `the profile's names for ${named.join(', ')}` }] : [];
 }
 
 /** The size rules of a collection's title and description, by operation (written out: the rule ids are read from these files). */
