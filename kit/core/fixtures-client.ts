@@ -21,7 +21,7 @@ export class FixturesClient {
     private readonly prefix: string,
     private readonly adminToken: string,
     /** Told when a fixture call changes a resource in a way the document does not describe (the oracle). */
-    private readonly observer?: Pick<ExchangeObserver, 'touchedByFixture'>,
+    private readonly observer?: Pick<ExchangeObserver, 'touchedByFixture' | 'granted'>,
   ) {}
 
   private async call(method: string, path: string, json?: unknown): Promise<Record<string, unknown>> {
@@ -56,6 +56,7 @@ export class FixturesClient {
 
   async grant(resource: 'note' | 'collection', id: string, userId: string, level: GrantLevel): Promise<void> {
     await this.call('POST', '/grants', { resource, id, user_id: userId, level });
+    this.observer?.granted(resource, id, userId, level);
   }
 
   async addAttachment(noteId: string, attachment: Record<string, unknown>): Promise<Record<string, unknown>> {

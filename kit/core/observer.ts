@@ -37,4 +37,6 @@ export interface ExchangeObserver<P = unknown> {
   unanswered(pending: P): void;
   /** A fixture API call changed a resource in a way the document does not describe. */
   touchedByFixture(kind: 'note' | 'collection' | 'user', id: string): void;
+  /** The fixture API granted a fixture user a permission level on a note or collection. */
+  granted(resource: 'note' | 'collection', id: string, userId: string, level: string): void;
 }

@@ -2,6 +2,7 @@ import { explore } from '../../kit/core/explore/explorer.js';
 import { allTargets, opNeeds } from '../../kit/core/explore/space.js';
 import type { Op } from '../../kit/core/sequences/ops.js';
 import { runOps } from '../../kit/core/sequences/sequence.js';
+import { unmetNeed } from '../harness/check.js';
 import { checks } from '../harness/index.js';
 import { checkRunner } from './runner.js';
 
@@ -34,6 +35,14 @@ check(
       targets,
       sendable: (op) => opNeeds(op).every((need) => t.declares(need)),
       budget: t.budgets.explore_requests,
+      ...(unmetNeed(kit, 'fixtures:users') === undefined && unmetNeed(kit, 'fixtures:grants') === undefined
+        ? {
+            async grantee() {
+              const { user, api } = await t.fixtureUser();
+              return { api, grant: (resource, id, level) => t.fixtures().grant(resource, id, user.user_id, level) };
+            },
+          }
+        : {}),
       answered,
       async onFailure(ops, steps, since) {
         // A few failures are shortened and replayed; the rest keep their steps as they were sent.

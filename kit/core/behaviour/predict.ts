@@ -1,5 +1,6 @@
 import { isUuid } from '../../../spec/patterns.js';
-import { boundariesOf, freshId, problemsOf } from './inputs.js';
+import { grantPart } from './grants.js';
+import { boundariesOf, freshId, integerOf, problemsOf } from './inputs.js';
 import { predictCollectionOp } from './predict-collections.js';
 import { predictNoteOp } from './predict-notes.js';
 import type { Ask, Part, Prediction, Refuse } from './prediction.js';
@@ -28,7 +29,7 @@ export function predict(world: World, r: Request, tol: Tolerances): Prediction {
   if (r.noCredentials || r.unknownToken) return unauthenticated(r);
   const problems = problemsOf(r, r.endedAt, tol.clockToleranceMs);
   const ask: Ask = { world, r, problems, tol, body: objectOf(r.body) };
-  const parts: Part[] = [inputPart(ask), ...stateParts(ask)];
+  const parts: Part[] = [inputPart(ask), ...stateParts(ask), grantPart(ask)];
   const own = r.op === undefined ? undefined : (predictNoteOp(ask) ?? predictCollectionOp(ask));
   if (own) parts.push(own);
   return join(parts);
@@ -210,8 +211,21 @@ function stateParts(ask: Ask): Part[] {
       ...(kind ? { kind } : {}),
     });
   } else if (r.op === 'addNoteToCollection' || r.op === 'moveNote') out.push(membershipWithDeleted(ask));
-  out.push(neverSeen(ask));
+  out.push(neverSeen(ask), unknownSnapshot(ask));
   return out;
+}
+
+/**
+ * A later search page under a snapshot_id no answer of the run carried (the kit makes such ids up):
+ * not "from a previous page", so the only refusal it can get is the unknown snapshot's, with the
+ * status the profile declares (none declared: a 4xx is all that is certain, and the check says so).
+ */
+function unknownSnapshot({ world, r, problems }: Ask): Part {
+  if (r.op !== 'searchNotes' || problems.length > 0 || !isTokenUser(r.actor)) return {};
+  const q = objectOf(r.input?.query);
+  if ((integerOf(q.offset) ?? 0) <= 0 || !freshId(world, q.snapshot_id)) return {};
+  const why = `snapshot_id ${q.snapshot_id}, which no answer of the run issued`;
+  return { kind: { kind: 'unknown_snapshot', rule: 'notes.search.snapshot-unknown', why } };
 }
 
 /** The rule that refuses an operation naming a note or collection that does not exist, by operation. */

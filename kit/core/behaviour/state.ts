@@ -111,6 +111,12 @@ export class World {
    * <id>`): a refusal creates nothing, so a resource found under that id later breaks its rule.
    */
   readonly refusedCreates = new Map<string, Refusal>();
+  /**
+   * The levels the fixture API granted, in order, by `note <id> <actor>` or `collection <id> <actor>`
+   * (grants.ts), and the fixture users granted anything on a collection.
+   */
+  readonly grants = new Map<string, string[]>();
+  readonly collectionGrantees = new Set<string>();
   /** Every id an answer of the run showed (items of lists and searches included): ids that may exist. */
   readonly seen = new Set<string>();
   /** Every request gets a sequence number when sent and another when answered. */

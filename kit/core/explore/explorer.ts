@@ -1,8 +1,10 @@
 import { CONTAINS_KINDS, type ContainsKind } from '../../../spec/profile.js';
 import { isCreateCapReached } from '../../../spec/verdicts.js';
+import type { Api } from '../api.js';
+import type { GrantLevel } from '../fixtures-client.js';
 import { unsentEdges } from '../sequences/edges.js';
 import type { Op } from '../sequences/ops.js';
-import type { Runner } from '../sequences/runner.js';
+import { currentVersion, iso, type Runner } from '../sequences/runner.js';
 import { runStep } from '../sequences/steps.js';
 import type { Coverage } from './coverage.js';
 import { collectionAfter, noteAfter } from './features.js';
@@ -47,6 +49,14 @@ export interface ExplorerDeps {
    * and the oracle's failure count before that step.
    */
   onFailure?(ops: readonly Op[], steps: readonly string[], since: number): Promise<void>;
+  /** A new fixture user, to be granted levels (only where the profile declares a fixture API with grants). */
+  grantee?(): Promise<Grantee>;
+}
+
+/** A fixture user the explorer grants permission levels to, with its own API. */
+export interface Grantee {
+  readonly api: Api;
+  grant(resource: 'note' | 'collection', id: string, level: GrantLevel): Promise<void>;
 }
 
 export interface ExploreResult {
@@ -479,6 +489,7 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
         stuck = progressed ? 0 : stuck + 1;
       }
   await edgeSweep();
+  await grantSweep();
   return { walks, requests: d.answered() - start, budgetSpent: spent() };
 
   /**
@@ -505,6 +516,61 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
       const now = unsentEdges(runner);
       if (now.length >= left.length) break;
       left = now;
+    }
+  }
+
+  /**
+   * Each permission level, granted to a fixture user on a note and on a collection of the run's
+   * user, and each operation the document names for a level tried by the grantee at the level
+   * below it and at its own (kit/core/behaviour/grants.ts predicts them); the owner reads both
+   * after. About 30 requests, sent only where the budget leaves room for them all.
+   */
+  async function grantSweep(): Promise<void> {
+    if (!d.grantee || d.budget - (d.answered() - start) < 32) return;
+    const runner = d.fresh();
+    words++;
+    walks++;
+    if (!(await run(runner, [newNote(word(0)), newCollection(word(1))], []))) return;
+    const [noteId, collId] = [runner.mine.notes[0]!, runner.mine.collections[0]!];
+    const note = () => runner.world.notes.get(noteId);
+    const content = (k: number) => ({ content: runner.content(`Granted ${word(k)}`) });
+    const version = () => ({ version: currentVersion(note()!) });
+    try {
+      const g = await d.grantee();
+      await g.grant('note', noteId, 'access');
+      await g.api.getNote(noteId);
+      await g.api.updateNote(noteId, { ...content(2), ...version() });
+      await g.api.trashNote(noteId);
+      await g.api.deleteNote(noteId);
+      await runner.api.getNote(noteId);
+      await g.grant('note', noteId, 'edit');
+      await g.api.setCreatedAt(noteId, { created_at: iso(runner.stamp()) });
+      await g.api.updateNote(noteId, { ...content(3), ...version() });
+      await g.grant('note', noteId, 'own');
+      await g.api.setCreatedAt(noteId, { created_at: iso(runner.stamp()) });
+      await runner.api.getNote(noteId);
+      await g.grant('note', noteId, 'edit');
+      await g.api.deleteNote(noteId);
+      const theirs = await g.api.createNote(content(4));
+      const theirColl = await g.api.createCollection({ title: `Theirs ${word(5)}` });
+      const idOf = (x: { json?: unknown }) => (x.json as { id?: unknown } | undefined)?.id;
+      const [theirId, theirCollId] = [idOf(theirs), idOf(theirColl)];
+      if (typeof theirId !== 'string' || typeof theirCollId !== 'string') return;
+      await g.api.addToCollection(theirCollId, theirId);
+      await g.grant('collection', collId, 'access');
+      await g.api.getCollection(collId);
+      await g.api.updateCollection(collId, { title: `Renamed ${word(6)}` });
+      await g.api.deleteCollection(collId);
+      await g.api.moveNote(theirCollId, theirId, { target_collection_id: collId });
+      await g.api.addToCollection(collId, theirId);
+      await g.grant('collection', collId, 'contribute');
+      await g.api.addToCollection(collId, theirId);
+      await g.grant('collection', collId, 'edit');
+      await g.api.updateCollection(collId, { title: `Renamed ${word(7)}` });
+      await runner.api.getCollection(collId);
+    } catch (error) {
+      if (isCreateCapReached(error)) capped = true;
+      else throw error;
     }
   }
 

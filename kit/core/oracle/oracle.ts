@@ -190,6 +190,12 @@ export class Oracle implements ExchangeObserver {
     }
   }
 
+  granted(resource: 'note' | 'collection', id: string, userId: string, level: string): void {
+    const key = `${resource} ${id} user:${userId}`;
+    this.world.grants.set(key, [...(this.world.grants.get(key) ?? []), level]);
+    if (resource === 'collection') this.world.collectionGrantees.add(`user:${userId}`);
+  }
+
   /** What this oracle judged so far, as data (written to the run folder as each check file ends). */
   record(): OracleRecord {
     const out = (f: Finding): Finding => ({

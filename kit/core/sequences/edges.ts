@@ -520,6 +520,11 @@ export const EDGE_INPUTS = {
     needs: 'none',
     send: (run) => run.api.searchNotes({ offset: 1 }, { query: query(run) }),
   },
+  'search-snapshot-unknown': {
+    needs: 'none',
+    declares: 'statuses.unknown_snapshot',
+    send: (run) => run.api.searchNotes({ limit: 2, offset: 2, snapshot_id: randomUUID() }, { query: query(run) }),
+  },
   'search-query-missing': { needs: 'none', send: (run) => run.api.searchNotes({ limit: 5 }, {}) },
   'search-query-number': { needs: 'none', send: (run) => run.api.searchNotes({ limit: 5 }, { query: 42 }) },
   'search-query-blank': { needs: 'none', send: (run) => run.api.searchNotes({ limit: 5 }, { query: ' \t ' }) },

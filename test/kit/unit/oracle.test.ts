@@ -157,6 +157,28 @@ describe('the oracle', () => {
     expect(findings(oracle, 'notes.update.version-stale-refused')[0]?.message).toMatch(/refused/);
   });
 
+  it("judges a fixture user's operations by the levels granted, and stays silent where grants leave it open", () => {
+    const oracle = new Oracle({ precisionMs: 1, lagMs: 0, statuses: { forbidden: 403 } });
+    created(oracle);
+    const grantee = 'user:g1' as Owner;
+    const asGrantee = (sent: Partial<Sent> & Pick<Sent, 'op' | 'method' | 'path'>, status: number, json?: unknown) =>
+      send(oracle, { actor: grantee, ...sent }, status, json);
+    const update = { op: 'updateNote', method: 'PATCH', path: `/v2/notes/${NOTE}`, params: { note_id: NOTE } } as const;
+    oracle.granted('note', NOTE, 'g1', 'access');
+    // Access only: the update must be refused, and with the declared status.
+    asGrantee({ ...update, body: { content: 'Beta\nbody', version: 1 } }, 418, { error: { type: 'forbidden' } });
+    expect(findings(oracle, 'errors.status.forbidden')[0]?.message).toMatch(/declares 403/);
+    asGrantee({ ...update, body: { content: 'Beta\nbody', version: 1 } }, 200, note({ version: 2, updated_at: T1 }));
+    expect(findings(oracle, 'notes.update.requires-edit')[0]?.message).toMatch(/granted access/);
+    // Own, then edit again: whether a second grant replaces the first is not shown, so an
+    // accepted set-created-at under edit breaks nothing.
+    oracle.granted('note', NOTE, 'g1', 'own');
+    oracle.granted('note', NOTE, 'g1', 'edit');
+    const setCreatedAt = { op: 'setNoteCreatedAt', method: 'PATCH', path: `/v2/notes/${NOTE}/created-at` } as const;
+    asGrantee({ ...setCreatedAt, params: { note_id: NOTE }, body: { created_at: '2025-01-01T00:00:00.000Z' } }, 200);
+    expect(findings(oracle, 'notes.set-created-at.requires-owner')).toEqual([]);
+  });
+
   it('does not judge a reading that overlapped a write to the same note', () => {
     const oracle = new Oracle({ precisionMs: 1, lagMs: 0 });
     created(oracle);
