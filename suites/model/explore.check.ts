@@ -35,6 +35,7 @@ check(
       targets,
       sendable: (op) => opNeeds(op).every((need) => t.declares(need)),
       budget: t.budgets.explore_requests,
+      ...(kit.secondary ? { stranger: kit.secondary } : {}),
       ...(unmetNeed(kit, 'fixtures:users') === undefined && unmetNeed(kit, 'fixtures:grants') === undefined
         ? {
             async grantee() {

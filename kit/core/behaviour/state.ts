@@ -117,6 +117,8 @@ export class World {
    */
   readonly grants = new Map<string, string[]>();
   readonly collectionGrantees = new Set<string>();
+  /** The notes granted to each fixture user, at any level, with the sequence number of the first grant. */
+  readonly sharedWith = new Map<string, Map<string, number>>();
   /** Every id an answer of the run showed (items of lists and searches included): ids that may exist. */
   readonly seen = new Set<string>();
   /** Every request gets a sequence number when sent and another when answered. */

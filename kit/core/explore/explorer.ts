@@ -49,6 +49,8 @@ export interface ExplorerDeps {
    * and the oracle's failure count before that step.
    */
   onFailure?(ops: readonly Op[], steps: readonly string[], since: number): Promise<void>;
+  /** The second token user's API (none: no second token), whose data the first must never see. */
+  readonly stranger?: Api;
   /** A new fixture user, to be granted levels (only where the profile declares a fixture API with grants). */
   grantee?(): Promise<Grantee>;
 }
@@ -490,6 +492,7 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
       }
   await edgeSweep();
   await grantSweep();
+  await strangerSweep();
   return { walks, requests: d.answered() - start, budgetSpent: spent() };
 
   /**
@@ -539,6 +542,7 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
       const g = await d.grantee();
       await g.grant('note', noteId, 'access');
       await g.api.getNote(noteId);
+      await g.api.listNotes({ limit: 100 });
       await g.api.updateNote(noteId, { ...content(2), ...version() });
       await g.api.trashNote(noteId);
       await g.api.deleteNote(noteId);
@@ -568,6 +572,41 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
       await g.grant('collection', collId, 'edit');
       await g.api.updateCollection(collId, { title: `Renamed ${word(7)}` });
       await runner.api.getCollection(collId);
+    } catch (error) {
+      if (isCreateCapReached(error)) capped = true;
+      else throw error;
+    }
+  }
+
+  /**
+   * A note and a collection of the second token user under the same words as the run's user's:
+   * each user's related notes, search and collection search, and the first user's list, read
+   * after (the oracle judges every item's owner, kit/core/oracle/note-pages.ts and
+   * collection-pages.ts). Only with a second token; 10 requests.
+   */
+  async function strangerSweep(): Promise<void> {
+    const other = d.stranger;
+    if (!other || d.budget - (d.answered() - start) < 10) return;
+    const runner = d.fresh();
+    words++;
+    walks++;
+    const w = word(0);
+    if (!(await run(runner, [newNote(w), newCollection(w)], []))) return;
+    const mineId = runner.mine.notes[0]!;
+    try {
+      const theirs = await other.createNote({ content: runner.content(`Model ${w}`, `body ${w}`) });
+      await other.createCollection({ title: `Model collection ${w}` });
+      const theirId = (theirs.json as { id?: unknown } | undefined)?.id;
+      const query = runner.declares('names.collections_search.query') ? w : undefined;
+      for (const [api, id] of [
+        [runner.api, mineId],
+        [other, theirId],
+      ] as const) {
+        if (typeof id === 'string') await api.relatedNotes(id, { limit: 20 });
+        await api.searchNotes({ limit: 20 }, { query: w });
+        await api.searchCollections({ query });
+      }
+      await runner.api.listNotes({ limit: 20 });
     } catch (error) {
       if (isCreateCapReached(error)) capped = true;
       else throw error;

@@ -333,6 +333,21 @@ function completeWalk(
     // A note found is evidence too: the rule that would have lost it held.
     j.that(rule, walk.seen.has(n.id), () => missing(o, walk, n), o.x, n.content?.by ?? n.title?.by);
   }
+  // "lists notes visible to the caller": a note granted to it before the walk, at any level.
+  if (hasBounds(q) || collection !== undefined || contains.length > 0) return;
+  for (const [id, grantSeq] of world.sharedWith.get(walk.actor) ?? []) {
+    const n = world.notes.get(id);
+    if (!n || n.deleted || n.trashed?.value !== false || grantSeq > walk.startSeq) continue;
+    if (!unchangedSince(n.clock, walk.startSeq)) continue;
+    j.that(
+      'auth.scope.shared-visible',
+      walk.seen.has(n.id),
+      () =>
+        `${o.method} ${o.path}: the walk of ${walk.pages} page(s) ended without note ${n.id} of the ${n.owner} user,` +
+        ' which was granted to the caller before the walk began and did not change during it',
+      o.x,
+    );
+  }
 }
 
 function missing(o: Observation, walk: Traversal, n: KnownNote): string {

@@ -194,6 +194,11 @@ export class Oracle implements ExchangeObserver {
     const key = `${resource} ${id} user:${userId}`;
     this.world.grants.set(key, [...(this.world.grants.get(key) ?? []), level]);
     if (resource === 'collection') this.world.collectionGrantees.add(`user:${userId}`);
+    else {
+      const shared = this.world.sharedWith.get(`user:${userId}`) ?? new Map<string, number>();
+      if (!shared.has(id)) shared.set(id, this.world.tick());
+      this.world.sharedWith.set(`user:${userId}`, shared);
+    }
   }
 
   /** What this oracle judged so far, as data (written to the run folder as each check file ends). */
