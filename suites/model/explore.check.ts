@@ -36,6 +36,11 @@ check(
       sendable: (op) => opNeeds(op).every((need) => t.declares(need)),
       budget: t.budgets.explore_requests,
       ...(kit.secondary ? { stranger: kit.secondary } : {}),
+      ...(unmetNeed(kit, 'fixtures:users') === undefined && unmetNeed(kit, 'fixtures:rate_limit') === undefined
+        ? {
+            limited: async () => (await t.fixtureUser({ rate_limit: { requests: 3, requests_per_second: 1 } })).api,
+          }
+        : {}),
       ...(unmetNeed(kit, 'fixtures:users') === undefined && unmetNeed(kit, 'fixtures:grants') === undefined
         ? {
             async grantee() {

@@ -51,6 +51,8 @@ export interface ExplorerDeps {
   onFailure?(ops: readonly Op[], steps: readonly string[], since: number): Promise<void>;
   /** The second token user's API (none: no second token), whose data the first must never see. */
   readonly stranger?: Api;
+  /** A new fixture user with a bucket of three requests (only where the fixture API sets rate limits). */
+  limited?(): Promise<Api>;
   /** A new fixture user, to be granted levels (only where the profile declares a fixture API with grants). */
   grantee?(): Promise<Grantee>;
 }
@@ -493,6 +495,7 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
   await edgeSweep();
   await grantSweep();
   await strangerSweep();
+  await limitSweep();
   return { walks, requests: d.answered() - start, budgetSpent: spent() };
 
   /**
@@ -610,6 +613,26 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
     } catch (error) {
       if (isCreateCapReached(error)) capped = true;
       else throw error;
+    }
+  }
+
+  /**
+   * Quick reads by a fixture user whose bucket holds three, until one is refused: the oracle
+   * judges the exhausted bucket's answer (kit/core/oracle/headers.ts). At most 8 requests.
+   */
+  async function limitSweep(): Promise<void> {
+    if (!d.limited || d.budget - (d.answered() - start) < 8) return;
+    const api = await d.limited();
+    walks++;
+    for (let i = 0; i < 8; i++) {
+      const x = await api.raw({
+        method: 'GET',
+        path: '/v2/notes',
+        query: { limit: 1 },
+        acceptRateLimited: true,
+        ignoreRemaining: true,
+      });
+      if (x.status >= 400) break;
     }
   }
 

@@ -27,6 +27,8 @@ const FAMILIES = [
 export interface DeclaredRateLimitHeaders {
   readonly operations?: readonly string[];
   readonly names?: readonly string[];
+  /** An exhausted bucket's answer carries Retry-After (headers.rate-limit.exhausted). */
+  readonly retry_after?: boolean;
 }
 
 /** What a worker's answers showed of the header families, to pass between worker processes. */
@@ -42,10 +44,24 @@ export class RateLimitHeaders {
   private readonly carried = new Set<string>();
   private concluded = false;
 
-  constructor(private readonly declared: DeclaredRateLimitHeaders | undefined) {}
+  constructor(
+    private readonly declared: DeclaredRateLimitHeaders | undefined,
+    /** The status the profile declares for an exhausted bucket (statuses.rate_limited). */
+    private readonly limitedStatus?: number,
+  ) {}
 
-  /** Every answer: which families it carries, and the declared names on a declared operation's success. */
+  /**
+   * Every answer: which families it carries, the declared names on a declared operation's success,
+   * and on an exhausted bucket's answer the declared Retry-After (whole seconds, as the check reads it).
+   */
   observe(j: Judgements, o: Observation): void {
+    if (this.declared?.retry_after === true && o.x.status === this.limitedStatus)
+      j.that(
+        'headers.rate-limit.exhausted',
+        /^\d+$/.test(o.x.headers['retry-after'] ?? ''),
+        () => `${o.method} ${o.path} answered ${o.x.status}, an exhausted bucket, without Retry-After in seconds`,
+        o.x,
+      );
     const names = Object.keys(o.x.headers);
     for (const [prefix] of FAMILIES) if (names.some((h) => h.startsWith(prefix))) this.carried.add(prefix);
     if (o.op === undefined || o.x.status < 200 || o.x.status >= 300 || !o.ownToken) return;

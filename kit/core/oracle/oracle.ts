@@ -105,7 +105,7 @@ export class Oracle implements ExchangeObserver {
   constructor(options: OracleOptions) {
     this.evidence = options.evidence ?? ((x) => x);
     this.judgements = new Judgements(options.redact);
-    this.headers = new RateLimitHeaders(options.rateLimitHeaders);
+    this.headers = new RateLimitHeaders(options.rateLimitHeaders, options.statuses?.rate_limited);
     this.env = {
       world: this.world,
       j: this.judgements,
