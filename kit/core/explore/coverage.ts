@@ -3,6 +3,7 @@ import type { Observation } from '../oracle/observation.js';
 import { collectionAfter, FRESH_COLLECTION, FRESH_NOTE, noteAfter } from './features.js';
 import {
   afterWriteId,
+  callersId,
   type Features,
   inputsId,
   type Kind,
@@ -38,6 +39,11 @@ export class Coverage {
   private readonly titles = new Map<string, string>();
   /** Each resource's updated_at as its answers last showed it, in ms. */
   private readonly updatedAt = new Map<string, number>();
+  /** Who created each resource of the run (`note <id>`, `collection <id>`). */
+  private readonly owners = new Map<string, string>();
+  /** The last level granted, by `note <id> <actor>` or `collection <id> <actor>`, and each fixture user's note levels. */
+  private readonly grants = new Map<string, string>();
+  private readonly noteLevels = new Map<string, Set<string>>();
   /** The notes each collection lost by a removal or a move out of it, and has not got back. */
   private readonly removedFrom = new Map<string, Set<string>>();
 
@@ -60,12 +66,41 @@ export class Coverage {
     this.visitState(op, noteId, collId);
     if (op === 'createNote') for (const id of this.titled(o)) this.visitState(op, undefined, id);
     this.repeats(op, o, accepted);
+    this.callers(op, o);
     if (!accepted) return;
+    if (op === 'createNote' || op === 'createCollection')
+      this.owners.set(`${op === 'createNote' ? 'note' : 'collection'} ${String(body.id)}`, o.actor);
     this.inputs(op, o);
     this.paging(op, o, body);
     this.views(op, o, body);
     this.left(op, o);
     this.apply(op, o, body);
+  }
+
+  /** The fixture API granted a level (the oracle passes it on). */
+  granted(resource: Kind, id: string, actor: string, level: string): void {
+    this.grants.set(`${resource} ${id} ${actor}`, level);
+    if (resource === 'note') this.noteLevels.set(actor, new Set([...(this.noteLevels.get(actor) ?? []), level]));
+  }
+
+  /** A request on a resource of the run by someone other than its creator: the other token user, or a grantee. */
+  private callers(op: string, o: Observation): void {
+    const token = (a: string) => a === 'primary' || a === 'secondary';
+    const visit = (kind: Kind, id: unknown) => {
+      const owner = this.owners.get(`${kind} ${String(id)}`);
+      if (owner === undefined || owner === o.actor) return;
+      const who = o.actor.startsWith('user:')
+        ? this.grants.get(`${kind} ${String(id)} ${o.actor}`)
+        : token(owner) && token(o.actor)
+          ? 'stranger'
+          : undefined;
+      if (who && this.space.callers[kind][who]?.includes(op)) this.mark([callersId(kind, who, op)]);
+    };
+    visit('note', o.params.note_id);
+    visit('collection', op === 'moveNote' ? objectOf(o.body).target_collection_id : o.params.collection_id);
+    if (op === 'listNotes')
+      for (const level of this.noteLevels.get(o.actor) ?? [])
+        if (this.space.callers.note[level]?.includes(op)) this.mark([callersId('note', level, op)]);
   }
 
   private visitState(op: string, noteId: string | undefined, collId: string | undefined): void {

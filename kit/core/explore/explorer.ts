@@ -585,17 +585,19 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
    * A note and a collection of the second token user under the same words as the run's user's:
    * each user's related notes, search and collection search, and the first user's list, read
    * after (the oracle judges every item's owner, kit/core/oracle/note-pages.ts and
-   * collection-pages.ts). Only with a second token; 10 requests.
+   * collection-pages.ts); then the other user asks for the first's note and collection by id
+   * (each must be refused) and the first reads them. Only with a second token; 19 requests.
    */
   async function strangerSweep(): Promise<void> {
     const other = d.stranger;
-    if (!other || d.budget - (d.answered() - start) < 10) return;
+    if (!other || d.budget - (d.answered() - start) < 19) return;
     const runner = d.fresh();
     words++;
     walks++;
     const w = word(0);
     if (!(await run(runner, [newNote(w), newCollection(w)], []))) return;
     const mineId = runner.mine.notes[0]!;
+    const mine = () => runner.world.notes.get(mineId);
     try {
       const theirs = await other.createNote({ content: runner.content(`Model ${w}`, `body ${w}`) });
       await other.createCollection({ title: `Model collection ${w}` });
@@ -610,6 +612,17 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
         await api.searchCollections({ query });
       }
       await runner.api.listNotes({ limit: 20 });
+      // The other user asks for the run's user's note and collection by id: each refused, nothing changed.
+      const mineColl = runner.mine.collections[0]!;
+      await other.getNote(mineId);
+      await other.updateNote(mineId, { content: runner.content(`Stranger ${w}`), version: currentVersion(mine()!) });
+      await other.deleteNote(mineId);
+      await other.relatedNotes(mineId, { limit: 5 });
+      await other.getCollection(mineColl);
+      await other.updateCollection(mineColl, { title: `Stranger ${w}` });
+      await other.deleteCollection(mineColl);
+      await runner.api.getNote(mineId);
+      await runner.api.getCollection(mineColl);
     } catch (error) {
       if (isCreateCapReached(error)) capped = true;
       else throw error;

@@ -10,8 +10,8 @@ import { readYamlFile } from '../../../spec/yaml-file.js';
  */
 
 export type Kind = 'note' | 'collection';
-export type Dimension = 'state' | 'after-write' | 'inputs' | 'paging' | 'repeats';
-export const DIMENSIONS: readonly Dimension[] = ['state', 'after-write', 'inputs', 'paging', 'repeats'];
+export type Dimension = 'state' | 'after-write' | 'inputs' | 'paging' | 'repeats' | 'callers';
+export const DIMENSIONS: readonly Dimension[] = ['state', 'after-write', 'inputs', 'paging', 'repeats', 'callers'];
 
 export interface Space {
   readonly features: Readonly<Record<Kind, Readonly<Record<string, readonly string[]>>>>;
@@ -20,6 +20,8 @@ export interface Space {
   readonly inputs: Readonly<Record<string, ReadonlyArray<readonly [string, string]>>>;
   readonly paging: Readonly<Record<string, readonly string[]>>;
   readonly repeats: readonly string[];
+  /** By kind, who asks (the other token user, or a permission level granted) and what they send. */
+  readonly callers: Readonly<Record<Kind, Readonly<Record<string, readonly string[]>>>>;
   readonly excluded?: ReadonlyArray<{ readonly targets: string; readonly why: string }>;
 }
 
@@ -60,6 +62,7 @@ export const afterWriteId = (kind: Kind, write: string, view: string) => `after-
 export const inputsId = (op: string, a: string, b: string) => `inputs:${op}:${a}+${b}`;
 export const pagingId = (op: string, boundary: string) => `paging:${op}:${boundary}`;
 export const repeatId = (op: string) => `repeats:${op}`;
+export const callersId = (kind: Kind, who: string, op: string) => `callers:${kind}:${who}:${op}`;
 
 /** Operations the document names but whose endpoint (or name) only a profile gives. */
 const OP_NEEDS: Readonly<Record<string, readonly string[]>> = {
@@ -136,6 +139,12 @@ export function allTargets(space: Space = loadSpace()): Target[] {
   for (const [op, boundaries] of Object.entries(space.paging))
     for (const b of boundaries) add(pagingId(op, b), 'paging', op, PAGING_NEEDS[`${op}:${b}`] ?? []);
   for (const op of space.repeats) add(repeatId(op), 'repeats', op, OP_NEEDS[op] ?? []);
+  for (const kind of ['note', 'collection'] as const)
+    for (const [who, ops] of Object.entries(space.callers[kind]))
+      for (const op of ops)
+        add(callersId(kind, who, op), 'callers', op, [
+          who === 'stranger' ? 'capabilities.secondary_token' : 'capabilities.fixtures',
+        ]);
   const excluded = (space.excluded ?? []).map(
     (e) => new RegExp(`^${e.targets.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^:]*')}$`),
   );

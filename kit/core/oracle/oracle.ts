@@ -192,6 +192,7 @@ export class Oracle implements ExchangeObserver {
 
   granted(resource: 'note' | 'collection', id: string, userId: string, level: string): void {
     const key = `${resource} ${id} user:${userId}`;
+    this.coverage.granted(resource, id, `user:${userId}`, level);
     this.world.grants.set(key, [...(this.world.grants.get(key) ?? []), level]);
     if (resource === 'collection') this.world.collectionGrantees.add(`user:${userId}`);
     else {
