@@ -450,8 +450,17 @@ export class Api {
     return exchange as Exchange<Op>;
   }
 
-  /** A 2xx body against its operation's schema in spec/: the problems stay on the exchange (the shape rules). */
+  /**
+   * A 2xx body against its operation's schema in spec/, and a quota_exceeded refusal against the
+   * documented QuotaExceededError: the problems stay on the exchange (the shape rules).
+   */
   private checkShape(operationId: string, exchange: Exchange): void {
+    const error = (exchange.json as { error?: { type?: unknown } } | undefined)?.error;
+    if (exchange.status >= 400 && error?.type === 'quota_exceeded') {
+      const problems = this.schemas.validate('QuotaExceededError', exchange.json, { strict: this.strict });
+      if (problems.length > 0) exchange.schemaProblems = problems;
+      return;
+    }
     if (exchange.status < 200 || exchange.status >= 300) return;
     const schema = this.schemas.responseSchemaOf(operationId);
     if (!schema) return;

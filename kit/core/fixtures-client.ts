@@ -21,7 +21,7 @@ export class FixturesClient {
     private readonly prefix: string,
     private readonly adminToken: string,
     /** Told when a fixture call changes a resource in a way the document does not describe (the oracle). */
-    private readonly observer?: Pick<ExchangeObserver, 'touchedByFixture' | 'granted'>,
+    private readonly observer?: Pick<ExchangeObserver, 'touchedByFixture' | 'granted' | 'quotaSet'>,
   ) {}
 
   private async call(method: string, path: string, json?: unknown): Promise<Record<string, unknown>> {
@@ -46,6 +46,7 @@ export class FixturesClient {
     if (typeof user.user_id !== 'string' || typeof user.token !== 'string')
       throw new KitError('fixture API: POST /users returned no user_id and token');
     this.client.addSecret(user.token);
+    if (options.quota) this.observer?.quotaSet(user.user_id, options.quota.limit);
     return { user_id: user.user_id, token: user.token };
   }
 

@@ -39,4 +39,6 @@ export interface ExchangeObserver<P = unknown> {
   touchedByFixture(kind: 'note' | 'collection' | 'user', id: string): void;
   /** The fixture API granted a fixture user a permission level on a note or collection. */
   granted(resource: 'note' | 'collection', id: string, userId: string, level: string): void;
+  /** The fixture API made a user whose account may hold at most `limit` notes. */
+  quotaSet(userId: string, limit: number): void;
 }

@@ -36,6 +36,9 @@ check(
       sendable: (op) => opNeeds(op).every((need) => t.declares(need)),
       budget: t.budgets.explore_requests,
       ...(kit.secondary ? { stranger: kit.secondary } : {}),
+      ...(unmetNeed(kit, 'fixtures:users') === undefined && unmetNeed(kit, 'fixtures:quota') === undefined
+        ? { quotaUser: async (limit: number) => (await t.fixtureUser({ quota: { limit } })).api }
+        : {}),
       ...(unmetNeed(kit, 'fixtures:users') === undefined && unmetNeed(kit, 'fixtures:rate_limit') === undefined
         ? {
             limited: async () => (await t.fixtureUser({ rate_limit: { requests: 3, requests_per_second: 1 } })).api,

@@ -4,6 +4,7 @@ import { boundariesOf, freshId, integerOf, problemsOf } from './inputs.js';
 import { predictCollectionOp } from './predict-collections.js';
 import { predictNoteOp } from './predict-notes.js';
 import type { Ask, Part, Prediction, Refuse } from './prediction.js';
+import { quotaPart } from './quota.js';
 import {
   isTokenUser,
   knownCollection,
@@ -29,7 +30,7 @@ export function predict(world: World, r: Request, tol: Tolerances): Prediction {
   if (r.noCredentials || r.unknownToken) return unauthenticated(r);
   const problems = problemsOf(r, r.endedAt, tol.clockToleranceMs);
   const ask: Ask = { world, r, problems, tol, body: objectOf(r.body) };
-  const parts: Part[] = [inputPart(ask), ...stateParts(ask), grantPart(ask)];
+  const parts: Part[] = [inputPart(ask), ...stateParts(ask), grantPart(ask), quotaPart(ask)];
   const own = r.op === undefined ? undefined : (predictNoteOp(ask) ?? predictCollectionOp(ask));
   if (own) parts.push(own);
   return join(parts);
@@ -48,6 +49,7 @@ function join(parts: readonly Part[]): Prediction {
     answer: parts.flatMap((p) => p.answer ?? []),
     ...(kind ? { kind } : {}),
     ...(hides ? { refusalHides: hides } : {}),
+    ...(parts.some((p) => p.quotaAnswers) ? { quotaAnswers: true } : {}),
     ...(accepted.length
       ? {
           accepted: (answer, done) => {

@@ -26,6 +26,8 @@ export interface Prediction {
   readonly accepted?: (answer: Record<string, unknown>, done: Done) => void;
   /** The state after a refusal (4xx): what the refused request must not have changed (state.ts Refusal). */
   readonly refused?: (done: Done, all: Prediction) => void;
+  /** A quota_exceeded refusal answers this request (a quota under test), rather than saying nothing of it. */
+  readonly quotaAnswers?: boolean;
 }
 
 /** An answered request, for the state it changes: the answer kept as evidence, and when it came. */
@@ -150,6 +152,7 @@ export interface Part {
   about?: string;
   accepted?: Prediction['accepted'];
   refused?: Prediction['refused'];
+  quotaAnswers?: boolean;
 }
 
 /** What every part reads: the state, the request, its input's problems and the target's tolerances. */

@@ -117,6 +117,11 @@ export class World {
    */
   readonly grants = new Map<string, string[]>();
   readonly collectionGrantees = new Set<string>();
+  /**
+   * Fixture users made with a note quota: its limit, the creates accepted so far, the last accepted
+   * set-created-at, and whether a delete made the count unknown (whether it gives a create back is not shown).
+   */
+  readonly quotas = new Map<string, { limit: number; created: number; setCreatedAt?: Exchange; unknown?: boolean }>();
   /** The notes granted to each fixture user, at any level, with the sequence number of the first grant. */
   readonly sharedWith = new Map<string, Map<string, number>>();
   /** Every id an answer of the run showed (items of lists and searches included): ids that may exist. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { CONTAINS_KINDS, type ContainsKind } from '../../../spec/profile.js';
 import { isCreateCapReached } from '../../../spec/verdicts.js';
 import type { Api } from '../api.js';
@@ -51,6 +52,8 @@ export interface ExplorerDeps {
   onFailure?(ops: readonly Op[], steps: readonly string[], since: number): Promise<void>;
   /** The second token user's API (none: no second token), whose data the first must never see. */
   readonly stranger?: Api;
+  /** A new fixture user whose account may hold `limit` notes (only where the fixture API sets quotas). */
+  quotaUser?(limit: number): Promise<Api>;
   /** A new fixture user with a bucket of three requests (only where the fixture API sets rate limits). */
   limited?(): Promise<Api>;
   /** A new fixture user, to be granted levels (only where the profile declares a fixture API with grants). */
@@ -496,6 +499,7 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
   await grantSweep();
   await strangerSweep();
   await limitSweep();
+  await quotaSweep();
   return { walks, requests: d.answered() - start, budgetSpent: spent() };
 
   /**
@@ -646,6 +650,33 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
         ignoreRemaining: true,
       });
       if (x.status >= 400) break;
+    }
+  }
+
+  /**
+   * A fixture user with a quota of two notes: one create, two set-created-at calls, the second
+   * create (left possible), a third under a fresh id (past the quota) and a read of that id
+   * (kit/core/behaviour/quota.ts predicts each). 6 requests.
+   */
+  async function quotaSweep(): Promise<void> {
+    if (!d.quotaUser || d.budget - (d.answered() - start) < 6) return;
+    const runner = d.fresh();
+    walks++;
+    words++;
+    const api = await d.quotaUser(2);
+    try {
+      const first = await api.createNote({ content: runner.content(`Quota ${word(0)}`) });
+      const { id, created_at } = (first.json ?? {}) as { id?: unknown; created_at?: unknown };
+      const at = typeof created_at === 'string' ? Date.parse(created_at) : Number.NaN;
+      if (typeof id !== 'string' || Number.isNaN(at)) return;
+      for (const days of [1, 2]) await api.setCreatedAt(id, { created_at: iso(at - days * 86_400_000) });
+      await api.createNote({ content: runner.content(`Quota ${word(1)}`) });
+      const past = randomUUID();
+      await api.createNote({ id: past, content: runner.content(`Quota ${word(2)}`) });
+      await api.getNote(past);
+    } catch (error) {
+      if (isCreateCapReached(error)) capped = true;
+      else throw error;
     }
   }
 

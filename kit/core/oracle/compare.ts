@@ -16,7 +16,7 @@ import type { Observation } from './observation.js';
  * to a rate limit or a spent quota says nothing about the request and is not judged.
  */
 export function judgePrediction(env: Env, p: Prediction, o: Observation): void {
-  if (notAnAnswer(env, o)) return;
+  if (notAnAnswer(env, o) && !(p.quotaAnswers && isQuotaRefusal(o))) return;
   const { j } = env;
   const status = o.x.status;
   const ok = status >= 200 && status < 300;
@@ -68,9 +68,20 @@ export function judgePrediction(env: Env, p: Prediction, o: Observation): void {
 /** The declared status and body of a refusal whose kind is certain (none declared: a 4xx is all that is certain). */
 function judgeKind(env: Env, o: Observation, kind: NonNullable<Prediction['kind']>): void {
   const what = `${o.method} ${o.path}: ${kind.why}, refused with ${o.x.status}`;
-  if (env.errorBody) {
+  // The profile's error body is for the refusals whose bodies the document does not show; quota_exceeded's it does.
+  if (env.errorBody && kind.kind !== 'quota_exceeded') {
     const problems = errorBodyProblems(o.x.json, env.errorBody, kind.kind);
     env.j.that('errors.body.shape', problems.length === 0, () => `${what} (${kind.kind}): ${problems.join('; ')}`, o.x);
+  }
+  // The one refusal whose body the document shows (section 7), checked against it as it came (api.ts).
+  if (kind.kind === 'quota_exceeded' && isQuotaRefusal(o)) {
+    const problems = o.x.schemaProblems ?? [];
+    env.j.that(
+      'quota.create.exceeded-body',
+      problems.length === 0,
+      () => `${what}: ${problems.slice(0, 3).join('; ')}`,
+      o.x,
+    );
   }
   const declared = env.statuses[kind.kind];
   if (declared !== undefined)

@@ -202,6 +202,10 @@ export class Oracle implements ExchangeObserver {
     }
   }
 
+  quotaSet(userId: string, limit: number): void {
+    this.world.quotas.set(`user:${userId}`, { limit, created: 0 });
+  }
+
   /** What this oracle judged so far, as data (written to the run folder as each check file ends). */
   record(): OracleRecord {
     const out = (f: Finding): Finding => ({

@@ -58,6 +58,7 @@ describe('model-based runs without a profile', () => {
       unanswered: (pending: ReturnType<Oracle['sending']>) => oracle.unanswered(pending),
       touchedByFixture: () => {},
       granted: () => {},
+      quotaSet: () => {},
     };
     const profile = loadBuiltinProfile('fake');
     const schemas = createSchemaRegistry(undefined, { compile: 'use' });

@@ -179,6 +179,33 @@ describe('the oracle', () => {
     expect(findings(oracle, 'notes.set-created-at.requires-owner')).toEqual([]);
   });
 
+  it("judges a quota user's create after set-created-at, and only there", () => {
+    const oracle = new Oracle({ precisionMs: 1, lagMs: 0 });
+    const user = 'user:q1' as Owner;
+    const create = { actor: user, op: 'createNote', method: 'POST', path: '/v2/notes' } as const;
+    const over = { error: { type: 'quota_exceeded', message: 'quota' } };
+    oracle.quotaSet('q1', 3);
+    send(oracle, { ...create, body: { content: 'Alpha\nbody' } }, 200, note());
+    // No set-created-at yet: a refusal with a create left is not what the document speaks of.
+    send(oracle, { ...create, body: { content: 'Beta\nbody' } }, 403, over);
+    expect(findings(oracle, 'quota.set-created-at.neutral')).toEqual([]);
+    send(
+      oracle,
+      {
+        actor: user,
+        op: 'setNoteCreatedAt',
+        method: 'PATCH',
+        path: `/v2/notes/${NOTE}/created-at`,
+        params: { note_id: NOTE },
+        body: { created_at: '2025-01-01T00:00:00.000Z' },
+      },
+      200,
+      note({ created_at: '2025-01-01T00:00:00.000Z' }),
+    );
+    send(oracle, { ...create, body: { content: 'Gamma\nbody' } }, 403, over);
+    expect(findings(oracle, 'quota.set-created-at.neutral')[0]?.message).toMatch(/2 of a quota of 3/);
+  });
+
   it('does not judge a reading that overlapped a write to the same note', () => {
     const oracle = new Oracle({ precisionMs: 1, lagMs: 0 });
     created(oracle);
