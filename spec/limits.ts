@@ -31,6 +31,8 @@ export const LIMITS = {
   collectionTitle: { chars: 1_000, bytes: 1_000 },
   /** A collection's description, on create and update. */
   collectionDescription: { chars: 10_000, bytes: 10_000 },
+  /** "Attachment question | 1..10,000 characters". */
+  attachmentQuestion: { chars: 10_000 },
   notesListLimit: { min: 1, max: 100, default: 50 },
   collectionsListLimit: { min: 1, max: 100, default: 50 },
   searchLimit: { min: 1, max: 50, default: 20 },

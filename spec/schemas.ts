@@ -212,8 +212,17 @@ function isObjectSchema(schema: Record<string, Json>, components: Record<string,
   return target !== null && typeof target === 'object' && !Array.isArray(target) && isObjectSchema(target, components);
 }
 
+/**
+ * Response shapes the document lists for endpoints whose path it does not show (so openapi.yaml has
+ * no path for them): "the question-about-an-attachment operation (... response fields answer,
+ * attachment_id, attachment_kind, page_references array of integer, request_id)".
+ */
+const UNSHOWN_PATH_RESPONSES: Readonly<Record<string, string>> = {
+  askAttachmentQuestion: 'AttachmentQuestionResponse',
+};
+
 function collectResponseSchemas(doc: OpenApiDocument): Map<string, string> {
-  const map = new Map<string, string>();
+  const map = new Map<string, string>(Object.entries(UNSHOWN_PATH_RESPONSES));
   for (const item of Object.values(doc.paths)) {
     for (const op of Object.values(item)) {
       if (!op || typeof op !== 'object' || !('operationId' in op)) continue;

@@ -21,7 +21,7 @@ export class FixturesClient {
     private readonly prefix: string,
     private readonly adminToken: string,
     /** Told when a fixture call changes a resource in a way the document does not describe (the oracle). */
-    private readonly observer?: Pick<ExchangeObserver, 'touchedByFixture' | 'granted' | 'quotaSet'>,
+    private readonly observer?: Pick<ExchangeObserver, 'touchedByFixture' | 'granted' | 'quotaSet' | 'attachmentAdded'>,
   ) {}
 
   private async call(method: string, path: string, json?: unknown): Promise<Record<string, unknown>> {
@@ -62,7 +62,9 @@ export class FixturesClient {
 
   async addAttachment(noteId: string, attachment: Record<string, unknown>): Promise<Record<string, unknown>> {
     this.observer?.touchedByFixture('note', noteId);
-    return this.call('POST', `/notes/${noteId}/attachments`, attachment);
+    const added = await this.call('POST', `/notes/${noteId}/attachments`, attachment);
+    if (typeof added.attachment_id === 'string') this.observer?.attachmentAdded(noteId, added.attachment_id);
+    return added;
   }
 
   async addAudioRecording(noteId: string): Promise<string> {

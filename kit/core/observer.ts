@@ -41,4 +41,6 @@ export interface ExchangeObserver<P = unknown> {
   granted(resource: 'note' | 'collection', id: string, userId: string, level: string): void;
   /** The fixture API made a user whose account may hold at most `limit` notes. */
   quotaSet(userId: string, limit: number): void;
+  /** The fixture API added an attachment to a note. */
+  attachmentAdded(noteId: string, attachmentId: string): void;
 }

@@ -36,6 +36,14 @@ check(
       sendable: (op) => opNeeds(op).every((need) => t.declares(need)),
       budget: t.budgets.explore_requests,
       ...(kit.secondary ? { stranger: kit.secondary } : {}),
+      ...(unmetNeed(kit, 'fixtures:attachments') === undefined
+        ? {
+            async attach(noteId: string) {
+              const added = await t.fixtures().addAttachment(noteId, { attachment_kind: 'pdf', page_count: 1 });
+              return typeof added.attachment_id === 'string' ? added.attachment_id : undefined;
+            },
+          }
+        : {}),
       ...(unmetNeed(kit, 'fixtures:users') === undefined && unmetNeed(kit, 'fixtures:quota') === undefined
         ? { quotaUser: async (limit: number) => (await t.fixtureUser({ quota: { limit } })).api }
         : {}),

@@ -1,4 +1,5 @@
 import { isUuid } from '../../../spec/patterns.js';
+import { attachmentPart } from './attachments.js';
 import { grantPart } from './grants.js';
 import { boundariesOf, freshId, integerOf, problemsOf } from './inputs.js';
 import { predictCollectionOp } from './predict-collections.js';
@@ -30,7 +31,7 @@ export function predict(world: World, r: Request, tol: Tolerances): Prediction {
   if (r.noCredentials || r.unknownToken) return unauthenticated(r);
   const problems = problemsOf(r, r.endedAt, tol.clockToleranceMs);
   const ask: Ask = { world, r, problems, tol, body: objectOf(r.body) };
-  const parts: Part[] = [inputPart(ask), ...stateParts(ask), grantPart(ask), quotaPart(ask)];
+  const parts: Part[] = [inputPart(ask), ...stateParts(ask), grantPart(ask), quotaPart(ask), attachmentPart(ask)];
   const own = r.op === undefined ? undefined : (predictNoteOp(ask) ?? predictCollectionOp(ask));
   if (own) parts.push(own);
   return join(parts);

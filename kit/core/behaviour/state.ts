@@ -122,6 +122,8 @@ export class World {
    * set-created-at, and whether a delete made the count unknown (whether it gives a create back is not shown).
    */
   readonly quotas = new Map<string, { limit: number; created: number; setCreatedAt?: Exchange; unknown?: boolean }>();
+  /** The note of each attachment the fixture API added. */
+  readonly attachments = new Map<string, string>();
   /** The notes granted to each fixture user, at any level, with the sequence number of the first grant. */
   readonly sharedWith = new Map<string, Map<string, number>>();
   /** Every id an answer of the run showed (items of lists and searches included): ids that may exist. */

@@ -52,6 +52,8 @@ export interface ExplorerDeps {
   onFailure?(ops: readonly Op[], steps: readonly string[], since: number): Promise<void>;
   /** The second token user's API (none: no second token), whose data the first must never see. */
   readonly stranger?: Api;
+  /** Adds a PDF attachment to a note through the fixture API: its id (only where the fixture API adds attachments). */
+  attach?(noteId: string): Promise<string | undefined>;
   /** A new fixture user whose account may hold `limit` notes (only where the fixture API sets quotas). */
   quotaUser?(limit: number): Promise<Api>;
   /** A new fixture user with a bucket of three requests (only where the fixture API sets rate limits). */
@@ -500,6 +502,7 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
   await strangerSweep();
   await limitSweep();
   await quotaSweep();
+  await attachmentSweep();
   return { walks, requests: d.answered() - start, budgetSpent: spent() };
 
   /**
@@ -678,6 +681,29 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
       if (isCreateCapReached(error)) capped = true;
       else throw error;
     }
+  }
+
+  /**
+   * An attachment on a note of the run: its download URL with and without a token, and where the
+   * profile names the question endpoint, questions of 0, 1, 10,000 and 10,001 characters
+   * (kit/core/behaviour/attachments.ts predicts each). At most 8 requests.
+   */
+  async function attachmentSweep(): Promise<void> {
+    if (!d.attach || d.budget - (d.answered() - start) < 8) return;
+    const runner = d.fresh();
+    walks++;
+    words++;
+    if (!(await run(runner, [newNote(word(0))], []))) return;
+    const id = await d.attach(runner.mine.notes[0]!);
+    if (id === undefined) return;
+    const path = `/v2/note-attachments/${id}/download-url`;
+    // The fixture call made the run forget what it knew of the note: a read tells it again.
+    await runner.api.getNote(runner.mine.notes[0]!);
+    await runner.api.raw({ method: 'GET', path });
+    await runner.api.raw({ method: 'GET', path, token: null });
+    if (!runner.declares('endpoints.attachment_question')) return;
+    for (const chars of [1, 10_000, 0, 10_001])
+      await runner.api.askQuestion(id, { attachment_id: id, attachment_kind: 'pdf', question: 'q'.repeat(chars) });
   }
 
   /** One resource through its states; answers whether it covered anything new. */

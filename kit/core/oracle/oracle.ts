@@ -202,6 +202,10 @@ export class Oracle implements ExchangeObserver {
     }
   }
 
+  attachmentAdded(noteId: string, attachmentId: string): void {
+    this.world.attachments.set(attachmentId, noteId);
+  }
+
   quotaSet(userId: string, limit: number): void {
     this.world.quotas.set(`user:${userId}`, { limit, created: 0 });
   }

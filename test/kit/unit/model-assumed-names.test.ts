@@ -59,6 +59,7 @@ describe('model-based runs without a profile', () => {
       touchedByFixture: () => {},
       granted: () => {},
       quotaSet: () => {},
+      attachmentAdded: () => {},
     };
     const profile = loadBuiltinProfile('fake');
     const schemas = createSchemaRegistry(undefined, { compile: 'use' });
