@@ -73,6 +73,23 @@ async function listedWhole(api: Api, kind: 'note' | 'collection'): Promise<boole
   return !more && page.results.length >= page.total;
 }
 
+/**
+ * Whether every check of the full tier runs: no --only, --as-of or leave-one-out switch, nothing left
+ * out by a capped run's plan. The other checks then read and create notes and collections that
+ * exist, the positive control the oracle asks of each operation before a refusal may pass
+ * (kit/oracle-verdicts.ts), so a check need not make one of its own (the cost of a run).
+ */
+export function everyCheckRuns(t: CheckContext): boolean {
+  const { ctx } = t;
+  return (
+    ctx.tier === 'full' &&
+    ctx.only.length === 0 &&
+    ctx.asOf === undefined &&
+    (ctx.switchedOff ?? []).length === 0 &&
+    Object.keys(ctx.capPlan ?? {}).length === 0
+  );
+}
+
 /** An instant safely in the future whatever the clocks: a day plus the tolerance ahead. */
 export function futureIso(t: CheckContext, aheadMs = 86_400_000): string {
   return new Date(Date.now() + Math.max(aheadMs, t.ctx.clockToleranceMs * 2 + 1000)).toISOString();
