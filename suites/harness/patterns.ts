@@ -86,7 +86,9 @@ export function everyCheckRuns(t: CheckContext): boolean {
     ctx.only.length === 0 &&
     ctx.asOf === undefined &&
     (ctx.switchedOff ?? []).length === 0 &&
-    Object.keys(ctx.capPlan ?? {}).length === 0
+    Object.keys(ctx.capPlan ?? {}).length === 0 &&
+    // The note-cost measurement charges each check what it costs alone (kit/note-costs.ts).
+    ctx.shareResources !== false
   );
 }
 
