@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { checks, KitError, setupOk, show } from '../harness/index.js';
-import { futureIso } from '../harness/patterns.js';
+import { type CheckContext, checks, KitError, setupOk, show } from '../harness/index.js';
+import { futureIso, refusedCreates } from '../harness/patterns.js';
 
 const { check } = checks();
 const TWO_BYTE = '\u00e9'; // é: one character by any definition, two UTF-8 bytes
@@ -23,7 +23,7 @@ function twoByteOf(prefix: string, bytes: number): string {
  * inputs.ts): the shape and the fields it leaves out, new UUIDs, the fields and times as sent or
  * defaulted, nulls where the document allows them, 409 for an existing id (a read afterwards shows
  * the collection unchanged), the limits in characters and bytes, and the refusals, each with a
- * fresh id read afterwards (a refusal creates nothing).
+ * fresh id, then one list read (or a read of each id) that shows nothing was made under them.
  */
 check(
   'a created collection has the documented fields, a new UUID and server-time timestamps',
@@ -58,19 +58,14 @@ check(
   },
 );
 
-/** Creates the document refuses, each under a fresh id that a read afterwards must not find. */
-async function refusedCreates(t: Parameters<Parameters<typeof check>[2]>[0], bodies: Array<Record<string, unknown>>) {
-  for (const body of bodies) {
-    const id = randomUUID();
-    await t.api.createCollection({ ...body, id });
-    await t.api.getCollection(id);
-  }
-}
+/** Creates the document refuses, each under a fresh id (suites/harness/patterns.ts). */
+const refused = (t: CheckContext, bodies: Array<Record<string, unknown>>) =>
+  refusedCreates(t.api, 'collection', bodies);
 
 check(
   'a create without a string title is refused and creates nothing',
   { oracle: ['collections.create.title-required'] },
-  (t) => refusedCreates(t, [{ description: 'No title here' }, { title: 42 }]),
+  (t) => refused(t, [{ description: 'No title here' }, { title: 42 }]),
 );
 
 check(
@@ -78,7 +73,7 @@ check(
   { oracle: ['collections.create.field-types'] },
   (t) => {
     const title = `Typed ${t.data.word()}`;
-    return refusedCreates(t, [
+    return refused(t, [
       { title: 42 },
       { title: [title] },
       { title, description: 7 },
@@ -102,7 +97,7 @@ check(
     // The largest accepted values share one create per unit.
     await t.api.createCollection({ title: asciiOf(`Limit ${word}`, 1_000), description: asciiOf(word, 10_000) });
     await t.api.createCollection({ title: twoByteOf(`Bytes ${word}`, 1_000), description: twoByteOf(word, 10_000) });
-    await refusedCreates(t, [
+    await refused(t, [
       { title: asciiOf(`Over ${word}`, 1_001) },
       { title: twoByteOf(`Over ${word}`, 1_001) },
       { title: `Over ${word}`, description: asciiOf(word, 10_001) },
@@ -203,7 +198,7 @@ check(
   },
   (t) => {
     const title = `Refused ${t.data.word()}`;
-    return refusedCreates(t, [
+    return refused(t, [
       { title, created_at: '2020-02-03T04:05:06' },
       { title, created_at: futureIso(t) },
       { title, updated_at: '2020-02-03T04:05:06' },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { checks, setupOk, show } from '../harness/index.js';
+import { everyCheckRuns } from '../harness/patterns.js';
 
 const { check } = checks();
 
@@ -8,8 +9,9 @@ const { check } = checks();
  * Every operation on an id nobody has: the oracle predicts each refused as missing, with the
  * declared status where there is one (kit/core/behaviour/predict.ts). First a note and a
  * collection that exist are read: the positive control, without which a target that refuses
- * every read would pass (kit/oracle-verdicts.ts). The smoke tier, whose other checks read what
- * exists, only reads and updates a missing note and reads a missing collection.
+ * every read would pass (kit/oracle-verdicts.ts), unless the other checks of the run read what
+ * exists (every check of the full tier running, or the smoke tier). The smoke tier only reads and
+ * updates a missing note and reads a missing collection.
  */
 check(
   'operations on a note or collection that does not exist are refused with a 4xx',
@@ -20,8 +22,9 @@ check(
   async (t) => {
     const missing = randomUUID();
     const smoke = t.ctx.tier === 'smoke';
-    // The smoke tier's other checks read notes and collections that exist: its budget has no room for more.
-    if (!smoke) {
+    // The smoke tier's other checks read notes and collections that exist (its budget has no room for
+    // more), and so do the full tier's when they all run.
+    if (!smoke && !everyCheckRuns(t)) {
       await t.api.getNote((await t.data.note()).id);
       await t.api.getCollection((await t.data.collection()).id);
     }

@@ -10,7 +10,10 @@ const family = (x: Exchange, prefix: string) => Object.keys(x.headers).filter((h
 
 /**
  * One round of requests over several operations, shared by the two header checks of this file. The
- * smoke tier samples three reads that need no note of their own (nothing to create and delete).
+ * smoke tier samples three reads that need no note of their own (nothing to create and delete), and
+ * so does a run whose profile names no operations that must carry the headers: the families check
+ * asks only that some answer carries each family, which three reads show as well as seven (a note
+ * created and deleted for the other four was five requests of a remote run).
  */
 const sampleHeaders = perFile(async (t): Promise<Array<[string, Exchange]>> => {
   const lists: Array<[string, Exchange]> = [
@@ -18,7 +21,7 @@ const sampleHeaders = perFile(async (t): Promise<Array<[string, Exchange]>> => {
     ['listCollections', await t.api.listCollections({ limit: 1 })],
     ['searchCollections', await t.api.searchCollections({})],
   ];
-  if (t.ctx.tier === 'smoke') return lists;
+  if (t.ctx.tier === 'smoke' || !t.declares('capabilities.rate_limit_headers.operations')) return lists;
   // The create is sampled too, and its note serves the reads.
   const created = await t.api.createNote({ content: t.data.content('Headers') });
   const note = noteRef(created, 'create a note');

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { type CheckContext, checks, expectRefused, show } from '../harness/index.js';
+import { refusedCreates } from '../harness/patterns.js';
 import { sized, text, twoByteAround } from './sizes.js';
 
 const { check } = checks();
@@ -20,7 +20,7 @@ function emojiContent(t: CheckContext): string {
 
 /**
  * Notes at the content limits, in characters and UTF-8 bytes (two-byte letters and emoji too), and
- * one past each, each refused create read back under its id; an update at 200,000 characters and
+ * one past each, the refused creates then looked for in one list read (or under each id); an update at 200,000 characters and
  * one past it (no byte limit is documented on update): the oracle judges every answer
  * (kit/core/behaviour/inputs.ts) and the reads.
  */
@@ -34,11 +34,11 @@ check(
     // An emoji counts four bytes (not two UTF-16 units, not six as modified UTF-8 would).
     const emoji = emojiContent(t);
     await t.api.createNote({ content: emoji });
-    for (const content of [sized(t, 200_001, 'a').content, over, emoji + EMOJI]) {
-      const id = randomUUID();
-      await t.api.createNote({ id, content });
-      await t.api.getNote(id);
-    }
+    await refusedCreates(
+      t.api,
+      'note',
+      [sized(t, 200_001, 'a').content, over, emoji + EMOJI].map((content) => ({ content })),
+    );
     // On update: one of the notes above (a new one if the target refused it).
     const made = fits.json as { id?: unknown; version?: unknown } | undefined;
     const note =
@@ -59,11 +59,11 @@ check(
   async (t) => {
     const content = t.data.content('Titles');
     await t.api.createNote({ content, collection_titles: [text(t, 1000), 'é'.repeat(500)] });
-    for (const entry of [text(t, 1001), 'é'.repeat(501)]) {
-      const id = randomUUID();
-      await t.api.createNote({ id, content, collection_titles: [entry] });
-      await t.api.getNote(id);
-    }
+    await refusedCreates(
+      t.api,
+      'note',
+      [text(t, 1001), 'é'.repeat(501)].map((entry) => ({ content, collection_titles: [entry] })),
+    );
   },
 );
 

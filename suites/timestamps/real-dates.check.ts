@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { checks } from '../harness/index.js';
+import { refusedCreates } from '../harness/patterns.js';
 
 const { check } = checks();
 
@@ -15,8 +15,8 @@ const IMPOSSIBLE = [
 ];
 
 /**
- * Creates and a set-created-at with those days, each refused (kit/core/behaviour/inputs.ts): a
- * refused create read back under its id, and the backdated note read after them all (a day rolled
+ * Creates and a set-created-at with those days, each refused (kit/core/behaviour/inputs.ts): the
+ * refused creates looked for in one note list and one collection list read, and the backdated note read after them all (a day rolled
  * over into a real one would change its created_at).
  */
 check(
@@ -25,19 +25,15 @@ check(
   async (t) => {
     const note = (created_at: string) => ({ content: t.data.content('Impossible date'), created_at });
     // The other fields go through the same parsing on a sound server: two days each keep the request count down.
-    for (const body of [
+    await refusedCreates(t.api, 'note', [
       ...IMPOSSIBLE.map(note),
       ...IMPOSSIBLE.slice(0, 2).map((updated_at) => ({ content: t.data.content('Impossible date'), updated_at })),
-    ]) {
-      const id = randomUUID();
-      await t.api.createNote({ id, ...body });
-      await t.api.getNote(id);
-    }
-    for (const created_at of IMPOSSIBLE.slice(0, 2)) {
-      const id = randomUUID();
-      await t.api.createCollection({ id, title: `Impossible ${t.data.word()}`, created_at });
-      await t.api.getCollection(id);
-    }
+    ]);
+    await refusedCreates(
+      t.api,
+      'collection',
+      IMPOSSIBLE.slice(0, 2).map((created_at) => ({ title: `Impossible ${t.data.word()}`, created_at })),
+    );
     const dated = await t.data.note();
     for (const value of IMPOSSIBLE) await t.api.setCreatedAt(dated.id, { created_at: value });
     await t.api.getNote(dated.id);
