@@ -63,7 +63,10 @@ export function conventions(env: Env, o: Observation): void {
   if (!op || o.x.status < 200 || o.x.status >= 300) return;
   const what = `${o.method} ${o.path} (${op})`;
   // An endpoint whose path is not shown (the attachment question): only the fields the document lists.
-  if (!DOCUMENTED.has(op)) return judgeShape(env, o, op, what);
+  if (!DOCUMENTED.has(op)) {
+    judgeShape(env, o, op, what);
+    return;
+  }
   j.that(
     'conventions.success.status-200',
     o.x.status === 200,
