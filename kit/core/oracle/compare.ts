@@ -16,7 +16,9 @@ import type { Observation } from './observation.js';
  * to a rate limit or a spent quota says nothing about the request and is not judged.
  */
 export function judgePrediction(env: Env, p: Prediction, o: Observation): void {
-  if (notAnAnswer(env, o) && !(p.quotaAnswers && isQuotaRefusal(o))) return;
+  // A quota under test: its refusal answers the quota's own rules only (the input and the rest say nothing there).
+  const quotaRefused = isQuotaRefusal(o);
+  if (notAnAnswer(env, o) && !(p.quotaAnswers && quotaRefused)) return;
   const { j } = env;
   const status = o.x.status;
   const ok = status >= 200 && status < 300;
@@ -44,7 +46,7 @@ export function judgePrediction(env: Env, p: Prediction, o: Observation): void {
       o.x,
     );
   for (const a of p.accept)
-    if (ok || refused || a.serverErrorFails)
+    if ((ok || refused || a.serverErrorFails) && !(quotaRefused && !a.rule.startsWith('quota.')))
       j.that(
         a.rule,
         ok,
@@ -52,7 +54,7 @@ export function judgePrediction(env: Env, p: Prediction, o: Observation): void {
         o.x,
         a.context,
       );
-  if (refused && p.kind) judgeKind(env, o, p.kind);
+  if (refused && p.kind && (!quotaRefused || p.kind.kind === 'quota_exceeded')) judgeKind(env, o, p.kind);
   if (refused && p.refusalHides?.texts.length)
     j.that(
       p.refusalHides.rule,
