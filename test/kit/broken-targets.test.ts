@@ -201,7 +201,8 @@ describe('the kit against broken targets', { timeout: BOUND_MS * 2 }, () => {
     expectCouldNotJudge(o, /rate limit/);
     // Waits show as gaps between the target's requests: the checks' worker waited once, and
     // nothing after it (a file's cleanup, the run command's sweep) began a stretch of its own.
-    const waits = s.times.slice(1).filter((t, i) => t - s.times[i]! >= 3_500);
+    // The gap after the probe is a worker starting, not a wait (seconds on a loaded CI machine).
+    const waits = s.times.slice(2).filter((t, i) => t - s.times[i + 1]! >= 3_500);
     expect(waits, `${s.hits} requests`).toHaveLength(1);
   });
 
