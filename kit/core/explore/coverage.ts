@@ -149,7 +149,11 @@ export class Coverage {
       const v = given[name];
       return v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0);
     };
-    for (const [a, b] of pairs) if (present(a) && present(b)) this.mark([inputsId(op, a, b)]);
+    // One collection named both ways: the only pair whose inputs can name one resource.
+    const ids = new Set(Array.isArray(given.collection_ids) ? given.collection_ids : []);
+    const once = op === 'createNote' && this.titled(o).some((id) => ids.has(id));
+    for (const [a, b, same] of pairs)
+      if (present(a) && present(b) && (!same || once)) this.mark([inputsId(op, a, b, same)]);
   }
 
   private paging(op: string, o: Observation, body: Record<string, unknown>): void {

@@ -267,6 +267,7 @@ function plans(word: (k: number) => string): Array<{ covers: readonly string[]; 
     {
       covers: [
         inputsId('createNote', 'collection_ids', 'collection_titles'),
+        inputsId('createNote', 'collection_ids', 'collection_titles', 'same'),
         inputsId('createNote', 'id', 'collection_ids'),
       ],
       ops: () => [

@@ -17,7 +17,8 @@ export interface Space {
   readonly features: Readonly<Record<Kind, Readonly<Record<string, readonly string[]>>>>;
   readonly operations: Readonly<Record<Kind, readonly string[]>>;
   readonly views: Readonly<Record<Kind, { readonly writes: readonly string[]; readonly shown_by: readonly string[] }>>;
-  readonly inputs: Readonly<Record<string, ReadonlyArray<readonly [string, string]>>>;
+  /** Pairs of inputs; a third element `same`: both name one resource (a collection by id and by title). */
+  readonly inputs: Readonly<Record<string, ReadonlyArray<readonly [string, string, 'same'?]>>>;
   readonly paging: Readonly<Record<string, readonly string[]>>;
   readonly repeats: readonly string[];
   /** By kind, who asks (the other token user, or a permission level granted) and what they send. */
@@ -59,7 +60,8 @@ export function stateTargetsOf(op: string, kind: Kind, f: Features): string[] {
 }
 
 export const afterWriteId = (kind: Kind, write: string, view: string) => `after-write:${kind}:${write}>${view}`;
-export const inputsId = (op: string, a: string, b: string) => `inputs:${op}:${a}+${b}`;
+export const inputsId = (op: string, a: string, b: string, same?: 'same') =>
+  `inputs:${op}:${a}+${b}${same ? '=same' : ''}`;
 export const pagingId = (op: string, boundary: string) => `paging:${op}:${boundary}`;
 export const repeatId = (op: string) => `repeats:${op}`;
 export const callersId = (kind: Kind, who: string, op: string) => `callers:${kind}:${who}:${op}`;
@@ -132,9 +134,9 @@ export function allTargets(space: Space = loadSpace()): Target[] {
         ]);
   }
   for (const [op, pairs] of Object.entries(space.inputs))
-    for (const [a, b] of pairs) {
+    for (const [a, b, same] of pairs) {
       const needs = [a, b].flatMap((n) => INPUT_NEEDS[`${op}:${n}`] ?? []);
-      add(inputsId(op, a, b), 'inputs', op, needs);
+      add(inputsId(op, a, b, same), 'inputs', op, needs);
     }
   for (const [op, boundaries] of Object.entries(space.paging))
     for (const b of boundaries) add(pagingId(op, b), 'paging', op, PAGING_NEEDS[`${op}:${b}`] ?? []);
