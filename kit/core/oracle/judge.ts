@@ -44,7 +44,8 @@ export class Judgements {
   /** Per rule, over every source. */
   readonly judged = new Map<string, number>();
   readonly findings = new Map<string, Finding[]>();
-  private readonly bySource = new Map<string, Judged>();
+  /** Per source (by identity: a worker runs one check at a time), then per rule. */
+  private readonly bySource = new Map<Source | undefined, Map<string, Judged>>();
   /** The check whose answers are being judged now (a worker runs one check at a time). */
   source: Source | undefined;
   /** Judgements that did not hold, so far: a sequence sees whether its step broke something. */
@@ -58,11 +59,12 @@ export class Judgements {
   /** Judges `rule` on the answer `x`: it holds, or the message says how it is broken. */
   that(rule: string, holds: boolean, message: () => string, x: Exchange, context?: Exchange): boolean {
     this.judged.set(rule, (this.judged.get(rule) ?? 0) + 1);
-    const key = `${rule}\u0000${this.source?.file ?? ''}\u0000${this.source?.name ?? ''}`;
-    let entry = this.bySource.get(key);
+    let rules = this.bySource.get(this.source);
+    if (!rules) this.bySource.set(this.source, (rules = new Map()));
+    let entry = rules.get(rule);
     if (!entry) {
       entry = { rule, ...(this.source ? { source: this.source } : {}), judged: 0, findings: [] };
-      this.bySource.set(key, entry);
+      rules.set(rule, entry);
     }
     entry.judged++;
     if (holds) return true;
@@ -93,13 +95,12 @@ export class Judgements {
    */
   annotateSince(since: number, text: string): void {
     const note = text.length > 1_000 ? `${text.slice(0, 997)}...` : text;
-    for (const entry of this.bySource.values())
-      if (entry.source === this.source)
-        for (const f of entry.findings) if ((f.seq ?? 0) > since && !f.message.endsWith(note)) f.message += `; ${note}`;
+    for (const entry of this.bySource.get(this.source)?.values() ?? [])
+      for (const f of entry.findings) if ((f.seq ?? 0) > since && !f.message.endsWith(note)) f.message += `; ${note}`;
   }
 
   /** Every rule and source judged, as data to pass from a worker to the run command. */
   entries(): Judged[] {
-    return [...this.bySource.values()];
+    return [...this.bySource.values()].flatMap((rules) => [...rules.values()]);
   }
 }
