@@ -194,6 +194,16 @@ export class Api {
   restoreNote(id: string) {
     return this.sendEndpoint('restoreNote', 'restore_note', { note_id: id });
   }
+  /** A list of one note sent at once, unpaced, a rate-limited answer returned as it is: what fills a bucket. */
+  quickRead() {
+    return this.raw({
+      method: 'GET',
+      path: '/v2/notes',
+      query: { limit: 1 },
+      acceptRateLimited: true,
+      ignoreRemaining: true,
+    });
+  }
   listNotes(q: ListNotesQuery = {}) {
     const names = this.profile.names?.notes_list ?? {};
     const query: Query = { limit: q.limit, order_by: q.order_by };

@@ -79,13 +79,7 @@ check(
     const { api } = await t.fixtureUser({ rate_limit: { requests: 3, requests_per_second: 1 } });
     let limited: Exchange | undefined;
     for (let i = 0; i < 8 && !limited; i++) {
-      const x = await api.raw({
-        method: 'GET',
-        path: '/v2/notes',
-        query: { limit: 1 },
-        acceptRateLimited: true,
-        ignoreRemaining: true,
-      });
+      const x = await api.quickRead();
       if (x.status === status) limited = x;
       else setupOk(x, 'list notes while filling the bucket');
     }
@@ -97,13 +91,7 @@ check(
     });
     if (!limited) return;
     await sleep(Number(limited.headers['retry-after']) * 1000 + 200);
-    const again = await api.raw({
-      method: 'GET',
-      path: '/v2/notes',
-      query: { limit: 1 },
-      acceptRateLimited: true,
-      ignoreRemaining: true,
-    });
+    const again = await api.quickRead();
     await t.verify('headers.rate-limit.exhausted', () =>
       expect(again.status, `after Retry-After the request succeeds: ${show(again)}`).toBe(200),
     );

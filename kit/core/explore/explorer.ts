@@ -646,14 +646,7 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
     const api = await d.limited();
     walks++;
     for (let i = 0; i < 8; i++) {
-      const x = await api.raw({
-        method: 'GET',
-        path: '/v2/notes',
-        query: { limit: 1 },
-        acceptRateLimited: true,
-        ignoreRemaining: true,
-      });
-      if (x.status >= 400) break;
+      if ((await api.quickRead()).status >= 400) break;
     }
   }
 
