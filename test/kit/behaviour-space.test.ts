@@ -98,4 +98,37 @@ describe('behaviour coverage from answers', () => {
     c.observe(seen('addNoteToCollection', 200, {}, add));
     expect(c.covered).toContain('repeats:addNoteToCollection');
   });
+
+  it("marks a list bound only where one of the caller's resources has its two times on either side of it", () => {
+    const c = new Coverage();
+    const times = { created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-03T00:00:00Z' };
+    c.observe(seen('createNote', 200, { id: 'n', collection_ids: [], ...times }));
+    const list = (at: string) => seen('listNotes', 200, { results: [] }, { input: { updated_after: at } });
+    c.observe(list('2026-01-04T00:00:00Z'));
+    c.observe(
+      seen('listNotes', 200, { results: [] }, { input: { updated_after: '2026-01-02T00:00:00Z' }, actor: 'secondary' }),
+    );
+    expect(c.covered).not.toContain('bounds:listNotes:updated_after:split');
+    c.observe(list('2026-01-02T00:00:00Z'));
+    expect(c.covered).toContain('bounds:listNotes:updated_after:split');
+    expect(c.covered).not.toContain('bounds:listCollections:updated_after:split');
+  });
+
+  it('marks one collection named both by id and by title, not two different ones', () => {
+    const c = new Coverage();
+    c.observe(seen('createCollection', 200, { id: 'c1', title: 'One' }));
+    c.observe(seen('createCollection', 200, { id: 'c2', title: 'Two' }));
+    const create = (titles: string[]) =>
+      seen(
+        'createNote',
+        200,
+        { id: 'n', collection_ids: ['c1'] },
+        { body: { collection_ids: ['c1'], collection_titles: titles } },
+      );
+    c.observe(create(['two']));
+    expect(c.covered).toContain('inputs:createNote:collection_ids+collection_titles');
+    expect(c.covered).not.toContain('inputs:createNote:collection_ids+collection_titles=same');
+    c.observe(create(['ONE']));
+    expect(c.covered).toContain('inputs:createNote:collection_ids+collection_titles=same');
+  });
 });

@@ -3,6 +3,7 @@ import type { Observation } from '../oracle/observation.js';
 import { collectionAfter, FRESH_COLLECTION, FRESH_NOTE, noteAfter } from './features.js';
 import {
   afterWriteId,
+  boundsId,
   callersId,
   type Features,
   inputsId,
@@ -39,6 +40,8 @@ export class Coverage {
   private readonly titles = new Map<string, string>();
   /** Each resource's updated_at as its answers last showed it, in ms. */
   private readonly updatedAt = new Map<string, number>();
+  /** Each resource's created_at and updated_at as its own answers last showed them, by `note <id>` or `collection <id>`. */
+  private readonly times = new Map<string, { readonly created: number; readonly updated: number }>();
   /** Who created each resource of the run (`note <id>`, `collection <id>`). */
   private readonly owners = new Map<string, string>();
   /** The last level granted, by `note <id> <actor>` or `collection <id> <actor>`, and each fixture user's note levels. */
@@ -71,6 +74,7 @@ export class Coverage {
     if (op === 'createNote' || op === 'createCollection')
       this.owners.set(`${op === 'createNote' ? 'note' : 'collection'} ${String(body.id)}`, o.actor);
     this.inputs(op, o);
+    this.bounds(op, o);
     this.paging(op, o, body);
     this.views(op, o, body);
     this.left(op, o);
@@ -156,6 +160,23 @@ export class Coverage {
       if (present(a) && present(b) && (!same || once)) this.mark([inputsId(op, a, b, same)]);
   }
 
+  /** A list bounded by a time that one of the caller's resources has its two times on either side of. */
+  private bounds(op: string, o: Observation): void {
+    const open = (this.space.bounds[op] ?? []).filter((b) => !this.covered.has(boundsId(op, b)));
+    if (open.length === 0) return;
+    const given = inputOf(op, o);
+    const kind = op === 'listNotes' ? 'note' : 'collection';
+    for (const b of open) {
+      const at = typeof given[b] === 'string' ? Date.parse(given[b] as string) : Number.NaN;
+      if (Number.isNaN(at)) continue;
+      for (const [key, t] of this.times)
+        if (key.startsWith(`${kind} `) && this.owners.get(key) === o.actor && t.created < at !== t.updated < at) {
+          this.mark([boundsId(op, b)]);
+          break;
+        }
+    }
+  }
+
   private paging(op: string, o: Observation, body: Record<string, unknown>): void {
     const boundaries = this.space.paging[op];
     if (!boundaries || !Array.isArray(body.results)) return;
@@ -171,6 +192,7 @@ export class Coverage {
       if (later) hits.push('later');
       if (n > 0 && n === limit && body.has_next_page === false) hits.push('exact-last');
       if (later && Object.keys(given).some((k) => k !== 'query')) hits.push('filtered-later');
+      if (later && n > 0 && body.has_next_page === false) hits.push('snapshot-end');
     } else {
       const later = given.cursor !== undefined;
       const more = typeof body.next_page === 'string';
@@ -294,6 +316,10 @@ export class Coverage {
       this.titles.set(body.id, body.title);
     const shownAt = typeof body.updated_at === 'string' ? Date.parse(body.updated_at) : Number.NaN;
     if (typeof body.id === 'string' && !Number.isNaN(shownAt)) this.updatedAt.set(body.id, shownAt);
+    const created = typeof body.created_at === 'string' ? Date.parse(body.created_at) : Number.NaN;
+    const kindOf = NOTE_ANSWERS.has(op) ? 'note' : COLLECTION_ANSWERS.has(op) ? 'collection' : undefined;
+    if (kindOf && typeof body.id === 'string' && !Number.isNaN(created) && !Number.isNaN(shownAt))
+      this.times.set(`${kindOf} ${body.id}`, { created, updated: shownAt });
     if (op === 'getCollection' && typeof body.note_count === 'number') {
       const f = this.collections.get(o.params.collection_id ?? '');
       if (f) this.collections.set(o.params.collection_id!, collectionAfter(f, op, { holding: body.note_count > 0 }));
@@ -319,6 +345,10 @@ function collectionChange(op: string, o: Observation, id: string) {
 }
 
 /** The request's inputs in the kit's vocabulary: the query of a list, the body of a search or a create. */
+/** The operations whose answer is the note, or the collection, they act on. */
+const NOTE_ANSWERS = new Set(['createNote', 'getNote', 'updateNote', 'setNoteCreatedAt', 'trashNote', 'restoreNote']);
+const COLLECTION_ANSWERS = new Set(['createCollection', 'getCollection', 'updateCollection']);
+
 function inputOf(op: string, o: Observation): Record<string, unknown> {
   if (op === 'searchNotes') return objectOf(objectOf(o.input).body);
   if (op === 'listNotes' || op === 'listCollections') return objectOf(o.input);

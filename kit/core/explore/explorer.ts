@@ -11,6 +11,7 @@ import type { Coverage } from './coverage.js';
 import { collectionAfter, noteAfter } from './features.js';
 import {
   afterWriteId,
+  boundsId,
   type Features,
   inputsId,
   type Kind,
@@ -241,6 +242,9 @@ function viewOp(kind: Kind, view: string): { op: Op; companion?: boolean } | und
   return undefined;
 }
 
+const LIST_BOUNDS = ['created-after-run', 'created-before-run', 'updated-after-run', 'updated-before-run'] as const;
+const BOUND_NAMES = ['created_after', 'created_before', 'updated_after', 'updated_before'];
+
 /** Short plans for the targets no walk visits: interacting inputs, paging boundaries, repeats. */
 function plans(word: (k: number) => string): Array<{ covers: readonly string[]; ops: (k: number) => Op[] }> {
   let made = 0;
@@ -318,6 +322,35 @@ function plans(word: (k: number) => string): Array<{ covers: readonly string[]; 
         search({ coll: 0, bound: 'updated-after-run' }),
         search({ pageSize: 1 }),
         search({ absent: true }),
+      ],
+    },
+    {
+      // A note of a collection deleted; related notes of a third show the other note of it, summarised.
+      covers: [afterWriteId('collection', 'deleteNote', 'getRelatedNotes')],
+      ops: () => [
+        coll(),
+        note({ into: 0 }),
+        note({ into: 0 }),
+        note(),
+        { kind: 'deleteNote', note: 0 },
+        { kind: 'relatedNotes', note: 1 },
+      ],
+    },
+    {
+      // Three notes of one word, two a page: the snapshot's second page is its last.
+      covers: [pagingId('searchNotes', 'snapshot-end')],
+      ops: () => [note(), note(), note(), search()],
+    },
+    {
+      // A note and a collection whose created_at is past and updated_at now: every bound at the run's
+      // start lies between their two times.
+      covers: BOUND_NAMES.flatMap((b) => [boundsId('listNotes', b), boundsId('listCollections', b)]),
+      ops: () => [
+        newCollection(word(++made), { stamps: 'created' }),
+        { kind: 'updateCollection', coll: 0, word: word(made) },
+        note({ stamps: 'created' }),
+        ...LIST_BOUNDS.map((filter): Op => ({ kind: 'listNotes', pageSize: 5, order: 'default', filter, coll: 0 })),
+        ...LIST_BOUNDS.map((filter): Op => ({ kind: 'listCollections', pageSize: 5, order: 'default', filter })),
       ],
     },
     {

@@ -10,8 +10,16 @@ import { readYamlFile } from '../../../spec/yaml-file.js';
  */
 
 export type Kind = 'note' | 'collection';
-export type Dimension = 'state' | 'after-write' | 'inputs' | 'paging' | 'repeats' | 'callers';
-export const DIMENSIONS: readonly Dimension[] = ['state', 'after-write', 'inputs', 'paging', 'repeats', 'callers'];
+export type Dimension = 'state' | 'after-write' | 'inputs' | 'bounds' | 'paging' | 'repeats' | 'callers';
+export const DIMENSIONS: readonly Dimension[] = [
+  'state',
+  'after-write',
+  'inputs',
+  'bounds',
+  'paging',
+  'repeats',
+  'callers',
+];
 
 export interface Space {
   readonly features: Readonly<Record<Kind, Readonly<Record<string, readonly string[]>>>>;
@@ -19,6 +27,8 @@ export interface Space {
   readonly views: Readonly<Record<Kind, { readonly writes: readonly string[]; readonly shown_by: readonly string[] }>>;
   /** Pairs of inputs; a third element `same`: both name one resource (a collection by id and by title). */
   readonly inputs: Readonly<Record<string, ReadonlyArray<readonly [string, string, 'same'?]>>>;
+  /** Per list view, the time bounds met with a resource of the caller on each side of them by its two times. */
+  readonly bounds: Readonly<Record<string, readonly string[]>>;
   readonly paging: Readonly<Record<string, readonly string[]>>;
   readonly repeats: readonly string[];
   /** By kind, who asks (the other token user, or a permission level granted) and what they send. */
@@ -62,6 +72,7 @@ export function stateTargetsOf(op: string, kind: Kind, f: Features): string[] {
 export const afterWriteId = (kind: Kind, write: string, view: string) => `after-write:${kind}:${write}>${view}`;
 export const inputsId = (op: string, a: string, b: string, same?: 'same') =>
   `inputs:${op}:${a}+${b}${same ? '=same' : ''}`;
+export const boundsId = (op: string, bound: string) => `bounds:${op}:${bound}:split`;
 export const pagingId = (op: string, boundary: string) => `paging:${op}:${boundary}`;
 export const repeatId = (op: string) => `repeats:${op}`;
 export const callersId = (kind: Kind, who: string, op: string) => `callers:${kind}:${who}:${op}`;
@@ -138,6 +149,9 @@ export function allTargets(space: Space = loadSpace()): Target[] {
       const needs = [a, b].flatMap((n) => INPUT_NEEDS[`${op}:${n}`] ?? []);
       add(inputsId(op, a, b, same), 'inputs', op, needs);
     }
+  for (const [op, bounds] of Object.entries(space.bounds))
+    for (const b of bounds)
+      add(boundsId(op, b), 'bounds', op, op === 'listCollections' ? [`names.collections_list.${b}`] : []);
   for (const [op, boundaries] of Object.entries(space.paging))
     for (const b of boundaries) add(pagingId(op, b), 'paging', op, PAGING_NEEDS[`${op}:${b}`] ?? []);
   for (const op of space.repeats) add(repeatId(op), 'repeats', op, OP_NEEDS[op] ?? []);
