@@ -32,13 +32,18 @@ const tryKey = (m: Move, f: Features) => `${m.op} ${JSON.stringify(f)}`;
  */
 export function keptToLevel(kind: Kind, moves: readonly Move[], level: number): Move[] {
   const features = loadSpace().features[kind];
-  const within = (g: Features) =>
-    Object.entries(g).every(([name, v]) => name === 'lifecycle' || (features[name] ?? []).indexOf(v) <= level);
+  const at = (name: string, v: string) => (features[name] ?? []).indexOf(v);
+  // A feature already past the level (a target that accepted what the model expected refused, such
+  // as a move of a trashed note) may stay there: the walk goes on to the states left below it.
+  const within = (f: Features, g: Features) =>
+    Object.entries(g).every(
+      ([name, v]) => name === 'lifecycle' || at(name, v) <= Math.max(level, at(name, f[name] ?? '')),
+    );
   return moves.map((m) => ({
     ...m,
     model: (f: Features) => {
       const g = m.model(f);
-      return g && within(g) ? g : undefined;
+      return g && within(f, g) ? g : undefined;
     },
   }));
 }

@@ -69,6 +69,14 @@ describe('the explorer walk planner (kit/core/explore/walk-plan.ts)', () => {
     ).toBe('twice');
   });
 
+  it('lets a walk go on from a feature the target took past the level (it accepted what the model refused)', () => {
+    const past = { ...FRESH_NOTE, moved: 'twice' };
+    const level1 = keptToLevel('note', MOVES, 1);
+    expect(level1.find((m) => m.op === 'trashNote')?.model(past)?.lifecycle).toBe('trashed');
+    // Still no move that takes a feature further past the level than it is.
+    expect(level1.find((m) => m.op === 'updateNote')?.model(noteAfter(past, 'updateNote'))).toBeUndefined();
+  });
+
   it('finds no way where no modelled state has anything open', () => {
     const gain = () => 0;
     expect(nearestMove(FRESH_NOTE, MOVES, gain, new Set())).toBeUndefined();
