@@ -1,5 +1,7 @@
 import { explore } from '../../kit/core/explore/explorer.js';
 import { allTargets, opNeeds } from '../../kit/core/explore/space.js';
+import type { OracleRecord } from '../../kit/core/oracle/oracle.js';
+import { oracleRecords } from '../../kit/core/run-folder.js';
 import type { Op } from '../../kit/core/sequences/ops.js';
 import { runOps } from '../../kit/core/sequences/sequence.js';
 import { unmetNeed } from '../harness/check.js';
@@ -61,6 +63,8 @@ check(
           }
         : {}),
       answered,
+      // Two workers against the embedded fake: what the other's finished files visited is left to them.
+      coveredElsewhere: () => new Set(oracleRecords(t.ctx.runDir).flatMap((r) => (r as OracleRecord).coverage ?? [])),
       async onFailure(ops, steps, since) {
         // A few failures are shortened and replayed; the rest keep their steps as they were sent.
         let line = steps.join(' ; ');

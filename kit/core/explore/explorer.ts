@@ -47,6 +47,11 @@ export interface ExplorerDeps {
   /** Requests answered so far (to keep to the budget). */
   answered(): number;
   /**
+   * The targets other check workers of the run visited in the files they finished (their oracles
+   * judged those answers): the explorer leaves them, asked again before each plan and walk.
+   */
+  coveredElsewhere?(): ReadonlySet<string>;
+  /**
    * Called when the oracle found a rule broken by a step: the walk's operations so far, its steps,
    * and the oracle's failure count before that step.
    */
@@ -473,7 +478,11 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
   const start = d.answered();
   const aimed = new Set(d.targets.map((t) => t.id));
   const weight = new Map(d.targets.map((t) => [t.id, t.weight]));
-  const open = (id: string) => aimed.has(id) && !d.coverage.covered.has(id);
+  let elsewhere: ReadonlySet<string> = new Set();
+  const look = () => {
+    elsewhere = d.coveredElsewhere?.() ?? elsewhere;
+  };
+  const open = (id: string) => aimed.has(id) && !d.coverage.covered.has(id) && !elsewhere.has(id);
   let capped = false;
   const spent = () => capped || d.answered() - start >= d.budget;
   const space = loadSpace();
@@ -508,6 +517,7 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
   };
 
   // Plans first, heaviest gain per request first: they are short and each covers several targets.
+  look();
   const planned = plans(word)
     .map((p) => ({ ...p, gain: p.covers.filter(open).reduce((s, id) => s + 1 + (weight.get(id) ?? 0) / 100, 0) }))
     .filter((p) => p.gain > 0)
@@ -526,6 +536,8 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
   for (const kind of ['note', 'collection'] as const)
     for (const level of levels[kind])
       for (let stuck = 0; stuck < (level === undefined ? 2 : 1) && !spent(); ) {
+        look();
+        if (![...aimed].some(open)) break;
         words++;
         walks++;
         const progressed = await walk(kind, level);
