@@ -18,6 +18,8 @@ import { applyState } from './state-reader.js';
 /** A journal longer than this, or than the state file, is folded into the state file. */
 const MIN_COMPACTION_BYTES = 16 * 1024 * 1024;
 const SYNC_INTERVAL_MS = 1_000;
+/** Past this (state and journal), close leaves the journal beside the state file instead of folding it in. */
+const FOLD_ON_CLOSE_BYTES = 32 * 1024 * 1024;
 /** After a failed save, a write tries a full save again at most this often. */
 const RETRY_INTERVAL_MS = 5_000;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -163,7 +165,19 @@ export class DurableState {
     this.closed = true;
     clearInterval(this.timer);
     try {
-      this.compact();
+      const journaled = (this.journal?.size ?? 0) - this.journalStart;
+      // Folding a big state in takes seconds (3.8 s at the cap), and a stop must be prompt: its
+      // journal, synced, is as durable, and the next start replays it (after a failed save, the
+      // journal lacks what was refused: try the full save). Nothing journaled: nothing to fold.
+      const big = this.stateBytes + journaled > FOLD_ON_CLOSE_BYTES;
+      if (this.journal && journaled > 0 && big && this.failure === undefined) {
+        this.journal.sync();
+        this.journal.close();
+        this.journal = undefined;
+        this.options.report(`the last changes stay in ${journalPathOf(this.path)}; the next start folds them in`);
+        return;
+      }
+      if (journaled > 0 || !this.journal) this.compact();
       this.journal?.close();
       this.journal = undefined;
       const journal = journalPathOf(this.path);

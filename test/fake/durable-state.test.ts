@@ -339,6 +339,26 @@ describe('--state: a stated cap, so that every acknowledged write reloads', () =
     await reloaded.close();
   });
 
+  it('stops a big state without folding it in (seconds at the cap): the synced journal stays and reloads', async () => {
+    const state = join(freshDir(), 'state.json');
+    const reports: string[] = [];
+    const fake = await start(state, { users: ['big-token-0001'], report: (l) => reports.push(l) });
+    const ids: string[] = [];
+    // About 36 MiB: past the 32 MiB folded in on close, and past one 16 MiB fold while writing.
+    for (let i = 0; i < 180; i++)
+      ids.push(
+        (call(fake, 'POST', '/v2/notes', { content: `${i}\n${'w '.repeat(99_990)}` }).json as { id: string }).id,
+      );
+    expect(call(fake, 'DELETE', `/v2/notes/${ids.pop()}`).status).toBe(200);
+    const savedBefore = statSync(state).mtimeMs;
+    await fake.close();
+    expect(statSync(state).mtimeMs).toBe(savedBefore);
+    expect(reports).toEqual([`the last changes stay in ${state}.journal; the next start folds them in`]);
+    const reloaded = await start(state);
+    expect([...reloaded.store.notes.keys()].sort()).toEqual(ids.sort());
+    await reloaded.close();
+  });
+
   it('refuses at start, with its size, a state file too large to read as one string', async () => {
     const state = join(freshDir(), 'state.json');
     writeFileSync(state, '');
