@@ -5,7 +5,7 @@ import { type DataSummary, seedData } from './data/start.js';
 import type { AnswerLimits } from './http/answer-writer.js';
 import type { FakeCore, Served } from './http/core.js';
 import type { RequestLogEntry } from './http/request-log.js';
-import { redactUrl } from './http/request-log.js';
+import { redactName, redactUrl } from './http/request-log.js';
 import { DEFAULT_ANSWER_LIMITS, type FakeServer, listen } from './http/server.js';
 import type { FakeRequest, FakeResponse } from './http/types.js';
 import { createCore } from './instance.js';
@@ -248,6 +248,8 @@ function observed(
   };
 }
 
+const SAID_NAMES = 1_000;
+
 /**
  * Under unknown_fields: ignore, each name dropped is said once on the report line (standard error
  * by default), per endpoint: a client that misspells a filter gets unfiltered results with a 200,
@@ -264,10 +266,15 @@ function sayIgnored(
     const served = serve(request);
     for (const name of served.ignored ?? []) {
       const key = `${served.op} ${name}`;
-      if (said.has(key) || said.size >= 1_000) continue;
+      if (said.has(key) || said.size > SAID_NAMES) continue;
       said.add(key);
+      // A bound on what is remembered, said once: past it, --log still names each one.
+      if (said.size > SAID_NAMES) {
+        report(`more than ${SAID_NAMES} names ignored: the next ones are not said here; --log names each`);
+        continue;
+      }
       const route = core.routes.find((r) => r.op === served.op);
-      const shown = isToken(name.replace(/ \((query|body)\)$/, '')) ? '*** (a token)' : name;
+      const shown = redactName(name, isToken);
       report(
         `ignored ${shown} on ${route ? `${route.method} ${route.path}` : served.op}: not a name of this endpoint ` +
           '(unknown_fields: ignore); the request was answered as if it were not sent',

@@ -18,6 +18,8 @@ import { applyState } from './state-reader.js';
 /** A journal longer than this, or than the state file, is folded into the state file. */
 const MIN_COMPACTION_BYTES = 16 * 1024 * 1024;
 const SYNC_INTERVAL_MS = 1_000;
+/** Past this (state and journal), close leaves the journal beside the state file instead of folding it in. */
+const FOLD_ON_CLOSE_BYTES = 32 * 1024 * 1024;
 /** After a failed save, a write tries a full save again at most this often. */
 const RETRY_INTERVAL_MS = 5_000;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -53,6 +55,9 @@ export class DurableState {
   private lastAttempt = 0;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** When the state was last folded in, and whether a delete made room since. */
+  private foldedAt = 0;
+  private deletedSinceFold = false;
 
   private constructor(
     private readonly ctx: ServiceContext,
@@ -109,10 +114,15 @@ export class DurableState {
     // Deletes make room; the fixture API (its reset above all) is the operator's, not a client's.
     if (method.toUpperCase() === 'DELETE' || !path.startsWith('/v2/') || this.stateBytes + journaled <= cap)
       return undefined;
-    if (journaled > 0 && this.failure === undefined) this.guard(() => this.compact());
-    if (this.stateBytes <= cap) return undefined;
+    // Folding in is the only exact measure, and a whole save (3.8 s at the cap): not on every write
+    // near the cap (every PATCH there folded), only once it can tell more (a delete, 4 MiB, 30 s).
+    const worth = this.deletedSinceFold || journaled >= 4 * 2 ** 20 || Date.now() - this.foldedAt >= 30_000;
+    if (journaled > 0 && this.failure === undefined && worth) this.guard(() => this.compact());
+    const pending = (this.journal?.size ?? 0) - this.journalStart;
+    if (this.stateBytes + pending <= cap) return undefined;
+    const unfolded = pending > 0 ? ` and ${mib(pending)} of changes not folded in yet` : '';
     return (
-      `the state in ${this.path} is at its cap (${mib(this.stateBytes)} of ${mib(cap)} saved): writes are refused ` +
+      `the state in ${this.path} is at its cap (${mib(this.stateBytes)} of ${mib(cap)} saved${unfolded}): writes are refused ` +
       'so that every one acknowledged can be saved and loaded again; delete notes or collections to make room, ' +
       'or start another fake with another --state file'
     );
@@ -139,6 +149,7 @@ export class DurableState {
     const tracker = this.tracker;
     if (!tracker || this.closed) return undefined;
     if (!SAFE_METHODS.has(method.toUpperCase()) && status >= 200 && status < 300) {
+      if (method.toUpperCase() === 'DELETE') this.deletedSinceFold = true;
       tracker.touchPath(path);
       if (fixture) tracker.touchUsers();
     }
@@ -163,7 +174,19 @@ export class DurableState {
     this.closed = true;
     clearInterval(this.timer);
     try {
-      this.compact();
+      const journaled = (this.journal?.size ?? 0) - this.journalStart;
+      // Folding a big state in takes seconds (3.8 s at the cap), and a stop must be prompt: its
+      // journal, synced, is as durable, and the next start replays it (after a failed save, the
+      // journal lacks what was refused: try the full save). Nothing journaled: nothing to fold.
+      const big = this.stateBytes + journaled > FOLD_ON_CLOSE_BYTES;
+      if (this.journal && journaled > 0 && big && this.failure === undefined) {
+        this.journal.sync();
+        this.journal.close();
+        this.journal = undefined;
+        this.options.report(`the last changes stay in ${journalPathOf(this.path)}; the next start folds them in`);
+        return;
+      }
+      if (journaled > 0 || !this.journal) this.compact();
       this.journal?.close();
       this.journal = undefined;
       const journal = journalPathOf(this.path);
@@ -201,6 +224,8 @@ export class DurableState {
     this.journal ??= new JournalFile(journalPathOf(this.path));
     this.journal.restart(generation);
     this.journalStart = this.journal.size;
+    this.foldedAt = Date.now();
+    this.deletedSinceFold = false;
   }
 
   /** Runs a save step; a failure is reported once and turns the fake read-only. */

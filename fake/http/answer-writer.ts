@@ -104,12 +104,14 @@ export class AnswerWriter {
         if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
         const flowing = res.write(text.slice(offset, end));
         offset = end;
+        if (!flowing) o.blocked = true;
         if (!flowing && offset < text.length) {
-          o.blocked = true;
           res.once('drain', pump);
           return;
         }
       }
+      // Blocked on its last chunk, the answer stays blocked until it is all sent (res 'close'): a
+      // client that never reads it must still be cut off, not hold its socket for ever.
       res.end();
     };
     pump();

@@ -43,6 +43,14 @@ export function redactUrl(url: string, isToken: (value: string) => boolean): str
   return `${safePath}?${query}`;
 }
 
+/** An ignored name (`x (query)`, `config.x (body)`) with a token the fake knows, whole or inner, as `***`. */
+export function redactName(entry: string, isToken: (value: string) => boolean): string {
+  const name = entry.slice(0, Math.max(0, entry.lastIndexOf(' (')));
+  const dot = name.indexOf('.') + 1;
+  if (isToken(name)) return `***${entry.slice(name.length)}`;
+  return dot > 0 && isToken(name.slice(dot)) ? `${name.slice(0, dot)}***${entry.slice(name.length)}` : entry;
+}
+
 function decoded(raw: string): string {
   try {
     return decodeURIComponent(raw.replace(/\+/g, ' '));

@@ -5,7 +5,7 @@ import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ConnectionTimeouts } from '../config.js';
 import { type AnswerLimits, AnswerWriter } from './answer-writer.js';
 import type { FakeCore, Served } from './core.js';
-import { type RequestLogEntry, redactUrl } from './request-log.js';
+import { type RequestLogEntry, redactName, redactUrl } from './request-log.js';
 import type { FakeRequest } from './types.js';
 
 export interface ServerOptions {
@@ -240,9 +240,7 @@ function busy(core: FakeCore): Served {
 
 /** The log fields of what the core served: the refusal's kind and the names it dropped. */
 function refusalOf(served: Served, isToken: (value: string) => boolean): Pick<RequestLogEntry, 'refusal' | 'ignored'> {
-  const ignored = served.ignored?.map((n) =>
-    isToken(n.replace(/ \((query|body)\)$/, '')) ? `*** ${n.slice(n.lastIndexOf('('))}` : n,
-  );
+  const ignored = served.ignored?.map((n) => redactName(n, isToken));
   return {
     ...(served.refusal ? { refusal: served.refusal } : {}),
     ...(ignored && ignored.length > 0 ? { ignored } : {}),

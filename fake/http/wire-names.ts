@@ -138,7 +138,7 @@ export class RequestNames {
   get ignored(): readonly string[] {
     if (this.names.unknown !== 'ignore') return [];
     const more = this.moreUnknowns > 0 ? [`${this.moreUnknowns} more`] : [];
-    return [...this.unknowns.map((u) => `${qualified(u)} (${placeWord(u.place)})`), ...more];
+    return [...this.unknowns.map((u) => `${printable(qualified(u))} (${placeWord(u.place)})`), ...more];
   }
 
   /**
@@ -213,3 +213,13 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 const qualified = (u: Unknown) => (u.place.kind === 'inner' ? `${u.place.wire}.${u.name}` : u.name);
 const placeWord = (place: Place) => (place.kind === 'query' ? 'query' : 'body');
+/**
+ * A name as sent, fit for a header and a line of its own: \uXXXX for all but printable ASCII (a
+ * newline in a key forged a line on standard error, and made the header throw: no answer at all),
+ * cut past 600 characters, more than a token's 512, so that a token is never cut and stays redactable.
+ */
+const printable = (name: string) =>
+  (name.length > 600 ? `${name.slice(0, 600)}...` : name).replace(
+    /[^\x20-\x7e]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );

@@ -131,6 +131,34 @@ describe('notes-conformance fake: banner, --log and --no-cors', () => {
     expect(logged.join('\n')).not.toContain('log-token-1');
     expect(await fake.stop()).toBe(0);
   });
+
+  it('--profile hosted --log: every ignored name in its line and once on the report line, refusals by kind', async () => {
+    const fake = await start(['--profile', 'hosted', '--log', '--token', 'log-token-1']);
+    const before = fake.lines.length;
+    const headers = { authorization: 'Bearer log-token-1', 'content-type': 'application/json' };
+    for (let i = 0; i < 2; i++) {
+      const res = await request(`${fake.url}/v2/notes?verbose=1&log-token-1=2`, { headers });
+      expect(res.statusCode).toBe(200);
+      await res.body.dump();
+    }
+    const big = await request(`${fake.url}/v2/notes`, { method: 'POST', headers, body: 'x'.repeat(3 * 1024 * 1024) });
+    await big.body.dump();
+    const logged = fake.lines.slice(before);
+    const said = (name: string) =>
+      `notes-conformance fake: ignored ${name} on GET /v2/notes: not a name of this endpoint`;
+    expect(logged.filter((l) => l.startsWith('notes-conformance fake:'))).toEqual([
+      expect.stringMatching(new RegExp(`^${said('verbose \\(query\\)')}`)),
+      expect.stringMatching(new RegExp(`^${said('\\*\\*\\* \\(query\\)')}`)),
+    ]);
+    const lines = logged.filter((l) => /^\d{4}-\d\d-\d\dT[\d:.]+Z /.test(l));
+    expect(lines).toEqual([
+      expect.stringMatching(/ GET \/v2\/notes\?verbose=1&\*\*\*=2 200 .* ignored=verbose\(query\),\*\*\*\(query\)$/),
+      expect.stringMatching(/ GET \/v2\/notes\?verbose=1&\*\*\*=2 200 .* ignored=verbose\(query\),\*\*\*\(query\)$/),
+      expect.stringMatching(/ POST \/v2\/notes 413 .* refused=payload_too_large$/),
+    ]);
+    expect(logged.join('\n')).not.toContain('log-token-1');
+    expect(await fake.stop()).toBe(0);
+  });
 });
 
 describe('notes-conformance fake start-up errors (the built CLI)', () => {

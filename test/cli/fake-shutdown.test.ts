@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,8 +8,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 /**
  * The first SIGINT or SIGTERM stops `notes-conformance fake --state` (the built CLI) within 1 s,
- * every time, while clients are writing, reading, and one of them never reads its answers; every
- * create it acknowledged is in the state file afterwards.
+ * every time, while clients are writing and reading on keep-alive connections, and three raw
+ * sockets hold what a plain server.close() waits for: a body that stops halfway (30 s body
+ * deadline), an answer bigger than the kernel's buffers that is never read (10 s stall), and an
+ * idle keep-alive connection. Every create it acknowledged is in the state file afterwards.
  */
 const bin = fileURLToPath(new URL('../../bin/notes-conformance.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'fake-shutdown-'));
@@ -17,6 +20,17 @@ const TOKEN = 'shutdown-token-1';
 const RUNS = 50;
 const AT_ONCE = 2;
 const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+
+const AUTH = `Authorization: Bearer ${TOKEN}\r\n`;
+const BIG_NOTE = JSON.stringify({ content: `big\n${'x'.repeat(199_990)}` });
+
+/** A socket that sends `text` and then nothing; it reads its answers only when `reads`. */
+function raw(port: number, text: string, reads = false): Socket {
+  const socket = connect(port, '127.0.0.1', () => socket.write(text));
+  if (!reads) socket.pause();
+  socket.on('error', () => {});
+  return socket;
+}
 
 interface Outcome {
   run: number;
@@ -47,6 +61,12 @@ async function oneRun(run: number): Promise<Outcome> {
     }, 10);
   });
   const acknowledged = new Set<string>();
+  // About 4 MB of notes: the list below is more than loopback's buffers take unread.
+  for (let i = 0; i < 20; i++) {
+    const res = await fetch(`${url}/v2/notes`, { method: 'POST', headers, body: BIG_NOTE });
+    const body = (await res.json()) as { id?: string };
+    if (body.id) acknowledged.add(body.id);
+  }
   let stopping = false;
   const writer = async () => {
     while (!stopping) {
@@ -67,8 +87,15 @@ async function oneRun(run: number): Promise<Outcome> {
       await res.arrayBuffer().catch(() => undefined);
     }
   };
-  // A client that asks and never reads (its socket stays open, its answer unread).
-  const stalled = fetch(`${url}/v2/notes?limit=100&include_note_content=true`, { headers }).catch(() => undefined);
+  const port = Number(new URL(url).port);
+  const held = [
+    raw(
+      port,
+      `POST /v2/notes HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"co`,
+    ),
+    raw(port, `GET /v2/notes?limit=100&include_note_content=true HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n`),
+    raw(port, `GET /v2/notes?limit=1 HTTP/1.1\r\nHost: x\r\n${AUTH}\r\n`, true),
+  ];
   const load = [writer(), writer(), writer(), reader()];
   await new Promise((r) => setTimeout(r, 150 + ((run * 37) % 300)));
   const signal: NodeJS.Signals = run % 2 === 0 ? 'SIGINT' : 'SIGTERM';
@@ -78,7 +105,8 @@ async function oneRun(run: number): Promise<Outcome> {
   const ms = performance.now() - sent;
   stopping = true;
   if (code === 'late') child.kill('SIGKILL');
-  await Promise.allSettled([...load, stalled]);
+  for (const socket of held) socket.destroy();
+  await Promise.allSettled(load);
   return { run, signal, ms, code: code === 'late' ? null : code, acknowledged, state, err };
 }
 

@@ -142,7 +142,58 @@ describe('nothing silent under unknown_fields: ignore', () => {
       const tail =
         ' on POST /v2/collections/search: not a name of this endpoint (unknown_fields: ignore); ' +
         'the request was answered as if it were not sent';
-      expect(said).toEqual(['verbose (query)', '*** (a token)', 'config (body)'].map((n) => `ignored ${n}${tail}`));
+      expect(said).toEqual(['verbose (query)', '*** (query)', 'config (body)'].map((n) => `ignored ${n}${tail}`));
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('says once that it stops saying names after the first 1,000, which --log still names', async () => {
+    const said: string[] = [];
+    const fake = await createFake({
+      listen: false,
+      profile: 'hosted',
+      users: ['hosted-log-token'],
+      report: (l) => said.push(l),
+    });
+    for (let i = 0; i < 1_010; i++)
+      fake.handle({ method: 'GET', url: `/v2/notes?n${i}=1`, headers: { authorization: 'Bearer hosted-log-token' } });
+    expect(said).toHaveLength(1_001);
+    expect(said.at(-1)).toBe('more than 1000 names ignored: the next ones are not said here; --log names each');
+    await fake.close();
+  });
+
+  it('answers, and says on one line each, names no header or line can hold as sent', async () => {
+    const entries: RequestLogEntry[] = [];
+    const said: string[] = [];
+    const fake = await createFake({
+      profile: 'hosted',
+      users: ['hosted-log-token'],
+      log: (e) => entries.push(e),
+      report: (line) => said.push(line),
+    });
+    try {
+      const forged = 'a\nnotes-conformance fake: forged';
+      const body = { query: 'x', [forged]: 1, 日本: 1, ['L'.repeat(5_000)]: 1, config: { 'hosted-log-token': 1 } };
+      const res = await request(`${fake.url}/v2/notes/search`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer hosted-log-token', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        headersTimeout: 5_000,
+      });
+      expect(res.statusCode).toBe(200);
+      await res.body.dump();
+      const shown = ['a\\u000anotes-conformance fake: forged (body)', '\\u65e5\\u672c (body)'];
+      expect(res.headers['x-ignored-fields']).toContain(shown.join(', '));
+      expect(said).toHaveLength(4);
+      expect(said.every((l) => !l.includes('\n') && l.length < 800)).toBe(true);
+      expect(said.join('\n')).toContain(`ignored ${shown[0]} on POST /v2/notes/search`);
+      expect(said.join('\n')).toContain(`ignored ${'L'.repeat(600)}... (body)`);
+      expect(said.join('\n')).toContain('ignored config.*** (body)');
+      const line = formatLogLine(entries[0]!);
+      expect(line).toContain(`ignored=a\\u000anotes-conformance%20fake:%20forged(body),\\u65e5\\u672c(body),`);
+      expect(line).toContain('config.***(body)');
+      expect(line).not.toContain('hosted-log-token');
     } finally {
       await fake.close();
     }

@@ -1,6 +1,9 @@
+import { EventEmitter } from 'node:events';
+import type { ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_TIMEOUTS, resolveConfig } from '../../fake/config.js';
+import { AnswerWriter } from '../../fake/http/answer-writer.js';
 import { FakeCore } from '../../fake/http/core.js';
 import { listen } from '../../fake/http/server.js';
 import { createFake, type Fake } from '../../fake/index.js';
@@ -138,5 +141,22 @@ describe('answers to clients that do not read', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('an answer blocked on its last chunk', () => {
+  // An answer just past what the kernel takes unread: node still holds its last chunk after end(),
+  // and no drain comes after end(). Before, such a client held its socket for good.
+  it('is cut off after the stall time, as one blocked midway is', async () => {
+    const writer = new AnswerWriter({ stallMs: 300, evictAfterMs: 3_000, budgetBytes: 64 * 1024 * 1024 });
+    const socket = { destroy: vi.fn() };
+    const res = Object.assign(new EventEmitter(), { write: () => false, end: vi.fn(), destroy: vi.fn(), socket });
+    writer.write(res as unknown as ServerResponse, 'x'.repeat(100 * 1024), 100 * 1024);
+    // The first chunk drains; the last one is written and ended, and is never read.
+    res.emit('drain');
+    expect(res.end).toHaveBeenCalledOnce();
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(socket.destroy).toHaveBeenCalled();
+    expect(writer.heldBytes).toBe(0);
   });
 });
