@@ -116,16 +116,22 @@ describe('--log over HTTP', () => {
   });
 });
 
+/** A listening fake under --profile hosted, with what it logs and what it says on the report line. */
+async function hostedFake(): Promise<{ fake: Fake; entries: RequestLogEntry[]; said: string[] }> {
+  const entries: RequestLogEntry[] = [];
+  const said: string[] = [];
+  const fake = await createFake({
+    profile: 'hosted',
+    users: ['hosted-log-token'],
+    log: (e) => entries.push(e),
+    report: (line) => said.push(line),
+  });
+  return { fake, entries, said };
+}
+
 describe('nothing silent under unknown_fields: ignore', () => {
   it('puts every ignored name in the log line, and says each once per endpoint on the report line', async () => {
-    const entries: RequestLogEntry[] = [];
-    const said: string[] = [];
-    const fake = await createFake({
-      profile: 'hosted',
-      users: ['hosted-log-token'],
-      log: (e) => entries.push(e),
-      report: (line) => said.push(line),
-    });
+    const { fake, entries, said } = await hostedFake();
     try {
       for (let i = 0; i < 2; i++) {
         const res = await request(`${fake.url}/v2/collections/search?verbose=1&hosted-log-token=1`, {
@@ -164,14 +170,7 @@ describe('nothing silent under unknown_fields: ignore', () => {
   });
 
   it('answers, and says on one line each, names no header or line can hold as sent', async () => {
-    const entries: RequestLogEntry[] = [];
-    const said: string[] = [];
-    const fake = await createFake({
-      profile: 'hosted',
-      users: ['hosted-log-token'],
-      log: (e) => entries.push(e),
-      report: (line) => said.push(line),
-    });
+    const { fake, entries, said } = await hostedFake();
     try {
       const forged = 'a\nnotes-conformance fake: forged';
       const body = { query: 'x', [forged]: 1, 日本: 1, ['L'.repeat(5_000)]: 1, config: { 'hosted-log-token': 1 } };
