@@ -46,6 +46,8 @@ export class Judgements {
   readonly findings = new Map<string, Finding[]>();
   /** Per source (by identity: a worker runs one check at a time), then per rule. */
   private readonly bySource = new Map<Source | undefined, Map<string, Judged>>();
+  /** The same entries in the order they were first judged (the report takes a rule's first finding first). */
+  private readonly inOrder: Judged[] = [];
   /** The check whose answers are being judged now (a worker runs one check at a time). */
   source: Source | undefined;
   /** Judgements that did not hold, so far: a sequence sees whether its step broke something. */
@@ -65,6 +67,7 @@ export class Judgements {
     if (!entry) {
       entry = { rule, ...(this.source ? { source: this.source } : {}), judged: 0, findings: [] };
       rules.set(rule, entry);
+      this.inOrder.push(entry);
     }
     entry.judged++;
     if (holds) return true;
@@ -101,6 +104,6 @@ export class Judgements {
 
   /** Every rule and source judged, as data to pass from a worker to the run command. */
   entries(): Judged[] {
-    return [...this.bySource.values()].flatMap((rules) => [...rules.values()]);
+    return [...this.inOrder];
   }
 }
