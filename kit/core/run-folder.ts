@@ -1,4 +1,13 @@
-import { appendFileSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { QuotaInfo } from '../../spec/verdicts.js';
 
@@ -17,6 +26,9 @@ import type { QuotaInfo } from '../../spec/verdicts.js';
  *    record()), rewritten as each of its files ends, for the report (kit/oracle-verdicts.ts).
  *  - rate-limited-since: when the target's current stretch of 429s began (epoch ms), for every
  *    client of the run (the kit waits for one stretch at most, whichever process met it).
+ *  - explorer-PID-THREAD-NAME.json: what one explorer check sent and visited so far, and
+ *    claim-UNIT/: a unit of exploration an explorer took (mkdir: one taker), so that the
+ *    explorers of two workers share the budget and the work (kit/core/explore/explorer.ts).
  */
 const JOURNAL = 'ledger.jsonl';
 const WORKER = 'worker-';
@@ -26,6 +38,8 @@ const QUOTA = 'quota.json';
 const HAR = 'har-';
 const ORACLE = 'oracle-';
 const RATE_LIMITED = 'rate-limited-since';
+const EXPLORER = 'explorer-';
+const CLAIM = 'claim-';
 const PRIVATE = { mode: 0o600 } as const;
 
 export function journalPath(runDir: string): string {
@@ -135,6 +149,61 @@ export function oracleRecords(runDir: string): unknown[] {
   return namesIn(runDir, ORACLE)
     .filter((name) => name.endsWith('.json'))
     .map((name) => JSON.parse(readFileSync(join(runDir, name), 'utf8')) as unknown);
+}
+
+const coverageRead = new Map<string, { readonly at: string; readonly coverage: readonly string[] }>();
+
+/** The behaviour targets each worker's oracle record names (a record is read again only once rewritten). */
+export function recordedCoverage(runDir: string): string[] {
+  return namesIn(runDir, ORACLE)
+    .filter((name) => name.endsWith('.json'))
+    .flatMap((name) => {
+      const file = join(runDir, name);
+      const stat = statSync(file, { throwIfNoEntry: false });
+      if (!stat) return [];
+      const at = `${stat.mtimeMs}:${stat.size}`;
+      const known = coverageRead.get(file);
+      if (known?.at === at) return known.coverage;
+      const coverage = (JSON.parse(readFileSync(file, 'utf8')) as { coverage?: string[] }).coverage ?? [];
+      coverageRead.set(file, { at, coverage });
+      return coverage;
+    });
+}
+
+/** What one explorer has sent so far and the targets its worker visited (written whole, then renamed). */
+export interface ExplorerProgress {
+  readonly requests: number;
+  readonly covered: readonly string[];
+}
+
+export function writeExplorerProgress(
+  runDir: string,
+  name: string,
+  threadId: number,
+  progress: ExplorerProgress,
+): void {
+  const file = join(runDir, `${EXPLORER}${process.pid}-${threadId}-${name}.json`);
+  writeFileSync(`${file}.tmp`, JSON.stringify(progress), PRIVATE);
+  renameSync(`${file}.tmp`, file);
+}
+
+/** Every other explorer's progress (this one's, named by name and thread, left out). */
+export function otherExplorers(runDir: string, name: string, threadId: number): ExplorerProgress[] {
+  const own = `${EXPLORER}${process.pid}-${threadId}-${name}.json`;
+  return namesIn(runDir, EXPLORER)
+    .filter((file) => file.endsWith('.json') && file !== own)
+    .map((file) => JSON.parse(readFileSync(join(runDir, file), 'utf8')) as ExplorerProgress);
+}
+
+/** Takes a unit of exploration for this process: false when another explorer of the run took it. */
+export function claimUnit(runDir: string, unit: string): boolean {
+  try {
+    mkdirSync(join(runDir, `${CLAIM}${unit.replace(/[^A-Za-z0-9-]/g, '_')}`));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
 }
 
 function namesIn(runDir: string, prefix: string): string[] {

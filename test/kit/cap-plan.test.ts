@@ -106,7 +106,7 @@ describe('the plan under a note cap', () => {
         // A model-based run's creates depend on the seed: it keeps the bound of its commands. The
         // explorer's on what the checks before it left: the most measured, with room for a seed.
         if (key.startsWith('suites/model/model.check.ts')) updated[key] = { max: REMOTE_BUDGETS.model_max_commands };
-        else if (key.startsWith('suites/model/explore.check.ts'))
+        else if (/^suites\/model\/explore(-beside)?\.check\.ts/.test(key))
           updated[key] = { max: Math.max(typeof kept === 'object' ? kept.max : 0, notes + 4) };
         else if (typeof kept === 'object') updated[key] = { max: Math.max(kept.max, notes) };
         else if (notes > 0) updated[key] = notes;

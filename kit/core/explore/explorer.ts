@@ -47,10 +47,17 @@ export interface ExplorerDeps {
   /** Requests answered so far (to keep to the budget). */
   answered(): number;
   /**
-   * The targets other check workers of the run visited in the files they finished (their oracles
-   * judged those answers): the explorer leaves them, asked again before each plan and walk.
+   * Tells the rest of the run what this explorer has sent so far, and answers what the rest did:
+   * the targets other check workers visited in the files they finished and other explorers of
+   * the run visited so far (the explorer leaves them), and the requests those explorers sent (the
+   * budget is the run's). Asked before each unit and each walk.
    */
-  coveredElsewhere?(): ReadonlySet<string>;
+  elsewhere?(sent: number): { readonly covered: ReadonlySet<string>; readonly requests: number };
+  /**
+   * Takes one unit of the exploration (a plan, the walks kept to one level, a sweep), or answers
+   * false when another explorer of the run took it: two workers explore side by side, each unit once.
+   */
+  claim?(unit: string): boolean;
   /**
    * Called when the oracle found a rule broken by a step: the walk's operations so far, its steps,
    * and the oracle's failure count before that step.
@@ -478,13 +485,22 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
   const start = d.answered();
   const aimed = new Set(d.targets.map((t) => t.id));
   const weight = new Map(d.targets.map((t) => [t.id, t.weight]));
-  let elsewhere: ReadonlySet<string> = new Set();
-  const look = () => {
-    elsewhere = d.coveredElsewhere?.() ?? elsewhere;
+  let elsewhere: { readonly covered: ReadonlySet<string>; readonly requests: number } = {
+    covered: new Set(),
+    requests: 0,
   };
-  const open = (id: string) => aimed.has(id) && !d.coverage.covered.has(id) && !elsewhere.has(id);
+  const look = () => {
+    elsewhere = d.elsewhere?.(d.answered() - start) ?? elsewhere;
+  };
+  const open = (id: string) => aimed.has(id) && !d.coverage.covered.has(id) && !elsewhere.covered.has(id);
   let capped = false;
-  const spent = () => capped || d.answered() - start >= d.budget;
+  const left = () => d.budget - (d.answered() - start) - elsewhere.requests;
+  const spent = () => capped || left() <= 0;
+  /** Whether this explorer does the unit: after a look at the rest of the run, the first to claim it. */
+  const take = (unit: string) => {
+    look();
+    return !spent() && (d.claim?.(unit) ?? true);
+  };
   const space = loadSpace();
   let words = 0;
   // Words of letters only, the run's own: a search for one finds exactly the notes that hold it.
@@ -519,12 +535,16 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
   // Plans first, heaviest gain per request first: they are short and each covers several targets.
   look();
   const planned = plans(word)
-    .map((p) => ({ ...p, gain: p.covers.filter(open).reduce((s, id) => s + 1 + (weight.get(id) ?? 0) / 100, 0) }))
+    .map((p, index) => ({
+      ...p,
+      index,
+      gain: p.covers.filter(open).reduce((s, id) => s + 1 + (weight.get(id) ?? 0) / 100, 0),
+    }))
     .filter((p) => p.gain > 0)
     .sort((a, b) => b.gain / b.ops(0).length - a.gain / a.ops(0).length);
   for (const p of planned) {
     if (spent()) break;
-    if (!p.covers.some(open)) continue;
+    if (!p.covers.some(open) || !take(`plan-${p.index}`)) continue;
     words++;
     walks++;
     await run(d.fresh(), p.ops(0), []);
@@ -534,7 +554,8 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
   // every value of every feature (walk-plan.ts keptToLevel), not only with those the walk climbed to.
   const levels = { note: [0, 1, 2, undefined], collection: [undefined] } as const;
   for (const kind of ['note', 'collection'] as const)
-    for (const level of levels[kind])
+    for (const level of levels[kind]) {
+      if (![...aimed].some(open) || !take(`walk-${kind}-${level ?? 'free'}`)) continue;
       for (let stuck = 0; stuck < (level === undefined ? 2 : 1) && !spent(); ) {
         look();
         if (![...aimed].some(open)) break;
@@ -543,12 +564,9 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
         const progressed = await walk(kind, level);
         stuck = progressed ? 0 : stuck + 1;
       }
-  await edgeSweep();
-  await grantSweep();
-  await strangerSweep();
-  await limitSweep();
-  await quotaSweep();
-  await attachmentSweep();
+    }
+  const sweeps = { edgeSweep, grantSweep, strangerSweep, limitSweep, quotaSweep, attachmentSweep };
+  for (const [unit, sweep] of Object.entries(sweeps)) if (take(unit)) await sweep();
   return { walks, requests: d.answered() - start, budgetSpent: spent() };
 
   /**
@@ -585,7 +603,7 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
    * after. About 30 requests, sent only where the budget leaves room for them all.
    */
   async function grantSweep(): Promise<void> {
-    if (!d.grantee || d.budget - (d.answered() - start) < 32) return;
+    if (!d.grantee || left() < 32) return;
     const runner = d.fresh();
     words++;
     walks++;
@@ -643,7 +661,7 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
    */
   async function strangerSweep(): Promise<void> {
     const other = d.stranger;
-    if (!other || d.budget - (d.answered() - start) < 19) return;
+    if (!other || left() < 19) return;
     const runner = d.fresh();
     words++;
     walks++;
@@ -687,7 +705,7 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
    * judges the exhausted bucket's answer (kit/core/oracle/headers.ts). At most 8 requests.
    */
   async function limitSweep(): Promise<void> {
-    if (!d.limited || d.budget - (d.answered() - start) < 8) return;
+    if (!d.limited || left() < 8) return;
     const api = await d.limited();
     walks++;
     for (let i = 0; i < 8; i++) {
@@ -701,7 +719,7 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
    * (kit/core/behaviour/quota.ts predicts each). 6 requests.
    */
   async function quotaSweep(): Promise<void> {
-    if (!d.quotaUser || d.budget - (d.answered() - start) < 6) return;
+    if (!d.quotaUser || left() < 6) return;
     const runner = d.fresh();
     walks++;
     words++;
@@ -728,7 +746,7 @@ export async function explore(d: ExplorerDeps): Promise<ExploreResult> {
    * (kit/core/behaviour/attachments.ts predicts each). At most 8 requests.
    */
   async function attachmentSweep(): Promise<void> {
-    if (!d.attach || d.budget - (d.answered() - start) < 8) return;
+    if (!d.attach || left() < 8) return;
     const runner = d.fresh();
     walks++;
     words++;

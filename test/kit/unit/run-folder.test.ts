@@ -3,13 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  claimUnit,
   countRequests,
   harLines,
   harPath,
   learnedSecrets,
+  otherExplorers,
+  recordedCoverage,
   secretsWriter,
   spentQuota,
   workerPids,
+  writeExplorerProgress,
+  writeOracleRecord,
   writeRequestCount,
   writeSpentQuota,
   writeWorkerFile,
@@ -51,5 +56,27 @@ describe('the run folder (the one owner of what workers and the run command exch
     expect(workerPids(dir)).toEqual([]);
     expect(countRequests(dir)).toEqual({ requests: 0, cleanup: 0 });
     expect(spentQuota(dir)).toBeUndefined();
+  });
+
+  it('gives each unit of exploration to one explorer, and shows each explorer what the others did', () => {
+    const dir = folder();
+    expect([claimUnit(dir, 'walk-note-0'), claimUnit(dir, 'walk-note-0'), claimUnit(dir, 'walk-note-1')]).toEqual([
+      true,
+      false,
+      true,
+    ]);
+    writeExplorerProgress(dir, 'first', 1, { requests: 40, covered: ['a'] });
+    writeExplorerProgress(dir, 'beside', 1, { requests: 2, covered: ['b'] });
+    writeExplorerProgress(dir, 'first', 1, { requests: 50, covered: ['a', 'c'] });
+    expect(otherExplorers(dir, 'beside', 1)).toEqual([{ requests: 50, covered: ['a', 'c'] }]);
+    expect(otherExplorers(dir, 'first', 1)).toEqual([{ requests: 2, covered: ['b'] }]);
+  });
+
+  it("reads a worker's recorded coverage again once the record is rewritten", () => {
+    const dir = folder();
+    writeOracleRecord(dir, 1, { coverage: ['x'] });
+    expect(recordedCoverage(dir)).toEqual(['x']);
+    writeOracleRecord(dir, 1, { coverage: ['x', 'y', 'z'] });
+    expect(recordedCoverage(dir)).toEqual(['x', 'y', 'z']);
   });
 });
