@@ -1,5 +1,5 @@
 import type { Op } from '../sequences/ops.js';
-import { afterWriteId, type Features, type Kind, loadSpace, stateTargetsOf } from './space.js';
+import { afterWriteId, type Features, type Kind, loadSpace, stateTargetId } from './space.js';
 
 /**
  * How a walk picks its next operation (explorer.ts): pure functions of the resource's state, the
@@ -51,11 +51,39 @@ export function keptToLevel(kind: Kind, moves: readonly Move[], level: number): 
 /** What sending `m` in state `g` would visit: its open state targets, and half for each open view-after-write. */
 export function gainOf(kind: Kind, open: (id: string) => boolean, tried: ReadonlySet<string>) {
   const views = loadSpace().views[kind].shown_by;
-  return (g: Features, m: Move): number =>
-    tried.has(tryKey(m, g)) || m.model(g) === undefined
-      ? 0
-      : stateTargetsOf(m.op, kind, g).filter(open).length +
-        0.5 * views.filter((v) => open(afterWriteId(kind, m.op, v))).length;
+  // Asked for thousands of states by one search (nearestMove): each target is looked up once, by
+  // operation, lifecycle, feature and value, without building its id again.
+  type Seen = Map<string, Map<string, Map<string, boolean>>>; // feature -> lifecycle -> value -> open
+  const byOp = new Map<string, { states: Seen; views: number }>();
+  const openOf = (op: string) => {
+    let known = byOp.get(op);
+    if (!known) {
+      known = { states: new Map(), views: 0.5 * views.filter((v) => open(afterWriteId(kind, op, v))).length };
+      byOp.set(op, known);
+    }
+    return known;
+  };
+  const child = <V>(map: Map<string, V>, key: string, make: () => V): V => {
+    let v = map.get(key);
+    if (v === undefined) map.set(key, (v = make()));
+    return v;
+  };
+  return (g: Features, m: Move): number => {
+    const known = openOf(m.op);
+    const life = g.lifecycle!;
+    let gain = known.views;
+    for (const name in g) {
+      if (name === 'lifecycle') continue;
+      const value = g[name]!;
+      const seen = child(
+        child(known.states, name, () => new Map()),
+        life,
+        () => new Map<string, boolean>(),
+      );
+      if (child(seen, value, () => open(stateTargetId(m.op, kind, life, name, value)))) gain++;
+    }
+    return gain === 0 || tried.has(tryKey(m, g)) || m.model(g) === undefined ? 0 : gain;
+  };
 }
 
 /** Records that `m` was sent in state `f` (a walk does not send the same move in the same state twice). */
