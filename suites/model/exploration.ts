@@ -29,11 +29,6 @@ export function exploreCheck(name: string, title: string): void {
     async (t) => {
       const shared = { since: new Date(Date.now() - t.ctx.clockToleranceMs).toISOString(), edgesSent: new Map() };
       const oracle = kit.oracle;
-      const answered = () =>
-        Object.values(oracle.operations).reduce(
-          (sum, statuses) => sum + Object.values(statuses).reduce((a, b) => a + b, 0),
-          0,
-        );
       const targets = allTargets().filter((target) => target.needs.every((need) => t.declares(need)));
       let shrinkRuns = 0;
       const reported = new Set<string>();
@@ -68,7 +63,7 @@ export function exploreCheck(name: string, title: string): void {
               },
             }
           : {}),
-        answered,
+        answered: () => oracle.answeredCount,
         // Two workers against the embedded fake: what the other's finished files and explorer visited is left to them.
         elsewhere(sent) {
           writeExplorerProgress(t.ctx.runDir, name, threadId, {

@@ -482,11 +482,10 @@ function findsKnown(
   const shown = new Set(items.map((i) => i.id));
   if (!kept) for (const id of shown) env.searchFound.set(`${o.actor} ${word} ${id}`, o.startSeq);
   for (const n of env.world.notes.values()) {
+    if (n.owner !== o.actor || n.deleted || n.trashed?.value !== false || n.clock.lastEndSeq >= o.startSeq) continue;
+    if (n.clock.inFlight !== 0 || !settled(n.clock, o.startSeq, o.startedAt, env.lagMs)) continue;
     const first = n.content?.value.split('\n', 1)[0]?.toLowerCase() ?? '';
-    const still = settled(n.clock, o.startSeq, o.startedAt, env.lagMs) && n.clock.inFlight === 0;
-    if (n.owner !== o.actor || n.deleted || n.trashed?.value !== false || !still || n.clock.lastEndSeq >= o.startSeq)
-      continue;
-    if (!first.split(/[^a-z]+/).includes(word)) continue;
+    if (!first.includes(word) || !first.split(/[^a-z]+/).includes(word)) continue;
     if (collections && (!n.links || !collections.some((c) => n.links!.has(c)))) continue;
     const kinds = contains.length > 0 ? contentKindsOf(env, n) : undefined;
     if (contains.length > 0 && (!kinds || containsMatch(kinds, contains, env.contentMarkers!) !== 'yes')) continue;

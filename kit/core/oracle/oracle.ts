@@ -131,12 +131,15 @@ export class Oracle implements ExchangeObserver {
 
   /** What each operation was answered with: an operation never accepted makes its refusals prove nothing. */
   readonly operations: OperationTally = {};
+  /** The answers counted in operations, in all (the explorer's budget asks before each request). */
+  answeredCount = 0;
 
   answered(pending: Pending, x: Exchange): void {
     const endSeq = this.world.tick();
     if (pending.sent.op !== undefined) {
       const statuses = (this.operations[pending.sent.op] ??= {});
       statuses[x.status] = (statuses[x.status] ?? 0) + 1;
+      this.answeredCount++;
     }
     const o: Observation = {
       ...pending.sent,
