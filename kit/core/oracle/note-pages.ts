@@ -222,6 +222,14 @@ export function listNotes(env: Env, o: Observation, traversals: Traversals): voi
     typeof body.next_page === 'string'
       ? (body.total as number)
       : undefined;
+  // A later page: next_page is a cursor or absent ("omitted when no more results"), never null or another value.
+  if (q.cursor !== undefined && 'next_page' in body)
+    j.that(
+      'notes.list.next-page-omitted-at-end',
+      typeof body.next_page === 'string',
+      () => `${what}: next_page is ${show(body.next_page)}; it is a cursor while more remain, omitted at the end`,
+      o.x,
+    );
   if (q.cursor === undefined && Number.isInteger(body.total) && pendingEnd === undefined) {
     const more = (body.total as number) > results.length;
     j.that(
