@@ -274,6 +274,13 @@ export const EDGE_INPUTS = {
     // Exactly the original creation (the bound is inclusive): accepted, and then it is the created_at.
     send: (run, { note }) => run.api.setCreatedAt(note!, { created_at: iso(noteOf(run, note!).original!) }),
   },
+  'backdate-past-original': {
+    // Just past the original creation and its precision (still in the past for a note older than
+    // that): refused, "it can only backdate".
+    needs: 'server-created-note',
+    send: (run, { note }) =>
+      run.api.setCreatedAt(note!, { created_at: iso(noteOf(run, note!).original! + run.clock.precisionMs + 1) }),
+  },
   // ---- collection create ----
   'collection-title-past-chars': {
     needs: 'none',
