@@ -49,10 +49,15 @@ export class TermTable {
     return this.starts.length;
   }
 
-  /** How often the (lower-cased) term, of that hash if known, occurs in this text; 0 when it does not or was not kept. */
-  countOf(term: string, hash = hashUnits(term)): number {
+  /** How often the (lower-cased) term occurs in this text; 0 when it does not or was not kept. */
+  countOf(term: string): number {
+    return this.countOfSpan(term, 0, term.length, hashUnits(term));
+  }
+
+  /** countOf for the term at text[start, end), whose hash the caller knows. */
+  countOfSpan(text: string, start: number, end: number, hash: number): number {
     if ((this.lowBits[(hash >>> 5) & 2047]! & (1 << (hash & 31))) === 0) return 0;
-    const e = this.find(term, 0, term.length, hash);
+    const e = this.find(text, start, end, hash);
     return e === -1 ? 0 : this.counts[e]!;
   }
 
