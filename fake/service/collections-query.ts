@@ -53,10 +53,7 @@ export function searchCollections(ctx: ServiceContext, user: UserRecord, body: u
   const index = ctx.store.collectionTerms;
   // Catches up with any visible collection whose text was set outside the store's methods (a fault).
   if (text !== undefined) index.refresh(visible);
-  // A query longer than the visible texts keeps out of its table the terms none of them holds.
-  const held =
-    text !== undefined && text.length > index.distinctTerms(visible) * 8 ? index.hashFilter(visible) : undefined;
-  const query = new TermTable(text ?? '', held);
+  const query = new TermTable(text ?? '');
   let ranked: CollectionRecord[];
   if (query.occurrences === 0) {
     ranked = visible.sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : 1));

@@ -99,9 +99,10 @@ function rankWindow(
 
   const window = ctx.policy.notesSearch.window;
   const notes = ctx.store.notesBySeq;
-  // Only terms some note may hold become strings: a 4 MiB query of unknown words costs one scan.
+  // Only terms some note may hold become strings: a 2 MiB query of unknown words costs one scan.
   const table = new TermTable(text, (hash) => ctx.store.search.mightHold(hash));
   const terms = table.terms();
+  const distinct = new Set(terms);
   const view = relevanceView(ctx, user);
   const recentFirst = (a: NoteRecord, b: NoteRecord) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : 1);
   let ranked: NoteRecord[];
@@ -125,7 +126,7 @@ function rankWindow(
     // Seam: the index; a server that does not index titles finds a note only by a term of its body.
     const titleless = ctx.broken('notes.search.title-not-indexed');
     const inBody = (note: NoteRecord) =>
-      tokenize(note.content.slice(note.content.indexOf('\n') + 1)).some((t) => terms.includes(t));
+      tokenize(note.content.slice(note.content.indexOf('\n') + 1)).some((t) => distinct.has(t));
     const admit = (seq: number) => accept(notes[seq]!) && (!titleless || inBody(notes[seq]!));
     const hits = ctx.store.search.search(view, terms, window, admit, (a, b) => recentFirst(notes[a]!, notes[b]!));
     ranked = hits.map((h) => notes[h.seq]!);

@@ -1,6 +1,4 @@
-import { TermFilter } from './term-filter.js';
-import { TermTable } from './term-table.js';
-import { forEachTerm } from './terms.js';
+import { hashUnits, tokenize } from './terms.js';
 
 export { tokenize } from './terms.js';
 
@@ -16,8 +14,6 @@ const TITLE_WEIGHT = 3;
 const RELATED_QUERY_TERMS = 32;
 const K1 = 1.2;
 const B = 0.75;
-/** Texts longer than this are counted by a TermTable (no string per occurrence). */
-const LONG_TEXT = 4_096;
 
 export interface Hit {
   seq: number;
@@ -58,13 +54,8 @@ const logTf = (tf: number) => (tf < 256 ? LOG_TF[tf]! : 1 + Math.log(tf));
  */
 export function termFrequencies(title: string, body: string): Map<string, number> {
   const terms = new Map<string, number>();
-  if (title.length + body.length > LONG_TEXT) {
-    new TermTable(title).eachCounted((t, n) => terms.set(t, n * TITLE_WEIGHT));
-    new TermTable(body).eachCounted((t, n) => terms.set(t, (terms.get(t) ?? 0) + n));
-    return terms;
-  }
-  forEachTerm(title, (t) => terms.set(t, (terms.get(t) ?? 0) + TITLE_WEIGHT));
-  forEachTerm(body, (t) => terms.set(t, (terms.get(t) ?? 0) + 1));
+  for (const t of tokenize(title)) terms.set(t, (terms.get(t) ?? 0) + TITLE_WEIGHT);
+  for (const t of tokenize(body)) terms.set(t, (terms.get(t) ?? 0) + 1);
   return terms;
 }
 
@@ -263,8 +254,11 @@ export class SearchIndex {
   /** seq -> document length (sum of term frequencies). */
   private readonly docLength: number[] = [];
   private documents = 0;
-  /** Which terms any partition holds, by hash: a 2 MiB query of unknown words makes no strings. */
-  private readonly filter = new TermFilter();
+  /**
+   * How many partitions hold a term of each hash (terms.ts hashUnits): a query's TermTable keeps
+   * only the terms some partition may hold, so a 2 MiB query of unknown words makes no strings.
+   */
+  private readonly held = new Map<number, number>();
   /** Scratch by seq, zero between calls. */
   private scores = new Float64Array(1024);
   /** A search's score and length factor by seq, side by side (addBm25). */
@@ -290,12 +284,12 @@ export class SearchIndex {
     this.partitionOf.length = 0;
     this.docLength.length = 0;
     this.documents = 0;
-    this.filter.clear();
+    this.held.clear();
   }
 
   /** Whether some partition may hold a term of this hash (terms.ts hashUnits); false is certain. */
   mightHold(hash: number): boolean {
-    return this.filter.mightHold(hash);
+    return this.held.has(hash);
   }
 
   /** Indexes the document's current text under its owner (removing it first is the caller's job). */
@@ -313,7 +307,8 @@ export class SearchIndex {
       if (!list) {
         // A fresh string: a slice would keep the whole note text alive.
         partition.postings.set(term.length < 13 ? term : ` ${term}`.slice(1), [seq * TF_SCALE + tf]);
-        this.filter.added(term);
+        const hash = hashUnits(term);
+        this.held.set(hash, (this.held.get(hash) ?? 0) + 1);
       } else {
         const packed = insertPosting(list, postingAt(list, seq), seq * TF_SCALE + tf);
         if (packed !== list) partition.postings.set(term, packed);
@@ -343,7 +338,10 @@ export class SearchIndex {
       else list.data.copyWithin(at, at + 1, list.length--);
       if (list.length === 0) {
         partition.postings.delete(term);
-        this.filter.removed(term);
+        const hash = hashUnits(term);
+        const left = this.held.get(hash)! - 1;
+        if (left === 0) this.held.delete(hash);
+        else this.held.set(hash, left);
       }
     }
     partition.documents--;

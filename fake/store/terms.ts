@@ -1,18 +1,30 @@
 /**
  * Terms of a text: maximal runs of letters and digits (Unicode `\p{L}` and `\p{N}`) of the
- * lower-cased text, at most MAX_TERM_LENGTH UTF-16 units long (longer runs are dropped). The same
- * terms as `text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)`, found by a scan of character codes:
- * the regex allocated a match array per term, which made a 4 MiB query cost seconds.
+ * lower-cased text, at most MAX_TERM_LENGTH UTF-16 units long (longer runs are dropped, not cut).
+ * Lower-casing is String.prototype.toLowerCase's, so "İ" gives "i" and a combining dot (which ends
+ * the term) and "Σ" gives "ς" at the end of a word and "σ" elsewhere.
  */
 export const MAX_TERM_LENGTH = 64;
 
-export const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+const TERM = /[\p{L}\p{N}]+/gu;
+
+/** The terms of the text, in order (repeats included). */
+export function tokenize(text: string): string[] {
+  return (text.toLowerCase().match(TERM) ?? []).filter((t) => t.length <= MAX_TERM_LENGTH);
+}
+
+/** How often each term occurs in the text, in first-occurrence order. */
+export function termCounts(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const term of tokenize(text)) counts.set(term, (counts.get(term) ?? 0) + 1);
+  return counts;
+}
+
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
 /** Per BMP code unit: 0 not yet known, 1 a letter or digit, 2 neither (filled as characters are met). */
 const bmpClass = new Uint8Array(65_536);
-for (let c = 0; c < 128; c++)
-  bmpClass[c] = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) ? 1 : 2;
 
-export function isWordUnit(c: number): boolean {
+function isWordUnit(c: number): boolean {
   let k = bmpClass[c]!;
   if (k === 0) {
     k = WORD_CHAR.test(String.fromCharCode(c)) ? 1 : 2;
@@ -21,16 +33,10 @@ export function isWordUnit(c: number): boolean {
   return k === 1;
 }
 
-/** Calls `visit` with each term of the text, in order (repeats included). */
-export function forEachTerm(text: string, visit: (term: string) => void): void {
-  const lower = text.toLowerCase();
-  forEachTermSpan(lower, (start, end) => visit(lower.slice(start, end)));
-}
-
 /**
- * Calls `visit(start, end)` for each term of an already lower-cased text (runs longer than
- * MAX_TERM_LENGTH are skipped): no string is made, so callers that only count or compare terms
- * pay nothing per occurrence.
+ * Calls `visit(start, end)` for each term of an already lower-cased text, the spans of tokenize's
+ * terms, found by a scan of character codes that makes no string: a query may be a 2 MiB body,
+ * and a string per occurrence (what `match` makes) cost 40 to 100 ms for one (bench/worst-cases.js).
  */
 export function forEachTermSpan(lower: string, visit: (start: number, end: number) => void): void {
   const n = lower.length;
@@ -59,24 +65,11 @@ export function forEachTermSpan(lower: string, visit: (start: number, end: numbe
 }
 
 /**
- * FNV-1a over the UTF-16 units of text[start, end): the same for a term and for its span. A signed
- * 32-bit result, so it stays a small integer in V8 (an unsigned one above 2^31 is boxed).
+ * FNV-1a over the UTF-16 units of text[start, end), the same for a term and for its span, kept to
+ * 30 bits so that it stays a small integer in V8 (a Map key that is no allocation).
  */
 export function hashUnits(text: string, start = 0, end = text.length): number {
   let h = 0x811c9dc5 | 0;
   for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h;
-}
-
-export function tokenize(text: string): string[] {
-  const out: string[] = [];
-  forEachTerm(text, (term) => out.push(term));
-  return out;
-}
-
-/** How often each term occurs in the text, in first-occurrence order. */
-export function termCounts(text: string): Map<string, number> {
-  const counts = new Map<string, number>();
-  forEachTerm(text, (term) => counts.set(term, (counts.get(term) ?? 0) + 1));
-  return counts;
+  return h & 0x3fffffff;
 }

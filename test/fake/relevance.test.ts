@@ -9,7 +9,7 @@ import { relevanceView } from '../../fake/service/relevance-view.js';
 import type { View } from '../../fake/service/views.js';
 import { SearchIndex } from '../../fake/store/search-index.js';
 import { TermTable } from '../../fake/store/term-table.js';
-import { forEachTermSpan, termCounts, tokenize } from '../../fake/store/terms.js';
+import { hashUnits, termCounts, tokenize } from '../../fake/store/terms.js';
 import { harness } from './helpers.js';
 
 const ids = (view: View) => (view.results as View[]).map((r) => r.id);
@@ -51,21 +51,65 @@ describe('terms', () => {
     );
   });
 
-  it('are counted by the query table as by a map of strings, and looked up by span', () => {
-    const unit = fc.constantFrom('ab', 'AB', 'b', '7', ' ', 'İ', 'ẞ', '𝒳', '\ud800', '-', 'ab ab');
+  it('lower-case as toLowerCase does: "İ" gives "i" and a dot that ends the term, "Σ" is final at a word end', () => {
+    expect(tokenize('İstanbul İİ')).toEqual(['i', 'stanbul', 'i', 'i']);
+    // "." is case-ignorable: the cased "Β" after it makes the sigma before it not final.
+    expect(tokenize('ΟΔΟΣ ΣΑΣ Σ ΑΣ.Β')).toEqual(['οδο\u03c2', '\u03c3α\u03c2', '\u03c3', 'α\u03c3', 'β']);
+    expect(tokenize('Straße STRAẞE ǅ 𐐀x 😀 ٣٤')).toEqual(['straße', 'straße', 'ǆ', '𐐨x', '٣٤']);
+  });
+
+  it('are counted by the query table (spans, no strings) as by a map of strings', () => {
+    const unit = fc.constantFrom(
+      'ab',
+      'AB',
+      'b',
+      '7',
+      ' ',
+      'İ',
+      'ẞ',
+      'ΑΣ',
+      'Σ.',
+      '𝒳',
+      '\ud800',
+      '-',
+      'ab ab',
+      'x'.repeat(40),
+    );
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 60 }), fc.array(unit, { maxLength: 20 }), (parts, others) => {
         const text = parts.join('');
         const table = new TermTable(text);
         const counts = termCounts(text);
         expect(table.terms()).toEqual([...counts.keys()]);
-        const other = others.join('').toLowerCase();
-        forEachTermSpan(other, (start, end) => {
-          expect(table.countOf(other, start, end)).toBe(counts.get(other.slice(start, end)) ?? 0);
-        });
+        expect(table.occurrences).toBe(tokenize(text).length);
+        for (const term of tokenize(others.join(''))) expect(table.countOf(term)).toBe(counts.get(term) ?? 0);
       }),
       { numRuns: 500, seed: 9 },
     );
+  });
+
+  it('are kept by the query table only when worth keeping, and still counted as occurrences', () => {
+    const text = 'Alpha beta ALPHA gamma beta beta delta İstanbul ΟΔΟΣ';
+    const refused = new Set([hashUnits('beta'), hashUnits('gamma')]);
+    const table = new TermTable(text, (hash) => !refused.has(hash));
+    expect(table.terms()).toEqual(['alpha', 'delta', 'i', 'stanbul', 'οδο\u03c2']);
+    expect(table.occurrences).toBe(tokenize(text).length);
+    expect([table.countOf('alpha'), table.countOf('beta'), table.countOf('delta')]).toEqual([2, 0, 1]);
+  });
+
+  it('drop runs longer than 64 units whole, counted in first-occurrence order', () => {
+    const kept = 'a'.repeat(64);
+    expect(tokenize(`x ${'a'.repeat(65)} ${kept} ${'İ'.repeat(40)}y`)).toEqual([
+      'x',
+      kept,
+      ...Array(40).fill('i'),
+      'y',
+    ]);
+    expect([...termCounts('b A a B c a')]).toEqual([
+      ['b', 2],
+      ['a', 3],
+      ['c', 1],
+    ]);
   });
 });
 
