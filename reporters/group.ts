@@ -51,24 +51,6 @@ export function countsLine(counts: Record<Verdict, number>, long = false): strin
 /** How a `differs` verdict reads, the same words in every rendering. */
 export const DIFFERS = 'differ from the reference profile (not judged)';
 
-/** A curl command that replays an exchange; the token stays in the environment. */
-export function curlOf(
-  target: string,
-  x: { method: string; path: string; requestHeaders: Record<string, string>; requestBody?: string },
-): string {
-  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const parts = ['curl -sS', `-X ${x.method}`, quote(`${target.replace(/\/$/, '')}${x.path}`)];
-  for (const [name, value] of Object.entries(x.requestHeaders)) {
-    if (name === 'authorization')
-      parts.push(
-        value.endsWith('***') ? `-H "Authorization: Bearer $NOTES_TOKEN"` : `-H ${quote(`${name}: ${value}`)}`,
-      );
-    else if (name !== 'accept') parts.push(`-H ${quote(`${name}: ${value}`)}`);
-  }
-  if (x.requestBody !== undefined) parts.push(`--data-raw ${quote(x.requestBody)}`);
-  return parts.join(' ');
-}
-
 /** The rules that make the exit status non-zero: the JUnit failures and errors, the "failures" everywhere. */
 export function blockingRules(report: ConformanceReport): RuleResult[] {
   return report.rules.filter((r) => isBlocking(r, report.profile_declared));

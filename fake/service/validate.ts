@@ -135,19 +135,6 @@ export function checkNotFuture(ms: number, now: number, field: string): number {
   return ms;
 }
 
-/** A timestamp field that may be absent (or null where the document allows null). */
-export function optionalTimestamp(
-  input: Input,
-  field: string,
-  now: number,
-  options: { nullable?: boolean; notFuture?: boolean } = {},
-): number | undefined {
-  const value = input[field];
-  if (value === undefined || (value === null && options.nullable)) return undefined;
-  const ms = parseTimestamp(value, field);
-  return options.notFuture === false ? ms : checkNotFuture(ms, now, field);
-}
-
 // ---- query parameters (strings from the http layer) ----
 
 export function intParam(

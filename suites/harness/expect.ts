@@ -59,9 +59,3 @@ export function expectSameInstant(actual: unknown, expected: string | number, wh
   if (precisionMs > 1 && sameAtPrecision(got, want, precisionMs)) return;
   expect(got, message).toBe(want);
 }
-
-export function field<T = unknown>(x: Exchange, name: string, what: string): T {
-  const json = x.json as Record<string, unknown> | undefined;
-  if (!json || !(name in json)) throw new KitError(`${what}: the response has no ${name}: ${show(x)}`);
-  return json[name] as T;
-}

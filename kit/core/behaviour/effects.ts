@@ -353,18 +353,3 @@ export function learnTrashed(n: KnownNote, trashedAt: unknown, by: Exchange): vo
     by,
   };
 }
-
-/**
- * The collections a read shows holding the note, after a request whose effect the document does
- * not settle was accepted: the state follows the read (only the actor's own collections it knows).
- */
-export function learnLinks(world: World, n: KnownNote, ids: readonly string[], rule: string, by: Exchange): void {
-  for (const c of world.collections.values()) c.members?.delete(n.id);
-  n.links = new Map();
-  for (const id of ids) {
-    const c = world.collections.get(id);
-    if (!c || c.deleted || c.owner !== n.owner) continue;
-    n.links.set(id, { value: true, rule, by });
-    c.members?.add(n.id);
-  }
-}
