@@ -55,8 +55,15 @@ export class Judgements {
   /** The latest failed judgements, whatever was kept per rule (a sequence's shrinking reads which it was). */
   readonly latest: Finding[] = [];
 
-  /** `redact` removes the run's secrets from a message before it is cut and kept. */
-  constructor(private readonly redact: (text: string) => string = (text) => text) {}
+  /**
+   * `redact` removes the run's secrets from a message before it is cut and kept; `keep` makes a
+   * finding's exchange evidence when it is found: its repro is what made the state up to then (a
+   * later re-create of the same id, as a shrinking model run makes, must not replace it).
+   */
+  constructor(
+    private readonly redact: (text: string) => string = (text) => text,
+    private readonly keep: (x: Exchange) => Exchange = kept,
+  ) {}
 
   /** Judges `rule` on the answer `x`: it holds, or the message says how it is broken. */
   that(rule: string, holds: boolean, message: () => string, x: Exchange, context?: Exchange): boolean {
@@ -82,8 +89,8 @@ export class Judgements {
         rule,
         message: cut,
         seq: this.failures,
-        x: kept(x),
-        ...(context ? { context: kept(context) } : {}),
+        x: this.keep(x),
+        ...(context ? { context: this.keep(context) } : {}),
       };
       if (entry.findings.length < KEEP) entry.findings.push(finding);
       if (all.length < KEEP) all.push(finding);

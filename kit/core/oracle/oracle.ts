@@ -11,7 +11,7 @@ import { judgePrediction } from './compare.js';
 import { conventions } from './conventions.js';
 import type { Env } from './env.js';
 import { type DeclaredRateLimitHeaders, RateLimitHeaders, type RateLimitHeadersRecord } from './headers.js';
-import { type Finding, type Judged, Judgements } from './judge.js';
+import { type Judged, Judgements } from './judge.js';
 import { listNotes, relatedNotes, Snapshots, searchNotes } from './note-pages.js';
 import { type ExchangeObserver, kept, type Observation, type Pending, type Sent } from './observation.js';
 import { judgeOrder } from './order.js';
@@ -100,11 +100,10 @@ export class Oracle implements ExchangeObserver {
   };
 
   private readonly headers: RateLimitHeaders;
-  private readonly evidence: (x: Exchange) => Exchange;
 
   constructor(options: OracleOptions) {
-    this.evidence = options.evidence ?? ((x) => x);
-    this.judgements = new Judgements(options.redact);
+    const evidence = options.evidence ?? ((x: Exchange) => x);
+    this.judgements = new Judgements(options.redact, (x) => evidence(kept(x)));
     this.headers = new RateLimitHeaders(options.rateLimitHeaders, options.statuses?.rate_limited);
     this.env = {
       world: this.world,
@@ -215,13 +214,8 @@ export class Oracle implements ExchangeObserver {
 
   /** What this oracle judged so far, as data (written to the run folder as each check file ends). */
   record(): OracleRecord {
-    const out = (f: Finding): Finding => ({
-      ...f,
-      x: this.evidence(f.x),
-      ...(f.context ? { context: this.evidence(f.context) } : {}),
-    });
     return {
-      judged: this.judgements.entries().map((e) => ({ ...e, findings: e.findings.map(out) })),
+      judged: this.judgements.entries(),
       headers: this.headers.record(),
       unanswered: this.unansweredCount,
       operations: this.operations,
