@@ -48,7 +48,7 @@ export async function confirmFailures(
   options: { readonly sentSoFar: number; readonly stop?: AbortSignal },
 ): Promise<Confirmation> {
   const levels = new Map(loadRules().map((r) => [r.id, r.level] as const));
-  // One replay per failed rule: its cheapest repro, the required rules' first.
+  // One replay per failed rule: its cheapest repro that can show it again, the required rules' first.
   const byRule = new Map<string, Candidate>();
   outcomes.forEach((o, check) => {
     for (const [rule, v] of Object.entries(o.verdicts ?? {})) {
@@ -57,14 +57,14 @@ export async function confirmFailures(
       if (v.verdict !== 'fail' || !v.plan || !selectedByOnly(rule, ctx.only)) continue;
       if (levels.get(rule) === 'profile' && !ctx.profileDeclared) continue;
       const seen = byRule.get(rule);
-      if (!seen || v.plan.steps.length < seen.plan.steps.length) byRule.set(rule, { rule, check, plan: v.plan });
+      if (!seen || replayCost(v.plan) < replayCost(seen.plan)) byRule.set(rule, { rule, check, plan: v.plan });
     }
   });
   if (byRule.size === 0) return { outcomes: [...outcomes], requests: 0 };
   const candidates = [...byRule.values()].sort(
     (a, b) =>
       (LEVEL_ORDER[levels.get(a.rule) ?? ''] ?? 2) - (LEVEL_ORDER[levels.get(b.rule) ?? ''] ?? 2) ||
-      a.plan.steps.length - b.plan.steps.length ||
+      replayCost(a.plan) - replayCost(b.plan) ||
       a.rule.localeCompare(b.rule),
   );
   const share = Math.floor(options.sentSoFar * REPLAY_SHARE);
@@ -276,6 +276,17 @@ function clipped(message: string): string {
   return message.length <= DETAIL_MAX ? message : `${message.slice(0, DETAIL_MAX - 1)}…`;
 }
 const DETAIL_MAX = 300;
+
+/**
+ * What a repro costs to replay, for the choice of one per rule: its requests, and after every repro
+ * of a single resource those of a view of the account, whose replay can at best be inconclusive
+ * when it holds (a 1-request list repro beside a 3-request read of the item loses).
+ */
+function replayCost(plan: ReplayPlan): number {
+  const last = plan.steps.at(-1);
+  const op = last ? operationOf(last.method, last.path.split('?')[0]!) : undefined;
+  return plan.steps.length + (op && ACCOUNT_VIEWS.has(op) ? 1_000 : 0);
+}
 
 /** Lists, searches and related notes: what they show depends on all the account holds. */
 const ACCOUNT_VIEWS = new Set(['listNotes', 'searchNotes', 'getRelatedNotes', 'listCollections', 'searchCollections']);
