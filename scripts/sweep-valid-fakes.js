@@ -3,7 +3,7 @@
 // with its profile (the embedded fake, which tells the kit its profile) and without (served on a
 // port and run as a remote target with two tokens and no --profile), must read 0 fail and 0 error
 // on every seed. test/kit/clean-run.test.ts runs one seed of each; this runs a range. Prints one
-// line per run and the runs that failed, writes reports/valid-fakes-sweep.json, exits 1 on any.
+// line per run and the runs that failed, writes reports/valid-fakes-sweep-FIRST-LAST.json, exits 1 on any.
 //   node scripts/sweep-valid-fakes.js [FIRST [LAST]]      (default seeds 1 to 50; after npm run build)
 import { mkdirSync, writeFileSync } from 'node:fs';
 
@@ -61,5 +61,5 @@ process.stdout.write(
   `\n${runs.length - failed.length} of ${runs.length} runs clean (seeds ${first} to ${last}, ${variants.length} variants)\n`,
 );
 mkdirSync('reports', { recursive: true });
-writeFileSync('reports/valid-fakes-sweep.json', `${JSON.stringify({ first, last, runs }, null, 2)}\n`);
+writeFileSync(`reports/valid-fakes-sweep-${first}-${last}.json`, `${JSON.stringify({ first, last, runs }, null, 2)}\n`);
 process.exitCode = failed.length > 0 ? 1 : 0;
